@@ -1,0 +1,147 @@
+"""The offline audit of an exported game: chain, seed commitment, and every command re-run."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any
+
+from events.chain import verify
+from events.envelope import Envelope
+from events.export import Record
+from events.match import (
+    COMMAND_ACCEPTED,
+    GAME_CREATED,
+    SEED_REVEALED,
+    Match,
+    command_of,
+    created_event,
+    decide_match,
+    fold_match,
+)
+from rules.core import Event, IllegalCommand, InvalidCommand, SeatInfo, get_game
+
+
+@dataclass
+class AuditReport:
+    ok: bool
+    game: str | None = None
+    events: int = 0
+    seq: int | None = None  # the first seq that does not hold
+    reason: str = ""
+    checked: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"ok": self.ok, "game": self.game, "events": self.events, "seq": self.seq,
+                "reason": self.reason, "checked": self.checked}
+
+    def line(self) -> str:
+        if self.ok:
+            return f"OK {self.game}: {self.events} events; checked {', '.join(self.checked)}"
+        where = f"seq {self.seq}" if self.seq is not None else "record"
+        return f"FAIL {self.game or '?'} at {where}: {self.reason}"
+
+
+def _same(env: Envelope, e: Event) -> bool:
+    return env.type == e.type and env.data == dict(e.data) and env.seat == e.seat
+
+
+def _describe(env: Envelope, e: Event) -> str:
+    return (f"the log has {env.type} {env.data} (seat {env.seat}) where the rules give "
+            f"{e.type} {dict(e.data)} (seat {e.seat})")
+
+
+def audit(record: Record) -> AuditReport:
+    rep = AuditReport(ok=False, events=len(record.envelopes))
+    if record.problem:
+        rep.reason = record.problem
+        return rep
+    envs = record.envelopes
+    if not envs:
+        rep.reason = "the record holds no events"
+        return rep
+    gid = envs[0].game
+    rep.game = gid
+    brk = verify(envs, gid)
+    if brk is not None:
+        rep.seq, rep.reason = brk.seq, brk.reason
+        return rep
+    rep.checked.append("hash chain")
+    if record.trailer is not None and (
+        record.trailer.get("events") != len(envs) or record.trailer.get("head") != envs[-1].hash
+    ):
+        rep.reason = "the trailer's event count or head hash does not match the events"
+        return rep
+    created = envs[0]
+    if created.type != GAME_CREATED:
+        rep.seq, rep.reason = 1, f"the first event must be {GAME_CREATED}"
+        return rep
+    reveals = [e for e in envs if e.type == SEED_REVEALED]
+    if not reveals:
+        rep.ok = True
+        rep.reason = "the seed is not revealed yet: draws and commands can be re-run only after the end"
+        return rep
+    reveal = reveals[0]
+    try:
+        seed = bytes.fromhex(reveal.data["seed"])
+    except (ValueError, KeyError, TypeError):
+        rep.seq, rep.reason = reveal.seq, "the revealed seed is not hex"
+        return rep
+    if hashlib.sha256(seed).hexdigest() != created.data.get("commitment"):
+        rep.seq, rep.reason = reveal.seq, "the revealed seed does not match the commitment in seq 1"
+        return rep
+    if record.trailer is not None and record.trailer.get("seed") not in (None, reveal.data["seed"]):
+        rep.reason = "the trailer's seed differs from the revealed one"
+        return rep
+    rep.checked.append("seed commitment")
+    return _rerun(rep, envs, gid, seed)
+
+
+def _rerun(rep: AuditReport, envs: list[Envelope], gid: str, seed: bytes) -> AuditReport:
+    d = envs[0].data
+    try:
+        game = get_game(d["game"])
+        seats = [SeatInfo(s["seat"], s["name"]) for s in d["seats"]]
+        expected = created_event(gid, game, seats, d["options"], seed, d["entropy"])
+    except (InvalidCommand, KeyError, TypeError, ValueError) as err:
+        rep.seq, rep.reason = 1, f"set-up cannot be re-run: {err}"
+        return rep
+    for i, e in enumerate(expected):
+        if i >= len(envs) or not _same(envs[i], e):
+            rep.seq = i + 1
+            rep.reason = "set-up differs: " + (_describe(envs[i], e) if i < len(envs) else "events missing")
+            return rep
+    match: Match = fold_match(expected, gid)
+    i = len(expected)
+    commands = 0
+    while i < len(envs):
+        env = envs[i]
+        if env.type != COMMAND_ACCEPTED:
+            rep.seq, rep.reason = env.seq, f"{env.type} is not the result of any recorded command"
+            return rep
+        cid = str(env.data.get("id"))
+        try:
+            produced = decide_match(match, command_of(env.event), cid, seed)
+        except (IllegalCommand, InvalidCommand) as err:
+            rep.seq, rep.reason = env.seq, f"the rules reject this command ({err.code}): {err.message}"
+            return rep
+        except Exception as err:  # a crafted record can feed the rules anything
+            rep.seq, rep.reason = env.seq, f"the rules could not run this command: {err!r}"
+            return rep
+        for j, e in enumerate(produced):
+            k = i + j
+            if k >= len(envs):
+                rep.seq, rep.reason = envs[-1].seq + 1, f"the log ends before {e.type}"
+                return rep
+            if not _same(envs[k], e):
+                rep.seq, rep.reason = envs[k].seq, _describe(envs[k], e)
+                return rep
+            if envs[k].command != cid:
+                rep.seq, rep.reason = envs[k].seq, "event attributed to another command"
+                return rep
+        match = fold_match(produced, gid, match)
+        i += len(produced)
+        commands += 1
+    rep.ok = True
+    rep.checked += [f"{commands} commands re-run", f"{match.draws} random draws re-derived"]
+    return rep

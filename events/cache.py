@@ -1,0 +1,69 @@
+"""Folded matches kept in memory by game id, caught up from the stream tail on demand."""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from events.match import Match, fold_match
+from events.store import EventStore
+
+
+@dataclass(slots=True)
+class Loaded:
+    match: Match
+    hash: str
+
+
+class MatchCache:
+    """Folded matches by game id, least recently used first out; refreshed from the stream tail."""
+
+    def __init__(self, store: EventStore, size: int = 2048) -> None:
+        self.store = store
+        self.size = size
+        self._items: OrderedDict[str, Loaded] = OrderedDict()
+
+    def get(self, gid: str) -> Loaded:
+        item = self._items.get(gid)
+        if item is None:
+            item = self._load(gid)
+        self._put(gid, item)
+        return item
+
+    def refresh(self, gid: str) -> Loaded:
+        """Catch the cached match up with events appended by someone else."""
+        item = self._items.get(gid) or self._load(gid)
+        tail = self.store.read(gid, item.match.seq + 1)
+        if tail:
+            item = Loaded(fold_match((e.event for e in tail), gid, item.match), tail[-1].hash)
+        self._put(gid, item)
+        return item
+
+    def put(self, gid: str, item: Loaded) -> None:
+        self._put(gid, item)
+
+    def _put(self, gid: str, item: Loaded) -> None:
+        self._items[gid] = item
+        self._items.move_to_end(gid)
+        while len(self._items) > self.size:
+            self._items.popitem(last=False)
+
+    def _load(self, gid: str) -> Loaded:
+        head = self.store.head(gid)
+        if head is None:
+            raise KeyError(gid)
+        snap = self.store.load_snapshot(gid, head.seq)
+        base: Match | None = None
+        start = 1
+        if snap is not None:
+            start, base = snap[0] + 1, snap[1]
+        tail = self.store.read(gid, start)
+        if base is None:
+            match = fold_match((e.event for e in tail), gid)
+        else:
+            match = fold_match((e.event for e in tail), gid, base)
+        last = tail[-1].hash if tail else self.store.prev_hash(gid, match.seq)
+        return Loaded(match, last)
+
+    def drop(self, gid: str) -> None:
+        self._items.pop(gid, None)

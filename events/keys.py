@@ -1,0 +1,63 @@
+"""Game ids and Redis key names; every key of a partition shares the hash tag {pNN}."""
+
+from __future__ import annotations
+
+import re
+import secrets
+
+DEFAULT_PARTITIONS = 64
+_GID = re.compile(r"^p(\d{2,4})-([a-z0-9]{6,32})$")
+
+
+def new_game_id(partitions: int = DEFAULT_PARTITIONS) -> str:
+    p = secrets.randbelow(partitions)
+    return f"p{p:02d}-{secrets.token_hex(6)}"
+
+
+def partition_of(game_id: str) -> int:
+    m = _GID.match(game_id)
+    if m is None:
+        raise ValueError(f"not a game id: {game_id!r}")
+    return int(m.group(1))
+
+
+def is_game_id(game_id: str) -> bool:
+    return _GID.match(game_id) is not None
+
+
+def tag(partition: int) -> str:
+    return f"{{p{partition:02d}}}"
+
+
+class GameKeys:
+    """The keys of one game (all in its partition's slot)."""
+
+    __slots__ = ("auth", "base", "events", "feed", "gid", "lobby", "meta", "notify", "pending", "results", "rm", "secret", "snap")
+
+    def __init__(self, game_id: str, ns: str = "bl") -> None:
+        t = tag(partition_of(game_id))
+        base = f"{ns}:{t}:g:{game_id}"
+        self.base = base
+        self.gid = game_id
+        self.events = f"{base}:events"
+        self.meta = f"{base}:meta"
+        self.results = f"{base}:results"
+        self.pending = f"{base}:pending"
+        self.secret = f"{base}:secret"
+        self.auth = f"{base}:auth"
+        self.snap = f"{base}:snap"
+        self.rm = f"{base}:rm"
+        self.notify = f"{base}:notify"
+        self.feed = f"{ns}:{t}:feed"
+        self.lobby = f"{ns}:{t}:lobby"
+
+    def wait(self, command_id: str) -> str:
+        return f"{self.base}:wait:{command_id}"
+
+
+def feed_key(partition: int, ns: str = "bl") -> str:
+    return f"{ns}:{tag(partition)}:feed"
+
+
+def lobby_key(partition: int, ns: str = "bl") -> str:
+    return f"{ns}:{tag(partition)}:lobby"

@@ -1,0 +1,169 @@
+"""A match: the platform's facts (creation, accepted commands, seed reveal) around a game's state.
+
+The same fold and the same `decide_match` serve the worker, the projector, replay and
+the offline audit, so what the audit re-runs is exactly what the worker ran.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from rules.core import (
+    Command,
+    Event,
+    Game,
+    IllegalCommand,
+    Outcome,
+    Prompt,
+    Rng,
+    SeatInfo,
+    get_game,
+)
+
+GAME_CREATED = "boardlog.GameCreated"
+COMMAND_ACCEPTED = "boardlog.CommandAccepted"
+GAME_ABORTED = "boardlog.GameAborted"
+SEED_REVEALED = "boardlog.SeedRevealed"
+ABORT = "boardlog.abort"
+
+
+def commitment(seed: bytes) -> str:
+    return hashlib.sha256(seed).hexdigest()
+
+
+def mix_entropy(contributions: Sequence[str]) -> bytes:
+    """One entropy value from every seat's contribution, order-sensitive."""
+    h = hashlib.sha256()
+    for c in contributions:
+        b = c.encode()
+        h.update(len(b).to_bytes(4, "big") + b)
+    return h.digest()
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    gid: str
+    game: str
+    seats: tuple[SeatInfo, ...]
+    options: Mapping[str, Any]
+    commitment: str
+    entropy: str
+    draws: int
+    state: Any
+    seq: int = 0
+    aborted: str | None = None
+    seed: str | None = None
+
+    @property
+    def rules(self) -> Game:
+        return get_game(self.game)
+
+    def outcome(self) -> Outcome | None:
+        if self.aborted is not None:
+            return Outcome((), (), f"aborted: {self.aborted}")
+        return self.rules.is_over(self.state)
+
+    @property
+    def over(self) -> bool:
+        return self.outcome() is not None
+
+    @property
+    def status(self) -> str:
+        """active, over (the rules ended it) or aborted (an admin ended it)."""
+        if self.aborted is not None:
+            return "aborted"
+        return "over" if self.over else "active"
+
+    @property
+    def prompt(self) -> Prompt | None:
+        return None if self.over else self.state.prompt
+
+
+def created_event(
+    gid: str, game: Game, seats: Sequence[SeatInfo], options: Mapping[str, Any], seed: bytes,
+    entropy: Sequence[str],
+) -> list[Event]:
+    """GameCreated then the game's set-up events (set-up draws from the match Rng)."""
+    rng = Rng(seed, mix_entropy(entropy), gid, 0)
+    setup = game.setup(options, seats, rng)
+    created = Event(
+        GAME_CREATED,
+        {
+            "game": game.name,
+            "seats": [{"seat": s.seat, "name": s.name} for s in seats],
+            "options": dict(options),
+            "commitment": commitment(seed),
+            "entropy": list(entropy),
+            "draws": rng.draws,
+        },
+    )
+    return [created, *setup]
+
+
+def apply(match: Match | None, event: Event) -> Match:
+    """Fold one event (platform or game) into the match."""
+    if event.type == GAME_CREATED:
+        d = event.data
+        game = get_game(d["game"])
+        return Match(
+            gid="",
+            game=d["game"],
+            seats=tuple(SeatInfo(s["seat"], s["name"]) for s in d["seats"]),
+            options=d["options"],
+            commitment=d["commitment"],
+            entropy=mix_entropy(d["entropy"]).hex(),
+            draws=d["draws"],
+            state=game.initial_state(),
+            seq=1,
+        )
+    if match is None:
+        raise ValueError(f"the first event must be {GAME_CREATED}, not {event.type}")
+    seq = match.seq + 1
+    if event.type == COMMAND_ACCEPTED:
+        return replace(match, draws=event.data["rng"][1], seq=seq)
+    if event.type == SEED_REVEALED:
+        return replace(match, seed=event.data["seed"], seq=seq)
+    if event.type == GAME_ABORTED:
+        return replace(match, aborted=event.data["reason"], seq=seq)
+    return replace(match, state=match.rules.evolve(match.state, event), seq=seq)
+
+
+def fold_match(events: Iterable[Event], gid: str, match: Match | None = None) -> Match:
+    m = match
+    for e in events:
+        m = apply(m, e)
+    if m is None:
+        raise ValueError("no events to fold")
+    return m if m.gid == gid else replace(m, gid=gid)
+
+
+def decide_match(match: Match, command: Command, command_id: str, seed: bytes) -> list[Event]:
+    """All events one command appends: CommandAccepted, the game's events, and the seed reveal."""
+    if match.over:
+        raise IllegalCommand("game_over", "the game is over")
+    start = match.draws
+    if command.type == ABORT:
+        game_events = [Event(GAME_ABORTED, {"reason": str(command.args.get("reason", "admin"))})]
+        end = start
+    else:
+        rng = Rng(seed, bytes.fromhex(match.entropy), match.gid, start)
+        game_events = match.rules.decide(match.state, command, rng)
+        end = rng.draws
+    accepted = Event(
+        COMMAND_ACCEPTED,
+        {"id": command_id, "type": command.type, "args": dict(command.args), "rng": [start, end]},
+        command.seat,
+    )
+    events = [accepted, *game_events]
+    after = fold_match(events, match.gid, match)
+    if after.over:
+        events.append(Event(SEED_REVEALED, {"seed": seed.hex()}))
+    return events
+
+
+def command_of(event: Event) -> Command:
+    """The command a CommandAccepted event records."""
+    return Command(event.data["type"], event.data["args"], event.seat)

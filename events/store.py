@@ -1,0 +1,233 @@
+"""EventStore on Redis Streams: one stream per game, atomic appends by Lua, snapshots as a cache."""
+
+from __future__ import annotations
+
+import hashlib
+import pickle
+from collections.abc import Sequence
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import redis
+
+import rules
+from events.chain import genesis
+from events.codec import canonical, loads
+from events.envelope import Envelope
+from events.keys import DEFAULT_PARTITIONS, GameKeys, feed_key, lobby_key
+
+SNAPSHOT_EVERY = 500
+
+
+def _script(name: str) -> str:
+    return resources.files("events").joinpath("lua", name).read_text()
+
+
+APPEND_LUA = _script("append.lua")
+REJECT_LUA = _script("reject.lua")
+PROJECT_LUA = _script("project.lua")
+
+
+def _rules_fingerprint() -> bytes:
+    """A digest of the rules' source: a snapshot taken under other rules is never reused."""
+    h = hashlib.blake2b(digest_size=16)
+    root = Path(rules.__file__).parent
+    for path in sorted(root.rglob("*")):
+        if path.is_file() and path.suffix in {".py", ".toml", ".json"}:
+            h.update(str(path.relative_to(root)).encode())
+            h.update(path.read_bytes())
+    return h.digest()
+
+
+@dataclass(frozen=True, slots=True)
+class Head:
+    seq: int
+    hash: str
+    draws: int
+    status: str
+    game: str
+
+
+@dataclass(frozen=True, slots=True)
+class AppendResult:
+    status: str  # "ok" | "conflict" | "dup"
+    seq: int = 0
+    prior: dict[str, Any] | None = None
+
+
+def envelope_from_entry(fields: dict[bytes, bytes]) -> Envelope:
+    return Envelope.from_json(loads(fields[b"e"]))
+
+
+class EventStore:
+    """Reads and writes one deployment's games; takes a redis-py client, never makes one."""
+
+    def __init__(self, client: redis.Redis, namespace: str = "bl", partitions: int = DEFAULT_PARTITIONS) -> None:
+        # redis-py's response types depend on decode_responses; this store reads bytes.
+        self.r: Any = client
+        self.ns = namespace
+        self.partitions = partitions
+        self._append = client.register_script(APPEND_LUA)
+        self._reject = client.register_script(REJECT_LUA)
+        self._project = client.register_script(PROJECT_LUA)
+        self._fingerprint: bytes | None = None
+
+    def keys(self, gid: str) -> GameKeys:
+        return GameKeys(gid, self.ns)
+
+    def feed(self, partition: int) -> str:
+        return feed_key(partition, self.ns)
+
+    def lobby(self, partition: int) -> str:
+        return lobby_key(partition, self.ns)
+
+    # -- writes ---------------------------------------------------------------------------
+
+    def create(
+        self, gid: str, envelopes: Sequence[Envelope], draws: int, status: str, seed: bytes,
+        tokens: dict[str, str], created_at: str,
+    ) -> AppendResult:
+        """Store a new game: its opening events, secret seed and hashed tokens."""
+        k = self.keys(gid)
+        pipe = self.r.pipeline(transaction=True)
+        pipe.hset(k.meta, mapping={"game": envelopes[0].data["game"], "created": created_at})
+        pipe.set(k.secret, seed.hex())
+        if tokens:
+            pipe.hset(k.auth, mapping=tokens)
+        pipe.execute()
+        return self.append(gid, 0, envelopes, None, None, draws, status)
+
+    def append(
+        self,
+        gid: str,
+        expected_seq: int,
+        envelopes: Sequence[Envelope],
+        command_id: str | None,
+        result: dict[str, Any] | None,
+        draws: int,
+        status: str,
+    ) -> AppendResult:
+        k = self.keys(gid)
+        cid = command_id or ""
+        out = self._append(
+            keys=[k.events, k.meta, k.results, k.feed, k.pending, k.wait(cid or "-")],
+            args=[
+                expected_seq,
+                cid,
+                canonical(result) if result is not None else b"",
+                gid,
+                envelopes[-1].hash,
+                draws,
+                status,
+                envelopes[-1].at,
+                len(envelopes),
+                *(canonical(e.to_json()) for e in envelopes),
+            ],
+        )
+        tag = out[0].decode() if isinstance(out[0], bytes) else out[0]
+        if tag == "dup":
+            return AppendResult("dup", prior=loads(out[1]))
+        return AppendResult(tag, seq=int(out[1]))
+
+    def reject(self, gid: str, command_id: str, result: dict[str, Any]) -> dict[str, Any]:
+        """Store a rejection (first answer wins); returns the answer that stands."""
+        k = self.keys(gid)
+        raw = self._reject(keys=[k.results, k.pending, k.wait(command_id)], args=[command_id, canonical(result)])
+        answer: dict[str, Any] = loads(raw)
+        return answer
+
+    def put_pending(self, gid: str, command_id: str, command: dict[str, Any]) -> bool:
+        """Record a queued command by id; False when that id was queued before."""
+        return bool(self.r.hsetnx(self.keys(gid).pending, command_id, canonical(command)))
+
+    def pending(self, gid: str, command_id: str) -> dict[str, Any] | None:
+        raw = self.r.hget(self.keys(gid).pending, command_id)
+        return None if raw is None else loads(raw)
+
+    # -- reads ----------------------------------------------------------------------------
+
+    def exists(self, gid: str) -> bool:
+        return bool(self.r.exists(self.keys(gid).meta))
+
+    def head(self, gid: str) -> Head | None:
+        vals = self.r.hmget(self.keys(gid).meta, ["seq", "hash", "draws", "status", "game"])
+        if vals[0] is None:
+            return None
+        return Head(int(vals[0]), vals[1].decode(), int(vals[2]), vals[3].decode(), vals[4].decode())
+
+    def read(self, gid: str, start: int = 1, end: int | None = None) -> list[Envelope]:
+        """Envelopes with start <= seq <= end (end None: to the head)."""
+        if end is not None and end < start:
+            return []
+        hi = "+" if end is None else f"{end}-0"
+        entries = self.r.xrange(self.keys(gid).events, f"{start}-0", hi)
+        return [envelope_from_entry(f) for _, f in entries]
+
+    def prev_hash(self, gid: str, seq: int) -> str:
+        """The hash a new event at seq+1 must link to."""
+        if seq == 0:
+            return genesis(gid)
+        env = self.read(gid, seq, seq)
+        return env[0].hash
+
+    def result(self, gid: str, command_id: str) -> dict[str, Any] | None:
+        raw = self.r.hget(self.keys(gid).results, command_id)
+        return None if raw is None else loads(raw)
+
+    def seed(self, gid: str) -> bytes:
+        raw = self.r.get(self.keys(gid).secret)
+        if raw is None:
+            raise KeyError(f"no seed stored for {gid}")
+        return bytes.fromhex(raw.decode())
+
+    # -- snapshots (a cache, never the truth) ---------------------------------------------
+
+    def fingerprint(self) -> bytes:
+        if self._fingerprint is None:
+            self._fingerprint = _rules_fingerprint()
+        return self._fingerprint
+
+    def save_snapshot(self, gid: str, seq: int, value: Any) -> None:
+        k = self.keys(gid)
+        blob = self.fingerprint() + pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+        pipe = self.r.pipeline(transaction=True)
+        pipe.hset(k.snap, str(seq), blob)
+        pipe.zadd(k.snap + "idx", {str(seq): seq})
+        pipe.execute()
+
+    def load_snapshot(self, gid: str, at: int) -> tuple[int, Any] | None:
+        """The latest snapshot taken at or before seq `at`, if any still matches these rules."""
+        k = self.keys(gid)
+        seqs = self.r.zrevrangebyscore(k.snap + "idx", at, "-inf", start=0, num=1)
+        if not seqs:
+            return None
+        blob = self.r.hget(k.snap, seqs[0])
+        fp = self.fingerprint()
+        if blob is None or not blob.startswith(fp):
+            return None
+        return int(seqs[0]), pickle.loads(blob[len(fp):])
+
+    # -- read models ----------------------------------------------------------------------
+
+    def project(
+        self, gid: str, seq: int, score_ms: int, fields: dict[str, bytes], notice: bytes
+    ) -> bool:
+        """Write read models with their checkpoint; False when `seq` is not newer (a no-op)."""
+        k = self.keys(gid)
+        flat: list[Any] = []
+        for name, value in fields.items():
+            flat += [name, value]
+        return bool(self._project(
+            keys=[k.rm, k.lobby],
+            args=[gid, seq, score_ms, k.notify, notice, len(fields), *flat],
+        ))
+
+    def read_model(self, gid: str, field: str) -> bytes | None:
+        val = self.r.hget(self.keys(gid).rm, field)
+        return None if val is None else bytes(val)
+
+    def checkpoint(self, gid: str) -> int:
+        raw = self.r.hget(self.keys(gid).rm, "checkpoint")
+        return 0 if raw is None else int(raw)

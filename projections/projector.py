@@ -1,0 +1,150 @@
+"""The projector: follows every partition's feed through a consumer group and folds read models.
+
+Each feed entry names a game that changed. The projector catches that game up from
+its own position and writes the read models with their checkpoint in one script,
+so a redelivered or duplicated entry costs a little work and changes nothing.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import time
+from collections.abc import Iterable
+from datetime import datetime
+from typing import Any
+
+import redis
+import structlog
+
+from events.cache import MatchCache
+from events.codec import canonical
+from events.store import EventStore
+from projections.readmodels import read_model_fields
+
+log = structlog.get_logger("boardlog.projector")
+
+GROUP = "projector"
+
+
+def _ms(iso: str) -> int:
+    return int(datetime.fromisoformat(iso.replace("Z", "+00:00")).timestamp() * 1000)
+
+
+class Projector:
+    def __init__(
+        self,
+        store: EventStore,
+        consumer: str | None = None,
+        *,
+        block_ms: int = 1000,
+        claim_idle_ms: int = 30_000,
+        batch: int = 200,
+    ) -> None:
+        self.store = store
+        self.r: Any = store.r
+        self.consumer = consumer or f"{socket.gethostname()}-{os.getpid()}"
+        self.block_ms = block_ms
+        self.claim_idle_ms = claim_idle_ms
+        self.batch = batch
+        self.cache = MatchCache(store)
+        self.feeds = [store.feed(p) for p in range(store.partitions)]
+        self._created: dict[str, str] = {}
+        self._last_claim = 0.0
+        self.running = True
+
+    def ensure_groups(self) -> None:
+        for feed in self.feeds:
+            try:
+                self.r.xgroup_create(feed, GROUP, id="0", mkstream=True)
+            except redis.ResponseError as e:
+                if "BUSYGROUP" not in str(e):
+                    raise
+
+    def project(self, gid: str) -> bool:
+        """Bring one game's read models up to its head; True if anything was written."""
+        item = self.cache.refresh(gid)
+        match = item.match
+        created = self._created.get(gid)
+        if created is None:
+            first = self.store.read(gid, 1, 1)
+            created = self._created[gid] = first[0].at
+        last = self.store.read(gid, match.seq, match.seq)[0].at
+        fields = read_model_fields(match, created, last)
+        notice = canonical({"seq": match.seq, "summary": fields["summary"].decode()})
+        wrote = self.store.project(gid, match.seq, _ms(last), fields, notice)
+        if wrote:
+            log.debug("projected", game=gid, seq=match.seq)
+        return wrote
+
+    def _handle(self, feed: str, entries: Iterable[tuple[Any, dict[bytes, bytes]]]) -> int:
+        ids = []
+        games: dict[str, None] = {}
+        for entry_id, fields in entries:
+            ids.append(entry_id)
+            if fields and b"g" in fields:
+                games[fields[b"g"].decode()] = None
+        for gid in games:
+            self.project(gid)
+        if ids:
+            self.r.xack(feed, GROUP, *ids)
+        return len(ids)
+
+    def claim_dead(self) -> int:
+        """Take over entries a dead consumer read but never acknowledged."""
+        n = 0
+        for feed in self.feeds:
+            cursor = "0-0"
+            while True:
+                res = self.r.xautoclaim(feed, GROUP, self.consumer, self.claim_idle_ms, cursor, count=self.batch)
+                cursor, claimed = res[0], res[1]
+                n += self._handle(feed, [(i, f) for i, f in claimed if f is not None])
+                if cursor in (b"0-0", "0-0"):
+                    break
+        return n
+
+    def step(self) -> int:
+        """One read of every feed (blocking up to block_ms); returns entries handled."""
+        now = time.monotonic()
+        n = 0
+        if now - self._last_claim > self.claim_idle_ms / 2000:
+            self._last_claim = now
+            n += self.claim_dead()
+        resp = self.r.xreadgroup(
+            GROUP, self.consumer, dict.fromkeys(self.feeds, ">"), count=self.batch, block=self.block_ms
+        )
+        for feed, entries in resp or []:
+            name = feed.decode() if isinstance(feed, bytes) else feed
+            n += self._handle(name, entries)
+        return n
+
+    def run(self) -> None:
+        self.ensure_groups()
+        log.info("projector.started", consumer=self.consumer, partitions=len(self.feeds))
+        while self.running:
+            self.step()
+        log.info("projector.stopped", consumer=self.consumer)
+
+
+def all_games(store: EventStore) -> list[str]:
+    """Every game id in this namespace, found from the meta keys."""
+    out = []
+    for key in store.r.scan_iter(match=f"{store.ns}:{{p*}}:g:*:meta", count=1000):
+        k = key.decode() if isinstance(key, bytes) else key
+        out.append(k.split(":g:", 1)[1].rsplit(":", 1)[0])
+    return sorted(out)
+
+
+def rebuild(store: EventStore) -> int:
+    """Drop every read model and the lobby, then project every game from its first event."""
+    games = all_games(store)
+    pipe = store.r.pipeline(transaction=False)
+    for p in range(store.partitions):
+        pipe.delete(store.lobby(p))
+    for gid in games:
+        pipe.delete(store.keys(gid).rm)
+    pipe.execute()
+    fresh = Projector(store, consumer="rebuild")
+    for gid in games:
+        fresh.project(gid)
+    return len(games)

@@ -1,0 +1,83 @@
+"""What the projector writes for a game: its summary and one board view per viewer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from events.codec import canonical
+from events.envelope import Envelope
+from events.match import COMMAND_ACCEPTED, GAME_CREATED, SEED_REVEALED, Match
+from rules.core import Command, Event
+
+PUBLIC = "public"
+
+
+
+def summary_of(match: Match, created: str, updated: str) -> dict[str, Any]:
+    prompt = match.prompt
+    outcome = match.outcome()
+    return {
+        "id": match.gid,
+        "game": match.game,
+        "status": match.status,
+        "seats": [{"seat": s.seat, "name": s.name} for s in match.seats],
+        "prompt": None if prompt is None else {"seats": list(prompt.seats), "kind": prompt.kind},
+        "seq": match.seq,
+        "outcome": None if outcome is None else outcome.to_json(),
+        "created": created,
+        "updated": updated,
+    }
+
+
+def view_of(match: Match, seat: int | None) -> dict[str, Any]:
+    """The board for one viewer, with the match's position and whose move it is."""
+    prompt = match.prompt
+    outcome = match.outcome()
+    return {
+        "game": match.game,
+        "seq": match.seq,
+        "seat": seat,
+        "status": match.status,
+        "prompt": None if prompt is None else prompt.to_json(),
+        "outcome": None if outcome is None else outcome.to_json(),
+        "board": match.rules.view(match.state, seat),
+    }
+
+
+def view_field(seat: int | None) -> str:
+    return "view:" + (PUBLIC if seat is None else str(seat))
+
+
+def read_model_fields(match: Match, created: str, updated: str) -> dict[str, bytes]:
+    fields = {"summary": canonical(summary_of(match, created, updated))}
+    for seat in [None, *range(len(match.seats))]:
+        fields[view_field(seat)] = canonical(view_of(match, seat))
+    return fields
+
+
+def redact_envelope(match: Match, env: Envelope, viewer: int | None) -> dict[str, Any] | None:
+    """An envelope as `viewer` may see it (None: nothing of it); the hash stays the original."""
+    game = match.rules
+    out = env.to_json()
+    if env.type == COMMAND_ACCEPTED:
+        cmd = Command(env.data["type"], env.data["args"], env.seat)
+        seen = game.redact_command(cmd, viewer) if not env.data["type"].startswith("boardlog.") else cmd
+        if seen is None:
+            return None
+        data = {**env.data, "type": seen.type, "args": dict(seen.args)}
+        if seen != cmd:
+            out["redacted"] = True
+        else:
+            data["text"] = (
+                game.format_text(cmd) if not cmd.type.startswith("boardlog.") else cmd.type
+            )
+        out["data"] = data
+        return out
+    if env.type in (GAME_CREATED, SEED_REVEALED) or env.type.startswith("boardlog."):
+        return out
+    seen_event = game.redact(Event(env.type, env.data, env.seat), viewer)
+    if seen_event is None:
+        return None
+    if seen_event.data != env.data or seen_event.type != env.type:
+        out.update(type=seen_event.type, data=dict(seen_event.data), redacted=True)
+    return out

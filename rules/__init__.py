@@ -1,0 +1,1 @@
+"""The pure rules core: one package per game, no I/O."""

@@ -1,0 +1,250 @@
+"""The rules-core contract: the Game protocol and the values it trades in.
+
+Nothing here does I/O, reads a clock or keeps global mutable state beyond the
+game registry, which is filled once at import.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Mapping, MutableSequence, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, TypeVar, runtime_checkable
+
+JSON = Any
+Options = Mapping[str, Any]
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    """A seat at the table: its index (from 0) and the player's display name."""
+
+    seat: int
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """A request from a seat, e.g. `Command("rite.move", {"path": ["c4", "d5"]}, seat=0)`."""
+
+    type: str
+    args: Mapping[str, Any] = field(default_factory=dict)
+    seat: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "args": dict(self.args), "seat": self.seat}
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """A past-tense fact, e.g. `Event("rite.UnitMoved", {...}, seat=0)`; `data` is JSON-able."""
+
+    type: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+    seat: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "data": dict(self.data), "seat": self.seat}
+
+
+@dataclass(frozen=True, slots=True)
+class Prompt:
+    """Who may act now and on what; `options` is public detail the clients may show."""
+
+    seats: tuple[int, ...]
+    kind: str
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seats": list(self.seats), "kind": self.kind, "options": dict(self.options)}
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a game ended: winners (seats), final scores by seat, and why."""
+
+    winners: tuple[int, ...]
+    scores: tuple[int, ...] = ()
+    reason: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"winners": list(self.winners), "scores": list(self.scores), "reason": self.reason}
+
+
+class InvalidCommand(ValueError):
+    """A command that is malformed before the rules look at it (bad syntax, unknown type)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class IllegalCommand(ValueError):
+    """The rules refused a well-formed command; `code` is stable, `message` is for people."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+_MASK64 = (1 << 64) - 1
+
+
+class Rng:
+    """Deterministic draws: draw i is blake2b(seed, entropy, game id, i); draws are counted.
+
+    Replaying the same seed, entropy, game id and starting index yields the same
+    outcomes, which is what lets the audit re-derive every die roll.
+    """
+
+    __slots__ = ("_prefix", "draws")
+
+    def __init__(self, seed: bytes, entropy: bytes = b"", game_id: str = "", start: int = 0) -> None:
+        h = hashlib.blake2b(digest_size=32)
+        for part in (seed, entropy, game_id.encode()):
+            h.update(len(part).to_bytes(4, "big"))
+            h.update(part)
+        self._prefix = h.digest()
+        self.draws = start
+
+    def _next64(self) -> int:
+        d = hashlib.blake2b(self._prefix + self.draws.to_bytes(8, "big"), digest_size=8).digest()
+        self.draws += 1
+        return int.from_bytes(d, "big")
+
+    def below(self, n: int) -> int:
+        """A uniform integer in [0, n), unbiased by rejection."""
+        if n <= 0:
+            raise ValueError("below() needs n > 0")
+        if n == 1:
+            return 0
+        limit = (_MASK64 + 1) - ((_MASK64 + 1) % n)
+        while True:
+            x = self._next64()
+            if x < limit:
+                return x % n
+
+    def randint(self, lo: int, hi: int) -> int:
+        """A uniform integer in [lo, hi], both ends included (a d6 is `randint(1, 6)`)."""
+        return lo + self.below(hi - lo + 1)
+
+    def choice(self, seq: Sequence[T]) -> T:
+        return seq[self.below(len(seq))]
+
+    def weighted(self, weights: Sequence[int]) -> int:
+        """An index drawn with probability proportional to its integer weight."""
+        total = sum(weights)
+        if total <= 0 or any(w < 0 for w in weights):
+            raise ValueError("weighted() needs non-negative weights with a positive sum")
+        x = self.below(total)
+        for i, w in enumerate(weights):
+            if x < w:
+                return i
+            x -= w
+        raise AssertionError("unreachable")
+
+    def shuffled(self, seq: Iterable[T]) -> list[T]:
+        """A new list holding `seq` in a uniformly random order (Fisher-Yates)."""
+        out: MutableSequence[T] = list(seq)
+        for i in range(len(out) - 1, 0, -1):
+            j = self.below(i + 1)
+            out[i], out[j] = out[j], out[i]
+        return list(out)
+
+    def sample(self, seq: Sequence[T], k: int) -> list[T]:
+        return self.shuffled(seq)[:k]
+
+
+@runtime_checkable
+class Game(Protocol):
+    """What every game module exposes as a module-level object named `GAME`.
+
+    State is any frozen value with a `prompt: Prompt | None` attribute. `evolve` only
+    ever receives events whose type starts with `f"{name}."`; platform events
+    (`boardlog.*`) are folded by the platform, not by the game.
+    """
+
+    name: str
+    min_seats: int
+    max_seats: int
+    command_types: frozenset[str]
+
+    def setup(self, options: Options, seats: Sequence[SeatInfo], rng: Rng) -> list[Event]:
+        """The events that lay out a new match; raises InvalidCommand for bad options."""
+        ...
+
+    def decide(self, state: Any, command: Command, rng: Rng) -> list[Event]:
+        """The events a command causes; raises IllegalCommand (or InvalidCommand)."""
+        ...
+
+    def evolve(self, state: Any, event: Event) -> Any:
+        """The state after one event: pure, never draws."""
+        ...
+
+    def initial_state(self) -> Any: ...
+
+    def legal_commands(self, state: Any, seat: int) -> Iterable[Command]:
+        """Every command `seat` may issue now; each is accepted by `decide` unchanged."""
+        ...
+
+    def view(self, state: Any, seat: int | None) -> dict[str, Any]:
+        """The board as `seat` may see it (None: a spectator); JSON-able."""
+        ...
+
+    def redact(self, event: Event, seat: int | None) -> Event | None:
+        """The event as `seat` may see it, or None when that viewer sees nothing of it."""
+        ...
+
+    def redact_command(self, command: Command, seat: int | None) -> Command | None:
+        """The command record as `seat` may see it (the log shows accepted commands)."""
+        ...
+
+    def is_over(self, state: Any) -> Outcome | None: ...
+
+    def parse_command(self, type: str, args: Mapping[str, Any], seat: int) -> Command:
+        """Check the shape of a JSON command and normalise it; raises InvalidCommand."""
+        ...
+
+    def parse_text(self, text: str, seat: int) -> Command:
+        """Read the play-by-post notation (`move c4 d5`); raises InvalidCommand."""
+        ...
+
+    def format_text(self, command: Command) -> str:
+        """Print a command in the notation `parse_text` reads back to an equal command."""
+        ...
+
+
+def fold(game: Game, events: Iterable[Event], state: Any = None) -> Any:
+    """Replay: the state after applying `events` (only the game's own) to `state`."""
+    prefix = game.name + "."
+    s = game.initial_state() if state is None else state
+    for e in events:
+        if e.type.startswith(prefix):
+            s = game.evolve(s, e)
+    return s
+
+
+_REGISTRY: dict[str, Game] = {}
+
+
+def register(game: Game) -> Game:
+    """Add a game to the registry by its name; registering the same object twice is a no-op."""
+    existing = _REGISTRY.get(game.name)
+    if existing is not None and existing is not game:
+        raise ValueError(f"a different game is already registered as {game.name!r}")
+    _REGISTRY[game.name] = game
+    return game
+
+
+def get_game(name: str) -> Game:
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        raise InvalidCommand("unknown_game", f"no game named {name!r}") from None
+
+
+def games() -> Mapping[str, Game]:
+    return dict(_REGISTRY)

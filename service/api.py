@@ -1,0 +1,400 @@
+"""The HTTP API (v1) and the web pages, as one FastAPI app built from settings."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import orjson
+import redis.asyncio as aioredis
+import structlog
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, Response, StreamingResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from events.audit import audit
+from events.cache import MatchCache
+from events.codec import canonical, loads
+from events.export import export_lines, read_record
+from events.keys import is_game_id, partition_of
+from events.match import ABORT
+from projections.readmodels import summary_of, view_field, view_of
+from projections.replay import events_for, match_at
+from rules.core import Command, InvalidCommand, games
+from service.bootstrap import Parts, build
+from service.matches import Principal, create_match, who
+from service.settings import Settings
+
+log = structlog.get_logger("boardlog.api")
+
+MAX_BODY = 64 * 1024
+_CID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+PAGES = Path(__file__).parent / "pages"
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+
+
+def json_response(body: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
+    return Response(canonical(body), status_code=status, media_type="application/json", headers=headers)
+
+
+def error_response(status: int, code: str, message: str) -> Response:
+    return json_response({"error": {"code": code, "message": message}}, status)
+
+
+def create_app(settings: Settings | None = None, parts: Parts | None = None) -> FastAPI:
+    settings = settings or Settings.from_env()
+    state: dict[str, Any] = {}
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        p = parts or build(settings)
+        state["parts"] = p
+        state["aio"] = aioredis.Redis.from_url(settings.redis_url)
+        state["cache"] = MatchCache(p.store, size=512)
+        yield
+        await state["aio"].aclose()
+
+    app = FastAPI(
+        title="boardlog",
+        version="1",
+        lifespan=lifespan,
+        description="Event-sourced board game matches: create, command, replay, export, audit.",
+    )
+
+    def P() -> Parts:
+        parts_: Parts = state["parts"]
+        return parts_
+
+    @app.exception_handler(ApiError)
+    async def _api_error(_: Request, exc: ApiError) -> Response:
+        return error_response(exc.status, exc.code, exc.message)
+
+    @app.exception_handler(InvalidCommand)
+    async def _invalid(_: Request, exc: InvalidCommand) -> Response:
+        status = 404 if exc.code == "unknown_game" else 422
+        return error_response(status, exc.code, exc.message)
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation(_: Request, exc: RequestValidationError) -> Response:
+        first = exc.errors()[0] if exc.errors() else {}
+        where = ".".join(str(x) for x in first.get("loc", ()))
+        return error_response(422, "bad_request", f"{where}: {first.get('msg', 'invalid')}")
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(_: Request, exc: StarletteHTTPException) -> Response:
+        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        return error_response(exc.status_code, code, str(exc.detail))
+
+    # -- helpers ------------------------------------------------------------------------
+
+    async def body_json(request: Request) -> dict[str, Any]:
+        declared = request.headers.get("content-length")
+        if declared is not None and declared.isdigit() and int(declared) > MAX_BODY:
+            raise ApiError(413, "body_too_large", f"the body is over {MAX_BODY} bytes")
+        raw = b""
+        async for chunk in request.stream():
+            raw += chunk
+            if len(raw) > MAX_BODY:
+                raise ApiError(413, "body_too_large", f"the body is over {MAX_BODY} bytes")
+        try:
+            body = loads(raw)
+        except orjson.JSONDecodeError as e:
+            raise ApiError(400, "bad_json", f"the body is not valid JSON: {e}") from None
+        if not isinstance(body, dict):
+            raise ApiError(400, "bad_json", "the body must be a JSON object")
+        return body
+
+    def game_exists(gid: str) -> None:
+        if not is_game_id(gid) or partition_of(gid) >= P().store.partitions or not P().store.exists(gid):
+            raise ApiError(404, "unknown_game", f"no game {gid!r}")
+
+    def principal(request: Request, gid: str, required: bool = False) -> Principal:
+        auth = request.headers.get("authorization")
+        token = None
+        if auth is not None:
+            scheme, _, value = auth.partition(" ")
+            if scheme.lower() != "bearer" or not value.strip():
+                raise ApiError(401, "bad_token", "use 'Authorization: Bearer <token>'")
+            token = value.strip()
+        if token is None and required:
+            raise ApiError(401, "token_required", "this needs a seat token: 'Authorization: Bearer <token>'")
+        who_ = who(P().store, gid, token)
+        if who_ is None:
+            raise ApiError(401, "bad_token", "that token is not valid for this game")
+        return who_
+
+    def summary(gid: str) -> dict[str, Any]:
+        raw = P().store.read_model(gid, "summary")
+        if raw is not None:
+            out: dict[str, Any] = loads(raw)
+            return out
+        # Not projected yet (the projector is a moment behind): fold it live.
+        match = match_at(P().store, gid)
+        first = P().store.read(gid, 1, 1)[0].at
+        last = P().store.read(gid, match.seq, match.seq)[0].at
+        return summary_of(match, first, last)
+
+    # -- games --------------------------------------------------------------------------
+
+    @app.post("/v1/games", status_code=201, summary="Create a game")
+    async def create(request: Request) -> Response:
+        body = await body_json(request)
+        out = create_match(P().store, body)
+        log.info("game.created", game=out["id"], type=out["game"], seats=len(out["seats"]))
+        return json_response(out, 201, {"Location": f"/v1/games/{out['id']}"})
+
+    @app.get("/v1/games", summary="The lobby: games by last activity")
+    async def lobby(limit: int = 50, status: str | None = None, game: str | None = None) -> Response:
+        limit = max(1, min(limit, 500))
+        store = P().store
+        pipe = store.r.pipeline(transaction=False)
+        for p in range(store.partitions):
+            pipe.zrevrange(store.lobby(p), 0, limit * 4 - 1, withscores=True)
+        ranked = sorted(
+            ((score, gid.decode()) for rows in pipe.execute() for gid, score in rows), reverse=True
+        )
+        pipe = store.r.pipeline(transaction=False)
+        for _, gid in ranked:
+            pipe.hget(store.keys(gid).rm, "summary")
+        rows = []
+        for raw in pipe.execute():
+            if raw is None:
+                continue
+            s = loads(raw)
+            if (status is None or s["status"] == status) and (game is None or s["game"] == game):
+                rows.append(s)
+            if len(rows) >= limit:
+                break
+        return json_response({"games": rows, "types": sorted(games())})
+
+    @app.get("/v1/games/{gid}", summary="A game's summary")
+    async def get_summary(gid: str) -> Response:
+        game_exists(gid)
+        return json_response(summary(gid))
+
+    @app.post("/v1/games/{gid}/commands", summary="Queue a command (?wait=1 waits for its result)")
+    async def post_command(gid: str, request: Request, wait: int = 0) -> Response:
+        game_exists(gid)
+        who_ = principal(request, gid, required=True)
+        body = await body_json(request)
+        cid = body.get("id")
+        if not isinstance(cid, str) or not _CID.match(cid):
+            raise ApiError(422, "bad_command_id", "'id' must be 1 to 64 letters, digits, '-' or '_' (a uuid)")
+        expect = body.get("expect")
+        if expect is not None and (not isinstance(expect, int) or isinstance(expect, bool) or expect < 0):
+            raise ApiError(422, "bad_expect", "'expect' must be a non-negative integer seq")
+        return await submit(gid, cid, lambda game: parse(game, body, who_), expect, bool(wait))
+
+    async def submit(
+        gid: str, cid: str, make: Callable[[str], Command], expect: int | None, wait: bool
+    ) -> Response:
+        """Queue a command once per id; answer its result at once when it already has one."""
+        store = P().store
+        head = store.head(gid)
+        assert head is not None
+        prior = store.result(gid, cid)
+        if prior is not None:
+            return json_response(prior, int(prior.get("http", 200)))
+        if head.status != "active":
+            raise ApiError(409, "game_over", f"the game is {head.status}")
+        command = make(head.game)
+        payload = {**command.to_json(), "expect": expect}
+        if store.put_pending(gid, cid, payload):
+            P().actor.send(gid, cid)
+            log.info("command.queued", game=gid, command=cid, type=command.type, seq=head.seq)
+        if not wait:
+            return json_response({"id": cid, "status": "queued"}, 202)
+        result = await wait_result(gid, cid)
+        if result is None:
+            return json_response({"id": cid, "status": "queued"}, 202)
+        return json_response(result, int(result.get("http", 200)))
+
+    def parse(game_name: str, body: dict[str, Any], who_: Principal) -> Command:
+        extra = set(body) - {"id", "type", "args", "text", "expect"}
+        if extra:
+            raise ApiError(422, "bad_request", f"unknown fields: {sorted(extra)}")
+        game = games()[game_name]
+        ctype = body.get("type")
+        if ctype == ABORT:
+            if not who_.admin:
+                raise ApiError(403, "admin_only", "only the game's admin token may abort it")
+            reason = body.get("args", {}).get("reason", "admin") if isinstance(body.get("args"), dict) else "admin"
+            return Command(ABORT, {"reason": str(reason)[:200]}, None)
+        if who_.seat is None:
+            raise ApiError(403, "seat_required", "commands are issued with a seat token")
+        if "text" in body:
+            if "type" in body or "args" in body or not isinstance(body["text"], str):
+                raise ApiError(422, "bad_request", "send either 'text' or 'type' with 'args'")
+            return game.parse_text(body["text"], who_.seat)
+        if not isinstance(ctype, str):
+            raise ApiError(422, "bad_request", "'type' must be a command type such as 'rite.move'")
+        if ctype not in game.command_types:
+            raise ApiError(422, "unknown_command", f"{game_name} has no command {ctype!r}")
+        args = body.get("args", {})
+        if not isinstance(args, dict):
+            raise ApiError(422, "bad_args", "'args' must be an object")
+        return game.parse_command(ctype, args, who_.seat)
+
+    async def wait_result(gid: str, cid: str) -> dict[str, Any] | None:
+        aio: aioredis.Redis = state["aio"]
+        key = P().store.keys(gid).wait(cid)
+        deadline = asyncio.get_running_loop().time() + settings.command_wait_seconds
+        while True:
+            left = deadline - asyncio.get_running_loop().time()
+            if left <= 0:
+                return None
+            got = await aio.blpop([key], timeout=min(left, 1.0))
+            if got is not None:
+                out: dict[str, Any] = loads(got[1])
+                return out
+            # Another waiter may have taken the wake-up: the stored result is the truth.
+            stored = P().store.result(gid, cid)
+            if stored is not None:
+                return stored
+
+    @app.get("/v1/games/{gid}/commands/{cid}", summary="A command's result")
+    async def command_result(gid: str, cid: str) -> Response:
+        game_exists(gid)
+        result = P().store.result(gid, cid)
+        if result is not None:
+            return json_response(result)
+        if P().store.pending(gid, cid) is not None:
+            return json_response({"id": cid, "status": "queued"}, 202)
+        raise ApiError(404, "unknown_command_id", f"no command {cid!r} in this game")
+
+    @app.post("/v1/games/{gid}/abort", summary="End a game now (admin)")
+    async def abort(gid: str, request: Request) -> Response:
+        game_exists(gid)
+        if not principal(request, gid, required=True).admin:
+            raise ApiError(403, "admin_only", "only the game's admin token may abort it")
+        # One abort per game: the fixed id makes a repeated request answer the first one.
+        return await submit(gid, f"abort-{gid}", lambda _: Command(ABORT, {"reason": "admin"}, None), None, True)
+
+    # -- reading ------------------------------------------------------------------------
+
+    @app.get("/v1/games/{gid}/view", summary="The board for the bearer's seat (public without a token)")
+    async def view(gid: str, request: Request, at: int | None = None) -> Response:
+        game_exists(gid)
+        who_ = principal(request, gid)
+        seat = who_.seat
+        if at is None:
+            raw = P().store.read_model(gid, view_field(seat))
+            if raw is not None:
+                return Response(raw, media_type="application/json")
+            return json_response(view_of(match_at(P().store, gid), seat))
+        if at < 1:
+            raise ApiError(422, "bad_seq", "'at' counts from 1")
+        return json_response(view_of(match_at(P().store, gid, at), seat))
+
+    @app.get("/v1/games/{gid}/legal", summary="Every command the bearer's seat may issue now")
+    async def legal(gid: str, request: Request) -> Response:
+        game_exists(gid)
+        who_ = principal(request, gid, required=True)
+        if who_.seat is None:
+            raise ApiError(403, "seat_required", "legal commands are listed for a seat token")
+        cache: MatchCache = state["cache"]
+        match = cache.refresh(gid).match
+        rules = match.rules
+        commands = [] if match.over else list(rules.legal_commands(match.state, who_.seat))
+        return json_response({
+            "seq": match.seq,
+            "commands": [{"type": c.type, "args": dict(c.args), "text": rules.format_text(c)} for c in commands],
+        })
+
+    @app.get("/v1/games/{gid}/events", summary="The log, as the viewer may see it")
+    async def log_events(gid: str, request: Request, start: int = 1, end: int | None = None) -> Response:
+        game_exists(gid)
+        who_ = principal(request, gid)
+        q = request.query_params
+        start = int(q.get("from", start))
+        end = int(q["to"]) if "to" in q else end
+        if who_.admin:
+            rows = [e.to_json() for e in P().store.read(gid, max(start, 1), end)]
+        else:
+            rows = events_for(P().store, gid, who_.seat, start, end)
+        return json_response({"events": rows})
+
+    def export_allowed(gid: str, request: Request) -> None:
+        who_ = principal(request, gid)
+        head = P().store.head(gid)
+        assert head is not None
+        if head.status == "active" and not who_.admin:
+            raise ApiError(403, "game_not_over", "the record is exported after the end (or by the admin)")
+
+    @app.get("/v1/games/{gid}/export", summary="The JSON Lines record")
+    async def export(gid: str, request: Request) -> Response:
+        game_exists(gid)
+        export_allowed(gid, request)
+        body = b"".join(export_lines(P().store.read(gid)))
+        return Response(body, media_type="application/x-ndjson",
+                        headers={"Content-Disposition": f'attachment; filename="{gid}.jsonl"'})
+
+    @app.get("/v1/games/{gid}/audit", summary="The audit report of the record")
+    async def audit_report(gid: str) -> Response:
+        game_exists(gid)
+        record = read_record(export_lines(P().store.read(gid)))
+        return json_response(audit(record).to_json())
+
+    @app.get("/v1/games/{gid}/stream", summary="Server-sent events: new seq and prompt changes")
+    async def stream(gid: str, request: Request) -> StreamingResponse:
+        game_exists(gid)
+        aio: aioredis.Redis = state["aio"]
+        channel = P().store.keys(gid).notify
+
+        async def gen() -> AsyncIterator[bytes]:
+            pubsub = aio.pubsub()
+            await pubsub.subscribe(channel)
+            try:
+                yield b"event: summary\ndata: " + canonical(summary(gid)) + b"\n\n"
+                while not await request.is_disconnected():
+                    msg = await pubsub.get_message(ignore_subscribe_messages=True, timeout=15.0)
+                    if msg is None:
+                        yield b": keep-alive\n\n"
+                        continue
+                    notice = loads(msg["data"])
+                    yield b"event: summary\ndata: " + notice["summary"].encode() + b"\n\n"
+            finally:
+                await pubsub.unsubscribe(channel)
+                await pubsub.aclose()
+
+        return StreamingResponse(gen(), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+    # -- pages --------------------------------------------------------------------------
+
+    def page(name: str) -> HTMLResponse:
+        return HTMLResponse((PAGES / name).read_text())
+
+    @app.get("/", include_in_schema=False)
+    async def lobby_page() -> HTMLResponse:
+        return page("lobby.html")
+
+    @app.get("/games/{gid}", include_in_schema=False)
+    async def board_page(gid: str) -> HTMLResponse:
+        game_exists(gid)
+        return page("board.html")
+
+    @app.get("/games/{gid}/replay", include_in_schema=False)
+    async def replay_page(gid: str) -> HTMLResponse:
+        game_exists(gid)
+        return page("replay.html")
+
+    @app.get("/static/{name}", include_in_schema=False)
+    async def static(name: str) -> Response:
+        path = PAGES / name
+        if not re.match(r"^[a-z0-9_-]+\.(js|css)$", name) or not path.is_file():
+            raise ApiError(404, "not_found", "no such file")
+        media = "text/javascript" if name.endswith(".js") else "text/css"
+        return Response(path.read_bytes(), media_type=media)
+
+    return app

