@@ -51,6 +51,14 @@ def error_response(status: int, code: str, message: str) -> Response:
     return json_response({"error": {"code": code, "message": message}}, status)
 
 
+def result_response(result: dict[str, Any]) -> Response:
+    """A command's result; a rejection or conflict also carries the standard error object."""
+    status = int(result.get("http", 200))
+    if result.get("status") in ("rejected", "conflict"):
+        result = {**result, "error": {"code": result["code"], "message": result["message"]}}
+    return json_response(result, status)
+
+
 def create_app(settings: Settings | None = None, parts: Parts | None = None) -> FastAPI:
     settings = settings or Settings.from_env()
     state: dict[str, Any] = {}
@@ -204,7 +212,7 @@ def create_app(settings: Settings | None = None, parts: Parts | None = None) -> 
         assert head is not None
         prior = store.result(gid, cid)
         if prior is not None:
-            return json_response(prior, int(prior.get("http", 200)))
+            return result_response(prior)
         if head.status != "active":
             raise ApiError(409, "game_over", f"the game is {head.status}")
         command = make(head.game)
@@ -217,7 +225,7 @@ def create_app(settings: Settings | None = None, parts: Parts | None = None) -> 
         result = await wait_result(gid, cid)
         if result is None:
             return json_response({"id": cid, "status": "queued"}, 202)
-        return json_response(result, int(result.get("http", 200)))
+        return result_response(result)
 
     def parse(game_name: str, body: dict[str, Any], who_: Principal) -> Command:
         extra = set(body) - {"id", "type", "args", "text", "expect"}
@@ -267,7 +275,7 @@ def create_app(settings: Settings | None = None, parts: Parts | None = None) -> 
         game_exists(gid)
         result = P().store.result(gid, cid)
         if result is not None:
-            return json_response(result)
+            return result_response(result)
         if P().store.pending(gid, cid) is not None:
             return json_response({"id": cid, "status": "queued"}, 202)
         raise ApiError(404, "unknown_command_id", f"no command {cid!r} in this game")

@@ -37,6 +37,7 @@ def build(settings: Settings, *, handle: bool = False) -> Parts:
         settings.broker,
         namespace=f"{settings.namespace}-dramatiq",
         heartbeat_timeout_ms=settings.heartbeat_timeout_ms,
+        maintenance_chance=settings.maintenance_chance,
     )
     dramatiq.set_broker(broker)
     actor = declare(broker, CommandHandler(store) if handle else None)

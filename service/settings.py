@@ -18,6 +18,8 @@ class Settings:
     log_format: str = "auto"  # auto | json | pretty
     command_wait_seconds: float = 10.0
     heartbeat_timeout_ms: int = 15_000
+    # Broker calls out of a million that also requeue dead workers' unacked messages.
+    maintenance_chance: int = 10_000
 
     @property
     def broker(self) -> str:
@@ -36,6 +38,7 @@ class Settings:
             "log_format": env.get("BOARDLOG_LOG", "auto"),
             "command_wait_seconds": float(env.get("BOARDLOG_WAIT_SECONDS", 10.0)),
             "heartbeat_timeout_ms": int(env.get("BOARDLOG_HEARTBEAT_MS", 15_000)),
+            "maintenance_chance": int(env.get("BOARDLOG_MAINTENANCE_CHANCE", 10_000)),
         }
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**values)  # type: ignore[arg-type]
@@ -51,4 +54,5 @@ class Settings:
             "BOARDLOG_LOG": self.log_format,
             "BOARDLOG_WAIT_SECONDS": str(self.command_wait_seconds),
             "BOARDLOG_HEARTBEAT_MS": str(self.heartbeat_timeout_ms),
+            "BOARDLOG_MAINTENANCE_CHANCE": str(self.maintenance_chance),
         }

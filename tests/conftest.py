@@ -67,6 +67,7 @@ def child_env(redis_url: str, namespace: str, **extra: str) -> dict[str, str]:
         BOARDLOG_EXTRA_GAMES=RACE,
         BOARDLOG_LOG="json",
         BOARDLOG_HEARTBEAT_MS="2000",
+        BOARDLOG_MAINTENANCE_CHANCE="1000000",
         PYTHONPATH=str(ROOT),
     )
     env.update(extra)

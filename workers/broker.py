@@ -82,7 +82,12 @@ class WakingRedisBroker(RedisBroker):
 
 
 def make_broker(
-    url: str, *, namespace: str = "dramatiq", heartbeat_timeout_ms: int = 15_000, max_retries: int = 20
+    url: str,
+    *,
+    namespace: str = "dramatiq",
+    heartbeat_timeout_ms: int = 15_000,
+    maintenance_chance: int = 10_000,
+    max_retries: int = 20,
 ) -> WakingRedisBroker:
     """A broker for `url`; the caller installs it (`dramatiq.set_broker`) and declares actors."""
     middleware = [
@@ -98,6 +103,6 @@ def make_broker(
         namespace=namespace,
         middleware=middleware,
         heartbeat_timeout=heartbeat_timeout_ms,
-        maintenance_chance=1000,
+        maintenance_chance=maintenance_chance,
     )
     return broker

@@ -45,7 +45,9 @@ class CommandHandler:
         pending = self.store.pending(gid, cid)
         if pending is None:
             # Already answered (a redelivery after the append) or never queued.
-            return self.store.result(gid, cid)
+            result = self.store.result(gid, cid)
+            log.info("command.already_answered", game=gid, command=cid, found=result is not None)
+            return result
         bound = log.bind(game=gid, command=cid, type=pending.get("type"))
         command = Command(pending["type"], pending.get("args") or {}, pending.get("seat"))
         expect = pending.get("expect")

@@ -1,0 +1,33 @@
+# The two commands: `make run` and `make test`. Both set up .venv themselves.
+PY := $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+PYTEST_WORKERS ?= 2
+
+.PHONY: run test lint bench soak clean
+
+$(STAMP): pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[dev]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/boardlog serve
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/mypy
+
+test: $(STAMP) lint
+	$(BIN)/pytest -n $(PYTEST_WORKERS) -m "not slow" --timeout 600 -q
+
+# Benchmarks print their figures; the slow soak runs (full random-play counts) run here too.
+bench: $(STAMP)
+	$(BIN)/python -m bench.platform
+	@for f in bench/bench_*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done
+	$(BIN)/pytest -n $(PYTEST_WORKERS) -m slow --timeout 3600 -q
+
+clean:
+	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,123 @@
+"""One contract suite for EventStore, run against fakeredis and against a real Redis."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+
+import fakeredis
+import pytest
+import redis
+
+from events.chain import genesis, seal, verify
+from events.store import EventStore
+from rules.core import Event
+
+
+@pytest.fixture(params=["fakeredis", "redis"])
+def any_store(request: pytest.FixtureRequest, redis_url: str) -> Iterator[EventStore]:
+    ns = f"t{uuid.uuid4().hex[:12]}"
+    if request.param == "fakeredis":
+        client = fakeredis.FakeRedis()
+    else:
+        client = redis.Redis.from_url(redis_url)
+    yield EventStore(client, ns, partitions=4)
+    for key in client.scan_iter(match=f"{ns}:*"):
+        client.delete(key)
+    client.close()
+
+
+GID = "p02-0123456789ab"
+
+
+def opening(store: EventStore, n: int = 3) -> list:  # type: ignore[type-arg]
+    events = [Event("boardlog.GameCreated", {"game": "race", "i": 0})] + [
+        Event("race.Thing", {"i": i}) for i in range(1, n)
+    ]
+    envs = seal(GID, 1, genesis(GID), events, None, "2026-11-29T00:00:00.000Z")
+    res = store.create(GID, envs, 0, "active", b"\x01" * 32, {"h": "seat:0"}, "2026-11-29T00:00:00.000Z")
+    assert res.status == "ok" and res.seq == n
+    return envs
+
+
+def more(store: EventStore, after: int, prev: str, k: int, cid: str) -> list:  # type: ignore[type-arg]
+    events = [Event("race.Thing", {"i": after + j}) for j in range(1, k + 1)]
+    return seal(GID, after + 1, prev, events, cid, "2026-11-29T00:00:01.000Z")
+
+
+def test_entry_ids_are_seq_dash_zero(any_store: EventStore) -> None:
+    opening(any_store)
+    ids = [i for i, _ in any_store.r.xrange(any_store.keys(GID).events)]
+    assert ids == [b"1-0", b"2-0", b"3-0"]
+
+
+def test_append_checks_the_expected_seq(any_store: EventStore) -> None:
+    envs = opening(any_store)
+    stale = more(any_store, 2, envs[1].hash, 1, "c1")
+    res = any_store.append(GID, 2, stale, "c1", {"status": "accepted"}, 0, "active")
+    assert res.status == "conflict" and res.seq == 3
+    assert len(any_store.read(GID)) == 3
+    assert any_store.result(GID, "c1") is None
+
+
+def test_append_is_all_or_nothing_and_announces_on_the_feed(any_store: EventStore) -> None:
+    envs = opening(any_store)
+    new = more(any_store, 3, envs[-1].hash, 4, "c1")
+    res = any_store.append(GID, 3, new, "c1", {"status": "accepted", "seq": [4, 7]}, 5, "active")
+    assert res.status == "ok" and res.seq == 7
+    got = any_store.read(GID)
+    assert [e.seq for e in got] == list(range(1, 8)) and verify(got) is None
+    head = any_store.head(GID)
+    assert head is not None and (head.seq, head.hash, head.draws) == (7, new[-1].hash, 5)
+    feed = any_store.r.xrange(any_store.keys(GID).feed)
+    assert [f[b"g"] for _, f in feed] == [GID.encode(), GID.encode()]
+
+
+def test_a_command_id_applies_once(any_store: EventStore) -> None:
+    envs = opening(any_store)
+    new = more(any_store, 3, envs[-1].hash, 1, "c1")
+    assert any_store.append(GID, 3, new, "c1", {"status": "accepted"}, 0, "active").status == "ok"
+    again = more(any_store, 4, new[-1].hash, 1, "c1")
+    res = any_store.append(GID, 4, again, "c1", {"status": "other"}, 0, "active")
+    assert res.status == "dup" and res.prior == {"status": "accepted"}
+    assert len(any_store.read(GID)) == 4
+
+
+def test_a_rejection_is_stored_once_and_not_overwritten(any_store: EventStore) -> None:
+    opening(any_store)
+    first = any_store.reject(GID, "c9", {"status": "rejected", "code": "a"})
+    second = any_store.reject(GID, "c9", {"status": "rejected", "code": "b"})
+    assert first == second == {"status": "rejected", "code": "a"}
+    assert len(any_store.read(GID)) == 3
+
+
+def test_range_reads(any_store: EventStore) -> None:
+    opening(any_store, 6)
+    assert [e.seq for e in any_store.read(GID, 2, 4)] == [2, 3, 4]
+    assert [e.seq for e in any_store.read(GID, 5)] == [5, 6]
+    assert any_store.read(GID, 4, 3) == []
+    assert any_store.prev_hash(GID, 0) == genesis(GID)
+
+
+def test_snapshots_are_found_at_or_before_a_seq(any_store: EventStore) -> None:
+    opening(any_store)
+    any_store.save_snapshot(GID, 2, {"at": 2})
+    any_store.save_snapshot(GID, 5, {"at": 5})
+    assert any_store.load_snapshot(GID, 1) is None
+    assert any_store.load_snapshot(GID, 4) == (2, {"at": 2})
+    assert any_store.load_snapshot(GID, 99) == (5, {"at": 5})
+
+
+def test_a_snapshot_from_other_rules_is_ignored(any_store: EventStore) -> None:
+    opening(any_store)
+    any_store.save_snapshot(GID, 2, {"at": 2})
+    any_store._fingerprint = b"\x00" * 16
+    assert any_store.load_snapshot(GID, 3) is None
+
+
+def test_read_models_keep_the_newest_checkpoint(any_store: EventStore) -> None:
+    opening(any_store)
+    assert any_store.project(GID, 3, 1000, {"summary": b"three"}, b"n")
+    assert not any_store.project(GID, 2, 2000, {"summary": b"two"}, b"n")
+    assert any_store.read_model(GID, "summary") == b"three"
+    assert any_store.checkpoint(GID) == 3

@@ -1,0 +1,28 @@
+"""Small HTTP helpers for the integration tests."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+import httpx
+
+
+def new_race(c: httpx.Client, seats: int = 2, target: int = 1000) -> tuple[str, list[str], str]:
+    r = c.post("/v1/games", json={"game": "race", "seats": [f"p{i}" for i in range(seats)],
+                                  "options": {"target": target}})
+    assert r.status_code == 201, r.text
+    g = r.json()
+    return g["id"], [s["token"] for s in g["seats"]], g["admin_token"]
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def command(c: httpx.Client, gid: str, token: str, type_: str = "race.roll", args: dict[str, Any] | None = None,
+            *, cid: str | None = None, expect: int | None = None, wait: bool = True) -> httpx.Response:
+    body: dict[str, Any] = {"id": cid or str(uuid.uuid4()), "type": type_, "args": args or {}}
+    if expect is not None:
+        body["expect"] = expect
+    return c.post(f"/v1/games/{gid}/commands" + ("?wait=1" if wait else ""), headers=bearer(token), json=body)

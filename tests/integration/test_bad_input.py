@@ -1,0 +1,114 @@
+"""Bad input gets a 4xx JSON error with a code, and writes no event."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from events.store import EventStore
+from tests.conftest import Stack
+from tests.integration.helpers import bearer, command, new_race
+
+
+@pytest.fixture
+def game(stack: Stack, store: EventStore) -> Iterator[tuple[httpx.Client, str, list[str], str]]:
+    with stack.client() as c:
+        gid, tokens, admin = new_race(c, target=6)
+        yield c, gid, tokens, admin
+
+
+def assert_error(r: httpx.Response, status: int, code: str) -> None:
+    assert r.status_code == status, r.text
+    body = r.json()
+    assert body["error"]["code"] == code, body
+    assert body["error"]["message"]
+
+
+def post(c: httpx.Client, gid: str, token: str | None, content: bytes | None = None, body: Any = None) -> httpx.Response:
+    headers = {"Content-Type": "application/json", **(bearer(token) if token else {})}
+    if content is None:
+        return c.post(f"/v1/games/{gid}/commands?wait=1", headers=headers, json=body)
+    return c.post(f"/v1/games/{gid}/commands?wait=1", headers=headers, content=content)
+
+
+def test_every_bad_command_is_refused_and_writes_nothing(game: tuple[httpx.Client, str, list[str], str], store: EventStore) -> None:
+    c, gid, tokens, _ = game
+    before = len(store.read(gid))
+    cases = [
+        (post(c, gid, tokens[0], content=b"{not json"), 400, "bad_json"),
+        (post(c, gid, tokens[0], content=b"[1, 2]"), 400, "bad_json"),
+        (post(c, gid, tokens[0], body={"id": "x1", "type": "race.fly", "args": {}}), 422, "unknown_command"),
+        (post(c, gid, tokens[0], body={"id": "x2", "type": "race.note", "args": {}}), 422, "bad_args"),
+        (post(c, gid, tokens[0], body={"id": "x3", "type": "race.note", "args": {"text": 5}}), 422, "bad_args"),
+        (post(c, gid, tokens[0], body={"id": "x4", "type": 7}), 422, "bad_request"),
+        (post(c, gid, tokens[0], body={"type": "race.roll"}), 422, "bad_command_id"),
+        (post(c, gid, tokens[0], body={"id": "x5", "args": "nope", "type": "race.roll"}), 422, "bad_args"),
+        (post(c, gid, tokens[0], body={"id": "x6", "text": "jump"}), 422, "bad_notation"),
+        (post(c, gid, tokens[0], body={"id": "x7", "type": "race.roll", "expect": "3"}), 422, "bad_expect"),
+        (post(c, gid, tokens[0], body={"id": "x8", "type": "race.roll", "color": "red"}), 422, "bad_request"),
+        (post(c, gid, None, body={"id": "x9", "type": "race.roll"}), 401, "token_required"),
+        (post(c, gid, "wrong-token", body={"id": "x10", "type": "race.roll"}), 401, "bad_token"),
+        (c.post(f"/v1/games/{gid}/commands", headers={"Authorization": "Basic abc"}, json={}), 401, "bad_token"),
+        (post(c, gid, tokens[0], content=b'{"id": "x11", "type": "race.note", "args": {"text": "' + b"a" * 70_000 + b'"}}'),
+         413, "body_too_large"),
+        (post(c, "p01-doesnotexist", tokens[0], body={"id": "x12", "type": "race.roll"}), 404, "unknown_game"),
+        (post(c, "../../etc", tokens[0], body={"id": "x13", "type": "race.roll"}), 404, "not_found"),
+    ]
+    for r, status, code in cases:
+        assert_error(r, status, code)
+    # A command for another seat: seat 1 may not roll on seat 0's turn (the rules refuse it).
+    r = command(c, gid, tokens[1])
+    assert_error(r, 422, "not_your_turn")
+    assert len(store.read(gid)) == before
+
+
+def test_a_seat_cannot_command_as_another_seat(game: tuple[httpx.Client, str, list[str], str], store: EventStore) -> None:
+    c, gid, tokens, _ = game
+    # The seat comes from the token; a body claiming another seat is refused as an unknown field.
+    r = post(c, gid, tokens[1], body={"id": "s1", "type": "race.roll", "args": {}, "seat": 0})
+    assert_error(r, 422, "bad_request")
+    other_gid, other_tokens, _ = new_race(c)
+    r = command(c, gid, other_tokens[0])  # a token of another game
+    assert_error(r, 401, "bad_token")
+
+
+def test_a_command_on_a_finished_game_is_refused(game: tuple[httpx.Client, str, list[str], str], store: EventStore) -> None:
+    c, gid, tokens, admin = game
+    r = c.post(f"/v1/games/{gid}/abort", headers=bearer(admin))
+    assert r.status_code == 200, r.text
+    assert c.get(f"/v1/games/{gid}").json()["status"] in ("aborted", "active")
+    n = len(store.read(gid))
+    assert store.read(gid)[-1].type == "boardlog.SeedRevealed"
+    r = command(c, gid, tokens[0])
+    assert_error(r, 409, "game_over")
+    assert len(store.read(gid)) == n
+
+
+def test_only_the_admin_may_abort_or_export_early(game: tuple[httpx.Client, str, list[str], str]) -> None:
+    c, gid, tokens, admin = game
+    assert_error(c.post(f"/v1/games/{gid}/abort", headers=bearer(tokens[0])), 403, "admin_only")
+    assert_error(c.get(f"/v1/games/{gid}/export", headers=bearer(tokens[0])), 403, "game_not_over")
+    assert c.get(f"/v1/games/{gid}/export", headers=bearer(admin)).status_code == 200
+
+
+def test_bad_create_requests(stack: Stack) -> None:
+    with stack.client() as c:
+        assert_error(c.post("/v1/games", json={"game": "chess", "seats": ["a", "b"]}), 404, "unknown_game")
+        assert_error(c.post("/v1/games", json={"game": "race", "seats": []}), 422, "bad_seats")
+        assert_error(c.post("/v1/games", json={"game": "race", "seats": ["a"] * 7}), 422, "bad_seats")
+        assert_error(c.post("/v1/games", json={"game": "race", "seats": [""]}), 422, "bad_seats")
+        assert_error(c.post("/v1/games", json={"game": "race", "seats": ["a"], "options": {"target": "x"}}), 422, "bad_options")
+        assert_error(c.post("/v1/games", json={"game": "race", "seats": ["a"], "options": []}), 422, "bad_options")
+        assert_error(c.post("/v1/games", json={"seats": ["a"]}), 422, "bad_request")
+        assert_error(c.post("/v1/games", content=b"nope", headers={"Content-Type": "application/json"}), 400, "bad_json")
+        assert_error(c.get("/v1/games/p01-aaaaaaaaaaaa"), 404, "unknown_game")
+        assert_error(c.get("/v1/games/p01-aaaaaaaaaaaa/view?at=x"), 422, "bad_request")
+
+
+def test_openapi_is_served(stack: Stack) -> None:
+    with stack.client() as c:
+        spec = c.get("/openapi.json").json()
+        assert "/v1/games/{gid}/commands" in spec["paths"]

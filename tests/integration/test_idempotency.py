@@ -1,0 +1,50 @@
+"""A command applies once: posted twice, or redelivered after its worker died mid-way."""
+
+from __future__ import annotations
+
+import signal
+import time
+import uuid
+
+from events.store import EventStore
+from tests.conftest import Stack, wait_for
+from tests.integration.helpers import bearer, command, new_race
+
+
+def test_the_same_command_id_posted_twice_applies_once(stack: Stack, store: EventStore) -> None:
+    with stack.client() as c:
+        gid, tokens, _ = new_race(c)
+        cid = str(uuid.uuid4())
+        first = command(c, gid, tokens[0], cid=cid)
+        second = command(c, gid, tokens[0], cid=cid)
+        assert first.status_code == second.status_code == 200
+        assert first.json() == second.json()
+        assert len([e for e in store.read(gid) if e.type == "race.DieRolled"]) == 1
+        assert c.get(f"/v1/games/{gid}/commands/{cid}").json()["status"] == "accepted"
+
+
+def test_a_worker_killed_after_the_append_loses_nothing_and_applies_once(stack: Stack, store: EventStore) -> None:
+    stack.stop("worker")
+    stack.start("crashy", "worker", "--threads", "1", BOARDLOG_TEST_CRASH_AFTER_APPEND="1")
+    with stack.client() as c:
+        gid, tokens, _ = new_race(c)
+        cid = str(uuid.uuid4())
+        r = command(c, gid, tokens[0], cid=cid, wait=False)
+        assert r.status_code == 202
+        crashy = stack.procs["crashy"]
+        wait_for(lambda: crashy.poll() is not None, timeout=15)
+        assert crashy.returncode == -signal.SIGKILL
+        # The append landed before the kill: the result is answered even with no worker.
+        res = c.get(f"/v1/games/{gid}/commands/{cid}")
+        assert res.status_code == 200 and res.json()["status"] == "accepted"
+        stack.stop("crashy")
+        # A healthy worker picks up the unacknowledged message once the dead one's heartbeat expires.
+        stack.start("worker", "worker", "--threads", "2")
+        log = stack.logdir / "worker.log"  # type: ignore[operator]
+        wait_for(lambda: "command.already_answered" in log.read_text(), timeout=30, interval=0.2)
+        assert len([e for e in store.read(gid) if e.type == "race.DieRolled"]) == 1
+        # and the game goes on normally
+        nxt = command(c, gid, tokens[1])
+        assert nxt.status_code == 200, nxt.text
+        time.sleep(0.1)
+        assert c.get(f"/v1/games/{gid}", headers=bearer(tokens[0])).json()["seq"] >= 6
