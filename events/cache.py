@@ -13,6 +13,7 @@ from events.store import EventStore
 class Loaded:
     match: Match
     hash: str
+    at: str = ""  # when the last folded event was written, when known
 
 
 class MatchCache:
@@ -35,7 +36,7 @@ class MatchCache:
         item = self._items.get(gid) or self._load(gid)
         tail = self.store.read(gid, item.match.seq + 1)
         if tail:
-            item = Loaded(fold_match((e.event for e in tail), gid, item.match), tail[-1].hash)
+            item = Loaded(fold_match((e.event for e in tail), gid, item.match), tail[-1].hash, tail[-1].at)
         self._put(gid, item)
         return item
 
@@ -62,8 +63,10 @@ class MatchCache:
             match = fold_match((e.event for e in tail), gid)
         else:
             match = fold_match((e.event for e in tail), gid, base)
-        last = tail[-1].hash if tail else self.store.prev_hash(gid, match.seq)
-        return Loaded(match, last)
+        if tail:
+            return Loaded(match, tail[-1].hash, tail[-1].at)
+        last = self.store.read(gid, match.seq, match.seq)[0]
+        return Loaded(match, last.hash, last.at)
 
     def drop(self, gid: str) -> None:
         self._items.pop(gid, None)

@@ -40,6 +40,7 @@ class Projector:
         block_ms: int = 1000,
         claim_idle_ms: int = 30_000,
         batch: int = 200,
+        min_gap_ms: float = 25.0,
     ) -> None:
         self.store = store
         self.r: Any = store.r
@@ -52,6 +53,11 @@ class Projector:
         self._created: dict[str, str] = {}
         self._last_claim = 0.0
         self.running = True
+        # Bursts on one game are folded into one projection per min_gap_ms; feed entries
+        # stay unacknowledged until their game is projected, so a crash loses nothing.
+        self.min_gap = min_gap_ms / 1000
+        self._dirty: dict[str, list[tuple[str, Any]]] = {}
+        self._projected_at: dict[str, float] = {}
 
     def ensure_groups(self) -> None:
         for feed in self.feeds:
@@ -69,7 +75,7 @@ class Projector:
         if created is None:
             first = self.store.read(gid, 1, 1)
             created = self._created[gid] = first[0].at
-        last = self.store.read(gid, match.seq, match.seq)[0].at
+        last = item.at or self.store.read(gid, match.seq, match.seq)[0].at
         fields = read_model_fields(match, created, last)
         notice = canonical({"seq": match.seq, "summary": fields["summary"].decode()})
         wrote = self.store.project(gid, match.seq, _ms(last), fields, notice)
@@ -77,18 +83,38 @@ class Projector:
             log.debug("projected", game=gid, seq=match.seq)
         return wrote
 
-    def _handle(self, feed: str, entries: Iterable[tuple[Any, dict[bytes, bytes]]]) -> int:
-        ids = []
-        games: dict[str, None] = {}
+    def _collect(self, feed: str, entries: Iterable[tuple[Any, dict[bytes, bytes]]]) -> int:
+        n = 0
         for entry_id, fields in entries:
-            ids.append(entry_id)
+            n += 1
             if fields and b"g" in fields:
-                games[fields[b"g"].decode()] = None
-        for gid in games:
+                self._dirty.setdefault(fields[b"g"].decode(), []).append((feed, entry_id))
+            else:
+                self.r.xack(feed, GROUP, entry_id)
+        return n
+
+    def flush(self, force: bool = False) -> int:
+        """Project the dirty games whose last projection is old enough; ack their entries."""
+        now = time.monotonic()
+        done = 0
+        pipe = None
+        for gid in list(self._dirty):
+            if not force and now - self._projected_at.get(gid, 0.0) < self.min_gap:
+                continue
             self.project(gid)
-        if ids:
-            self.r.xack(feed, GROUP, *ids)
-        return len(ids)
+            self._projected_at[gid] = now
+            pipe = pipe or self.r.pipeline(transaction=False)
+            for feed, entry_id in self._dirty.pop(gid):
+                pipe.xack(feed, GROUP, entry_id)
+            done += 1
+        if pipe is not None:
+            pipe.execute()
+        return done
+
+    def _handle(self, feed: str, entries: Iterable[tuple[Any, dict[bytes, bytes]]]) -> int:
+        n = self._collect(feed, entries)
+        self.flush(force=True)
+        return n
 
     def claim_dead(self) -> int:
         """Take over entries a dead consumer read but never acknowledged."""
@@ -110,19 +136,22 @@ class Projector:
         if now - self._last_claim > self.claim_idle_ms / 2000:
             self._last_claim = now
             n += self.claim_dead()
+        block = self.block_ms if not self._dirty else max(1, int(self.min_gap * 1000 / 2))
         resp = self.r.xreadgroup(
-            GROUP, self.consumer, dict.fromkeys(self.feeds, ">"), count=self.batch, block=self.block_ms
+            GROUP, self.consumer, dict.fromkeys(self.feeds, ">"), count=self.batch, block=block
         )
         for feed, entries in resp or []:
             name = feed.decode() if isinstance(feed, bytes) else feed
-            n += self._handle(name, entries)
-        return n
+            n += self._collect(name, entries)
+        self.flush()
+        return n + len(self._dirty)
 
     def run(self) -> None:
         self.ensure_groups()
         log.info("projector.started", consumer=self.consumer, partitions=len(self.feeds))
         while self.running:
             self.step()
+        self.flush(force=True)
         log.info("projector.stopped", consumer=self.consumer)
 
 

@@ -13,6 +13,7 @@ import orjson
 import redis.asyncio as aioredis
 import structlog
 from fastapi import FastAPI, Request
+from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, Response, StreamingResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -27,7 +28,7 @@ from projections.readmodels import summary_of, view_field, view_of
 from projections.replay import events_for, match_at
 from rules.core import Command, InvalidCommand, games
 from service.bootstrap import Parts, build
-from service.matches import Principal, create_match, who
+from service.matches import Principal, create_match, principal_of, token_digest, who
 from service.settings import Settings
 
 log = structlog.get_logger("boardlog.api")
@@ -68,8 +69,13 @@ def create_app(settings: Settings | None = None, parts: Parts | None = None) -> 
         p = parts or build(settings)
         state["parts"] = p
         state["aio"] = aioredis.Redis.from_url(settings.redis_url)
+        state["broker_aio"] = (
+            state["aio"] if settings.broker == settings.redis_url else aioredis.Redis.from_url(settings.broker)
+        )
         state["cache"] = MatchCache(p.store, size=512)
         yield
+        if state["broker_aio"] is not state["aio"]:
+            await state["broker_aio"].aclose()
         await state["aio"].aclose()
 
     app = FastAPI(
@@ -126,7 +132,7 @@ def create_app(settings: Settings | None = None, parts: Parts | None = None) -> 
         if not is_game_id(gid) or partition_of(gid) >= P().store.partitions or not P().store.exists(gid):
             raise ApiError(404, "unknown_game", f"no game {gid!r}")
 
-    def principal(request: Request, gid: str, required: bool = False) -> Principal:
+    def bearer_token(request: Request, required: bool = False) -> str | None:
         auth = request.headers.get("authorization")
         token = None
         if auth is not None:
@@ -136,10 +142,32 @@ def create_app(settings: Settings | None = None, parts: Parts | None = None) -> 
             token = value.strip()
         if token is None and required:
             raise ApiError(401, "token_required", "this needs a seat token: 'Authorization: Bearer <token>'")
-        who_ = who(P().store, gid, token)
+        return token
+
+    def principal(request: Request, gid: str, required: bool = False) -> Principal:
+        who_ = who(P().store, gid, bearer_token(request, required))
         if who_ is None:
             raise ApiError(401, "bad_token", "that token is not valid for this game")
         return who_
+
+    async def lookup(gid: str, request: Request, cid: str | None = None) -> tuple[list[Any], Principal]:
+        """One round trip: the game's head, the bearer's role and (optionally) a command's result."""
+        if not is_game_id(gid) or partition_of(gid) >= P().store.partitions:
+            raise ApiError(404, "unknown_game", f"no game {gid!r}")
+        k = P().store.keys(gid)
+        token = bearer_token(request, required=True)
+        aio: aioredis.Redis = state["aio"]
+        pipe = aio.pipeline(transaction=False)
+        pipe.hmget(k.meta, ["seq", "status", "game"])
+        pipe.hget(k.auth, token_digest(token or ""))
+        pipe.hget(k.results, cid or "")
+        head, role, result = await pipe.execute()
+        if head[0] is None:
+            raise ApiError(404, "unknown_game", f"no game {gid!r}")
+        who_ = principal_of(role)
+        if who_ is None:
+            raise ApiError(401, "bad_token", "that token is not valid for this game")
+        return [int(head[0]), head[1].decode(), head[2].decode(), result], who_
 
     def summary(gid: str) -> dict[str, Any]:
         raw = P().store.read_model(gid, "summary")
@@ -157,12 +185,12 @@ def create_app(settings: Settings | None = None, parts: Parts | None = None) -> 
     @app.post("/v1/games", status_code=201, summary="Create a game")
     async def create(request: Request) -> Response:
         body = await body_json(request)
-        out = create_match(P().store, body)
+        out = await run_in_threadpool(lambda: create_match(P().store, body))
         log.info("game.created", game=out["id"], type=out["game"], seats=len(out["seats"]))
         return json_response(out, 201, {"Location": f"/v1/games/{out['id']}"})
 
     @app.get("/v1/games", summary="The lobby: games by last activity")
-    async def lobby(limit: int = 50, status: str | None = None, game: str | None = None) -> Response:
+    def lobby(limit: int = 50, status: str | None = None, game: str | None = None) -> Response:
         limit = max(1, min(limit, 500))
         store = P().store
         pipe = store.r.pipeline(transaction=False)
@@ -187,39 +215,51 @@ def create_app(settings: Settings | None = None, parts: Parts | None = None) -> 
 
     @app.get("/v1/games/{gid}", summary="A game's summary")
     async def get_summary(gid: str) -> Response:
+        if is_game_id(gid) and partition_of(gid) < P().store.partitions:
+            raw = await state["aio"].hget(P().store.keys(gid).rm, "summary")
+            if raw is not None:
+                return Response(raw, media_type="application/json")
+        return await run_in_threadpool(lambda: live_summary(gid))
+
+    def live_summary(gid: str) -> Response:
         game_exists(gid)
         return json_response(summary(gid))
 
     @app.post("/v1/games/{gid}/commands", summary="Queue a command (?wait=1 waits for its result)")
     async def post_command(gid: str, request: Request, wait: int = 0) -> Response:
-        game_exists(gid)
-        who_ = principal(request, gid, required=True)
+        bearer_token(request, required=True)
         body = await body_json(request)
         cid = body.get("id")
         if not isinstance(cid, str) or not _CID.match(cid):
             raise ApiError(422, "bad_command_id", "'id' must be 1 to 64 letters, digits, '-' or '_' (a uuid)")
+        head, who_ = await lookup(gid, request, cid)
         expect = body.get("expect")
         if expect is not None and (not isinstance(expect, int) or isinstance(expect, bool) or expect < 0):
             raise ApiError(422, "bad_expect", "'expect' must be a non-negative integer seq")
-        return await submit(gid, cid, lambda game: parse(game, body, who_), expect, bool(wait))
+        return await submit(gid, cid, head, lambda game: parse(game, body, who_), expect, bool(wait))
 
     async def submit(
-        gid: str, cid: str, make: Callable[[str], Command], expect: int | None, wait: bool
+        gid: str, cid: str, head: list[Any], make: Callable[[str], Command], expect: int | None, wait: bool
     ) -> Response:
         """Queue a command once per id; answer its result at once when it already has one."""
-        store = P().store
-        head = store.head(gid)
-        assert head is not None
-        prior = store.result(gid, cid)
+        seq, status, game, prior = head
         if prior is not None:
-            return result_response(prior)
-        if head.status != "active":
-            raise ApiError(409, "game_over", f"the game is {head.status}")
-        command = make(head.game)
+            return result_response(loads(prior))
+        if status != "active":
+            raise ApiError(409, "game_over", f"the game is {status}")
+        command = make(game)
         payload = {**command.to_json(), "expect": expect}
-        if store.put_pending(gid, cid, payload):
-            P().actor.send(gid, cid)
-            log.info("command.queued", game=gid, command=cid, type=command.type, seq=head.seq)
+        aio: aioredis.Redis = state["aio"]
+        pending_key = P().store.keys(gid).pending
+        if state["broker_aio"] is aio:
+            # One round trip. A repeated id may enqueue twice; the handler makes that a no-op.
+            pipe = aio.pipeline(transaction=False)
+            pipe.hsetnx(pending_key, cid, canonical(payload))
+            await P().broker.enqueue_async(pipe, P().actor.message(gid, cid))
+            log.debug("command.queued", game=gid, command=cid, type=command.type, seq=seq)
+        elif await aio.hsetnx(pending_key, cid, canonical(payload)):
+            await P().broker.enqueue_async(state["broker_aio"], P().actor.message(gid, cid))
+            log.debug("command.queued", game=gid, command=cid, type=command.type, seq=seq)
         if not wait:
             return json_response({"id": cid, "status": "queued"}, 202)
         result = await wait_result(gid, cid)
@@ -266,12 +306,13 @@ def create_app(settings: Settings | None = None, parts: Parts | None = None) -> 
                 out: dict[str, Any] = loads(got[1])
                 return out
             # Another waiter may have taken the wake-up: the stored result is the truth.
-            stored = P().store.result(gid, cid)
+            stored = await aio.hget(P().store.keys(gid).results, cid)
             if stored is not None:
-                return stored
+                found: dict[str, Any] = loads(stored)
+                return found
 
     @app.get("/v1/games/{gid}/commands/{cid}", summary="A command's result")
-    async def command_result(gid: str, cid: str) -> Response:
+    def command_result(gid: str, cid: str) -> Response:
         game_exists(gid)
         result = P().store.result(gid, cid)
         if result is not None:
@@ -282,16 +323,17 @@ def create_app(settings: Settings | None = None, parts: Parts | None = None) -> 
 
     @app.post("/v1/games/{gid}/abort", summary="End a game now (admin)")
     async def abort(gid: str, request: Request) -> Response:
-        game_exists(gid)
-        if not principal(request, gid, required=True).admin:
-            raise ApiError(403, "admin_only", "only the game's admin token may abort it")
         # One abort per game: the fixed id makes a repeated request answer the first one.
-        return await submit(gid, f"abort-{gid}", lambda _: Command(ABORT, {"reason": "admin"}, None), None, True)
+        cid = f"abort-{gid}"
+        head, who_ = await lookup(gid, request, cid)
+        if not who_.admin:
+            raise ApiError(403, "admin_only", "only the game's admin token may abort it")
+        return await submit(gid, cid, head, lambda _: Command(ABORT, {"reason": "admin"}, None), None, True)
 
     # -- reading ------------------------------------------------------------------------
 
     @app.get("/v1/games/{gid}/view", summary="The board for the bearer's seat (public without a token)")
-    async def view(gid: str, request: Request, at: int | None = None) -> Response:
+    def view(gid: str, request: Request, at: int | None = None) -> Response:
         game_exists(gid)
         who_ = principal(request, gid)
         seat = who_.seat
@@ -305,7 +347,7 @@ def create_app(settings: Settings | None = None, parts: Parts | None = None) -> 
         return json_response(view_of(match_at(P().store, gid, at), seat))
 
     @app.get("/v1/games/{gid}/legal", summary="Every command the bearer's seat may issue now")
-    async def legal(gid: str, request: Request) -> Response:
+    def legal(gid: str, request: Request) -> Response:
         game_exists(gid)
         who_ = principal(request, gid, required=True)
         if who_.seat is None:
@@ -320,7 +362,7 @@ def create_app(settings: Settings | None = None, parts: Parts | None = None) -> 
         })
 
     @app.get("/v1/games/{gid}/events", summary="The log, as the viewer may see it")
-    async def log_events(gid: str, request: Request, start: int = 1, end: int | None = None) -> Response:
+    def log_events(gid: str, request: Request, start: int = 1, end: int | None = None) -> Response:
         game_exists(gid)
         who_ = principal(request, gid)
         q = request.query_params
@@ -340,7 +382,7 @@ def create_app(settings: Settings | None = None, parts: Parts | None = None) -> 
             raise ApiError(403, "game_not_over", "the record is exported after the end (or by the admin)")
 
     @app.get("/v1/games/{gid}/export", summary="The JSON Lines record")
-    async def export(gid: str, request: Request) -> Response:
+    def export(gid: str, request: Request) -> Response:
         game_exists(gid)
         export_allowed(gid, request)
         body = b"".join(export_lines(P().store.read(gid)))
@@ -348,7 +390,7 @@ def create_app(settings: Settings | None = None, parts: Parts | None = None) -> 
                         headers={"Content-Disposition": f'attachment; filename="{gid}.jsonl"'})
 
     @app.get("/v1/games/{gid}/audit", summary="The audit report of the record")
-    async def audit_report(gid: str) -> Response:
+    def audit_report(gid: str) -> Response:
         game_exists(gid)
         record = read_record(export_lines(P().store.read(gid)))
         return json_response(audit(record).to_json())
@@ -363,7 +405,8 @@ def create_app(settings: Settings | None = None, parts: Parts | None = None) -> 
             pubsub = aio.pubsub()
             await pubsub.subscribe(channel)
             try:
-                yield b"event: summary\ndata: " + canonical(summary(gid)) + b"\n\n"
+                first = await run_in_threadpool(lambda: summary(gid))
+                yield b"event: summary\ndata: " + canonical(first) + b"\n\n"
                 while not await request.is_disconnected():
                     msg = await pubsub.get_message(ignore_subscribe_messages=True, timeout=15.0)
                     if msg is None:

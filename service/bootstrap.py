@@ -38,6 +38,7 @@ def build(settings: Settings, *, handle: bool = False) -> Parts:
         namespace=f"{settings.namespace}-dramatiq",
         heartbeat_timeout_ms=settings.heartbeat_timeout_ms,
         maintenance_chance=settings.maintenance_chance,
+        wake=settings.wake_consumer,
     )
     dramatiq.set_broker(broker)
     actor = declare(broker, CommandHandler(store) if handle else None)

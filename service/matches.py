@@ -89,10 +89,14 @@ def who(store: EventStore, gid: str, token: str | None) -> Principal | None:
     """The principal of a token for this game; None when the token is not valid here."""
     if token is None:
         return Principal()
-    role = store.r.hget(store.keys(gid).auth, token_digest(token))
+    return principal_of(store.r.hget(store.keys(gid).auth, token_digest(token)))
+
+
+def principal_of(role: bytes | None) -> Principal | None:
+    """The principal a stored role names ("seat:N" or "admin"); None for no role."""
     if role is None:
         return None
-    role = role.decode()
-    if role == "admin":
+    name = role.decode()
+    if name == "admin":
         return Principal(admin=True)
-    return Principal(seat=int(role.split(":", 1)[1]))
+    return Principal(seat=int(name.split(":", 1)[1]))

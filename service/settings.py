@@ -20,6 +20,8 @@ class Settings:
     heartbeat_timeout_ms: int = 15_000
     # Broker calls out of a million that also requeue dead workers' unacked messages.
     maintenance_chance: int = 10_000
+    # False runs dramatiq's own consumer (sleeps after an empty fetch): the bench's baseline.
+    wake_consumer: bool = True
 
     @property
     def broker(self) -> str:
@@ -39,6 +41,7 @@ class Settings:
             "command_wait_seconds": float(env.get("BOARDLOG_WAIT_SECONDS", 10.0)),
             "heartbeat_timeout_ms": int(env.get("BOARDLOG_HEARTBEAT_MS", 15_000)),
             "maintenance_chance": int(env.get("BOARDLOG_MAINTENANCE_CHANCE", 10_000)),
+            "wake_consumer": env.get("BOARDLOG_WAKE_CONSUMER", "1") != "0",
         }
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**values)  # type: ignore[arg-type]
@@ -55,4 +58,5 @@ class Settings:
             "BOARDLOG_WAIT_SECONDS": str(self.command_wait_seconds),
             "BOARDLOG_HEARTBEAT_MS": str(self.heartbeat_timeout_ms),
             "BOARDLOG_MAINTENANCE_CHANCE": str(self.maintenance_chance),
+            "BOARDLOG_WAKE_CONSUMER": "1" if self.wake_consumer else "0",
         }

@@ -10,13 +10,17 @@ moment a message lands and costs nothing while idle.
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Any
+from uuid import uuid4
 
 import dramatiq
 import redis
+import redis.asyncio as aioredis
 from dramatiq import Message
 from dramatiq.broker import MessageProxy
 from dramatiq.brokers.redis import RedisBroker, _RedisConsumer
+from dramatiq.common import current_millis
 from dramatiq.errors import ConnectionClosed
 from dramatiq.middleware import (
     AgeLimit,
@@ -26,8 +30,10 @@ from dramatiq.middleware import (
     ShutdownNotifications,
     TimeLimit,
 )
+from redis.commands.core import AsyncScript
 
 WAKE_CAP = 64
+_DISPATCH_LUA = (Path(dramatiq.__file__).parent / "brokers" / "redis" / "dispatch.lua").read_text()
 
 
 class WakeConsumer(_RedisConsumer):
@@ -63,16 +69,49 @@ class WakeConsumer(_RedisConsumer):
 class WakingRedisBroker(RedisBroker):
     """RedisBroker whose enqueue also wakes one idle consumer."""
 
+    wake = True
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._async_dispatch: AsyncScript | None = None
+
     @property
-    def consumer_class(self) -> type[WakeConsumer]:
-        return WakeConsumer
+    def consumer_class(self) -> type[_RedisConsumer]:
+        return WakeConsumer if self.wake else _RedisConsumer
 
     def wake_key(self, queue_name: str) -> str:
         return f"{self.namespace}:{queue_name}.wake"
 
+    async def enqueue_async(
+        self, aio: aioredis.Redis | aioredis.client.Pipeline, message: dramatiq.Message
+    ) -> dramatiq.Message:
+        """Enqueue from an event loop with the broker's own dispatch script and the wake-up.
+
+        Given a pipeline, the caller's commands and the enqueue go in one round trip.
+        """
+        message = message.copy(options={"redis_message_id": str(uuid4())})
+        self.emit_before("enqueue", message, None)
+        script = self._async_dispatch
+        if script is None:
+            script = self._async_dispatch = AsyncScript(None, _DISPATCH_LUA.encode())  # type: ignore[arg-type]
+        args = [
+            "enqueue", current_millis(), message.queue_name, self.broker_id, self.heartbeat_timeout,
+            self.dead_message_ttl, 0, self._max_unpack_size(),
+            message.options["redis_message_id"], message.encode(),
+        ]
+        pipe = aio if isinstance(aio, aioredis.client.Pipeline) else aio.pipeline(transaction=False)
+        await script(keys=[self.namespace], args=args, client=pipe)
+        if self.wake:
+            key = self.wake_key(message.queue_name)
+            pipe.lpush(key, 1)
+            pipe.ltrim(key, 0, WAKE_CAP - 1)
+        await pipe.execute()
+        self.emit_after("enqueue", message, None)
+        return message
+
     def enqueue(self, message: dramatiq.Message, *, delay: int | None = None) -> dramatiq.Message:
         out = super().enqueue(message, delay=delay)
-        if delay is None:
+        if delay is None and self.wake:
             key = self.wake_key(message.queue_name)
             pipe = self.client.pipeline(transaction=False)
             pipe.lpush(key, 1)
@@ -88,6 +127,7 @@ def make_broker(
     heartbeat_timeout_ms: int = 15_000,
     maintenance_chance: int = 10_000,
     max_retries: int = 20,
+    wake: bool = True,
 ) -> WakingRedisBroker:
     """A broker for `url`; the caller installs it (`dramatiq.set_broker`) and declares actors."""
     middleware = [
@@ -105,4 +145,5 @@ def make_broker(
         heartbeat_timeout=heartbeat_timeout_ms,
         maintenance_chance=maintenance_chance,
     )
+    broker.wake = wake
     return broker

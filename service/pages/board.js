@@ -181,7 +181,7 @@
       } else if (e.status === 401) {
         BL.forgetToken(gid);
         S.token = null;
-        clear($("page-msg")).append(el("div", { class: "msg warn" },
+        clear($("token-msg")).append(el("div", { class: "msg warn" },
           "The link's token is not valid for this game, so you are watching as a spectator. Check that you opened the whole private link."));
       } else {
         throw e;

@@ -20,7 +20,7 @@ const BL = (() => {
       else if (k.startsWith("on") && typeof v === "function") node.addEventListener(k.slice(2), v);
       else node.setAttribute(k, v === true ? "" : String(v));
     }
-    for (const c of children.flat()) {
+    for (const c of children.flat(Infinity)) {
       if (c === null || c === undefined || c === false) continue;
       node.append(c instanceof Node ? c : document.createTextNode(String(c)));
     }
@@ -34,7 +34,7 @@ const BL = (() => {
       if (k === "text") node.textContent = v;
       else node.setAttribute(k, String(v));
     }
-    for (const c of children.flat()) if (c) node.append(c);
+    for (const c of children.flat(Infinity)) if (c) node.append(c);
     return node;
   }
 
@@ -356,7 +356,9 @@ const BL = (() => {
       class: `board board-${L.kind}`, role: "img", "aria-label": `${title}: ${L.kind} board, ${L.cells.length} cells`,
       preserveAspectRatio: "xMidYMid meet",
     });
-    root.style.maxWidth = Math.max(240, vbW * 1.25).toFixed(0) + "px";
+    // Natural size (one unit = 64-110 px), shrunk to fit the column but never below half
+    // size: a very large board scrolls inside its box rather than becoming unreadable.
+    root.style.width = vbW.toFixed(0) + "px";
     root.style.minWidth = Math.min(vbW * 0.5, 1400).toFixed(0) + "px";
     root.append(svg("title", { text: `${title} (${L.kind})` }));
 

@@ -134,7 +134,12 @@
       createdLinks.append(linkItem("Admin link (abort, full log, export)", `${base}/games/${data.id}#token=${data.admin_token}`, { "data-admin": "1" }));
       created.classList.remove("hidden");
       created.focus();
-      loadGames();
+      // The list is a projection, a moment behind the creation: look again until the game is in it.
+      for (let i = 0; i < 20; i++) {
+        const listed = await loadGames();
+        if (!listed || listed.games.some((g) => g.id === data.id) || filter.value === "over" || filter.value === "aborted") break;
+        await new Promise((r) => setTimeout(r, 250));
+      }
     } catch (e) {
       newMsg.append(el("div", { class: "msg error" }, el("code", {}, e.code), " ", e.message));
     } finally {

@@ -1,0 +1,326 @@
+"""Platform benchmarks: HTTP commands through real workers, the Lua append, replay, idle latency.
+
+Run with `make bench` (or `python -m bench.platform [--runs 3] [--seconds 8]`). Every
+figure is the median of several runs, each set beside a baseline measured in the
+same run, because this machine is noisy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import orjson
+import redis
+
+from events.chain import genesis, seal
+from events.match import fold_match
+from events.store import EventStore
+from rules import catalog
+from rules.core import Event
+from service.embedded import EmbeddedRedis, free_port
+from service.logs import configure
+from service.matches import create_match
+from workers.commands import CommandHandler
+
+ROOT = Path(__file__).resolve().parent.parent
+configure("json", logging.WARNING)
+RACE = "tests.support.racegame"
+catalog.load([RACE])
+
+
+# -- a lean HTTP/1.1 client, so the load generator takes little of the 2 cores -----------
+
+
+class Conn:
+    def __init__(self, host: str, port: int) -> None:
+        self.host, self.port = host, port
+        self.reader: asyncio.StreamReader
+        self.writer: asyncio.StreamWriter
+
+    async def open(self) -> Conn:
+        self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+        return self
+
+    async def request(self, method: str, path: str, body: bytes = b"", token: str = "") -> tuple[int, bytes]:
+        head = f"{method} {path} HTTP/1.1\r\nHost: {self.host}\r\nContent-Length: {len(body)}\r\n"
+        if body:
+            head += "Content-Type: application/json\r\n"
+        if token:
+            head += f"Authorization: Bearer {token}\r\n"
+        self.writer.write(head.encode() + b"\r\n" + body)
+        status_line = await self.reader.readline()
+        status = int(status_line.split()[1])
+        length = 0
+        while True:
+            line = await self.reader.readline()
+            if line in (b"\r\n", b""):
+                break
+            k, _, v = line.partition(b":")
+            if k.lower() == b"content-length":
+                length = int(v)
+        return status, await self.reader.readexactly(length)
+
+    def close(self) -> None:
+        self.writer.close()
+
+
+@dataclass
+class LoadResult:
+    commands: int
+    seconds: float
+    latencies_ms: list[float]
+    errors: int
+
+    @property
+    def rate(self) -> float:
+        return self.commands / self.seconds
+
+    def pct(self, p: float) -> float:
+        xs = sorted(self.latencies_ms)
+        return xs[min(len(xs) - 1, int(p / 100 * len(xs)))] if xs else float("nan")
+
+
+async def _player(url_port: int, gid: str, tokens: list[str], start_seat: int, stop_at: float,
+                  lat: list[float], counts: list[int], pause: float = 0.0) -> None:
+    conn = await Conn("127.0.0.1", url_port).open()
+    seat = start_seat
+    try:
+        while time.perf_counter() < stop_at:
+            body = orjson.dumps({"id": uuid.uuid4().hex, "type": "race.roll", "args": {}})
+            t0 = time.perf_counter()
+            status, _ = await conn.request("POST", f"/v1/games/{gid}/commands?wait=1", body, tokens[seat])
+            lat.append((time.perf_counter() - t0) * 1000)
+            if status == 200:
+                counts[0] += 1
+                seat = (seat + 1) % len(tokens)
+            else:
+                counts[1] += 1
+            if pause:
+                await asyncio.sleep(pause)
+    finally:
+        conn.close()
+
+
+def run_load(port: int, games: Sequence[tuple[str, list[str], int]], seconds: float, warmup: float = 1.5,
+             pause: float = 0.0) -> LoadResult:
+    async def main() -> LoadResult:
+        warm: list[float] = []
+        c0 = [0, 0]
+        await asyncio.gather(*(_player(port, g, t, s, time.perf_counter() + warmup, warm, c0, pause)
+                               for g, t, s in games))
+        # Seats move on during warm-up: read whose turn it is now.
+        conn = await Conn("127.0.0.1", port).open()
+        now = []
+        for g, t, _ in games:
+            _, raw = await conn.request("GET", f"/v1/games/{g}")
+            now.append((g, t, orjson.loads(raw)["prompt"]["seats"][0]))
+        conn.close()
+        lat: list[float] = []
+        counts = [0, 0]
+        t0 = time.perf_counter()
+        await asyncio.gather(*(_player(port, g, t, s, t0 + seconds, lat, counts, pause) for g, t, s in now))
+        return LoadResult(counts[0], time.perf_counter() - t0, lat, counts[1])
+
+    return asyncio.run(main())
+
+
+# -- the stack under test ---------------------------------------------------------------
+
+
+class Stack:
+    def __init__(self, redis_url: str, namespace: str, workers: int, threads: int, wake: bool = True) -> None:
+        self.port = free_port()
+        env = {**os.environ, "REDIS_URL": redis_url, "BOARDLOG_NAMESPACE": namespace,
+               "BOARDLOG_EXTRA_GAMES": RACE, "BOARDLOG_LOG": "json", "PYTHONPATH": str(ROOT),
+               "BOARDLOG_WAKE_CONSUMER": "1" if wake else "0"}
+        self.log = tempfile.NamedTemporaryFile(prefix="bench-", suffix=".log", delete=False)  # noqa: SIM115
+        cmd = [sys.executable, "-m", "service.cli"]
+        self.procs = [subprocess.Popen([*cmd, "worker", "--threads", str(threads)], env=env, stdout=self.log,
+                                       stderr=self.log) for _ in range(workers)]
+        self.procs.append(subprocess.Popen([*cmd, "projector"], env=env, stdout=self.log, stderr=self.log))
+        self.procs.append(subprocess.Popen([*cmd, "api", "--port", str(self.port)], env=env, stdout=self.log,
+                                           stderr=self.log))
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                import httpx
+
+                if httpx.get(f"http://127.0.0.1:{self.port}/openapi.json", timeout=1).status_code == 200:
+                    break
+            except Exception:
+                if time.monotonic() > deadline:
+                    raise
+            time.sleep(0.1)
+        # structlog's per-command info lines cost CPU; the bench runs them as production would.
+
+    def stop(self) -> None:
+        for p in self.procs:
+            p.terminate()
+        for p in self.procs:
+            p.wait(timeout=20)
+
+
+def make_games(store: EventStore, n: int, prefill_commands: int = 0) -> list[tuple[str, list[str], int]]:
+    games = []
+    handler = CommandHandler(store)
+    for _ in range(n):
+        g = create_match(store, {"game": "race", "seats": ["a", "b"], "options": {"target": 1_000_000}})
+        gid = g["id"]
+        for i in range(prefill_commands):
+            cid = f"pre{i}"
+            store.put_pending(gid, cid, {"type": "race.roll", "args": {}, "seat": i % 2, "expect": None})
+            handler.handle(gid, cid)
+        games.append((gid, [s["token"] for s in g["seats"]], prefill_commands % 2))
+    return games
+
+
+# -- the individual benchmarks ----------------------------------------------------------
+
+
+def bench_append(client: redis.Redis, n: int = 5000) -> tuple[float, float]:
+    """Sequential single-event appends: the Lua script vs a plain XADD (one round trip each)."""
+    store = EventStore(client, f"b{uuid.uuid4().hex[:8]}", partitions=4)
+    gid = "p01-benchappend01"
+    prev = genesis(gid)
+    envs = seal(gid, 1, prev, [Event("boardlog.GameCreated", {"game": "race"})], None, "t")
+    store.create(gid, envs, 0, "active", b"\0" * 32, {}, "t")
+    batches = []
+    prev = envs[-1].hash
+    for i in range(n):
+        e = seal(gid, i + 2, prev, [Event("race.DieRolled", {"die": 3, "bonus": 0}, 0)], f"c{i}", "t")
+        batches.append(e)
+        prev = e[-1].hash
+    t0 = time.perf_counter()
+    for i, e in enumerate(batches):
+        store.append(gid, i + 1, e, f"c{i}", {"status": "accepted"}, 0, "active")
+    lua = n / (time.perf_counter() - t0)
+    key = f"{store.ns}:plainxadd"
+    payloads = [orjson.dumps(e[0].to_json()) for e in batches]
+    t0 = time.perf_counter()
+    for p in payloads:
+        client.xadd(key, {"e": p})
+    plain = n / (time.perf_counter() - t0)
+    for k in client.scan_iter(match=f"{store.ns}:*"):
+        client.delete(k)
+    return lua, plain
+
+
+def bench_replay(client: redis.Redis, events: int = 10_000) -> tuple[float, float]:
+    """Fold of a 10,000-event race game: in memory, and read from Redis plus fold (no snapshot)."""
+    store = EventStore(client, f"b{uuid.uuid4().hex[:8]}", partitions=4)
+    gid = create_match(store, {"game": "race", "seats": ["a", "b"], "options": {"target": 1_000_000}})["id"]
+    handler = CommandHandler(store)
+    i = 0
+    while store.head(gid).seq < events:  # type: ignore[union-attr]
+        cid = f"r{i}"
+        store.put_pending(gid, cid, {"type": "race.roll", "args": {}, "seat": i % 2, "expect": None})
+        handler.handle(gid, cid)
+        i += 1
+    envs = store.read(gid)
+    evs = [e.event for e in envs]
+    t0 = time.perf_counter()
+    fold_match(evs, gid)
+    fold_ms = (time.perf_counter() - t0) * 1000
+    t0 = time.perf_counter()
+    fold_match((e.event for e in store.read(gid)), gid)
+    read_fold_ms = (time.perf_counter() - t0) * 1000
+    for k in client.scan_iter(match=f"{store.ns}:*"):
+        client.delete(k)
+    return fold_ms, read_fold_ms
+
+
+def fmt(xs: list[float], unit: str = "") -> str:
+    return f"{statistics.median(xs):,.1f}{unit} (runs: {', '.join(f'{x:,.1f}' for x in xs)})"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--seconds", type=float, default=6.0)
+    ap.add_argument("--games", type=int, default=10)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--threads", type=int, default=2)
+    args = ap.parse_args()
+    tmp = Path(tempfile.mkdtemp(prefix="boardlog-bench-"))
+    server = EmbeddedRedis(tmp / "redis", appendonly=True).start()
+    client = redis.Redis.from_url(server.url)
+    print(f"boardlog platform bench: {args.runs} runs, {os.cpu_count()} cores, redis-server with AOF everysec")
+    try:
+        lua, plain = [], []
+        for _ in range(args.runs):
+            a, b = bench_append(client)
+            lua.append(a)
+            plain.append(b)
+        ratios = [a / b for a, b in zip(lua, plain, strict=True)]
+        print(f"append: Lua {fmt(lua, '/s')}, plain XADD {fmt(plain, '/s')}, "
+              f"ratio {statistics.median(ratios):.0%} (target >= 80%)")
+
+        folds, reads = [], []
+        for _ in range(args.runs):
+            f, r = bench_replay(client)
+            folds.append(f)
+            reads.append(r)
+        print(f"replay of a 10,000-event game: fold {statistics.median(folds):.1f} ms, "
+              f"read from Redis + fold {statistics.median(reads):.1f} ms (target < 100 ms)")
+
+        ns = f"b{uuid.uuid4().hex[:8]}"
+        store = EventStore(client, ns)
+        short = make_games(store, args.games, 50)
+        long = make_games(store, args.games, 5000)
+        seqs = (store.head(short[0][0]).seq, store.head(long[0][0]).seq)  # type: ignore[union-attr]
+        stack = Stack(server.url, ns, args.workers, args.threads)
+        try:
+            rates_s, rates_l, p50s, p99s, p50l, p99l = [], [], [], [], [], []
+            for _ in range(args.runs):
+                r = run_load(stack.port, short, args.seconds)
+                rates_s.append(r.rate)
+                p50s.append(r.pct(50))
+                p99s.append(r.pct(99))
+                r2 = run_load(stack.port, long, args.seconds)
+                rates_l.append(r2.rate)
+                p50l.append(r2.pct(50))
+                p99l.append(r2.pct(99))
+                assert r.errors == 0 and r2.errors == 0, (r.errors, r2.errors)
+            print(f"HTTP POST commands?wait=1, {args.games} games, {args.workers} worker processes x "
+                  f"{args.threads} threads:")
+            print(f"  at seq ~{seqs[0]}: {fmt(rates_s, ' cmd/s')}; p50 {statistics.median(p50s):.1f} ms, "
+                  f"p99 {statistics.median(p99s):.1f} ms (target >= 1,500/s, p99 < 25 ms)")
+            print(f"  at seq ~{seqs[1]}: {fmt(rates_l, ' cmd/s')}; p50 {statistics.median(p50l):.1f} ms, "
+                  f"p99 {statistics.median(p99l):.1f} ms; long/short rate ratio "
+                  f"{statistics.median(rates_l) / statistics.median(rates_s):.2f}")
+        finally:
+            stack.stop()
+
+        # Idle latency: one command at a time with pauses, so workers go idle between commands.
+        idle = {}
+        for wake in (True, False):
+            stack = Stack(server.url, ns, 1, 2, wake=wake)
+            try:
+                lat = []
+                for _ in range(args.runs):
+                    r = run_load(stack.port, short[:1], 3.0, warmup=0.5, pause=0.05)
+                    lat.append(r.pct(50))
+                idle[wake] = lat
+            finally:
+                stack.stop()
+        print(f"idle command latency (p50, 50 ms pauses): wake-up list {fmt(idle[True], ' ms')}; "
+              f"dramatiq's sleeping consumer {statistics.median(idle[False]):.1f} ms")
+    finally:
+        client.close()
+        server.stop()
+
+
+if __name__ == "__main__":
+    main()
