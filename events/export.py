@@ -10,6 +10,8 @@ from events.codec import canonical, loads
 from events.envelope import Envelope
 from events.match import SEED_REVEALED
 
+ENVELOPE_KEYS = frozenset({"game", "seq", "type", "data", "seat", "command", "at", "prev", "hash"})
+
 
 def export_lines(envelopes: Iterable[Envelope]) -> Iterator[bytes]:
     last: Envelope | None = None
@@ -43,6 +45,8 @@ def read_record(lines: Iterable[bytes | str]) -> Record:
             if "trailer" in obj:
                 trailer = obj["trailer"]
                 continue
+            if set(obj) != ENVELOPE_KEYS:
+                raise ValueError(f"fields {sorted(set(obj) ^ ENVELOPE_KEYS)} do not belong to an envelope")
             envelopes.append(Envelope.from_json(obj))
         except (ValueError, KeyError, TypeError) as e:
             return Record(envelopes, trailer, f"line {n} is not a valid envelope: {e}")

@@ -27,7 +27,10 @@ GAME_CREATED = "boardlog.GameCreated"
 COMMAND_ACCEPTED = "boardlog.CommandAccepted"
 GAME_ABORTED = "boardlog.GameAborted"
 SEED_REVEALED = "boardlog.SeedRevealed"
+ENTROPY_ADDED = "boardlog.EntropyAdded"
 ABORT = "boardlog.abort"
+JOIN = "boardlog.join"
+MAX_ENTROPY = 256
 
 
 def commitment(seed: bytes) -> str:
@@ -56,6 +59,7 @@ class Match:
     seq: int = 0
     aborted: str | None = None
     seed: str | None = None
+    joined: frozenset[int] = frozenset()
 
     @property
     def rules(self) -> Game:
@@ -128,6 +132,10 @@ def apply(match: Match | None, event: Event) -> Match:
         return replace(match, seed=event.data["seed"], seq=seq)
     if event.type == GAME_ABORTED:
         return replace(match, aborted=event.data["reason"], seq=seq)
+    if event.type == ENTROPY_ADDED:
+        # Later draws depend on the entropy so far, chained so that no contribution can be undone.
+        mixed = mix_entropy([match.entropy, event.data["entropy"]]).hex()
+        return replace(match, entropy=mixed, joined=match.joined | {event.data["seat"]}, seq=seq)
     return replace(match, state=match.rules.evolve(match.state, event), seq=seq)
 
 
@@ -147,6 +155,16 @@ def decide_match(match: Match, command: Command, command_id: str, seed: bytes) -
     start = match.draws
     if command.type == ABORT:
         game_events = [Event(GAME_ABORTED, {"reason": str(command.args.get("reason", "admin"))})]
+        end = start
+    elif command.type == JOIN:
+        seat, entropy = command.seat, command.args.get("entropy")
+        if seat is None or not 0 <= seat < len(match.seats):
+            raise IllegalCommand("seat_required", "a seat joins with its own token")
+        if seat in match.joined:
+            raise IllegalCommand("already_joined", f"seat {seat} has already added its entropy")
+        if not isinstance(entropy, str) or not 1 <= len(entropy) <= MAX_ENTROPY:
+            raise IllegalCommand("bad_entropy", f"entropy is a string of 1 to {MAX_ENTROPY} characters")
+        game_events = [Event(ENTROPY_ADDED, {"seat": seat, "entropy": entropy}, seat)]
         end = start
     else:
         rng = Rng(seed, bytes.fromhex(match.entropy), match.gid, start)

@@ -23,7 +23,7 @@ from events.cache import MatchCache
 from events.codec import canonical, loads
 from events.export import export_lines, read_record
 from events.keys import is_game_id, partition_of
-from events.match import ABORT
+from events.match import ABORT, JOIN, MAX_ENTROPY
 from projections.readmodels import summary_of, view_field, view_of
 from projections.replay import events_for, match_at
 from rules.core import Command, InvalidCommand, games
@@ -320,6 +320,21 @@ def create_app(settings: Settings | None = None, parts: Parts | None = None) -> 
         if P().store.pending(gid, cid) is not None:
             return json_response({"id": cid, "status": "queued"}, 202)
         raise ApiError(404, "unknown_command_id", f"no command {cid!r} in this game")
+
+    @app.post("/v1/games/{gid}/join", summary="Add the bearer seat's entropy to every later draw (once)")
+    async def join(gid: str, request: Request) -> Response:
+        body = await body_json(request)
+        head, who_ = await lookup(gid, request)
+        if who_.seat is None:
+            raise ApiError(403, "seat_required", "a seat joins with its own token")
+        entropy = body.get("entropy")
+        if not isinstance(entropy, str) or not 1 <= len(entropy) <= MAX_ENTROPY or set(body) != {"entropy"}:
+            raise ApiError(422, "bad_entropy", f"send {{\"entropy\": <1 to {MAX_ENTROPY} characters>}}")
+        cid = f"join-{who_.seat}"
+        if await state["aio"].hexists(P().store.keys(gid).results, cid):
+            raise ApiError(409, "already_joined", f"seat {who_.seat} has already added its entropy")
+        seat = who_.seat
+        return await submit(gid, cid, head, lambda _: Command(JOIN, {"entropy": entropy}, seat), None, True)
 
     @app.post("/v1/games/{gid}/abort", summary="End a game now (admin)")
     async def abort(gid: str, request: Request) -> Response:

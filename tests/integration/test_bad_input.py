@@ -70,7 +70,7 @@ def test_a_seat_cannot_command_as_another_seat(game: tuple[httpx.Client, str, li
     # The seat comes from the token; a body claiming another seat is refused as an unknown field.
     r = post(c, gid, tokens[1], body={"id": "s1", "type": "race.roll", "args": {}, "seat": 0})
     assert_error(r, 422, "bad_request")
-    other_gid, other_tokens, _ = new_race(c)
+    _, other_tokens, _ = new_race(c)
     r = command(c, gid, other_tokens[0])  # a token of another game
     assert_error(r, 401, "bad_token")
 

@@ -30,7 +30,8 @@ def test_whole_match_through_http_worker_redis_projector(stack: Stack) -> None:
             r = c.post(f"/v1/games/{gid}/commands?wait=1", headers=h,
                        json={"id": str(uuid.uuid4()), "type": cmd["type"], "args": cmd["args"], "expect": legal["seq"]})
             assert r.status_code == 200, r.text
-            wait_for(lambda seq=r.json()["seq"][1]: c.get(f"/v1/games/{gid}").json()["seq"] >= seq)
+            seq = r.json()["seq"][1]
+            wait_for(lambda seq=seq: c.get(f"/v1/games/{gid}").json()["seq"] >= seq)
             moves += 1
             assert moves < 100
         s = c.get(f"/v1/games/{gid}").json()

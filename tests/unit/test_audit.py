@@ -57,7 +57,7 @@ def test_a_deleted_event_is_caught(envs: list[Envelope]) -> None:
 
 
 def test_two_swapped_events_are_caught(envs: list[Envelope]) -> None:
-    swapped = envs[:4] + [envs[5], envs[4]] + envs[6:]
+    swapped = [*envs[:4], envs[5], envs[4], *envs[6:]]
     rep = run(swapped)
     assert not rep.ok and rep.seq == 5
 
@@ -88,6 +88,13 @@ def test_a_truncated_record_is_caught_by_the_trailer(envs: list[Envelope]) -> No
 def test_an_unrevealed_game_passes_the_chain_but_says_draws_are_unchecked(envs: list[Envelope]) -> None:
     rep = run(envs[:10])
     assert rep.ok and "not revealed" in rep.reason
+
+
+def test_a_line_with_a_field_added_is_refused(envs: list[Envelope]) -> None:
+    lines = list(export_lines(envs))
+    lines[3] = lines[3].replace(b'"prev":', b'"note":"hi","prev":', 1)
+    rep = audit(read_record(lines))
+    assert not rep.ok and "line 4" in rep.reason
 
 
 def test_garbage_lines_are_reported() -> None:

@@ -1,0 +1,52 @@
+"""The match fold around a game: joins mix entropy into later draws, aborts reveal the seed."""
+
+from __future__ import annotations
+
+import pytest
+
+from events.audit import audit
+from events.chain import genesis, seal
+from events.export import export_lines, read_record
+from events.match import JOIN, SEED_REVEALED, created_event, decide_match, fold_match
+from rules.core import Command, IllegalCommand, SeatInfo, get_game
+
+GID = "p04-0123456789ab"
+SEED = b"\x07" * 32
+
+
+def start() -> tuple[list, object]:  # type: ignore[type-arg]
+    events = created_event(GID, get_game("race"), [SeatInfo(0, "a"), SeatInfo(1, "b")], {"target": 500}, SEED, ["", ""])
+    return events, fold_match(events, GID)
+
+
+def rolls_after(join: bool) -> list[int]:
+    _, match = start()
+    if join:
+        new = decide_match(match, Command(JOIN, {"entropy": "dice in my pocket"}, 1), "j", SEED)  # type: ignore[arg-type]
+        match = fold_match(new, GID, match)  # type: ignore[arg-type]
+    out = []
+    for i in range(8):
+        new = decide_match(match, Command("race.roll", {}, i % 2), f"c{i}", SEED)  # type: ignore[arg-type]
+        out.append(new[1].data["die"])
+        match = fold_match(new, GID, match)  # type: ignore[arg-type]
+    return out
+
+
+def test_a_join_changes_every_later_draw() -> None:
+    assert rolls_after(join=False) != rolls_after(join=True)
+
+
+def test_a_seat_joins_once_and_the_record_still_audits() -> None:
+    events, match = start()
+    envs = seal(GID, 1, genesis(GID), events, None, "t")
+    j = decide_match(match, Command(JOIN, {"entropy": "xyz"}, 0), "j0", SEED)  # type: ignore[arg-type]
+    match = fold_match(j, GID, match)  # type: ignore[arg-type]
+    envs += seal(GID, len(envs) + 1, envs[-1].hash, j, "j0", "t")
+    with pytest.raises(IllegalCommand) as e:
+        decide_match(match, Command(JOIN, {"entropy": "again"}, 0), "j1", SEED)  # type: ignore[arg-type]
+    assert e.value.code == "already_joined"
+    abort = decide_match(match, Command("boardlog.abort", {"reason": "test"}, None), "a", SEED)  # type: ignore[arg-type]
+    assert abort[-1].type == SEED_REVEALED
+    envs += seal(GID, len(envs) + 1, envs[-1].hash, abort, "a", "t")
+    report = audit(read_record(export_lines(envs)))
+    assert report.ok, report.line()
