@@ -377,17 +377,25 @@ def create_app(settings: Settings | None = None, parts: Parts | None = None) -> 
         })
 
     @app.get("/v1/games/{gid}/events", summary="The log, as the viewer may see it")
-    def log_events(gid: str, request: Request, start: int = 1, end: int | None = None) -> Response:
+    def log_events(gid: str, request: Request, limit: int = 500) -> Response:
+        """Events with from <= seq <= to, at most `limit` (500 by default, 5,000 at most)."""
         game_exists(gid)
         who_ = principal(request, gid)
         q = request.query_params
-        start = int(q.get("from", start))
-        end = int(q["to"]) if "to" in q else end
+        try:
+            start = max(int(q.get("from", 1)), 1)
+            end = int(q["to"]) if "to" in q else None
+        except ValueError:
+            raise ApiError(422, "bad_seq", "'from' and 'to' are seq numbers") from None
+        limit = max(1, min(limit, 5000))
+        last = start + limit - 1 if end is None else min(end, start + limit - 1)
         if who_.admin:
-            rows = [e.to_json() for e in P().store.read(gid, max(start, 1), end)]
+            rows = [e.to_json() for e in P().store.read(gid, start, last)]
         else:
-            rows = events_for(P().store, gid, who_.seat, start, end)
-        return json_response({"events": rows})
+            rows = events_for(P().store, gid, who_.seat, start, last)
+        head = P().store.head(gid)
+        more = head is not None and last < head.seq and (end is None or last < end)
+        return json_response({"events": rows, "next": last + 1 if more else None})
 
     def export_allowed(gid: str, request: Request) -> None:
         who_ = principal(request, gid)

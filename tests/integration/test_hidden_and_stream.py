@@ -62,3 +62,15 @@ def test_the_stream_pushes_each_new_seq(stack: Stack) -> None:
         # Bursts may be coalesced into one notice; the last one carries the newest seq.
         wait_for(lambda: any('"seq":6' in x for x in seen), timeout=15)
         assert len(seen) >= 2
+
+
+def test_the_log_is_paged(stack: Stack) -> None:
+    with stack.client() as c:
+        gid, tokens, _ = new_race(c)
+        for i in range(6):
+            assert command(c, gid, tokens[i % 2]).status_code == 200
+        page = c.get(f"/v1/games/{gid}/events?limit=5").json()
+        assert [e["seq"] for e in page["events"]] == [1, 2, 3, 4, 5] and page["next"] == 6
+        rest = c.get(f"/v1/games/{gid}/events?from=6&limit=500").json()
+        assert rest["events"][0]["seq"] == 6 and rest["next"] is None
+        assert c.get(f"/v1/games/{gid}/events?from=x").status_code == 422
