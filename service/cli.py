@@ -37,11 +37,11 @@ def serve(
 
 
 @app.command()
-def api(host: str = "127.0.0.1", port: int = 8000) -> None:
-    """Run the HTTP API against REDIS_URL."""
+def api(host: str = "127.0.0.1", port: int = 8000, processes: int = 1) -> None:
+    """Run the HTTP API against REDIS_URL (several processes share the port)."""
     from service.launcher import run_api
 
-    run_api(_settings(), host, port)
+    run_api(_settings(), host, port, processes)
 
 
 @app.command()

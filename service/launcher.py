@@ -58,12 +58,18 @@ def run_projector(settings: Settings) -> None:
     projector.run()
 
 
-def run_api(settings: Settings, host: str, port: int) -> None:
+def run_api(settings: Settings, host: str, port: int, processes: int = 1) -> None:
     import uvicorn
 
     from service.api import create_app
 
-    uvicorn.run(create_app(settings), host=host, port=port, log_level="warning", access_log=False)
+    if processes == 1:
+        uvicorn.run(create_app(settings), host=host, port=port, log_level="warning", access_log=False)
+        return
+    # Several processes share the port; each builds its app from the same environment.
+    os.environ.update(settings.env())
+    uvicorn.run("service.api:create_app", factory=True, host=host, port=port, workers=processes,
+                log_level="warning", access_log=False)
 
 
 def _spawn(args: list[str], env: dict[str, str]) -> subprocess.Popen[bytes]:
