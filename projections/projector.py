@@ -16,6 +16,7 @@ from typing import Any
 
 import redis
 import structlog
+from redis.cluster import RedisCluster
 
 from events.cache import MatchCache
 from events.codec import canonical
@@ -32,6 +33,8 @@ def _ms(iso: str) -> int:
 
 
 class Projector:
+    CLUSTER_IDLE_MS = 20
+
     def __init__(
         self,
         store: EventStore,
@@ -50,6 +53,7 @@ class Projector:
         self.batch = batch
         self.cache = MatchCache(store)
         self.feeds = [store.feed(p) for p in range(store.partitions)]
+        self.cluster = isinstance(store.r, RedisCluster)
         self._created: dict[str, str] = {}
         self._last_claim = 0.0
         self.running = True
@@ -137,14 +141,28 @@ class Projector:
             self._last_claim = now
             n += self.claim_dead()
         block = self.block_ms if not self._dirty else max(1, int(self.min_gap * 1000 / 2))
-        resp = self.r.xreadgroup(
-            GROUP, self.consumer, dict.fromkeys(self.feeds, ">"), count=self.batch, block=block
-        )
-        for feed, entries in resp or []:
+        for feed, entries in self._read(block):
             name = feed.decode() if isinstance(feed, bytes) else feed
             n += self._collect(name, entries)
         self.flush()
         return n + len(self._dirty)
+
+    def _read(self, block_ms: int) -> list[Any]:
+        if not self.cluster:
+            resp = self.r.xreadgroup(
+                GROUP, self.consumer, dict.fromkeys(self.feeds, ">"), count=self.batch, block=block_ms
+            )
+            return list(resp or [])
+        # On a cluster each feed lives in its own slot, and one XREADGROUP cannot name keys in
+        # several slots: read every feed without blocking in one pipeline (one call per node),
+        # and pause when all were empty.
+        pipe = self.r.pipeline(transaction=False)
+        for feed in self.feeds:
+            pipe.xreadgroup(GROUP, self.consumer, {feed: ">"}, count=self.batch)
+        out = [row for resp in pipe.execute() for row in (resp or [])]
+        if not out:
+            time.sleep(min(block_ms, self.CLUSTER_IDLE_MS) / 1000)
+        return out
 
     def run(self) -> None:
         self.ensure_groups()

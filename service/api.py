@@ -27,7 +27,7 @@ from events.match import ABORT, JOIN, MAX_ENTROPY
 from projections.readmodels import summary_of, view_field, view_of
 from projections.replay import events_for, match_at
 from rules.core import Command, InvalidCommand, games
-from service.bootstrap import Parts, build
+from service.bootstrap import Parts, async_redis_client, build
 from service.matches import Principal, create_match, principal_of, token_digest, who
 from service.settings import Settings
 
@@ -68,9 +68,9 @@ def create_app(settings: Settings | None = None, parts: Parts | None = None) -> 
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         p = parts or build(settings)
         state["parts"] = p
-        state["aio"] = aioredis.Redis.from_url(settings.redis_url)
+        state["aio"] = async_redis_client(settings.redis_url)
         state["broker_aio"] = (
-            state["aio"] if settings.broker == settings.redis_url else aioredis.Redis.from_url(settings.broker)
+            state["aio"] if settings.broker == settings.redis_url else async_redis_client(settings.broker)
         )
         state["cache"] = MatchCache(p.store, size=512)
         yield

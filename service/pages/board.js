@@ -258,6 +258,30 @@
     }
   });
 
+  $("export").addEventListener("click", async () => {
+    try {
+      const resp = await fetch(`/v1/games/${gid}/export`, { headers: { Authorization: "Bearer " + S.token }, cache: "no-store" });
+      if (!resp.ok) {
+        const body = await resp.json().catch(() => ({}));
+        const err = body.error || {};
+        throw new BL.ApiError(resp.status, err.code || "http_" + resp.status, err.message || resp.statusText);
+      }
+      const url = URL.createObjectURL(await resp.blob());
+      const a = el("a", { href: url, download: `${gid}.jsonl` });
+      document.body.append(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 10000);
+    } catch (e) {
+      showError($("admin-msg"), e);
+    }
+  });
+
+  $("leave").addEventListener("click", () => {
+    BL.forgetToken(gid);
+    location.reload();
+  });
+
   /* ---- live updates -------------------------------------------------------------------- */
 
   function listen() {

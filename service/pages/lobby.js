@@ -35,13 +35,13 @@
       for (const g of data.games) {
         const turn = g.status === "active" ? whoseTurn(g) : outcomeText(g, g.outcome) || "—";
         tbody.append(el("tr", { "data-game": g.id },
-          el("td", {}, el("a", { href: `/games/${encodeURIComponent(g.id)}`, class: "mono" }, g.id)),
-          el("td", {}, g.game),
-          el("td", {}, statusBadge(g.status)),
-          el("td", {}, turn),
-          el("td", { class: "mono" }, String(g.seq)),
-          el("td", {}, el("time", { datetime: g.updated, title: g.updated ? new Date(g.updated).toLocaleString() : "" }, when(g.updated))),
-          el("td", { class: "links" },
+          el("td", { "data-label": "Game" }, el("a", { href: `/games/${encodeURIComponent(g.id)}`, class: "mono" }, g.id)),
+          el("td", { "data-label": "Type" }, g.game),
+          el("td", { "data-label": "Status" }, statusBadge(g.status)),
+          el("td", { "data-label": g.status === "active" ? "Whose turn" : "Result" }, turn),
+          el("td", { class: "mono", "data-label": "Seq" }, String(g.seq)),
+          el("td", { "data-label": "Last activity" }, el("time", { datetime: g.updated, title: g.updated ? new Date(g.updated).toLocaleString() : "" }, when(g.updated))),
+          el("td", { class: "links", "data-label": "Open" },
             el("a", { href: `/games/${encodeURIComponent(g.id)}`, "aria-label": `board of ${g.id}` }, "Board"),
             el("a", { href: `/games/${encodeURIComponent(g.id)}/replay`, "aria-label": `replay of ${g.id}` }, "Replay"))));
       }

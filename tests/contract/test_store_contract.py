@@ -12,13 +12,17 @@ import redis
 from events.chain import genesis, seal, verify
 from events.store import EventStore
 from rules.core import Event
+from service.bootstrap import redis_client
 
 
-@pytest.fixture(params=["fakeredis", "redis"])
+@pytest.fixture(params=["fakeredis", "redis", "cluster"])
 def any_store(request: pytest.FixtureRequest, redis_url: str) -> Iterator[EventStore]:
     ns = f"t{uuid.uuid4().hex[:12]}"
+    client: redis.Redis
     if request.param == "fakeredis":
         client = fakeredis.FakeRedis()
+    elif request.param == "cluster":
+        client = redis_client(request.getfixturevalue("cluster_url"))
     else:
         client = redis.Redis.from_url(redis_url)
     yield EventStore(client, ns, partitions=4)

@@ -1,0 +1,62 @@
+"""The events on a real Redis Cluster, the dramatiq broker on a plain Redis: a whole match."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from events.audit import audit
+from events.export import read_record
+from events.store import EventStore
+from projections.projector import all_games, rebuild
+from service.bootstrap import redis_client
+from service.embedded import free_port
+from tests.conftest import Stack, child_env, wait_for, wait_http
+from tests.integration.helpers import bearer, command
+
+
+@pytest.fixture
+def cluster_stack(cluster_url: str, redis_url: str, tmp_path: Path) -> Iterator[Stack]:
+    ns = f"t{uuid.uuid4().hex[:12]}"
+    port = free_port()
+    env = child_env(cluster_url, ns, BROKER_URL=redis_url)
+    s = Stack(f"http://127.0.0.1:{port}", env, logdir=tmp_path)
+    s.start("worker", "worker", "--threads", "2")
+    s.start("projector", "projector")
+    s.start("api", "api", "--port", str(port))
+    try:
+        wait_http(s.url)
+        yield s
+    finally:
+        for name in list(s.procs):
+            s.stop(name)
+
+
+def test_a_whole_match_with_events_on_a_cluster(cluster_stack: Stack, cluster_url: str) -> None:
+    store = EventStore(redis_client(cluster_url), cluster_stack.env["BOARDLOG_NAMESPACE"], partitions=8)
+    with cluster_stack.client() as c:
+        gids = []
+        for _ in range(4):  # several games: several partitions, so several slots and nodes
+            r = c.post("/v1/games", json={"game": "race", "seats": ["a", "b"], "options": {"target": 12}})
+            assert r.status_code == 201, r.text
+            gids.append((r.json()["id"], [s["token"] for s in r.json()["seats"]]))
+        for gid, tokens in gids:
+            seat = 0
+            for _ in range(100):
+                r = command(c, gid, tokens[seat])
+                if r.status_code == 409:
+                    break
+                assert r.status_code == 200, r.text
+                seat = 1 - seat
+            wait_for(lambda gid=gid: c.get(f"/v1/games/{gid}").json()["status"] == "over", timeout=15)
+            assert "charm" in c.get(f"/v1/games/{gid}/view", headers=bearer(tokens[0])).json()["board"]
+            report = audit(read_record(c.get(f"/v1/games/{gid}/export").content.splitlines()))
+            assert report.ok, report.line()
+        assert len(c.get("/v1/games").json()["games"]) == 4
+    assert sorted(all_games(store)) == sorted(g for g, _ in gids)
+    before = {g: dict(store.r.hgetall(store.keys(g).rm)) for g, _ in gids}
+    assert rebuild(store) == 4
+    assert {g: dict(store.r.hgetall(store.keys(g).rm)) for g, _ in gids} == before
