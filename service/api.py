@@ -16,6 +16,7 @@ from fastapi import FastAPI, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, Response, StreamingResponse
+from redis.asyncio.cluster import RedisCluster as AsyncRedisCluster
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from events.audit import audit
@@ -73,6 +74,9 @@ def create_app(settings: Settings | None = None, parts: Parts | None = None) -> 
             state["aio"] if settings.broker == settings.redis_url else async_redis_client(settings.broker)
         )
         state["cache"] = MatchCache(p.store, size=512)
+        if isinstance(state["aio"], AsyncRedisCluster):
+            # Pub/sub looks up the slot map without loading it: load it before the first stream.
+            await state["aio"].initialize()
         yield
         if state["broker_aio"] is not state["aio"]:
             await state["broker_aio"].aclose()

@@ -60,3 +60,29 @@ def test_a_whole_match_with_events_on_a_cluster(cluster_stack: Stack, cluster_ur
     before = {g: dict(store.r.hgetall(store.keys(g).rm)) for g, _ in gids}
     assert rebuild(store) == 4
     assert {g: dict(store.r.hgetall(store.keys(g).rm)) for g, _ in gids} == before
+
+
+def test_the_stream_works_on_a_cluster(cluster_stack: Stack) -> None:
+    import threading
+
+    import httpx
+
+    with cluster_stack.client() as c:
+        r = c.post("/v1/games", json={"game": "race", "seats": ["a", "b"], "options": {"target": 500}})
+        gid, tokens = r.json()["id"], [s["token"] for s in r.json()["seats"]]
+        seen: list[str] = []
+        ready = threading.Event()
+
+        def listen() -> None:
+            with httpx.stream("GET", f"{cluster_stack.url}/v1/games/{gid}/stream", timeout=20) as resp:
+                for line in resp.iter_lines():
+                    if line.startswith("data: "):
+                        seen.append(line)
+                        ready.set()
+                        if '"seq":4' in line:
+                            return
+
+        threading.Thread(target=listen, daemon=True).start()
+        assert ready.wait(10)
+        assert command(c, gid, tokens[0]).status_code == 200
+        wait_for(lambda: any('"seq":4' in x for x in seen), timeout=15)
