@@ -25,8 +25,7 @@ test: $(STAMP) lint
 
 # Benchmarks print their figures; the slow soak runs (full random-play counts) run here too.
 bench: $(STAMP)
-	$(BIN)/python -m bench.platform
-	@for f in bench/bench_*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done
+	@for f in bench/bench_*.py; do m=$$(basename $$f .py); echo "== $$m"; $(BIN)/python -m bench.$$m || exit 1; done
 	$(BIN)/pytest -n $(PYTEST_WORKERS) -m slow --timeout 3600 -q
 
 clean:

@@ -184,6 +184,10 @@ def create_app(settings: Settings | None = None, parts: Parts | None = None) -> 
         last = P().store.read(gid, match.seq, match.seq)[0].at
         return summary_of(match, first, last)
 
+    @app.get("/v1/health", summary="Liveness, and which deployment namespace this API serves")
+    async def health() -> Response:
+        return json_response({"ok": True, "namespace": settings.namespace})
+
     # -- games --------------------------------------------------------------------------
 
     @app.post("/v1/games", status_code=201, summary="Create a game")

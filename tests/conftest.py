@@ -121,27 +121,42 @@ class Stack:
         return "\n".join(f"== {p.name}\n{p.read_text()[-3000:]}" for p in sorted(self.logdir.glob("*.log")))
 
 
-def wait_http(url: str, timeout: float = 20.0) -> None:
+def wait_http(url: str, timeout: float = 20.0, namespace: str | None = None,
+              proc: subprocess.Popen[bytes] | None = None) -> bool:
+    """Wait for our API at url; False when the port turned out to belong to someone else."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
+        if proc is not None and proc.poll() is not None:
+            return False  # it could not bind: another process took the port first
         try:
-            if httpx.get(url + "/openapi.json", timeout=1).status_code == 200:
-                return
-        except httpx.HTTPError:
+            r = httpx.get(url + "/v1/health", timeout=1)
+            if r.status_code == 200:
+                return namespace is None or r.json().get("namespace") == namespace
+        except (httpx.HTTPError, ValueError):
             pass
         time.sleep(0.1)
     raise RuntimeError(f"API at {url} did not come up")
 
 
+def start_api(s: Stack, namespace: str, tries: int = 5) -> None:
+    """Start the API on a free port, again on another if a parallel process took that one."""
+    for _ in range(tries):
+        port = free_port()
+        s.url = f"http://127.0.0.1:{port}"
+        proc = s.start("api", "api", "--port", str(port))
+        if wait_http(s.url, namespace=namespace, proc=proc):
+            return
+        s.stop("api")
+    raise RuntimeError("could not start the API on a free port")
+
+
 @pytest.fixture
 def stack(redis_url: str, namespace: str, tmp_path: Path) -> Iterator[Stack]:
-    port = free_port()
-    s = Stack(f"http://127.0.0.1:{port}", child_env(redis_url, namespace), logdir=tmp_path)
+    s = Stack("", child_env(redis_url, namespace), logdir=tmp_path)
     s.start("worker", "worker", "--threads", "4")
     s.start("projector", "projector")
-    s.start("api", "api", "--port", str(port))
     try:
-        wait_http(s.url)
+        start_api(s, namespace)
         yield s
     finally:
         for name in list(s.procs):

@@ -59,11 +59,9 @@
       (onCell ? " Click a cell to add its id to the notation box." : "");
     const rest = {};
     for (const [k, val] of Object.entries(board)) if (k !== "board") rest[k] = val;
-    const details = clear($("details"));
-    details.append(kvPanel(rest));
-    if (v.prompt) {
-      details.append(el("h3", {}, "Prompt"), kvPanel(v.prompt));
-    }
+    const parts = [kvPanel(rest)];
+    if (v.prompt) parts.push(el("h3", {}, "Prompt"), kvPanel(v.prompt, 0, "prompt"));
+    BL.replaceKeepingOpen($("details"), ...parts);
   }
 
   function addToText(id) {

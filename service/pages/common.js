@@ -193,25 +193,45 @@ const BL = (() => {
 
   /* Nested data as readable HTML: objects as definition lists, arrays of objects with
    * shared keys as tables, arrays of plain values as comma lists. */
-  function kvPanel(value, depth = 0) {
+  function kvPanel(value, depth = 0, path = "") {
     if (isPlain(value)) return el("span", { class: "kv-value" }, value === null ? "—" : String(value));
     if (Array.isArray(value)) {
       if (value.length === 0) return el("span", { class: "kv-value muted" }, "none");
       if (value.every(isPlain)) return el("span", { class: "kv-value" }, value.map((v) => (v === null ? "—" : String(v))).join(", "));
-      if (value.every((v) => v && typeof v === "object" && !Array.isArray(v)) && depth < 3) {
+      const objects = value.every((v) => v && typeof v === "object" && !Array.isArray(v));
+      if (objects && depth < 4) {
         const cols = [];
         for (const row of value) for (const k of Object.keys(row)) if (!cols.includes(k)) cols.push(k);
-        return el("div", { class: "table-wrap" }, el("table", { class: "kv-table" },
-          el("thead", {}, el("tr", {}, cols.map((c) => el("th", { scope: "col" }, c)))),
-          el("tbody", {}, value.map((row) => el("tr", {}, cols.map((c) =>
-            el("td", {}, c in row ? (isPlain(row[c]) ? (row[c] === null ? "—" : String(row[c])) : compact(row[c])) : "")))))));
+        // A table when every cell is short and plain; else one collapsible block per item.
+        const simple = (v) => isPlain(v) ? String(v).length <= 40
+          : Array.isArray(v) && v.every(isPlain) && v.join(", ").length <= 60;
+        if (cols.length <= 10 && value.every((row) => Object.values(row).every(simple))) {
+          const show = (v) => v === undefined ? "" : v === null ? "—" : Array.isArray(v) ? (v.length ? v.join(", ") : "none") : String(v);
+          return el("div", { class: "table-wrap" }, el("table", { class: "kv-table" },
+            el("thead", {}, el("tr", {}, cols.map((c) => el("th", { scope: "col" }, c)))),
+            el("tbody", {}, value.map((row) => el("tr", {}, cols.map((c) => el("td", {}, show(row[c]))))))));
+        }
+        return el("div", { class: "kv-items" }, value.map((row, i) => {
+          const name = ["name", "id", "tribe", "faction", "seat"].filter((k) => k in row && isPlain(row[k])).map((k) => `${k} ${row[k]}`)[0];
+          return el("details", { class: "kv-item", open: value.length <= 2 ? true : null, "data-key": `${path}[${i}]` },
+            el("summary", {}, `#${i}${name ? " — " + name : ""}`), kvPanel(row, depth + 1, `${path}[${i}]`));
+        }));
       }
       return el("span", { class: "kv-value mono" }, JSON.stringify(value));
     }
     const keys = Object.keys(value);
     if (keys.length === 0) return el("span", { class: "kv-value muted" }, "none");
     if (depth >= 4) return el("span", { class: "kv-value mono" }, JSON.stringify(value));
-    return el("dl", { class: "kv" }, keys.map((k) => [el("dt", {}, k), el("dd", {}, kvPanel(value[k], depth + 1))]));
+    return el("dl", { class: "kv" }, keys.map((k) => [el("dt", {}, k), el("dd", {}, kvPanel(value[k], depth + 1, `${path}.${k}`))]));
+  }
+
+  /* Replace a container's content, keeping which collapsible blocks the reader opened or closed. */
+  function replaceKeepingOpen(container, ...nodes) {
+    const was = new Map([...container.querySelectorAll("details[data-key]")].map((d) => [d.dataset.key, d.open]));
+    clear(container).append(...nodes);
+    for (const d of container.querySelectorAll("details[data-key]")) {
+      if (was.has(d.dataset.key)) d.open = was.get(d.dataset.key);
+    }
   }
 
   /* ---- the board as SVG ---------------------------------------------------------------- */
@@ -269,8 +289,8 @@ const BL = (() => {
     } else if (kind === "areas") {
       const d = nearestDistance(pts);
       pts = pts.map(([x, y]) => [x / d, y / d]);
-      out.unit = 110;
-      out.radius = 110 * 0.4;
+      out.unit = 130;
+      out.radius = 130 * 0.45;
     } else {
       out.unit = 64;
     }
@@ -292,45 +312,56 @@ const BL = (() => {
     return /^(#[0-9a-f]{3,8}|[a-z]{3,20}|rgba?\([\d\s.,%]+\)|hsla?\([\d\s.,%deg]+\))$/i.test(fill.trim()) ? fill.trim() : fallback;
   }
 
-  /* Tokens for the pieces of one cell, laid out in rows inside a box centred on (cx, cy). */
-  function pieceTokens(pieces, cx, cy, width, names) {
+  /* Tokens for the pieces of one cell, in up to `maxRows` rows inside a box centred on
+   * (cx, cy); when they do not all fit, the last token says how many more there are
+   * (every piece is still listed in the cell's tooltip). */
+  function pieceTokens(pieces, cx, cy, width, names, maxRows = 2) {
     const g = svg("g", { class: "pieces" });
     if (!pieces || !pieces.length) return g;
-    const h = 18, gap = 3, charW = 6.4;
+    const h = 16, gap = 2, charW = 6.1;
     const items = pieces.map((p) => {
       const label = p.label === undefined || p.label === null ? "" : String(p.label);
       return { p, label, w: Math.max(h, Math.min(width, label.length * charW + 10)) };
     });
     const rows = [[]];
-    let used = 0;
+    const widths = [0];
     for (const it of items) {
-      if (rows[rows.length - 1].length && used + gap + it.w > width) { rows.push([]); used = 0; }
-      rows[rows.length - 1].push(it);
-      used += (used ? gap : 0) + it.w;
+      const r = rows.length - 1;
+      if (rows[r].length && widths[r] + gap + it.w > width) { rows.push([]); widths.push(0); }
+      const k = rows.length - 1;
+      rows[k].push(it);
+      widths[k] += (rows[k].length > 1 ? gap : 0) + it.w;
     }
-    const shown = rows.slice(0, 3);
+    let shown = rows;
+    if (rows.length > maxRows) {
+      shown = rows.slice(0, maxRows).map((r) => [...r]);
+      const last = shown[shown.length - 1];
+      const moreW = 30;
+      let lw = widths[maxRows - 1];
+      while (last.length > 1 && lw + gap + moreW > width) lw -= last.pop().w + gap;
+      const count = items.length - shown.reduce((a, r) => a + r.length, 0);
+      last.push({ more: true, label: `+${count}`, w: moreW });
+    }
     let y = cy - (shown.length * h + (shown.length - 1) * gap) / 2;
     for (const row of shown) {
       const rw = row.reduce((a, it) => a + it.w, 0) + gap * (row.length - 1);
       let x = cx - rw / 2;
       for (const it of row) {
-        const owner = Number.isInteger(it.p.owner) ? it.p.owner : null;
-        const colour = seatColour(owner);
+        const owner = !it.more && Number.isInteger(it.p.owner) ? it.p.owner : null;
+        const colour = it.more ? "#ffffff" : seatColour(owner);
         const who = owner === null ? "no owner" : (names && names[owner]) || `seat ${owner}`;
         const maxChars = Math.max(1, Math.floor((it.w - 6) / charW));
         const text = it.label.length > maxChars ? it.label.slice(0, Math.max(1, maxChars - 1)) + "…" : it.label;
-        g.append(svg("g", { class: "piece", "data-owner": owner === null ? "" : owner },
-          svg("title", { text: `${it.label} (${who})` }),
+        g.append(svg("g", { class: it.more ? "piece more" : "piece", "data-owner": owner === null ? "" : owner },
+          svg("title", { text: it.more ? `${it.label} more pieces: see the cell's tooltip` : `${it.label} (${who})` }),
           svg("rect", { x: x.toFixed(1), y: y.toFixed(1), width: it.w.toFixed(1), height: h, rx: h / 2,
-            fill: colour, stroke: "#111", "stroke-width": 1 }),
-          svg("text", { x: (x + it.w / 2).toFixed(1), y: (y + h / 2 + 4).toFixed(1), "text-anchor": "middle",
+            fill: colour, stroke: "#111", "stroke-width": 1, "stroke-dasharray": it.more ? "3 2" : null }),
+          svg("text", { x: (x + it.w / 2).toFixed(1), y: (y + h / 2 + 3.5).toFixed(1), "text-anchor": "middle",
             class: "piece-label", fill: textOn(colour), text })));
         x += it.w + gap;
       }
       y += h + gap;
     }
-    const hidden = rows.slice(3).reduce((a, r) => a + r.length, 0);
-    if (hidden) g.append(svg("text", { x: cx, y: (y + 8).toFixed(1), "text-anchor": "middle", class: "cell-id", text: `+${hidden} more` }));
     return g;
   }
 
@@ -356,9 +387,10 @@ const BL = (() => {
       class: `board board-${L.kind}`, role: "img", "aria-label": `${title}: ${L.kind} board, ${L.cells.length} cells`,
       preserveAspectRatio: "xMidYMid meet",
     });
-    // Natural size (one unit = 64-110 px), shrunk to fit the column but never below half
+    // About natural size (one unit = 64-110 px), fitted to the column but never below half
     // size: a very large board scrolls inside its box rather than becoming unreadable.
-    root.style.width = vbW.toFixed(0) + "px";
+    root.style.width = "100%";
+    root.style.maxWidth = (vbW * 1.35).toFixed(0) + "px";
     root.style.minWidth = Math.min(vbW * 0.5, 1400).toFixed(0) + "px";
     root.append(svg("title", { text: `${title} (${L.kind})` }));
 
@@ -376,29 +408,41 @@ const BL = (() => {
     for (const c of L.cells) {
       const cell = c.cell;
       const id = String(cell.id);
-      const label = cell.label === undefined || cell.label === null ? "" : String(cell.label);
+      let label = cell.label === undefined || cell.label === null ? "" : String(cell.label);
+      // Labels often repeat the id ("d1 FEr5"): show the id once, the rest as the label.
+      if (label.startsWith(id + " ")) label = label.slice(id.length + 1).trim();
       const g = svg("g", { class: "cell", "data-id": id });
       const pieceText = (cell.pieces || []).map((p) => `${p.label} (${Number.isInteger(p.owner) ? ((names && names[p.owner]) || "seat " + p.owner) : "no owner"})`).join(", ");
       g.append(svg("title", { text: `${id}${label && label !== id ? " — " + label : ""}${pieceText ? ": " + pieceText : ""}` }));
       let shapeW;
+      const fillDefault = L.kind === "areas" ? "#eef3e6" : "#f4f1e8";
+      const fill = safeFill(cell.fill, fillDefault);
+      const ink = textOn(/^#[0-9a-f]{6}$/i.test(fill) ? fill : fillDefault);
+      // Text that would not fit is squeezed to the room there is.
+      const text = (x, y, cls, str, room, anchor = "middle") => {
+        const t = svg("text", { x: x.toFixed(1), y: y.toFixed(1), "text-anchor": anchor, class: cls, fill: ink, text: str });
+        const per = cls === "cell-id" ? 6.1 : 6.9;
+        if (str.length * per > room) { t.setAttribute("textLength", room.toFixed(1)); t.setAttribute("lengthAdjust", "spacingAndGlyphs"); }
+        return t;
+      };
       if (L.kind === "hex") {
-        g.append(svg("polygon", { points: hexPoints(c.cx, c.cy, L.radius - 1, L.flat), fill: safeFill(cell.fill, "#f4f1e8"), class: "cell-shape" }));
+        g.append(svg("polygon", { points: hexPoints(c.cx, c.cy, L.radius - 1, L.flat), fill, class: "cell-shape" }));
         shapeW = L.radius * 1.45;
-        g.append(svg("text", { x: c.cx.toFixed(1), y: (c.cy - L.radius * 0.55).toFixed(1), "text-anchor": "middle", class: "cell-id", text: id }));
-        if (label && label !== id) g.append(svg("text", { x: c.cx.toFixed(1), y: (c.cy + L.radius * 0.72).toFixed(1), "text-anchor": "middle", class: "cell-label", text: label }));
+        g.append(text(c.cx, c.cy - L.radius * 0.5, "cell-id", id, L.radius * 1.1));
+        if (label && label !== id) g.append(text(c.cx, c.cy + L.radius * 0.66, "cell-label", label, L.radius * 1.3));
       } else if (L.kind === "areas") {
-        g.append(svg("circle", { cx: c.cx.toFixed(1), cy: c.cy.toFixed(1), r: L.radius, fill: safeFill(cell.fill, "#eef3e6"), class: "cell-shape" }));
+        g.append(svg("circle", { cx: c.cx.toFixed(1), cy: c.cy.toFixed(1), r: L.radius, fill, class: "cell-shape" }));
         shapeW = L.radius * 1.6;
-        g.append(svg("text", { x: c.cx.toFixed(1), y: (c.cy - L.radius * 0.55).toFixed(1), "text-anchor": "middle", class: "cell-id", text: id }));
-        if (label && label !== id) g.append(svg("text", { x: c.cx.toFixed(1), y: (c.cy + L.radius * 0.75).toFixed(1), "text-anchor": "middle", class: "cell-label", text: label }));
+        g.append(text(c.cx, c.cy - L.radius * 0.66, "cell-id", id, L.radius * 1.2));
+        if (label && label !== id) g.append(text(c.cx, c.cy + L.radius * 0.8, "cell-label", label, L.radius * 1.1));
       } else {
         const s = L.unit;
-        g.append(svg("rect", { x: (c.cx - s / 2 + 0.5).toFixed(1), y: (c.cy - s / 2 + 0.5).toFixed(1), width: s - 1, height: s - 1, fill: safeFill(cell.fill, "#f4f1e8"), class: "cell-shape" }));
+        g.append(svg("rect", { x: (c.cx - s / 2 + 0.5).toFixed(1), y: (c.cy - s / 2 + 0.5).toFixed(1), width: s - 1, height: s - 1, fill, class: "cell-shape" }));
         shapeW = s - 6;
-        g.append(svg("text", { x: (c.cx - s / 2 + 3).toFixed(1), y: (c.cy - s / 2 + 11).toFixed(1), class: "cell-id", text: id }));
-        if (label && label !== id) g.append(svg("text", { x: (c.cx + s / 2 - 3).toFixed(1), y: (c.cy + s / 2 - 4).toFixed(1), "text-anchor": "end", class: "cell-label", text: label }));
+        g.append(text(c.cx - s / 2 + 3, c.cy - s / 2 + 11, "cell-id", id, s - 6, "start"));
+        if (label && label !== id) g.append(text(c.cx + s / 2 - 3, c.cy + s / 2 - 4, "cell-label", label, s - 6, "end"));
       }
-      g.append(pieceTokens(cell.pieces, c.cx, c.cy + (L.kind === "grid" ? 2 : 0), shapeW, names));
+      g.append(pieceTokens(cell.pieces, c.cx, c.cy + (L.kind === "grid" ? 2 : 0), shapeW, names, L.kind === "areas" ? 3 : 2));
       if (onCell) {
         g.setAttribute("tabindex", "0");
         g.setAttribute("role", "button");
@@ -454,6 +498,6 @@ const BL = (() => {
   return {
     el, svg, clear, gameIdFromPath, takeToken, forgetToken, api, ApiError, commandId,
     seatColour, seatName, seatChip, whoseTurn, outcomeText, when, statusBadge, compact,
-    kvPanel, renderBoard, seatLegend, describeEvent, logEntry, layout,
+    kvPanel, replaceKeepingOpen, renderBoard, seatLegend, describeEvent, logEntry, layout,
   };
 })();

@@ -41,9 +41,9 @@
           el("td", { "data-label": g.status === "active" ? "Whose turn" : "Result" }, turn),
           el("td", { class: "mono", "data-label": "Seq" }, String(g.seq)),
           el("td", { "data-label": "Last activity" }, el("time", { datetime: g.updated, title: g.updated ? new Date(g.updated).toLocaleString() : "" }, when(g.updated))),
-          el("td", { class: "links", "data-label": "Open" },
+          el("td", { class: "links", "data-label": "Open" }, el("span", {},
             el("a", { href: `/games/${encodeURIComponent(g.id)}`, "aria-label": `board of ${g.id}` }, "Board"),
-            el("a", { href: `/games/${encodeURIComponent(g.id)}/replay`, "aria-label": `replay of ${g.id}` }, "Replay"))));
+            el("a", { href: `/games/${encodeURIComponent(g.id)}/replay`, "aria-label": `replay of ${g.id}` }, "Replay")))));
       }
       return data;
     } catch (e) {
@@ -163,5 +163,6 @@
   seatRow("");
   seatRow("");
   loadGames().then((data) => { if (data) showTypes(data.types); });
-  setInterval(() => { if (!document.hidden) loadGames(); }, 15000);
+  // Keep the list fresh, but not while someone is moving through it with the keyboard.
+  setInterval(() => { if (!document.hidden && !tbody.contains(document.activeElement)) loadGames(); }, 15000);
 })();

@@ -71,9 +71,9 @@
     $("outcome").textContent = out;
     const rest = {};
     for (const [k, val] of Object.entries(board)) if (k !== "board") rest[k] = val;
-    const details = clear($("details"));
-    details.append(kvPanel(rest));
-    if (v.prompt) details.append(el("h3", {}, "Prompt"), kvPanel(v.prompt));
+    const parts = [kvPanel(rest)];
+    if (v.prompt) parts.push(el("h3", {}, "Prompt"), kvPanel(v.prompt, 0, "prompt"));
+    BL.replaceKeepingOpen($("details"), ...parts);
     $("viewer").textContent = v.seat === null || v.seat === undefined
       ? "Showing the public view (what spectators see)."
       : `Showing the view of ${BL.seatName(s, v.seat)} (seat ${v.seat}), from your seat link.`;
@@ -102,7 +102,7 @@
       if (top < list.scrollTop || top + current.offsetHeight > list.scrollTop + list.clientHeight) {
         list.scrollTop = Math.max(0, top - list.clientHeight / 2);
       }
-      if (focusLog) current.focus();
+      if (focusLog) current.querySelector("button").focus();
     }
   }
 
@@ -111,10 +111,11 @@
     const seqs = [...S.events.keys()].sort((a, b) => a - b);
     for (const q of seqs) {
       const li = logEntry(S.summary, S.events.get(q));
-      li.tabIndex = 0;
-      li.setAttribute("role", "button");
+      // The seq is a button (keyboard, screen readers); a click anywhere on the row also jumps.
+      const seqLabel = li.querySelector(".log-seq");
+      const jump = el("button", { type: "button", class: "log-seq linklike", "aria-label": `Go to seq ${q}` }, `#${q}`);
+      seqLabel.replaceWith(jump);
       li.addEventListener("click", () => go(q));
-      li.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); go(q); } });
       list.append(li);
     }
   }
@@ -155,7 +156,7 @@
     const t = ev.target;
     if (t === slider || (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT" || t.isContentEditable))) return;
     if (ev.altKey || ev.ctrlKey || ev.metaKey) return;
-    const step = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -1, ArrowDown: 1 }[ev.key];
+    const step = { ArrowLeft: -1, ArrowRight: 1 }[ev.key];
     const inLog = t && t.closest && t.closest("#log");
     if (step !== undefined) { ev.preventDefault(); go(S.at + step, { focusLog: Boolean(inLog) }); }
     else if (ev.key === "Home") { ev.preventDefault(); go(1, { focusLog: Boolean(inLog) }); }

@@ -13,22 +13,19 @@ from events.export import read_record
 from events.store import EventStore
 from projections.projector import all_games, rebuild
 from service.bootstrap import redis_client
-from service.embedded import free_port
-from tests.conftest import Stack, child_env, wait_for, wait_http
+from tests.conftest import Stack, child_env, start_api, wait_for
 from tests.integration.helpers import bearer, command
 
 
 @pytest.fixture
 def cluster_stack(cluster_url: str, redis_url: str, tmp_path: Path) -> Iterator[Stack]:
     ns = f"t{uuid.uuid4().hex[:12]}"
-    port = free_port()
     env = child_env(cluster_url, ns, BROKER_URL=redis_url)
-    s = Stack(f"http://127.0.0.1:{port}", env, logdir=tmp_path)
+    s = Stack("", env, logdir=tmp_path)
     s.start("worker", "worker", "--threads", "2")
     s.start("projector", "projector")
-    s.start("api", "api", "--port", str(port))
     try:
-        wait_http(s.url)
+        start_api(s, ns)
         yield s
     finally:
         for name in list(s.procs):

@@ -1,6 +1,6 @@
 """Platform benchmarks: HTTP commands through real workers, the Lua append, replay, idle latency.
 
-Run with `make bench` (or `python -m bench.platform [--runs 3] [--seconds 8]`). Every
+Run with `make bench` (or `python -m bench.bench_spine [--runs 3] [--seconds 8]`). Every
 figure is the median of several runs, each set beside a baseline measured in the
 same run, because this machine is noisy.
 """

@@ -1,0 +1,145 @@
+"""Faction and layout data, loaded from `content/` and validated once at import."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+_DIR = Path(__file__).parent / "content"
+
+FACTION_IDS: tuple[str, ...] = (
+    "baazaria", "doom_sand", "moonshadow", "parada", "primus", "zermano", "ihalaban", "kragg", "zyan",
+)
+EFFECTS = frozenset({"damage", "heal", "boost_attack", "boost_health", "weaken", "push", "bullrush"})
+TARGETS = frozenset({"enemy", "ally", "none"})
+AREAS = frozenset({"row", "tile"})
+TERRAIN = frozenset("WIP")
+
+
+@dataclass(frozen=True, slots=True)
+class Power:
+    """A spell or ability: a small effect vocabulary with its mana cost, range and uses."""
+
+    code: str
+    name: str
+    kind: str  # spell | ability | passive
+    mana: int
+    range: int
+    target: str
+    effect: str
+    amount: int
+    area: str | None
+    uses: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class UnitCard:
+    """One Faction Unit Card."""
+
+    code: str
+    name: str
+    source: str
+    cost: int
+    rank: int
+    captain: bool
+    movement: int
+    attack: int
+    range: int
+    health: int
+    aerial: bool
+    evade: int
+    makes: str  # "gold" (Soldier) or "mana" (Wizard)
+    powers: tuple[Power, ...]
+
+    @property
+    def bullrush(self) -> bool:
+        return any(p.effect == "bullrush" for p in self.powers)
+
+    def power(self, code: str) -> Power | None:
+        for p in self.powers:
+            if p.code == code:
+                return p
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class Faction:
+    id: str
+    name: str
+    units: dict[str, UnitCard]
+    tiles: tuple[str, ...]  # "NW NE / SW SE" as "ab/cd"
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    seats: int
+    width: int  # in spaces
+    height: int
+    target: int
+    entries: tuple[tuple[str, str], ...]
+    sides: tuple[str, ...]
+    center_pairs: tuple[tuple[str, str], ...]
+
+
+def _power(d: dict) -> Power:
+    p = Power(d["code"], d["name"], d["kind"], int(d["mana"]), int(d["range"]), d["target"],
+              d["effect"], int(d["amount"]), d["area"], d["uses"])
+    if p.kind not in ("spell", "ability", "passive") or p.effect not in EFFECTS:
+        raise ValueError(f"bad power {d}")
+    if p.target not in TARGETS or (p.area is not None and p.area not in AREAS):
+        raise ValueError(f"bad power target/area {d}")
+    return p
+
+
+def _unit(d: dict) -> UnitCard:
+    makes = {"soldier": "gold", "wizard": "mana"}[d["type"]]
+    u = UnitCard(d["code"], d["name"], d["source"], int(d["cost"]), int(d["rank"]), bool(d["captain"]),
+                 int(d["movement"]), int(d["attack"]), int(d["range"]), int(d["health"]),
+                 bool(d["aerial"]), int(d["evade"]), makes, tuple(_power(p) for p in d["powers"]))
+    if not (1 <= u.rank <= 5 and u.cost >= 1 and u.health >= 1 and u.range >= 1):
+        raise ValueError(f"bad unit {d['name']}")
+    if len({p.code for p in u.powers}) != len(u.powers):
+        raise ValueError(f"duplicate power code on {u.name}")
+    return u
+
+
+def _load_factions() -> dict[str, Faction]:
+    raw = json.loads((_DIR / "factions.json").read_text())["factions"]
+    out: dict[str, Faction] = {}
+    for fid in FACTION_IDS:
+        d = raw[fid]
+        units = {u["code"]: _unit(u) for u in d["units"]}
+        tiles = tuple(d["tiles"])
+        if len(units) != 15 or len(d["units"]) != 15:
+            raise ValueError(f"{fid} needs 15 distinct units")
+        if len(tiles) != 5 or any(len(t) != 5 or t[2] != "/" or set(t) - TERRAIN - {"/"} for t in tiles):
+            raise ValueError(f"{fid} needs 5 tiles like 'PP/PW'")
+        if sum(1 for t in tiles if "W" not in t) < 2:
+            raise ValueError(f"{fid} needs two water-free tiles for the base camp spots")
+        # The Vanguard draft never dead-ends if, after 3 set aside and up to 4 picks, one unit costing <= 5 is left.
+        if sum(1 for u in units.values() if u.cost <= 5) < 8:
+            raise ValueError(f"{fid} needs at least 8 units costing 5 gold or less")
+        out[fid] = Faction(fid, d["name"], units, tiles)
+    if set(raw) != set(FACTION_IDS):
+        raise ValueError("factions.json must hold exactly the nine factions")
+    return out
+
+
+def _load_layouts() -> dict[int, Layout]:
+    raw = json.loads((_DIR / "layouts.json").read_text())["layouts"]
+    out: dict[int, Layout] = {}
+    for key, d in raw.items():
+        n = int(key)
+        lay = Layout(n, 2 * int(d["tiles_wide"]), 2 * int(d["tiles_high"]), int(d["target"]),
+                     tuple((c["entry"][0], c["entry"][1]) for c in d["camps"]),
+                     tuple(c["side"] for c in d["camps"]),
+                     tuple((a, b) for a, b in d["center_pairs"]))
+        if len(lay.entries) != n:
+            raise ValueError(f"layout {n} needs {n} camps")
+        out[n] = lay
+    return out
+
+
+FACTIONS: dict[str, Faction] = _load_factions()
+LAYOUTS: dict[int, Layout] = _load_layouts()

@@ -1,0 +1,168 @@
+"""Command JSON shapes and the play-by-post notation (`step d4`, `use LB c5`), which round-trip."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from rules.core import Command, InvalidCommand
+
+ADVANTAGES = ("terrain", "resource", "tile_first", "resources", "recruit_last")
+
+
+def _str(args: Mapping[str, Any], key: str) -> str:
+    v = args.get(key)
+    if not isinstance(v, str) or not v or len(v) > 12:
+        raise InvalidCommand("bad_args", f"{key!r} must be a short string")
+    return v
+
+
+def _int(args: Mapping[str, Any], key: str, allowed: range | tuple[int, ...]) -> int:
+    v = args.get(key)
+    if not isinstance(v, int) or isinstance(v, bool) or v not in allowed:
+        raise InvalidCommand("bad_args", f"{key!r} must be an integer in {allowed}")
+    return v
+
+
+def _unit(args: Mapping[str, Any], key: str) -> str:
+    v = _str(args, key).upper()
+    if not v.isalnum():
+        raise InvalidCommand("bad_args", f"{key!r} must be a unit code like 'RS'")
+    return v
+
+
+def _space(args: Mapping[str, Any], key: str) -> str:
+    v = _str(args, key).lower()
+    if not (v[0] in "abcdefgh" and v[1:].isdigit() and 1 <= int(v[1:]) <= 8):
+        raise InvalidCommand("bad_args", f"{key!r} must be a space like 'c4'")
+    return v
+
+
+SHAPES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    # verb: (required keys, optional keys)
+    "choose": (("advantage",), ()),
+    "tile": (("tile", "spot", "rot"), ()),
+    "center": (("kind", "space"), ()),
+    "aside": (("unit",), ()),
+    "recruit": (("unit",), ()),
+    "done": ((), ()),
+    "activate": (("unit",), ()),
+    "command": (("captain", "unit"), ()),
+    "step": (("to",), ("aside",)),
+    "fly": ((), ()),
+    "land": ((), ()),
+    "attack": (("target",), ()),
+    "shoot": (("target",), ()),
+    "use": (("power", "target"), ()),
+    "end": ((), ()),
+}
+COMMAND_TYPES = frozenset(f"factions.{v}" for v in SHAPES)
+
+
+def _norm(verb: str, args: Mapping[str, Any]) -> dict[str, Any]:
+    if verb == "choose":
+        a = _str(args, "advantage")
+        if a not in ADVANTAGES:
+            raise InvalidCommand("bad_args", f"advantage must be one of {ADVANTAGES}")
+        return {"advantage": a}
+    if verb == "tile":
+        return {"tile": _int(args, "tile", range(1, 6)), "spot": _int(args, "spot", range(1, 17)),
+                "rot": _int(args, "rot", (0, 180))}
+    if verb == "center":
+        k = _str(args, "kind")
+        if k not in ("gold", "mana"):
+            raise InvalidCommand("bad_args", "kind must be 'gold' or 'mana'")
+        return {"kind": k, "space": _space(args, "space")}
+    if verb in ("aside", "recruit", "activate"):
+        return {"unit": _unit(args, "unit")}
+    if verb == "command":
+        return {"captain": _unit(args, "captain"), "unit": _unit(args, "unit")}
+    if verb == "step":
+        out = {"to": _space(args, "to")}
+        if args.get("aside") is not None:
+            out["aside"] = _space(args, "aside")
+        return out
+    if verb in ("attack", "shoot"):
+        return {"target": _space(args, "target")}
+    if verb == "use":
+        return {"power": _unit(args, "power"), "target": _space(args, "target")}
+    return {}
+
+
+def parse_command(type: str, args: Mapping[str, Any], seat: int) -> Command:
+    if not isinstance(type, str) or type not in COMMAND_TYPES:
+        raise InvalidCommand("unknown_command", f"no command type {type!r} in factions")
+    if not isinstance(args, Mapping):
+        raise InvalidCommand("bad_args", "args must be an object")
+    verb = type.split(".", 1)[1]
+    req, opt = SHAPES[verb]
+    extra = set(args) - set(req) - set(opt)
+    if extra:
+        raise InvalidCommand("bad_args", f"unexpected fields {sorted(extra)}")
+    for k in req:
+        if k not in args:
+            raise InvalidCommand("bad_args", f"missing field {k!r}")
+    return Command(type, _norm(verb, args), seat)
+
+
+def format_text(c: Command) -> str:
+    verb = c.type.split(".", 1)[1]
+    a = c.args
+    parts: list[str] = [verb]
+    if verb == "tile":
+        parts += [str(a["tile"]), str(a["spot"]), str(a["rot"])]
+    elif verb == "center":
+        parts += [a["kind"], a["space"]]
+    elif verb == "command":
+        parts += [a["captain"], a["unit"]]
+    elif verb == "step":
+        parts.append(a["to"])
+        if "aside" in a:
+            parts += ["aside", a["aside"]]
+    elif verb == "use":
+        parts += [a["power"], a["target"]]
+    else:
+        for k in SHAPES[verb][0]:
+            parts.append(str(a[k]))
+    return " ".join(parts)
+
+
+def _num(tok: str) -> int:
+    if not tok.isdigit():
+        raise InvalidCommand("bad_text", f"expected a number, got {tok!r}")
+    return int(tok)
+
+
+_TEXT: dict[str, Callable[[list[str]], dict[str, Any]]] = {
+    "choose": lambda t: {"advantage": t[0]},
+    "tile": lambda t: {"tile": _num(t[0]), "spot": _num(t[1]), "rot": _num(t[2])},
+    "center": lambda t: {"kind": t[0], "space": t[1]},
+    "aside": lambda t: {"unit": t[0]},
+    "recruit": lambda t: {"unit": t[0]},
+    "activate": lambda t: {"unit": t[0]},
+    "command": lambda t: {"captain": t[0], "unit": t[1]},
+    "attack": lambda t: {"target": t[0]},
+    "shoot": lambda t: {"target": t[0]},
+    "use": lambda t: {"power": t[0], "target": t[1]},
+}
+_ARITY = {"choose": 1, "tile": 3, "center": 2, "aside": 1, "recruit": 1, "activate": 1, "command": 2,
+          "attack": 1, "shoot": 1, "use": 2, "done": 0, "fly": 0, "land": 0, "end": 0}
+
+
+def parse_text(text: str, seat: int) -> Command:
+    toks = text.split()
+    if not toks:
+        raise InvalidCommand("bad_text", "empty command")
+    verb, rest = toks[0].lower(), toks[1:]
+    if verb == "step":
+        if len(rest) == 1:
+            return parse_command("factions.step", {"to": rest[0]}, seat)
+        if len(rest) == 3 and rest[1].lower() == "aside":
+            return parse_command("factions.step", {"to": rest[0], "aside": rest[2]}, seat)
+        raise InvalidCommand("bad_text", "write 'step d4' or 'step d4 aside e4'")
+    if verb not in _ARITY:
+        raise InvalidCommand("unknown_command", f"unknown verb {verb!r}")
+    if len(rest) != _ARITY[verb]:
+        raise InvalidCommand("bad_text", f"{verb} takes {_ARITY[verb]} word(s)")
+    args = _TEXT[verb](rest) if verb in _TEXT else {}
+    return parse_command(f"factions.{verb}", args, seat)

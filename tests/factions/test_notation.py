@@ -1,0 +1,58 @@
+"""Notation and JSON shapes: round trips and clear errors for bad input."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.core import Command, InvalidCommand
+from rules.factions import GAME
+
+SAMPLES = ["choose terrain", "tile 3 5 180", "center gold c3", "aside RS", "recruit EG", "done",
+           "activate SC", "command EG MI", "step d4", "step c1 aside b1", "fly", "land", "attack d5",
+           "shoot e6", "use LB c3", "end"]
+
+
+@pytest.mark.parametrize("text", SAMPLES)
+def test_text_round_trips(text: str) -> None:
+    c = GAME.parse_text(text, 1)
+    assert GAME.format_text(c) == text and c.seat == 1
+    assert GAME.parse_command(c.type, dict(c.args), 1) == c
+    assert c.type in GAME.command_types
+
+
+def test_parse_normalises_case() -> None:
+    assert GAME.parse_text("Use lb C3", 0) == Command("factions.use", {"power": "LB", "target": "c3"}, 0)
+
+
+@pytest.mark.parametrize("type_,args", [
+    ("factions.fly_away", {}),
+    ("factions.step", {}),
+    ("factions.step", {"to": 3}),
+    ("factions.step", {"to": "z9"}),
+    ("factions.tile", {"tile": "1", "spot": 2, "rot": 0}),
+    ("factions.tile", {"tile": 1, "spot": 2, "rot": 90}),
+    ("factions.tile", {"tile": True, "spot": 2, "rot": 0}),
+    ("factions.center", {"kind": "silver", "space": "c3"}),
+    ("factions.end", {"now": True}),
+    ("factions.choose", {"advantage": "luck"}),
+])
+def test_malformed_commands_are_invalid(type_: str, args: dict[str, object]) -> None:
+    with pytest.raises(InvalidCommand):
+        GAME.parse_command(type_, args, 0)
+
+
+@pytest.mark.parametrize("text", ["", "jump", "step", "step d4 e5", "tile 1 x 0", "use LB"])
+def test_bad_text_is_invalid(text: str) -> None:
+    with pytest.raises(InvalidCommand):
+        GAME.parse_text(text, 0)
+
+
+def test_decide_refuses_malformed_and_unknown_commands() -> None:
+    from tests.factions.helpers import position
+
+    s = position([(0, "EG", "c2"), (1, "SC", "c5")])
+    with pytest.raises(InvalidCommand):
+        GAME.decide(s, Command("factions.activate", {}, 0), None)  # type: ignore[arg-type]
+    with pytest.raises(InvalidCommand):
+        GAME.decide(s, Command("factions.teleport", {"to": "a1"}, 0), None)  # type: ignore[arg-type]
+    assert GAME.decide(s, Command("factions.activate", {"unit": "eg"}, 0), None)  # type: ignore[arg-type]

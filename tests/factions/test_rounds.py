@@ -1,0 +1,229 @@
+"""Rank order, tie-breakers, captains, movement, base camp and reinforcement (Steps 1-3, Movement)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from rules.core import IllegalCommand
+from rules.factions import GAME
+from rules.factions.schedule import schedule
+from tests.factions.helpers import position, run, texts, tiles_2p, unit_at
+
+
+def test_highest_rank_activates_first() -> None:
+    s = position([(0, "MI", "a1"), (1, "IN", "c5")])  # Militia rank 1, Inkanyamba rank 5
+    assert (s.level, s.turn) == (5, 1)
+
+
+def test_rank_tie_printed_example_captain_wins() -> None:
+    # Elite Gladiator (rank 4, Captain) against Storm Conjuror (rank 4): Player 1 starts.
+    s = position([(0, "EG", "c2"), (1, "SC", "c5")], p1=0)
+    assert (s.level, s.turn) == (4, 0)
+    assert s.card(s.units["0:EG"]).rank == 4 and s.card(s.units["1:SC"]).rank == 4
+
+
+def test_rank_tie_more_units_wins_when_captains_equal() -> None:
+    s = position([(0, "CJ", "c2"), (0, "MI", "a1"), (1, "SC", "c5")], p1=1)
+    assert s.turn == 0
+
+
+def test_rank_tie_resource_advantage_wins_last() -> None:
+    s = position([(0, "CJ", "c2"), (1, "SC", "c5")], p1=0)
+    assert s.center_seat == 1 and s.turn == 1
+    s = position([(0, "CJ", "c2"), (1, "SC", "c5")], p1=1)
+    assert s.turn == 0
+
+
+def test_units_alternate_within_a_rank() -> None:
+    s = position([(0, "MI", "a1"), (0, "AO", "b1"), (1, "MI", "c5")], p1=1)
+    order = []
+    for _ in range(3):
+        seat = s.turn
+        code = next(t.split()[1] for t in texts(s, seat) if t.startswith("activate"))
+        s, _ = run(s, f"activate {code}", "end")
+        order.append(seat)
+    assert order == [0, 1, 0]
+
+
+def test_captain_commands_lower_rank_then_activates_last() -> None:
+    s = position([(0, "EG", "c2"), (0, "MI", "a1"), (1, "SC", "c5")], p1=0)
+    assert "command EG MI" in texts(s, 0)
+    s, _ = run(s, "command EG MI")
+    assert s.active == "0:MI" and s.units["0:EG"].commanding
+    s, _ = run(s, "step a2", "end")
+    assert s.turn == 1  # the Storm Conjuror takes the rank-4 turn
+    s, _ = run(s, "activate SC", "end")
+    assert s.stage == "captains" and s.turn == 0 and texts(s, 0) == ["activate EG"]
+    s, _ = run(s, "activate EG", "end")
+    assert s.stage == "reinforce"
+
+
+def test_captain_in_base_camp_cannot_command() -> None:
+    s = position([(0, "EG", "base"), (0, "MI", "a1"), (1, "SC", "c5")], p1=0)
+    assert not [t for t in texts(s, 0) if t.startswith("command")]
+
+
+def test_elite_gladiator_moves_one_of_two() -> None:
+    s = position([(0, "EG", "c2"), (1, "MI", "f6")])
+    s, _ = run(s, "activate EG", "step c3")
+    assert s.moves_left == 1
+    s, _ = run(s, "end")
+    assert unit_at(s, "c3") is not None and s.units["0:EG"].done
+
+
+def test_units_may_stay_put() -> None:
+    s = position([(0, "EG", "c2"), (1, "MI", "f6")])
+    s, _ = run(s, "activate EG", "end")
+    assert unit_at(s, "c2") is not None
+
+
+def test_diagonal_only_on_and_onto_home_tiles() -> None:
+    s = position([(0, "RS", "b2"), (1, "MI", "f6")])  # b2 home; c3 is seat 1's tile
+    s, _ = run(s, "activate RS")
+    opts = texts(s, 0)
+    assert "step a1" in opts and "step c1" in opts and "step a3" in opts  # diagonals among home tiles
+    assert "step c3" not in opts  # diagonal onto an enemy tile
+
+
+def test_only_orthogonal_on_enemy_tiles() -> None:
+    s = position([(0, "RS", "d4"), (1, "MI", "f6")])
+    s, _ = run(s, "activate RS")
+    steps = sorted(t for t in texts(s, 0) if t.startswith("step"))
+    assert steps == ["step c4", "step d3", "step d5", "step e4"]
+
+
+def test_units_cannot_move_through_each_other() -> None:
+    s = position([(0, "RS", "a1"), (0, "MI", "a2"), (1, "MI", "f6")])
+    s, _ = run(s, "activate RS")
+    assert "step a2" not in texts(s, 0)
+    with pytest.raises(IllegalCommand) as e:
+        GAME.decide(s, GAME.parse_text("step a2", 0), None)  # type: ignore[arg-type]
+    assert e.value.code == "illegal_step"
+
+
+def test_water_ends_activation_of_ground_units() -> None:
+    tiles = tiles_2p(patterns=["PP/PP", "PP/PP", "PP/PP", "PP/WP", "PP/PP", "PP/PP", "PP/PP", "PP/PP", "PP/PP"])
+    s = position([(0, "AC", "a2"), (1, "MI", "f6")], tiles=tiles)
+    s, ev = run(s, "activate AC", "step a3")
+    assert ev[-1].type == "factions.ActivationEnded" and s.active is None
+
+
+def test_swiftwing_valkyrie_flies_four_over_water() -> None:
+    tiles = tiles_2p(patterns=["PP/PP", "PP/PP", "PP/PP", "WW/WW", "PP/PP", "PP/PP", "WW/WW", "PP/PP", "PP/PP"])
+    s = position([(0, "SV", "a2"), (1, "MI", "f6")], tiles=tiles)
+    assert s.units["0:SV"].flying and s.card(s.units["0:SV"]).movement == 4
+    s, _ = run(s, "activate SV", "step a3", "step a4", "step a5", "step a6")
+    assert s.active == "0:SV" and s.moves_left == 0 and unit_at(s, "a6") is not None
+
+
+def test_take_off_and_land_cost_no_movement() -> None:
+    s = position([(0, "SV", "a2"), (1, "MI", "f6")])
+    s, _ = run(s, "activate SV", "land")
+    assert s.moves_left == 4 and not s.units["0:SV"].flying
+    assert "fly" not in texts(s, 0)  # a landed unit stays landed until it activates again
+
+
+def test_base_camp_unit_must_enter() -> None:
+    s = position([(0, "EG", "base"), (1, "MI", "f6")])
+    s, _ = run(s, "activate EG")
+    assert sorted(texts(s, 0)) == ["step c1", "step d1"]
+
+
+def test_base_camp_blocked_by_allies_stays() -> None:
+    s = position([(0, "EG", "base"), (0, "MI", "c1"), (0, "AO", "d1"), (1, "MI", "f6")])
+    s, _ = run(s, "activate EG")
+    assert texts(s, 0) == ["end"]
+
+
+def test_enemy_blocker_is_bullrushed_aside() -> None:
+    s = position([(0, "EG", "base"), (0, "AO", "d1"), (1, "MI", "c1")])
+    s, _ = run(s, "activate EG")
+    assert sorted(texts(s, 0)) == ["step c1 aside b1", "step c1 aside c2"]
+    s, _ = run(s, "step c1 aside b1")
+    assert unit_at(s, "c1").code == "EG" and unit_at(s, "b1").key == "1:MI"  # type: ignore[union-attr]
+
+
+def test_base_camp_units_cannot_be_targeted() -> None:
+    s = position([(0, "RS", "base"), (1, "SC", "c3")])
+    s, _ = run(s, "activate SC")
+    assert not [t for t in texts(s, 1) if t.startswith(("use", "attack", "shoot"))]
+
+
+def test_recruit_before_activation_higher_rank_goes_first() -> None:
+    # Step 3 example: a Rank 4 recruited while Rank 2 units are going activates first.
+    s = position([(0, "BO", "a1"), (1, "AR", "f6")], gold=[10, 10], p1=1)
+    assert s.level == 2 and s.turn == 0
+    s, _ = run(s, "recruit EG")
+    assert s.level == 4 and s.turn == 0 and texts(s, 0)[0] == "activate EG"
+    assert s.gold[0] == 6
+
+
+def test_reinforcement_terrain_player_first_then_recruits_activate() -> None:
+    s = position([(0, "MI", "a1"), (1, "MI", "f6")], p1=1, gold=[5, 5])
+    while s.stage == "main":
+        code = texts(s, s.turn)[0].split()[1]
+        s, _ = run(s, f"activate {code}", "end")
+    assert s.stage == "reinforce" and s.turn == 1
+    s, _ = run(s, "recruit SW", "done")
+    assert s.turn == 0
+    s, _ = run(s, "done")
+    assert s.stage == "fresh" and s.turn == 1 and texts(s, 1) == ["activate SW"]
+
+
+def test_no_return_to_base_camp() -> None:
+    s = position([(0, "EG", "c1"), (1, "MI", "f6")])
+    s, _ = run(s, "activate EG")
+    assert all("base" not in t for t in texts(s, 0))
+
+
+def test_loss_after_two_empty_reinforcement_phases() -> None:
+    s = position([(0, "MI", "a1")], gold=[0, 0])
+    for _ in range(2):
+        while s.phase == "play" and s.pk in ("turn", "activation"):
+            s, _ = run(s, "activate MI" if s.pk == "turn" else "end")
+        while s.phase == "play" and s.pk == "reinforce":
+            s, _ = run(s, "done")
+    out = GAME.is_over(s)
+    assert out is not None and out.winners == (0,) and 1 in s.out
+
+
+def test_out_of_turn_is_refused_without_change() -> None:
+    s = position([(0, "EG", "c2"), (1, "SC", "c5")], p1=0)
+    with pytest.raises(IllegalCommand) as e:
+        GAME.decide(s, GAME.parse_text("activate SC", 1), None)  # type: ignore[arg-type]
+    assert e.value.code == "not_your_turn"
+    with pytest.raises(IllegalCommand) as e:
+        GAME.decide(s, GAME.parse_text("step c3", 0), None)  # type: ignore[arg-type]
+    assert e.value.code == "wrong_prompt"
+    with pytest.raises(IllegalCommand) as e:
+        GAME.decide(s, GAME.parse_text("activate RS", 0), None)  # type: ignore[arg-type]
+    assert e.value.code == "not_in_rank_order"
+    assert s.turn == 0 and s.active is None
+
+
+def test_three_player_rank_tie_goes_to_the_die_order() -> None:
+    tiles = tuple((k % 3, "PP/PP") for k in range(12))
+    s = position([(0, "MI", "a1"), (1, "MI", "c3"), (2, "MI", "h6")],
+                 factions=("zyan", "zermano", "kragg"), tiles=tiles)
+    s = replace(s, tie=(2, 0, 1))
+    s = schedule(replace(s, last=-1, level=0))
+    assert s.turn == 2
+    s, _ = run(s, "activate MI", "end")
+    assert s.turn == 0  # then clockwise
+    s, _ = run(s, "activate MI", "end")
+    assert s.turn == 1
+
+
+def test_three_player_round_draws_tie_order_from_rng() -> None:
+    tiles = tuple((k % 3, "PP/PP") for k in range(12))
+    s = position([(0, "MI", "a1"), (1, "MI", "c3"), (2, "MI", "h6")],
+                 factions=("zyan", "zermano", "kragg"), tiles=tiles, gold=[0, 0, 0])
+    events = []
+    while s.round == 1:
+        t = texts(s, s.ps[0])
+        s, ev = run(s, "end" if "end" in t else ("done" if "done" in t else t[0]))
+        events += ev
+    started = [e for e in events if e.type == "factions.RoundStarted"]
+    assert started and sorted(started[0].data["tie"]) == [0, 1, 2]

@@ -1,0 +1,52 @@
+"""Views are public and JSON-able; redaction changes nothing."""
+
+from __future__ import annotations
+
+import json
+
+from rules.core import Command, Event
+from rules.factions import GAME
+from tests.factions.helpers import position
+
+
+def test_view_has_generic_grid_board_and_camps() -> None:
+    s = position([(0, "EG", "c2"), (0, "RS", "base"), (1, "SC", "c5")], centers=[("c3", "gold", -1)])
+    v = GAME.view(s, 0)
+    assert json.loads(json.dumps(v)) == v
+    assert v["board"]["kind"] == "grid" and v["public"] is True
+    cells = {c["id"]: c for c in v["board"]["cells"]}
+    assert len(cells) == 36 + 2
+    assert cells["c2"]["pieces"] == [{"label": "EG", "owner": 0}]
+    assert cells["camp0"]["pieces"] == [{"label": "RS", "owner": 0}]
+    assert cells["c3"]["label"] == "c3 G"
+    assert cells["a1"]["y"] > cells["a6"]["y"]  # row 1 is drawn at the bottom
+
+
+def test_all_information_is_public() -> None:
+    s = position([(0, "EG", "c2"), (1, "SC", "c5")])
+    public = GAME.view(s, None)
+    for seat in (0, 1):
+        assert {**GAME.view(s, seat), "viewer": None} == public
+    e = Event("factions.UnitSetAside", {"seat": 0, "unit": "RS"}, 0)
+    assert GAME.redact(e, 1) == e and GAME.redact(e, None) == e
+    c = Command("factions.aside", {"unit": "RS"}, 0)
+    assert GAME.redact_command(c, 1) == c
+
+
+def test_initial_view() -> None:
+    v = GAME.view(GAME.initial_state(), None)
+    assert v["board"]["cells"] == []
+
+
+def test_views_of_three_and_four_player_games() -> None:
+    from rules.core import fold
+    from tests.support.randomplay import play_random
+
+    for n in (3, 4):
+        rec = play_random(GAME, {}, [f"p{i}" for i in range(n)], 40 + n, replay_checks=0, check_audit=False)
+        for cut in (1, len(rec.events) // 3, len(rec.events)):
+            s = fold(GAME, rec.events[:cut])
+            v = GAME.view(s, 0)
+            assert json.loads(json.dumps(v)) == v
+            if s.geo is not None:
+                assert len(v["board"]["cells"]) == s.geo.width * s.geo.height + n
