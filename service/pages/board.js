@@ -143,6 +143,12 @@
 
   async function load() {
     const t = S.token;
+    if (S.loadedTo === 0) {
+      // A long game's log runs to tens of thousands of events: start from its last 200
+      // (the replay page steps through all of it).
+      const head = await api(`/v1/games/${gid}`);
+      S.loadedTo = Math.max(0, head.data.seq - 200);
+    }
     const jobs = [
       api(`/v1/games/${gid}`),
       api(`/v1/games/${gid}/view`, { token: t }),

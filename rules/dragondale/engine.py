@@ -1,0 +1,345 @@
+"""The flow of play: a stack of tasks in the public `ctl` record, run until someone must choose.
+
+`decide` checks a command against the legal answers of the task on top of the stack, applies
+it, and runs the stack on. Every state change is an event folded at once, and the run ends with
+a `PromptChanged` event carrying the new control record, so replay never re-runs this logic.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import orjson
+
+from rules.core import Command, Event, IllegalCommand, Rng
+from rules.dragondale.content import (
+    HIGH,
+    LOW,
+    MOVEMENT_CARDS,
+    TRIBES,
+)
+from rules.dragondale.evolve import evolve
+from rules.dragondale.queries import (
+    board,
+    dominance_rank,
+    seats_at,
+    vp,
+)
+from rules.dragondale.state import DRAGON, State
+
+N = "dragondale."
+Task = dict[str, Any]
+LegalFn = Callable[[State, Task, int], list[Command]]
+HandleFn = Callable[["Engine", Task, Command], None]
+StepFn = Callable[["Engine", Task], bool]
+
+STEPS: dict[str, StepFn] = {}
+LEGAL: dict[str, LegalFn] = {}
+HANDLE: dict[str, HandleFn] = {}
+# prompts answered automatically when they have exactly one answer (no real choice)
+AUTO = frozenset({"companion", "encounters", "enc_unit", "pick", "fmove"})
+
+
+class Engine:
+    """One decide call: the state so far, the events made, and the control record."""
+
+    def __init__(self, state: State, rng: Rng) -> None:
+        self.s = state
+        self.rng = rng
+        self.events: list[Event] = []
+        self.ctl: dict[str, Any] = orjson.loads(orjson.dumps(state.ctl)) if state.ctl else {
+            "stack": [], "prompt": None, "enc": None, "turn": -1,
+        }
+        self.stack: list[Task] = self.ctl["stack"]
+
+    # -- plumbing ------------------------------------------------------------------------
+    def emit(self, typ: str, data: dict[str, Any], seat: int | None = None) -> None:
+        e = Event(N + typ, data, seat)
+        self.events.append(e)
+        self.s = evolve(self.s, e)
+
+    def finish(self) -> list[Event]:
+        self.emit("PromptChanged", {"ctl": orjson.loads(orjson.dumps(self.ctl))})
+        return self.events
+
+    def push(self, *tasks: Task) -> None:
+        """Push tasks so that the first given runs first."""
+        self.stack.extend(reversed(tasks))
+
+    def ask(self, seats: list[int], task: Task, options: dict[str, Any] | None = None) -> bool:
+        self.ctl["prompt"] = {"seats": seats, "kind": task["k"], "options": options or {}}
+        return True
+
+    def apply(self, task: Task, cmd: Command) -> None:
+        HANDLE[self.ctl["prompt"]["kind"]](self, task, cmd)
+
+    def run(self) -> None:
+        while True:
+            self.ctl["prompt"] = None
+            if self.s.outcome is not None:
+                self.stack.clear()
+                return
+            if self.check_end():
+                continue
+            if not self.stack:
+                self.next_turn()
+                continue
+            task = self.stack[-1]
+            if STEPS[task["k"]](self, task):
+                kind = self.ctl["prompt"]["kind"]
+                if kind in AUTO:
+                    seat = self.ctl["prompt"]["seats"][0]
+                    legal = LEGAL[kind](self.s, task, seat)
+                    if len(legal) == 1:
+                        self.apply(task, legal[0])
+                        continue
+                return
+
+    # -- game-wide changes -----------------------------------------------------------------
+    def check_end(self) -> bool:
+        s = self.s
+        if s.dominance and s.dominance[-1] == DRAGON:
+            self.end_by_vp("the Dragon reached the lowest dominance")
+            return True
+        if s.trees and all(t.state == "felled" for t in s.trees):
+            self.end_by_vp("all trees are felled")
+            return True
+        return False
+
+    def end_by_vp(self, reason: str) -> None:
+        s = self.s
+        scores = [vp(s, i) for i in range(s.n)]
+        best = max(scores)
+        tied = [i for i in range(s.n) if scores[i] == best]
+        winner = min(tied, key=lambda i: dominance_rank(s, i))
+        self.emit("GameEnded", {"winners": [winner], "scores": scores, "reason": reason})
+
+    def next_turn(self) -> None:
+        s = self.s
+        if self.ctl["turn"] < 0:
+            seat = s.order[0]
+        else:
+            seat = s.order[(s.order.index(self.ctl["turn"]) + 1) % s.n]
+        self.ctl["turn"] = seat
+        self.emit("TurnStarted", {"seat": seat, "turn": s.turn_no + 1})
+        self.push(
+            {"k": "start", "seat": seat}, {"k": "tribe_action", "seat": seat},
+            {"k": "action", "seat": seat, "n": 1}, {"k": "action", "seat": seat, "n": 2},
+            {"k": "step_c"}, {"k": "step_d"}, {"k": "step_e"}, {"k": "step_f"}, {"k": "end_turn"},
+        )
+
+    @property
+    def turn(self) -> int:
+        return int(self.ctl["turn"])
+
+    def draw_insight(self, seat: int) -> None:
+        bag = self.s.bag
+        if not bag:
+            return
+        pref = TRIBES[self.s.tribes[seat].name]["insight"]
+        keys = sorted(bag)
+        # feeling the shape: the tribe's own shape is three times as likely per token
+        weights = [bag[k] * (3 if k.split(":")[1] == pref else 1) for k in keys]
+        key = keys[self.rng.weighted(weights)]
+        owner, typ = key.split(":")
+        self.emit("InsightDrawn", {"secret": {"token": [owner, typ]}}, seat)
+
+    def pickup(self, seat: int, terr: str) -> None:
+        name = self.s.tribes[seat].name
+        for tok in self.s.terr_tokens.get(terr, ()):
+            if tok.owner == name:
+                self.emit("InsightPickedUp", {"where": terr, "owner": name, "secret": {"type": tok.type}}, seat)
+                return
+
+    def boost(self, seat: int) -> None:
+        lib = self.s.tribes[seat].library
+        if lib:
+            self.emit("CardBoosted", {"card": lib[0]}, seat)
+        else:
+            self.dragon_down()
+
+    def dragon_down(self, may_end: bool = True) -> None:
+        order = list(self.s.dominance)
+        i = order.index(DRAGON)
+        if i >= len(order) - 1 or (not may_end and i == len(order) - 2):
+            return
+        order[i], order[i + 1] = order[i + 1], order[i]
+        self.emit("DominanceChanged", {"order": order})
+
+    def tribe_up(self, seat: int) -> None:
+        order = list(self.s.dominance)
+        i = order.index(seat)
+        if i > 0 and order[i - 1] != DRAGON:
+            order[i], order[i - 1] = order[i - 1], order[i]
+            self.emit("DominanceChanged", {"order": order})
+
+    def fury_step(self, seat: int, delta: int) -> None:
+        if delta == 0:
+            return
+        new = self.s.tribes[seat].fury + delta
+        if LOW <= new <= HIGH:
+            self.emit("FuryMoved", {"to": new}, seat)
+            tok = self.s.fury_tokens.get(str(new))
+            if tok is not None and tok.owner == self.s.tribes[seat].name:
+                self.emit("InsightPickedUp", {"where": f"fury:{new}", "owner": tok.owner, "secret": {"type": tok.type}}, seat)
+        else:
+            self.push({"k": "edge", "seat": seat, "side": "top" if new > HIGH else "bottom"})
+
+    def hide(self, seat: int, ids: list[str]) -> None:
+        units = {u.id: u for u in self.s.tribes[seat].units}
+        hide = sorted(i for i in ids if not units[i].hidden and units[i].type != "ox")
+        if hide:
+            self.emit("UnitsHidden", {"units": hide}, seat)
+
+    def reveal_units(self, seat: int, ids: list[str]) -> None:
+        units = {u.id: u for u in self.s.tribes[seat].units}
+        rev = {i: units[i].type for i in sorted(ids) if units[i].hidden}
+        if rev:
+            self.emit("UnitsRevealed", {"units": rev}, seat)
+
+    def dispel(self, seat: int, ids: list[str]) -> None:
+        if ids:
+            units = {u.id: u for u in self.s.tribes[seat].units}
+            self.emit("UnitsDispelled", {"units": {i: units[i].type for i in sorted(ids)}}, seat)
+
+    def to_camp(self, seat: int, ids: list[str]) -> None:
+        if ids:
+            units = {u.id: u for u in self.s.tribes[seat].units}
+            hide = sorted(i for i in ids if units[i].type != "ox")
+            self.emit("UnitsPlaced", {"units": sorted(ids), "to": self.s.tribes[seat].camp, "hide": hide}, seat)
+
+    def pay_tokens(self, seat: int, idx: list[int]) -> None:
+        toks = self.s.tribes[seat].tokens
+        for i in sorted(idx, reverse=True):
+            t = toks[i]
+            self.emit("InsightPaid", {"index": i, "token": None if t.hidden else [t.owner, t.type],
+                                      "secret": {"token": [t.owner, t.type]}}, seat)
+
+    # -- the Dragon --------------------------------------------------------------------------
+    def mshuffle(self) -> None:
+        self.emit("DragonDeckShuffled", {"secret": {"deck": self.rng.shuffled(sorted(MOVEMENT_CARDS))}})
+
+    def mdraw(self) -> str:
+        if not self.s.mdeck:
+            self.mshuffle()
+        card = self.s.mdeck[0]
+        self.emit("DragonCardDrawn", {"card": card})
+        return card
+
+    def dragon_dest(self) -> str | None:
+        """Draw movement cards as the rulebook says; a territory, or None on a stay card."""
+        b = board(self.s)
+        assert self.s.dragon is not None
+        cur = b.terr[self.s.dragon]
+        card = self.mdraw()
+        mc = MOVEMENT_CARDS[card]
+        if "stay" in mc:
+            self.stay(mc["stay"])
+            return None
+        rune = mc["rune"]
+        if cur.kind == "inner":
+            if rune != cur.rune:
+                return b.inner_by_rune[rune]
+            self.mshuffle()
+            card = self.mdraw()
+            mc = MOVEMENT_CARDS[card]
+            if "stay" in mc:
+                self.stay(mc["stay"])
+                return None
+            return b.outer_by_rune[mc["rune"]]
+        if rune in cur.arrows:
+            return cur.arrows[rune]
+        self.mshuffle()
+        card = self.mdraw()
+        mc = MOVEMENT_CARDS[card]
+        if "stay" in mc:
+            self.stay(mc["stay"])
+            return None
+        return b.inner_by_rune[mc["rune"]]
+
+    def stay(self, kind: str) -> None:
+        if kind == "choice":
+            self.push({"k": "stay", "seat": self.s.stone})
+            return
+        if any(t.state == "felled" or t.poisoned is not None for t in self.s.trees):
+            self.dragon_down()
+        else:
+            for seat in self.play_order_from(self.turn):
+                self.draw_insight(seat)
+
+    def play_order_from(self, seat: int) -> list[int]:
+        o = list(self.s.order)
+        i = o.index(seat)
+        return o[i:] + o[:i]
+
+    def dragon_into(self, dest: str) -> None:
+        self.emit("DragonMoved", {"to": dest, "from": self.s.dragon})
+        self.dragon_encounters(dest)
+
+    def dragon_encounters(self, dest: str) -> None:
+        pairs = [[dest, DRAGON, i] for i in seats_at(self.s, dest)]
+        if pairs:
+            self.push({"k": "encounters", "pairs": pairs})
+
+    def dragon_go(self) -> None:
+        if self.s.dragon is None:
+            return
+        dest = self.dragon_dest()
+        if dest is not None:
+            self.dragon_into(dest)
+
+    def dispel_dragon(self, seat: int) -> None:
+        self.emit("DragonDispelled", {}, seat)
+        self.dragon_down()
+
+    # -- movement ------------------------------------------------------------------------
+    def start_move(self, seat: int, legs: list[dict[str, Any]], kind: str, hide: bool = False) -> None:
+        self.push({"k": "move", "seat": seat, "legs": legs, "kind": kind, "hide": hide,
+                   "stage": "companion", "done": []})
+
+
+def _register(kind: str, step: StepFn, legal: LegalFn | None = None, handle: HandleFn | None = None) -> None:
+    STEPS[kind] = step
+    if legal is not None:
+        LEGAL[kind] = legal
+    if handle is not None:
+        HANDLE[kind] = handle
+
+
+def legal_for(s: State, seat: int) -> list[Command]:
+    if s.prompt is None or seat not in s.prompt.seats:
+        return []
+    task = s.ctl["stack"][-1]
+    return LEGAL[s.prompt.kind](s, task, seat)
+
+
+def decide(s: State, cmd: Command, rng: Rng) -> list[Event]:
+    if s.outcome is not None:
+        raise IllegalCommand("game_over", "the game is over")
+    if s.prompt is None or cmd.seat not in s.prompt.seats:
+        raise IllegalCommand("not_your_turn", f"seat {cmd.seat} is not prompted now")
+    task = s.ctl["stack"][-1]
+    assert cmd.seat is not None
+    legal = LEGAL[s.prompt.kind](s, task, cmd.seat)
+    if cmd not in legal:
+        kinds = {c.type for c in legal}
+        if cmd.type not in kinds:
+            raise IllegalCommand("wrong_command", f"{cmd.type} does not answer the prompt {s.prompt.kind}")
+        raise IllegalCommand("illegal_choice", f"{cmd.type} {dict(cmd.args)} is not allowed now")
+    e = Engine(s, rng)
+    e.apply(e.stack[-1], cmd)
+    e.run()
+    return e.finish()
+
+
+def start_events(s: State, rng: Rng, first: list[Task]) -> list[Event]:
+    e = Engine(s, rng)
+    e.push(*first)
+    e.run()
+    return e.finish()
+
+
+from rules.dragondale import tasks as _tasks  # noqa: E402  (registers the task table)
+
+_tasks.register(_register)

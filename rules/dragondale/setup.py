@@ -1,0 +1,149 @@
+"""Set-up for first games and experienced tribes, for 2, 3 and 4 tribes."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rules.core import Event, InvalidCommand, Rng, SeatInfo, fold
+from rules.dragondale.board import board_for
+from rules.dragondale.content import (
+    CARDS,
+    FURY_CARDS,
+    INSIGHT_TYPES,
+    MOVEMENT_CARDS,
+    TRACK,
+    TRIBES,
+    UNDERSIDES,
+)
+from rules.dragondale.state import DRAGON
+
+TRIBE_ORDER = ("vikings", "celts", "druids", "dark_faery")
+PREFIX = {"vikings": "v", "celts": "c", "druids": "d", "dark_faery": "f"}
+OPTION_KEYS = frozenset({"tribes", "experienced", "newcomer"})
+
+
+def check_options(options: Mapping[str, Any], n: int) -> tuple[list[str], bool, list[bool]]:
+    """Validated tribes (seat order), experienced flag and newcomer flag per seat."""
+    if not 2 <= n <= 4:
+        raise InvalidCommand("bad_options", "Dragon Dale is for 2, 3 or 4 tribes")
+    extra = set(options) - OPTION_KEYS
+    if extra:
+        raise InvalidCommand("bad_options", f"unknown options: {sorted(extra)}")
+    tribes = options.get("tribes", list(TRIBE_ORDER[:n]))
+    if not isinstance(tribes, list) or len(tribes) != n or len(set(tribes)) != n or any(
+        t not in TRIBE_ORDER for t in tribes
+    ):
+        raise InvalidCommand("bad_options", f"tribes must be {n} distinct of {list(TRIBE_ORDER)}")
+    experienced = options.get("experienced", False)
+    if not isinstance(experienced, bool):
+        raise InvalidCommand("bad_options", "experienced must be true or false")
+    newcomer = options.get("newcomer", False)
+    if isinstance(newcomer, bool):
+        flags = [newcomer] * n
+    elif isinstance(newcomer, list) and all(t in tribes for t in newcomer):
+        flags = [t in newcomer for t in tribes]
+    else:
+        raise InvalidCommand("bad_options", "newcomer must be a boolean or a list of tribes in play")
+    return tribes, experienced, flags
+
+
+def _tribe_tokens(name: str) -> list[list[str]]:
+    return [[name, t] for t in INSIGHT_TYPES for _ in range(4)]
+
+
+def setup_events(options: Mapping[str, Any], seats: Sequence[SeatInfo], rng: Rng) -> list[Event]:
+    n = len(seats)
+    tribes, experienced, newcomer = check_options(options, n)
+    b = board_for(n)
+    camps = [f"camp_{t}" for t in tribes] if n == 4 else ["camp_a", "camp_b", "camp_c"][:n]
+    start = rng.below(n) if experienced and n != 3 else 0
+    order = [(start + i) % n for i in range(n)]
+    dominance = [DRAGON, *reversed(order)]
+    # insight tokens: one of each tribe on every territory without a reward, one by each
+    # marked Fury space, the rest of the tribe's tokens and the neutral ones into the bag
+    places = [t.id for t in b.terr.values() if not t.reward and t.kind != "camp"]
+    terr_tokens: dict[str, list[list[str]]] = {p: [] for p in places}
+    fury_tokens: dict[str, list[str]] = {}
+    bag: dict[str, int] = {}
+
+    def into_bag(tok: list[str]) -> None:
+        key = f"{tok[0]}:{tok[1]}"
+        bag[key] = bag.get(key, 0) + 1
+
+    for name in tribes:
+        toks = rng.shuffled(_tribe_tokens(name))
+        for p in places:
+            terr_tokens[p].append(toks.pop())
+        fury_tokens[str(TRACK["tribe_spaces"][name])] = toks.pop()
+        for tok in toks:
+            into_bag(tok)
+    unused = [t for t in TRIBE_ORDER if t not in tribes]
+    neutral = [["neutral", t] for t in INSIGHT_TYPES]
+    for tok in neutral * (2 if n == 4 else 1):
+        into_bag(tok)
+    if unused:
+        pool = [tok for name in unused for tok in _tribe_tokens(name)]
+        for tok in rng.sample(pool, 8):
+            into_bag(tok)
+    trees = sorted(b.trees)
+    unders = rng.shuffled(sorted(UNDERSIDES))
+    dragon = b.inner_by_rune[rng.choice(["ash", "oak", "yew"])]
+    events = [Event("dragondale.GameSetUp", {
+        "n": n, "board": b.key, "experienced": experienced, "tribes": tribes, "camps": camps,
+        "order": order, "dominance": dominance, "fury_top": list(TRACK["top"]),
+        "fury_bottom": list(TRACK["bottom"]), "dragon": dragon, "stone": order[-1], "trees": trees,
+        "token_owners": {p: [t[0] for t in v] for p, v in terr_tokens.items()},
+        "fury_token_owners": {k: v[0] for k, v in fury_tokens.items()},
+        "secret": {
+            "bag": bag, "terr_tokens": terr_tokens, "fury_tokens": fury_tokens,
+            "fury_cards": rng.shuffled(sorted(FURY_CARDS)),
+            "mdeck": rng.shuffled(sorted(MOVEMENT_CARDS)),
+            "under": dict(zip(trees, unders, strict=True)),
+        },
+    })]
+    for seat, name in enumerate(tribes):
+        info = TRIBES[name]
+        pfx = PREFIX[name]
+        types = [ut for ut, u in info["units"].items() if ut != "ox" for _ in range(u["count"])]
+        types = rng.shuffled(types)
+        ids = [f"{pfx}{i + 1}" for i in range(6)]
+        type_of = dict(zip(ids, types, strict=True))
+        always = {}
+        if "ox" in info["units"]:
+            ids.append("ox")
+            type_of["ox"] = "ox"
+            always["ox"] = "ox"
+
+        def card_id(c: dict[str, Any], seat_new: bool = newcomer[seat]) -> str:
+            return str(c["intro"]["id"]) if seat_new and "intro" in c else str(c["id"])
+
+        cards = CARDS[name]
+        hand = [card_id(c) for c in cards if c["zone"] == "hand"]
+        library = [card_id(c) for c in sorted((c for c in cards if c["zone"] == "library"), key=lambda c: c["number"])]
+        ideas = [card_id(c) for c in cards if c["zone"] == "ideas"]
+        # experienced set-up: card A (TOP) only goes to a tribe playing for the first time
+        if not experienced or newcomer[seat]:
+            ideas += [card_id(c) for c in cards if c["zone"] == "ideas_top"]
+        stances = {}
+        for ut, lst in info["stances"].items():
+            left = set(info.get("leave_out_experienced", [])) if experienced else set()
+            stances[ut] = next(c["id"] for c in lst if c["id"] not in left)
+        events.append(Event("dragondale.TribeSetUp", {
+            "tribe": name, "units": ids, "always": always, "ideas": ideas,
+            "tribe_tokens": info["tokens"] - 2, "roots": info.get("roots", 0),
+            "newcomer": newcomer[seat],
+            "secret": {"types": type_of, "hand": hand, "library": library, "stances": stances},
+        }, seat))
+    from rules.dragondale.engine import Engine, Task
+    from rules.dragondale.game import GAME
+
+    state = fold(GAME, events)
+    e = Engine(state, rng)
+    first: list[Task] = []
+    if experienced:
+        e.emit("StanceTodo", {"todo": {str(i): list(TRIBES[t]["stances"]) for i, t in enumerate(tribes)}})
+        first.append({"k": "stance_round"})
+    e.push(*first)
+    e.run()
+    return events + e.finish()
