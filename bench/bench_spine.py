@@ -122,12 +122,12 @@ def run_load(port: int, games: Sequence[tuple[str, list[str], int]], seconds: fl
         c0 = [0, 0]
         await asyncio.gather(*(_player(port, g, t, s, time.perf_counter() + warmup, warm, c0, pause)
                                for g, t, s in games))
-        # Seats move on during warm-up: read whose turn it is now.
+        # Seats move on during warm-up: ask the live state (/legal) whose turn it is now.
         conn = await Conn("127.0.0.1", port).open()
         now = []
         for g, t, _ in games:
-            _, raw = await conn.request("GET", f"/v1/games/{g}")
-            now.append((g, t, orjson.loads(raw)["prompt"]["seats"][0]))
+            _, raw = await conn.request("GET", f"/v1/games/{g}/legal", token=t[0])
+            now.append((g, t, 0 if orjson.loads(raw)["commands"] else 1))
         conn.close()
         lat: list[float] = []
         counts = [0, 0]

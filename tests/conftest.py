@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -150,17 +151,24 @@ def start_api(s: Stack, namespace: str, tries: int = 5) -> None:
     raise RuntimeError("could not start the API on a free port")
 
 
-@pytest.fixture
-def stack(redis_url: str, namespace: str, tmp_path: Path) -> Iterator[Stack]:
-    s = Stack("", child_env(redis_url, namespace), logdir=tmp_path)
-    s.start("worker", "worker", "--threads", "4")
+@contextlib.contextmanager
+def running_stack(env: dict[str, str], logdir: Path, threads: int = 4) -> Iterator[Stack]:
+    """A worker, a projector and an API over `env`'s Redis and namespace, stopped on exit."""
+    s = Stack("", env, logdir=logdir)
+    s.start("worker", "worker", "--threads", str(threads))
     s.start("projector", "projector")
     try:
-        start_api(s, namespace)
+        start_api(s, env["BOARDLOG_NAMESPACE"])
         yield s
     finally:
         for name in list(s.procs):
             s.stop(name)
+
+
+@pytest.fixture
+def stack(redis_url: str, namespace: str, tmp_path: Path) -> Iterator[Stack]:
+    with running_stack(child_env(redis_url, namespace), tmp_path) as s:
+        yield s
 
 
 def wait_for(predicate: object, timeout: float = 10.0, interval: float = 0.05) -> None:

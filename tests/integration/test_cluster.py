@@ -13,23 +13,15 @@ from events.export import read_record
 from events.store import EventStore
 from projections.projector import all_games, rebuild
 from service.bootstrap import redis_client
-from tests.conftest import Stack, child_env, start_api, wait_for
+from tests.conftest import Stack, child_env, running_stack, wait_for
 from tests.integration.helpers import bearer, command
 
 
 @pytest.fixture
 def cluster_stack(cluster_url: str, redis_url: str, tmp_path: Path) -> Iterator[Stack]:
-    ns = f"t{uuid.uuid4().hex[:12]}"
-    env = child_env(cluster_url, ns, BROKER_URL=redis_url)
-    s = Stack("", env, logdir=tmp_path)
-    s.start("worker", "worker", "--threads", "2")
-    s.start("projector", "projector")
-    try:
-        start_api(s, ns)
+    env = child_env(cluster_url, f"t{uuid.uuid4().hex[:12]}", BROKER_URL=redis_url)
+    with running_stack(env, tmp_path, threads=2) as s:
         yield s
-    finally:
-        for name in list(s.procs):
-            s.stop(name)
 
 
 def test_a_whole_match_with_events_on_a_cluster(cluster_stack: Stack, cluster_url: str) -> None:
