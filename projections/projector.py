@@ -43,7 +43,7 @@ class Projector:
         block_ms: int = 1000,
         claim_idle_ms: int = 30_000,
         batch: int = 200,
-        min_gap_ms: float = 25.0,
+        min_gap_ms: float = 50.0,
     ) -> None:
         self.store = store
         self.r: Any = store.r
