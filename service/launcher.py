@@ -77,6 +77,23 @@ def _spawn(args: list[str], env: dict[str, str]) -> subprocess.Popen[bytes]:
     return subprocess.Popen([sys.executable, "-m", "service.cli", *args], env=env)
 
 
+def _wait_for_api(url: str, children: list[subprocess.Popen[bytes]], stop: threading.Event) -> bool:
+    """Wait until the API answers (so the printed URL works when it is printed)."""
+    import httpx
+
+    deadline = time.monotonic() + 60
+    while not stop.is_set() and time.monotonic() < deadline:
+        if any(c.poll() is not None for c in children):
+            return False
+        try:
+            if httpx.get(url, timeout=1).status_code == 200:
+                return True
+        except httpx.HTTPError:
+            pass
+        stop.wait(0.1)
+    return False
+
+
 def serve(settings: Settings, host: str, port: int, data: Path, workers: int, threads: int) -> int:
     """Start Redis (embedded unless REDIS_URL is set), workers, projector and API; stop them on a signal."""
     stop = _stop_event()
@@ -89,7 +106,8 @@ def serve(settings: Settings, host: str, port: int, data: Path, workers: int, th
     children = [_spawn(["worker", "--processes", "1", "--threads", str(threads)], env) for _ in range(workers)]
     children.append(_spawn(["projector"], env))
     children.append(_spawn(["api", "--host", host, "--port", str(port)], env))
-    print(f"boardlog is up: open http://{host}:{port}/ (Ctrl-C stops it)", flush=True)
+    if _wait_for_api(f"http://{host}:{port}/v1/health", children, stop):
+        print(f"boardlog is up: open http://{host}:{port}/ (Ctrl-C stops it)", flush=True)
     code = 0
     while not stop.is_set():
         if any(c.poll() is not None for c in children):
