@@ -461,15 +461,23 @@ def create_app(settings: Settings | None = None, parts: Parts | None = None) -> 
     async def lobby_page() -> HTMLResponse:
         return page("lobby.html")
 
+    def game_page(gid: str, name: str) -> HTMLResponse:
+        try:
+            game_exists(gid)
+        except ApiError:
+            body = ("<!doctype html><html lang=en><meta charset=utf-8><title>No such game</title>"
+                    "<link rel=stylesheet href=/static/style.css><main><h1>No such game</h1>"
+                    "<p>There is no game with that id here. <a href=/>Back to the lobby</a>.</p></main></html>")
+            return HTMLResponse(body, status_code=404)
+        return page(name)
+
     @app.get("/games/{gid}", include_in_schema=False)
     async def board_page(gid: str) -> HTMLResponse:
-        game_exists(gid)
-        return page("board.html")
+        return game_page(gid, "board.html")
 
     @app.get("/games/{gid}/replay", include_in_schema=False)
     async def replay_page(gid: str) -> HTMLResponse:
-        game_exists(gid)
-        return page("replay.html")
+        return game_page(gid, "replay.html")
 
     @app.get("/static/{name}", include_in_schema=False)
     async def static(name: str) -> Response:

@@ -108,6 +108,14 @@ def test_bad_create_requests(stack: Stack) -> None:
         assert_error(c.get("/v1/games/p01-aaaaaaaaaaaa/view?at=x"), 422, "bad_request")
 
 
+def test_a_page_for_an_unknown_game_is_an_html_404(stack: Stack) -> None:
+    with stack.client() as c:
+        for path in ("/games/p01-aaaaaaaaaaaa", "/games/p01-aaaaaaaaaaaa/replay", "/games/nonsense"):
+            r = c.get(path)
+            assert r.status_code == 404 and r.headers["content-type"].startswith("text/html")
+            assert "No such game" in r.text
+
+
 def test_openapi_is_served(stack: Stack) -> None:
     with stack.client() as c:
         spec = c.get("/openapi.json").json()
