@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from rules.core import Game, register
 
 # A module listed here exposes a module-level `GAME` satisfying rules.core.Game.
-SHIPPED: tuple[str, ...] = ("rules.factions", "rules.dragondale")
+SHIPPED: tuple[str, ...] = ("rules.rite", "rules.factions", "rules.dragondale")
 
 
 def load(extra: Iterable[str] = ()) -> list[Game]:

@@ -1,0 +1,625 @@
+"""Turn commands: the energy actions, the free ones, and the prompts they open; each with its
+legal-command enumeration beside the check that accepts it."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from dataclasses import replace
+from typing import Any
+
+from rules.core import Command, IllegalCommand
+
+from .content import FACTIONS, FIRES, UNITS
+from .engine import (
+    Ctx,
+    action_limit,
+    defeat,
+    earth_next,
+    earth_one,
+    enter,
+    firefly_strike,
+    next_turn,
+    pay,
+    place_unit,
+    react_choices,
+    warrior_placed,
+)
+from .query import (
+    COMMANDERS,
+    budget,
+    defeat_cost,
+    defeatable,
+    fire_cost,
+    in_reserve,
+    open_tile,
+    path_from,
+    reach,
+    reach_all,
+    taunters,
+)
+from .state import BOARD, State
+
+
+def cmd(t: str, seat: int, **args: Any) -> Command:
+    return Command("rite." + t, args, seat)
+
+
+def tile(s: State, label: Any) -> int:
+    i = s.geo.index.get(label) if isinstance(label, str) else None
+    if i is None:
+        raise IllegalCommand("bad_tile", f"no tile {label!r} on this board")
+    return i
+
+
+def own_unit(s: State, seat: int, label: Any) -> int:
+    i = tile(s, label)
+    v = s.occ[i]
+    if v < 0 or s.units[v].controller != seat:
+        raise IllegalCommand("not_your_unit", f"no unit of yours on {label}")
+    return v
+
+
+def need_action(s: State) -> None:
+    if s.actions >= action_limit(s):
+        raise IllegalCommand("action_taken", "you have already taken your action this turn")
+
+
+def take_action(c: Ctx, seat: int) -> None:
+    c.emit("ActionTaken", {"seat": seat}, seat)
+
+
+def faction(s: State, seat: int) -> str:
+    return s.factions[seat]
+
+
+# --- summon ------------------------------------------------------------------------------------
+
+
+def _summon_kinds(s: State, seat: int) -> list[str]:
+    return [u["kind"] for u in FACTIONS[faction(s, seat)]["units"] if not u.get("commander")]
+
+
+def _summon_tiles(s: State, seat: int, kind: str) -> list[int]:
+    fac = faction(s, seat)
+    out = [i for i, k in enumerate(s.kinds) if k == "summon" and s.tfac[i] == fac and open_tile(s, i)]
+    if kind == "warrior":
+        out += [i for i, k in enumerate(s.kinds) if k == "boneyard" and open_tile(s, i)]
+    return out
+
+
+def _summon_source(s: State, seat: int, kind: str) -> int:
+    fac = faction(s, seat)
+    card = (fac == "goblins" and kind == "firebringer") or (fac == "undead" and kind == "deathbringer")
+    return in_reserve(s, seat, kind, card=card)
+
+
+def do_summon(c: Ctx, seat: int, a: dict[str, Any]) -> None:
+    s = c.s
+    need_action(s)
+    kind = a["unit"]
+    if kind not in _summon_kinds(s, seat):
+        raise IllegalCommand("bad_unit", f"you cannot summon a {kind}")
+    uid = _summon_source(s, seat, kind)
+    if uid < 0:
+        raise IllegalCommand("not_in_reserve", f"no {kind} in your reserve")
+    t = tile(s, a["at"])
+    if t not in _summon_tiles(s, seat, kind):
+        raise IllegalCommand("bad_tile", f"{a['at']} is not an accessible summoning tile of yours")
+    pay(c, seat, UNITS[kind].cost)
+    take_action(c, seat)
+    place_unit(c, uid, t, "summon")
+    if kind == "warrior" and s.kinds[t] == "boneyard":
+        warrior_placed(c, seat)
+
+
+def legal_summon(s: State, seat: int) -> Iterator[Command]:
+    have = budget(s, seat)
+    for kind in _summon_kinds(s, seat):
+        if UNITS[kind].cost > have or _summon_source(s, seat, kind) < 0:
+            continue
+        for t in _summon_tiles(s, seat, kind):
+            yield cmd("summon", seat, unit=kind, at=s.geo.labels[t])
+
+
+# --- move --------------------------------------------------------------------------------------
+
+
+def _movers(s: State, seat: int) -> list[int]:
+    return [uid for uid, u in enumerate(s.units) if u.where == BOARD and u.controller == seat]
+
+
+def move_path(s: State, uid: int, pts: list[int], limit: int) -> tuple[list[int], int]:
+    """A move as `[from, to]` (the cheapest legal route) or as a full path of adjacent steps; (path, cost)."""
+    end = pts[-1]
+    if len(pts) < 2 or not open_tile(s, end):
+        raise IllegalCommand("tile_blocked", f"{s.geo.labels[end]} is not accessible")
+    if len(pts) == 2:
+        best = reach(s, uid, limit)
+        if end not in best or end == pts[0]:
+            raise IllegalCommand("no_path", f"{s.geo.labels[end]} cannot be reached")
+        return path_from(reach_all(s, uid, limit), end), best[end][0]
+    # An explicit path: check every step as the search would.
+    cost = 0
+    cur = s
+    for a, b in itertools.pairwise(pts):
+        best = reach_all(cur, uid, 1)
+        if b not in best or best[b][1] != a:
+            step = reach_all(cur, uid, limit - cost)
+            if b not in step or step[b][1] != a or step[b][0] - step[a][0] > 1:
+                raise IllegalCommand("no_path", f"cannot step from {s.geo.labels[a]} to {s.geo.labels[b]}")
+            cost += step[b][0]
+        else:
+            cost += best[b][0]
+        if cost > limit:
+            raise IllegalCommand("not_enough_energy", "the path costs more than you have")
+        if b != end:
+            cur = _standing(cur, uid, b)
+    return pts, cost
+
+
+def _standing(s: State, uid: int, t: int) -> State:
+    """The position with the unit notionally on `t` (to check the next step of a path)."""
+    units = list(s.units)
+    occ = list(s.occ)
+    old = units[uid].tiles[0]
+    if occ[old] == uid:
+        occ[old] = -1
+    units[uid] = replace(units[uid], tiles=(t,))
+    if occ[t] < 0:
+        occ[t] = uid
+    return replace(s, units=tuple(units), occ=tuple(occ))
+
+
+def do_move(c: Ctx, seat: int, a: dict[str, Any]) -> None:
+    s = c.s
+    pts = [tile(s, x) for x in a["path"]]
+    uid = own_unit(s, seat, a["path"][0])
+    if s.units[uid].kind == "firefly":
+        raise IllegalCommand("not_your_unit", "Fireflies move only with the volcano")
+    free_only = s.actions >= action_limit(s)
+    limit = 0 if free_only else budget(s, seat) + (s.players[seat].rage if s.units[uid].kind == "wyrmling" else 0)
+    path, cost = move_path(s, uid, pts, limit)
+    if cost > 0:
+        need_action(s)
+        pay(c, seat, cost, rage_ok=s.units[uid].kind == "wyrmling")
+        take_action(c, seat)
+    finish_move(c, seat, uid, path)
+
+
+def finish_move(c: Ctx, seat: int, uid: int, path: list[int]) -> None:
+    """Record a move, apply a fire token at its end, and offer Protecting Wings after an Angel's."""
+    origin = path[0]
+    c.emit("UnitMoved", {"uid": uid, "path": [c.lab(t) for t in path]}, seat)
+    enter(c, uid, path[-1])
+    if c.s.units[uid].kind == "angel" and c.s.units[uid].where == BOARD:
+        open_wings(c, uid, origin)
+
+
+def legal_move(s: State, seat: int, free_only: bool) -> Iterator[Command]:
+    have = 0 if free_only else budget(s, seat)
+    lab = s.geo.labels
+    for uid in _movers(s, seat):
+        u = s.units[uid]
+        if u.kind == "firefly":
+            continue
+        lim = have + (s.players[seat].rage if u.kind == "wyrmling" and have >= 1 else 0)
+        if u.kind != "warrior" and lim == 0:
+            continue
+        start = u.tiles[0]
+        for t, (cst, _) in reach(s, uid, lim).items():
+            if t != start and (cst == 0 or not free_only):
+                yield cmd("move", seat, path=[lab[start], lab[t]])
+
+
+# --- Protecting Wings --------------------------------------------------------------------------
+
+
+def _wing_options(s: State) -> list[str]:
+    angel, origin, carried = s.mctx[0], s.mctx[1], s.mctx[2:]
+    geo = s.geo
+    seat = s.units[angel].controller
+    dests = [j for j in geo.nbr[s.units[angel].tiles[0]] if open_tile(s, j)]
+    out = []
+    if len(carried) < 2 and dests:
+        for j in geo.nbr[origin]:
+            v = s.occ[j]
+            if v >= 0 and v != angel and v not in carried and s.units[v].controller == seat:
+                out += [f"{geo.labels[j]}-{geo.labels[d]}" for d in dests]
+    return [*out, "done"]
+
+
+def open_wings(c: Ctx, angel: int, origin: int) -> None:
+    c.mode("wings", [angel, origin])
+    if _wing_options(c.s) == ["done"]:
+        c.mode("turn")
+
+
+def do_wings(c: Ctx, seat: int, opt: str) -> None:
+    s = c.s
+    if opt not in _wing_options(s):
+        raise IllegalCommand("bad_option", f"{opt} is not a choice here")
+    if opt == "done":
+        c.mode("turn")
+        return
+    a, b = (tile(s, x) for x in opt.split("-"))
+    v = s.occ[a]
+    c.emit("UnitMoved", {"uid": v, "path": [c.lab(a), c.lab(b)], "carried": True}, seat)
+    enter(c, v, b)
+    c.mode("wings", [*s.mctx, v])
+    if _wing_options(c.s) == ["done"]:
+        c.mode("turn")
+
+
+# --- defeat ------------------------------------------------------------------------------------
+
+
+def do_defeat(c: Ctx, seat: int, a: dict[str, Any]) -> None:
+    s = c.s
+    need_action(s)
+    t = tile(s, a["target"])
+    v = s.occ[t]
+    if v < 0:
+        raise IllegalCommand("no_unit", f"no unit on {a['target']}")
+    attacker = -1
+    if s.units[v].controller != seat:
+        if a.get("from") is None:
+            raise IllegalCommand("no_attacker", "name the unit that defeats it: defeat X from Y")
+        attacker = own_unit(s, seat, a["from"])
+        at = s.units[attacker].tiles[0]
+        if at not in s.geo.nbr[t]:
+            raise IllegalCommand("not_adjacent", "the attacking unit must be adjacent to the target")
+        tn = taunters(s, attacker)
+        if tn and t not in tn:
+            raise IllegalCommand("taunted", "a unit next to an enemy Knight may only defeat that Knight")
+        if s.units[attacker].kind == "firefly":
+            raise IllegalCommand("not_your_unit", "Fireflies are the volcano's")
+    elif a.get("from") is not None:
+        raise IllegalCommand("own_unit", "defeating your own unit needs no attacker")
+    if not defeatable(s, v, seat, "action"):
+        raise IllegalCommand("cannot_be_defeated", "that unit cannot be defeated now")
+    cost = defeat_cost(s, v, seat, attacker)
+    wyrm = attacker >= 0 and s.units[attacker].kind == "wyrmling"
+    pay(c, seat, cost, rage_ok=wyrm)
+    take_action(c, seat)
+    defeat(c, [v], seat, "action", attacker)
+
+
+def legal_defeat(s: State, seat: int) -> Iterator[Command]:
+    p = s.players[seat]
+    have = p.round_e + p.reserve_e
+    if have < 1:
+        return
+    lab = s.geo.labels
+    for uid, u in enumerate(s.units):
+        if u.where != BOARD:
+            continue
+        t = u.tiles[0]
+        if u.controller == seat:
+            if defeatable(s, uid, seat, "action") and defeat_cost(s, uid, seat, -1) <= have:
+                yield cmd("defeat", seat, target=lab[t], **{"from": None})
+            continue
+        if not defeatable(s, uid, seat, "action"):
+            continue
+        for j in s.geo.nbr[t]:
+            a = s.occ[j]
+            if a < 0 or s.units[a].controller != seat:
+                continue
+            tn = taunters(s, a)
+            if tn and t not in tn:
+                continue
+            extra = p.rage if s.units[a].kind == "wyrmling" else 0
+            if defeat_cost(s, uid, seat, a) <= have + extra:
+                yield cmd("defeat", seat, target=lab[t], **{"from": lab[j]})
+
+
+# --- remove a rock -----------------------------------------------------------------------------
+
+
+def _rock_ok(s: State, seat: int, r: int) -> bool:
+    for j in s.geo.nbr[r]:
+        v = s.occ[j]
+        if v >= 0 and s.units[v].controller == seat and not taunters(s, v):
+            return True
+    return False
+
+
+def do_rock(c: Ctx, seat: int, a: dict[str, Any]) -> None:
+    s = c.s
+    need_action(s)
+    r = tile(s, a["at"])
+    if r not in s.rocks:
+        raise IllegalCommand("no_rock", f"no rock on {a['at']}")
+    if not _rock_ok(s, seat, r):
+        raise IllegalCommand("not_adjacent", "you need a friendly unit next to the rock")
+    pay(c, seat, 1)
+    take_action(c, seat)
+    c.emit("RockRemoved", {"at": c.lab(r)}, seat)
+
+
+def legal_rock(s: State, seat: int) -> Iterator[Command]:
+    if budget(s, seat) < 1:
+        return
+    for r in sorted(s.rocks):
+        if _rock_ok(s, seat, r):
+            yield cmd("rock", seat, at=s.geo.labels[r])
+
+
+# --- Fly ---------------------------------------------------------------------------------------
+
+
+def _fly_targets(s: State, seat: int, angel: int) -> Iterator[tuple[int, int]]:
+    at = s.units[angel].tiles[0]
+    if taunters(s, angel):
+        return
+    have = budget(s, seat)
+    d = s.geo.dist[at]
+    for j in range(s.geo.size):
+        if j == at:
+            continue
+        cost = (d[j] + 1) // 2
+        if cost > have:
+            continue
+        if open_tile(s, j) or (d[j] == 1 and s.occ[j] >= 0 and s.units[s.occ[j]].controller == seat):
+            yield j, cost
+
+
+def do_fly(c: Ctx, seat: int, a: dict[str, Any]) -> None:
+    s = c.s
+    need_action(s)
+    angel = own_unit(s, seat, a["from"])
+    if s.units[angel].kind != "angel":
+        raise IllegalCommand("bad_unit", "only an Angel can Fly")
+    to = tile(s, a["to"])
+    options = dict(_fly_targets(s, seat, angel))
+    if to not in options:
+        raise IllegalCommand("bad_tile", f"the Angel cannot fly to {a['to']}")
+    pay(c, seat, options[to])
+    take_action(c, seat)
+    origin = s.units[angel].tiles[0]
+    if s.occ[to] >= 0:
+        c.emit("UnitsSwapped", {"a": angel, "b": s.occ[to]}, seat)
+    else:
+        c.emit("UnitMoved", {"uid": angel, "path": [c.lab(origin), c.lab(to)], "fly": True}, seat)
+        enter(c, angel, to)
+    if c.s.units[angel].where == BOARD:
+        open_wings(c, angel, origin)
+
+
+def legal_fly(s: State, seat: int) -> Iterator[Command]:
+    lab = s.geo.labels
+    for uid in _movers(s, seat):
+        if s.units[uid].kind == "angel":
+            for j, _ in _fly_targets(s, seat, uid):
+                yield cmd("fly", seat, **{"from": lab[s.units[uid].tiles[0]], "to": lab[j]})
+
+
+# --- Fireball ----------------------------------------------------------------------------------
+
+
+def _fireball_targets(s: State, seat: int, sorc: int) -> Iterator[int]:
+    at = s.units[sorc].tiles[0]
+    have = budget(s, seat)
+    tn = taunters(s, sorc)
+    d = s.geo.dist[at]
+    for j in range(s.geo.size):
+        if 1 <= d[j] <= have and (not tn or j in tn):
+            yield j
+
+
+def do_fireball(c: Ctx, seat: int, a: dict[str, Any]) -> None:
+    s = c.s
+    need_action(s)
+    sorc = own_unit(s, seat, a["from"])
+    if s.units[sorc].kind != "sorcerer":
+        raise IllegalCommand("bad_unit", "only a Sorcerer casts Fireball")
+    t = tile(s, a["target"])
+    if t not in set(_fireball_targets(s, seat, sorc)):
+        raise IllegalCommand("out_of_range", f"{a['target']} cannot be targeted")
+    c.mode("fireball", [sorc, t])
+
+
+def _flames_ok(s: State, seat: int) -> bool:
+    p = s.players[seat]
+    return faction(s, seat) == "goblins" and p.level // 5 - p.used[0] > 0 and "flames" not in s.tpowers
+
+
+def do_pay(c: Ctx, seat: int, a: dict[str, Any]) -> None:
+    s = c.s
+    sorc, t = s.mctx[0], s.mctx[1]
+    x, y, flames = a["x"], a["y"], a["flames"]
+    dist = s.geo.dist[s.units[sorc].tiles[0]][t]
+    if x < max(1, dist) or y < 0 or x + y > budget(s, seat):
+        raise IllegalCommand("bad_amount", f"X must reach the target ({dist}) and X+Y fit your energy")
+    if flames and not _flames_ok(s, seat):
+        raise IllegalCommand("power_unavailable", "Lasting Flames is not available")
+    pay(c, seat, x + y)
+    take_action(c, seat)
+    c.mode("turn")
+    area = [t, *s.geo.nbr[t]]
+    if flames:
+        use_flames(c, seat, area)
+    s = c.s
+    victims = [
+        s.occ[j] for j in area
+        if s.occ[j] >= 0 and fire_cost(s, s.occ[j]) <= y and defeatable(s, s.occ[j], seat, "fireball")
+    ]
+    if victims:
+        defeat(c, victims, seat, "fireball")
+
+
+def legal_pay(s: State, seat: int) -> Iterator[Command]:
+    sorc, t = s.mctx[0], s.mctx[1]
+    dist = max(1, s.geo.dist[s.units[sorc].tiles[0]][t])
+    have = budget(s, seat)
+    fl = [False, True] if _flames_ok(s, seat) else [False]
+    for x in range(dist, have + 1):
+        for y in range(0, have - x + 1):
+            for f in fl:
+                yield cmd("pay", seat, x=x, y=y, flames=f)
+
+
+def use_flames(c: Ctx, seat: int, area: list[int]) -> None:
+    """Lasting Flames: a fire token on each accessible tile of the targeted area."""
+    c.emit("PowerUsed", {"seat": seat, "power": "flames", "card": 0}, seat)
+    for j in area:
+        if open_tile(c.s, j) and j not in c.s.fire and len(c.s.fire) < FIRES:
+            c.emit("FireTokenPlaced", {"at": c.lab(j)}, seat)
+
+
+# --- Breathe Fire ------------------------------------------------------------------------------
+
+
+def _breathe_lines(s: State, seat: int, wy: int) -> Iterator[tuple[int, list[int]]]:
+    at = s.units[wy].tiles[0]
+    p = s.players[seat]
+    have = p.round_e + p.reserve_e
+    if have < 1:
+        return
+    top = have + p.rage
+    tn = taunters(s, wy)
+    for d in range(6):
+        line = s.geo.ray(at, d, top)
+        for k in range(1, len(line) + 1):
+            seg = line[:k]
+            if tn and not any(j in tn for j in seg):
+                continue
+            yield seg[-1], seg
+
+
+def do_breathe(c: Ctx, seat: int, a: dict[str, Any]) -> None:
+    s = c.s
+    need_action(s)
+    wys = [u for u in _movers(s, seat) if s.units[u].kind == "wyrmling"]
+    if not wys:
+        raise IllegalCommand("bad_unit", "you have no Red Dragon Wyrmling on the board")
+    wy = wys[0]
+    to = tile(s, a["to"])
+    lines = dict(_breathe_lines(s, seat, wy))
+    if to not in lines:
+        raise IllegalCommand("bad_tile", f"{a['to']} is not in a straight line within reach")
+    seg = lines[to]
+    if a["flames"] and not _flames_ok(s, seat):
+        raise IllegalCommand("power_unavailable", "Lasting Flames is not available")
+    pay(c, seat, len(seg), rage_ok=True)
+    take_action(c, seat)
+    if a["flames"]:
+        use_flames(c, seat, seg)
+    s = c.s
+    victims = [s.occ[j] for j in seg if s.occ[j] >= 0 and defeatable(s, s.occ[j], seat, "breathe")]
+    if victims:
+        defeat(c, victims, seat, "breathe", wy)
+
+
+def legal_breathe(s: State, seat: int) -> Iterator[Command]:
+    lab = s.geo.labels
+    fl = [False, True] if _flames_ok(s, seat) else [False]
+    for wy in _movers(s, seat):
+        if s.units[wy].kind == "wyrmling":
+            for to, _ in _breathe_lines(s, seat, wy):
+                for f in fl:
+                    yield cmd("breathe", seat, to=lab[to], flames=f)
+
+
+# --- Death's Presence --------------------------------------------------------------------------
+
+
+def _presence_targets(s: State, seat: int) -> list[int]:
+    if "presence" in s.rflags:
+        return []
+    for u in s.units:
+        if u.kind == "death" and u.where == BOARD and u.controller == seat:
+            out = []
+            for j in s.geo.nbr[u.tiles[0]]:
+                v = s.occ[j]
+                if v >= 0:
+                    w = s.units[v]
+                    if (
+                        w.controller != seat
+                        and (w.owner < 0 or s.factions[w.owner] != "undead")
+                        and w.kind not in COMMANDERS
+                        and defeatable(s, v, seat, "presence")
+                    ):
+                        out.append(v)
+            return out
+    return []
+
+
+def do_presence(c: Ctx, seat: int, a: dict[str, Any]) -> None:
+    victims = _presence_targets(c.s, seat)
+    if not victims:
+        raise IllegalCommand("no_target", "Death's Presence has nothing to defeat (or was used this round)")
+    c.emit("FlagSet", {"flag": "presence"}, seat)
+    defeat(c, victims, seat, "presence")
+
+
+# --- reactions, Firefly ties, end, pass ----------------------------------------------------------
+
+
+def do_react(c: Ctx, seat: int, opt: str) -> None:
+    s = c.s
+    if opt not in react_choices(s):
+        raise IllegalCommand("bad_option", f"{opt} is not a choice here")
+    if opt == "done":
+        _end_react(c)
+        return
+    what, lab = opt.split(":")
+    t = tile(s, lab)
+    rest = [c.lab(x) for x in s.reacts if x != t]
+    if what == "rise":
+        place_unit(c, in_reserve(s, seat, "warrior"), t, "rise")
+        warrior_placed(c, seat)
+        reaped = bool(s.mctx[0])
+    else:
+        death = next(i for i, u in enumerate(s.units) if u.kind == "death" and u.where == BOARD)
+        c.emit("UnitMoved", {"uid": death, "path": [c.lab(s.units[death].tiles[0]), lab], "reap": True}, seat)
+        reaped = True
+    c.emit("ReactionsPending", {"tiles": rest})
+    c.mode("react", [reaped, *s.mctx[1:]], resume=s.resume)
+    if react_choices(c.s) == ["done"]:
+        _end_react(c)
+
+
+def _end_react(c: Ctx) -> None:
+    c.emit("ReactionsPending", {"tiles": []})
+    c.mode(c.s.resume or "turn", list(c.s.mctx[1:]))
+
+
+def firefly_options(s: State) -> list[str]:
+    return [str(x) for x in s.mctx[2:]]
+
+
+def do_firefly(c: Ctx, seat: int, opt: str) -> None:
+    s = c.s
+    if opt not in firefly_options(s):
+        raise IllegalCommand("bad_option", f"{opt} is not a closest target")
+    ff = s.mctx[1]
+    c.mode("flow")
+    firefly_strike(c, ff, tile(s, opt))
+
+
+def do_end(c: Ctx, seat: int, a: dict[str, Any]) -> None:
+    if c.s.actions < 1:
+        raise IllegalCommand("must_act", "take an action that requires energy, or pass")
+    next_turn(c)
+
+
+def do_pass(c: Ctx, seat: int, a: dict[str, Any]) -> None:
+    if c.s.actions > 0:
+        raise IllegalCommand("already_acted", "you took an action this turn: end it instead")
+    c.emit("Passed", {"seat": seat}, seat)
+
+
+def order_options(s: State) -> list[str]:
+    return [str(x) for x in s.mctx[1:]]
+
+
+def do_order(c: Ctx, seat: int, opt: str) -> None:
+    """Which of several simultaneous Earth Elementals resolves next."""
+    s = c.s
+    if opt not in order_options(s):
+        raise IllegalCommand("bad_option", f"{opt} is not one of the pending effects")
+    rest = [tile(s, x) for x in order_options(s) if x != opt]
+    c.mode("flow")
+    earth_one(c, tile(s, opt))
+    earth_next(c, rest)

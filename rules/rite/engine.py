@@ -1,0 +1,521 @@
+"""Resolution machinery: the decision context, defeats and their triggers, rites, victory,
+turn hand-over, the end of the round and the volcano."""
+
+from __future__ import annotations
+
+from collections import deque
+from functools import lru_cache
+from typing import Any
+
+from rules.core import Event, IllegalCommand, Rng
+
+from .board import ACCESSIBLE_KINDS
+from .content import FACTIONS, ROCKS
+from .evolve import evolve
+from .query import COMMANDERS, defeatable, in_reserve, open_tile
+from .state import BOARD, BOX, CARD, RESERVE, VOLCANO, State
+
+FIRE_CAUSES = frozenset({"fireball", "breathe", "token", "sign"})
+EOR_STEPS = ("eor", "v_roll", "v_firefly", "v_earth", "v_fire", "v_firelord", "newround")
+
+
+class Ctx:
+    """A decision in progress: the running state and the events emitted so far."""
+
+    __slots__ = ("events", "rng", "s")
+
+    def __init__(self, s: State, rng: Rng) -> None:
+        self.s = s
+        self.rng = rng
+        self.events: list[Event] = []
+
+    def emit(self, type: str, data: dict[str, Any], seat: int | None = None) -> None:
+        e = Event("rite." + type, data, seat)
+        self.s = evolve(self.s, e)
+        self.events.append(e)
+
+    def lab(self, i: int) -> str:
+        return self.s.geo.labels[i]
+
+    def mode(self, mode: str, ctx: list[Any] | None = None, resume: str | None = None) -> None:
+        d: dict[str, Any] = {"mode": mode, "ctx": ctx or []}
+        if resume is not None:
+            d["resume"] = resume
+        self.emit("ModeSet", d)
+
+
+def pay(c: Ctx, seat: int, cost: int, rage_ok: bool = False) -> None:
+    """Spend round energy first, then reserve, then (for the Wyrmling) rage; never faction energy."""
+    p = c.s.players[seat]
+    r = min(p.round_e, cost)
+    v = min(p.reserve_e, cost - r)
+    g = cost - r - v
+    if g > 0 and not (rage_ok and r + v >= 1 and g <= p.rage):
+        raise IllegalCommand("not_enough_energy", f"that costs {cost} energy")
+    c.emit("EnergySpent", {"seat": seat, "round": r, "reserve": v, "rage": g}, seat)
+
+
+def affordable(s: State, seat: int, cost: int, rage_ok: bool = False) -> bool:
+    p = s.players[seat]
+    have = p.round_e + p.reserve_e
+    if cost <= have:
+        return True
+    return rage_ok and have >= 1 and cost <= have + p.rage
+
+
+def gain(c: Ctx, seat: int, n: int) -> None:
+    if seat >= 0 and n > 0:
+        c.emit("FactionEnergyGained", {"seat": seat, "n": n}, seat)
+
+
+def warrior_placed(c: Ctx, seat: int) -> None:
+    """Undead faction energy: one per Warrior placed by the Necromancer, a boneyard or a power."""
+    gain(c, seat, 1)
+
+
+def place_unit(c: Ctx, uid: int, tile: int, how: str) -> None:
+    """Put a unit on a tile; a non-commander entering a fire token is defeated by the Goblins."""
+    s = c.s
+    c.emit("UnitPlaced", {"uid": uid, "at": c.lab(tile), "how": how}, s.units[uid].owner)
+    enter(c, uid, tile)
+
+
+def enter(c: Ctx, uid: int, tile: int) -> None:
+    s = c.s
+    if tile in s.fire:
+        c.emit("FireTokenRemoved", {"at": c.lab(tile)})
+        u = s.units[uid]
+        if u.kind not in COMMANDERS:
+            protected = "sacred" in s.rflags and u.owner >= 0 and s.factions[u.owner] == "humans" and (
+                s.kinds[tile] == "shrine" or any(s.kinds[j] == "shrine" for j in s.geo.nbr[tile])
+            )
+            if not protected:
+                defeat(c, [uid], s.seat_of("goblins"), "token")
+
+
+def destination(s: State, uid: int) -> str:
+    u = s.units[uid]
+    if u.kind in COMMANDERS:
+        return BOX
+    if u.owner >= 0:
+        fac = s.factions[u.owner]
+        lvl = s.players[u.owner].level
+        if lvl >= 10 and (
+            (fac == "goblins" and u.kind == "firebringer") or (fac == "undead" and u.kind == "deathbringer")
+        ):
+            return CARD
+    return RESERVE
+
+
+def defeat(c: Ctx, uids: list[int], by: int, cause: str, attacker: int = -1) -> None:
+    """Defeat units at once, with every trigger: faction energy, rage, beacons, runes, Undead reactions."""
+    s = c.s
+    gob = s.seat_of("goblins")
+    und = s.seat_of("undead")
+    react: list[int] = list(s.reacts)
+    for uid in uids:
+        s = c.s
+        u = s.units[uid]
+        if u.where != BOARD:
+            continue
+        tile = u.tiles[0]
+        c.emit(
+            "UnitDefeated",
+            {"uid": uid, "at": c.lab(tile), "by": by, "cause": cause, "to": destination(s, uid)},
+            by if by >= 0 else None,
+        )
+        s = c.s
+        if gob >= 0:
+            gain(c, gob, (1 if by == gob else 0) + (1 if u.owner == gob else 0))
+        if attacker >= 0 and s.units[attacker].kind == "wyrmling":
+            c.emit("RageGained", {"seat": s.units[attacker].controller, "n": 1})
+        if cause in FIRE_CAUSES and s.kinds[tile] == "beacon" and tile not in s.activated:
+            c.emit("TileActivated", {"at": c.lab(tile)})
+        if und >= 0 and (u.owner < 0 or s.factions[u.owner] != "undead"):
+            if by == und:
+                _rune(c, und)
+            if cause != "rock" and tile not in react:
+                react.append(tile)
+    if und >= 0 and tuple(react) != c.s.reacts:
+        live = [t for t in react if reaction_options(c.s, t)]
+        if tuple(live) != c.s.reacts:
+            c.emit("ReactionsPending", {"tiles": [c.lab(t) for t in live]})
+
+
+def _rune(c: Ctx, und: int) -> None:
+    s = c.s
+    for u in s.units:
+        if u.where == BOARD and u.controller == und and u.kind in ("necromancer", "death"):
+            t = u.tiles[0]
+            if s.kinds[t] == "rune" and t not in s.activated:
+                c.emit("TileActivated", {"at": c.lab(t)})
+                return
+
+
+def reaction_options(s: State, tile: int) -> list[str]:
+    """What the Undead may do about an enemy defeated on `tile`: Rise Again and/or Soul Reaper."""
+    und = s.seat_of("undead")
+    out: list[str] = []
+    if not open_tile(s, tile):
+        return out
+    lab = s.geo.labels[tile]
+    if in_reserve(s, und, "warrior") >= 0:
+        for u in s.units:
+            if (
+                u.kind == "necromancer" and u.where == BOARD and u.controller == und
+                and s.geo.dist[u.tiles[0]][tile] <= 3
+            ):
+                out.append(f"rise:{lab}")
+                break
+    for u in s.units:
+        if u.kind == "death" and u.where == BOARD and u.controller == und and u.tiles[0] != tile:
+            out.append(f"reap:{lab}")
+    return out
+
+
+def react_choices(s: State) -> list[str]:
+    opts: list[str] = []
+    reap = False
+    for t in s.reacts:
+        for o in reaction_options(s, t):
+            opts.append(o)
+            reap = reap or o.startswith("reap:")
+    # mctx[0]: Death has already been placed by Soul Reaper in this batch
+    reaped = bool(s.mctx[0]) if s.mode == "react" and s.mctx else False
+    if not reap or reaped:
+        opts = [o for o in opts if not o.startswith("reap:")]
+        opts.append("done")
+    return opts
+
+
+# --- rites and victory -------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=64)
+def _tiles_by_kind(kinds: tuple[str, ...]) -> dict[str, tuple[int, ...]]:
+    out: dict[str, list[int]] = {}
+    for i, k in enumerate(kinds):
+        out.setdefault(k, []).append(i)
+    return {k: tuple(v) for k, v in out.items()}
+
+
+def _objectives(s: State, kind: str) -> tuple[int, ...]:
+    """Tiles of one kind (a memo of the map, which never changes during play)."""
+    return _tiles_by_kind(s.kinds).get(kind, ())
+
+
+def check_rites(c: Ctx) -> None:
+    """Rites of Summoning and of Power are checked whenever the position changes."""
+    s = c.s
+    for seat, fac in enumerate(s.factions):
+        d = FACTIONS[fac]
+        obj, bringer, commander = d["objective"], d["bringer"], d["commander"]
+        tiles = _objectives(s, obj)
+        if not tiles:
+            continue
+        if f"summon:{fac}" not in s.rites:
+            cuid = in_reserve(s, seat, commander)
+            if cuid >= 0:
+                for t in tiles:
+                    if t in s.activated and open_tile(s, t):
+                        n = sum(
+                            1
+                            for j in s.geo.nbr[t]
+                            if s.occ[j] >= 0
+                            and s.units[s.occ[j]].kind == bringer
+                            and s.units[s.occ[j]].controller == seat
+                        )
+                        if n >= 4:
+                            c.emit("RiteDone", {"rite": f"summon:{fac}"}, seat)
+                            place_unit(c, cuid, t, "rite")
+                            s = c.s
+                            break
+        if s.players[seat].level < 20:
+            cmd = False
+            ok = True
+            for t in tiles:
+                v = s.occ[t]
+                k = s.units[v].kind if v >= 0 and s.units[v].controller == seat else ""
+                if k == commander and not cmd:
+                    cmd = True
+                elif k != bringer:
+                    ok = False
+                    break
+            if ok and cmd:
+                c.emit("PowersUnlocked", {"seat": seat, "level": 20, "rite": True}, seat)
+                s = c.s
+
+
+def check_victory(c: Ctx) -> bool:
+    s = c.s
+    for seat, fac in enumerate(s.factions):
+        tiles = _objectives(s, FACTIONS[fac]["objective"])
+        if tiles and all(t in s.activated for t in tiles):
+            c.emit("GameWon", {"seat": seat, "reason": f"all {FACTIONS[fac]['objective']} tiles activated"})
+            return True
+    return False
+
+
+# --- turns -------------------------------------------------------------------------------------
+
+
+def action_limit(s: State) -> int:
+    return 2 if "frenzy" in s.rflags and s.factions[s.active] == "goblins" else 1
+
+
+def next_turn(c: Ctx) -> None:
+    """Hand the turn to the next player in turn order who has not passed, or end the round."""
+    s = c.s
+    order = s.order
+    n = len(order)
+    k = order.index(s.active) if s.active in order else -1
+    for step in range(1, n + 1):
+        seat = order[(k + step) % n]
+        if not s.players[seat].passed:
+            c.emit("TurnStarted", {"seat": seat}, seat)
+            return
+    c.emit("FlowQueued", {"steps": list(EOR_STEPS)})
+
+
+def settle(c: Ctx, has_free: Any) -> None:
+    """Drive every automatic step until someone must choose (or the game is over)."""
+    for _ in range(10_000):
+        s = c.s
+        if s.mode == "over":
+            return
+        check_rites(c)
+        if check_victory(c):
+            return
+        s = c.s
+        if s.reacts and s.mode != "react":
+            if react_choices(s) != ["done"]:
+                # the interrupted prompt's context rides along, to be restored afterwards
+                c.mode("react", [False, *s.mctx], resume=s.mode)
+                return
+            c.emit("ReactionsPending", {"tiles": []})
+            continue
+        if s.mode == "flow":
+            step = s.queue[0]
+            c.emit("FlowStepped", {"step": step})
+            run_step(c, step)
+            continue
+        if s.mode == "turn":
+            p = s.players[s.active]
+            if p.passed or (s.actions >= action_limit(s) and not has_free(s)):
+                next_turn(c)
+                continue
+        return
+    raise AssertionError("settle did not converge")
+
+
+# --- end of the round and the volcano ----------------------------------------------------------
+
+
+def run_step(c: Ctx, step: str) -> None:
+    s = c.s
+    volcano, fireflies, elementals, firelord = s.opts
+    if step == "eor":
+        end_of_round(c)
+    elif step == "v_roll":
+        if volcano:
+            c.emit("VolcanoRolled", {"die": c.rng.randint(1, 6)}, s.order[0])
+    elif not volcano:
+        if step == "newround":
+            _new_round(c)
+    elif step == "v_firefly":
+        if fireflies:
+            firefly_step(c)
+    elif step == "v_earth":
+        if elementals:
+            earth_step(c)
+    elif step == "v_fire":
+        if elementals:
+            fire_step(c)
+    elif step == "v_firelord":
+        if firelord:
+            g = s.geo
+            centre = g.rings[0][0]
+            rng_ = s.die // 2
+            victims = [
+                v for v in (s.occ[i] for i in range(g.size) if g.dist[centre][i] <= rng_)
+                if v >= 0 and defeatable(s, v, VOLCANO, "volcano")
+            ]
+            if victims:
+                defeat(c, victims, VOLCANO, "volcano")
+    elif step == "newround":
+        _new_round(c)
+
+
+def _new_round(c: Ctx) -> None:
+    c.emit("RoundStarted", {"round": c.s.round})
+    c.emit("TurnStarted", {"seat": c.s.order[0]}, c.s.order[0])
+
+
+def end_of_round(c: Ctx) -> None:
+    """Steps 1-8 of the end of the round."""
+    s = c.s
+    hum = s.seat_of("humans")
+    g = s.geo
+    # 1. shrines
+    if hum >= 0:
+        for t in _objectives(s, "shrine"):
+            if t in s.activated:
+                continue
+            v = s.occ[t]
+            if v >= 0 and s.units[v].controller == hum and s.units[v].kind in ("cleric", "angel"):
+                n = sum(1 for j in g.nbr[t] if s.occ[j] >= 0 and s.units[s.occ[j]].controller == hum)
+                if n >= 3:
+                    c.emit("TileActivated", {"at": c.lab(t)}, hum)
+        s = c.s
+        if check_victory(c):
+            return
+    # 2-3. turn order from the pass track; round marker
+    order = list(s.passed) + [x for x in s.order if x not in s.passed]
+    rnd = min(10, s.round + 1)
+    # 5. faction energy at the end of the round
+    fe = [p.faction_e for p in s.players]
+    for u in s.units:
+        if u.where == BOARD and u.controller >= 0 and u.kind in ("lightbringer", "firebringer", "deathbringer"):
+            fe[u.controller] += 1
+    if hum >= 0:
+        near: set[int] = set()
+        for t in s.activated:
+            if s.kinds[t] == "shrine":
+                near.add(t)
+                near.update(g.nbr[t])
+        fe[hum] += sum(1 for t in near if s.occ[t] >= 0 and s.units[s.occ[t]].controller == hum)
+    rows = []
+    for seat, p in enumerate(s.players):
+        reserve = min(10, p.reserve_e + min(10, fe[seat]))
+        level = p.level
+        total = rnd + reserve
+        for th in (5, 10, 15, 20):
+            if total >= th and level < th:
+                level = th
+        rows.append([rnd, reserve, 0, level])
+    c.emit("RoundEnded", {"round": rnd, "order": order, "players": rows})
+
+
+def _closest_targets(s: State, start: int) -> list[tuple[int, int]]:
+    """Non-commander enemy units nearest a Firefly by a path it may take (fire tokens block it)."""
+    g = s.geo
+    seen = {start: 0}
+    dq: deque[int] = deque([start])
+    found: list[tuple[int, int]] = []
+    limit = -1
+    while dq:
+        cur = dq.popleft()
+        d = seen[cur]
+        if limit >= 0 and d >= limit:
+            break
+        for j in g.nbr[cur]:
+            if j in seen or s.kinds[j] not in ACCESSIBLE_KINDS or j in s.rocks or j in s.fire:
+                continue
+            seen[j] = d + 1
+            v = s.occ[j]
+            if v >= 0:
+                w = s.units[v]
+                if w.controller == VOLCANO:
+                    dq.append(j)
+                elif w.kind not in COMMANDERS and defeatable(s, v, VOLCANO, "firefly"):
+                    found.append((j, v))
+                    limit = d + 1
+                continue
+            dq.append(j)
+    return found
+
+
+def firefly_step(c: Ctx) -> None:
+    s = c.s
+    tile = next((i for i, k in enumerate(s.kinds) if k == "firefly" and s.tnum[i] == s.die), -1)
+    if tile < 0:
+        return
+    v = s.occ[tile]
+    if v < 0:
+        if tile not in s.rocks:
+            ff = in_reserve(s, VOLCANO, "firefly")
+            if ff >= 0:
+                place_unit(c, ff, tile, "volcano")
+        return
+    if s.units[v].kind != "firefly":
+        if defeatable(s, v, VOLCANO, "volcano"):
+            defeat(c, [v], VOLCANO, "volcano")
+        return
+    found = _closest_targets(s, tile)
+    if not found:
+        return
+    first = min(s.order.index(s.units[u].controller) for _, u in found)
+    seat = s.order[first]
+    mine = [t for t, u in found if s.units[u].controller == seat]
+    if len(mine) == 1:
+        firefly_strike(c, v, mine[0])
+    else:
+        c.mode("firefly", [seat, v, *[c.lab(t) for t in mine]])
+
+
+def firefly_strike(c: Ctx, ff: int, tile: int) -> None:
+    """The Firefly moves onto its target: both are defeated."""
+    s = c.s
+    target = s.occ[tile]
+    c.emit("UnitMoved", {"uid": ff, "path": [c.lab(s.units[ff].tiles[0]), c.lab(tile)], "onto": target})
+    # The Firefly shares the target's tile for the instant of the strike; both go at once.
+    defeat(c, [target, ff], VOLCANO, "firefly")
+
+
+def _earth_side(s: State, e: int) -> int | None:
+    """The tile an Earth Elemental acts on this roll, when it does anything at all."""
+    side = s.geo.step(e, s.die - 1 + s.tnum[e])
+    if side is None or s.kinds[side] not in ACCESSIBLE_KINDS:
+        return None
+    if side in s.rocks:
+        return side
+    v = s.occ[side]
+    if v >= 0:
+        return side if defeatable(s, v, VOLCANO, "volcano") else None
+    return side if len(s.rocks) < ROCKS else None
+
+
+def earth_step(c: Ctx) -> None:
+    earth_next(c, [i for i, k in enumerate(c.s.kinds) if k == "earth"])
+
+
+def earth_next(c: Ctx, pending: list[int]) -> None:
+    """Resolve the Earth Elementals; when two or more would act, the first player in turn order
+    chooses which goes first (simultaneous effects, General Rules)."""
+    live = [e for e in pending if _earth_side(c.s, e) is not None]
+    if len(live) >= 2:
+        c.mode("order", [c.s.order[0], *[c.lab(e) for e in live]])
+        return
+    for e in live:
+        earth_one(c, e)
+
+
+def earth_one(c: Ctx, e: int) -> None:
+    s = c.s
+    g = s.geo
+    side = _earth_side(s, e)
+    if side is None:
+        return
+    if side in s.rocks:
+        victims = [s.occ[j] for j in g.nbr[side] if s.occ[j] >= 0 and defeatable(s, s.occ[j], VOLCANO, "volcano")]
+        if victims:
+            defeat(c, victims, VOLCANO, "volcano")
+        c.emit("RockRemoved", {"at": c.lab(side)})
+        return
+    v = s.occ[side]
+    if v >= 0:
+        defeat(c, [v], VOLCANO, "rock")
+    c.emit("RockPlaced", {"at": c.lab(side)})
+    if side in c.s.fire:
+        c.emit("FireTokenRemoved", {"at": c.lab(side)})
+
+
+def fire_step(c: Ctx) -> None:
+    s = c.s
+    g = s.geo
+    for e in [i for i, k in enumerate(s.kinds) if k == "fire"]:
+        s = c.s
+        line = g.ray(e, s.die - 1 + s.tnum[e], s.round)
+        victims = [s.occ[j] for j in line if s.occ[j] >= 0 and defeatable(s, s.occ[j], VOLCANO, "volcano")]
+        if victims:
+            defeat(c, victims, VOLCANO, "volcano")

@@ -1,0 +1,292 @@
+"""The pure fold: one event in, the next state out. Never draws, never decides."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import replace
+from typing import Any
+
+from rules.core import Event
+
+from .board import geometry
+from .content import FACTIONS, UNITS
+from .state import BOARD, RESERVE, VOLCANO, Player, State, Unit, revise
+
+Data = Mapping[str, Any]
+
+
+def _idx(s: State, label: str) -> int:
+    return s.geo.index[label]
+
+
+def _set_player(s: State, seat: int, **kw: Any) -> tuple[Player, ...]:
+    ps = list(s.players)
+    ps[seat] = replace(ps[seat], **kw)
+    return tuple(ps)
+
+
+def _game_started(s: State, d: Data) -> State:
+    factions = tuple(d["factions"])
+    radius = int(d["radius"])
+    units: list[Unit] = []
+    for seat, fac in enumerate(factions):
+        for u in FACTIONS[fac]["units"]:
+            units.extend(Unit(u["kind"], seat, seat) for _ in range(u["amount"]))
+    units.extend(Unit("firefly", VOLCANO, VOLCANO) for _ in range(UNITS["firefly"].amount))
+    n = geometry(radius).size
+    o = d["options"]
+    return revise(
+        s,
+        phase="map",
+        factions=factions,
+        method=d["map"],
+        opts=(bool(o["volcano"]), bool(o["fireflies"]), bool(o["elementals"]), bool(o["firelord"])),
+        radius=radius,
+        kinds=("",) * n,
+        tfac=("",) * n,
+        tnum=(0,) * n,
+        units=tuple(units),
+        occ=(-1,) * n,
+        players=tuple(Player(f) for f in factions),
+        order=tuple(d["order"]),
+        mode="none",
+    )
+
+
+def _map_built(s: State, d: Data) -> State:
+    kinds, tfac, tnum = list(s.kinds), list(s.tfac), list(s.tnum)
+    for lab, kind, fac, num in d["tiles"]:
+        i = _idx(s, lab)
+        kinds[i], tfac[i], tnum[i] = kind, fac, num
+    return revise(s, kinds=tuple(kinds), tfac=tuple(tfac), tnum=tuple(tnum))
+
+
+def _hands_dealt(s: State, d: Data) -> State:
+    return revise(s, hands=tuple(tuple(h) for h in d["hands"]), mode="place", placed=0)
+
+
+def _tile_placed(s: State, d: Data) -> State:
+    i = _idx(s, d["at"])
+    kinds, tfac, tnum = list(s.kinds), list(s.tfac), list(s.tnum)
+    kinds[i], tfac[i], tnum[i] = d["kind"], d["faction"], d["num"]
+    hands = list(s.hands)
+    h = list(hands[d["seat"]])
+    h.remove(d["tile"])
+    hands[d["seat"]] = tuple(h)
+    return revise(
+        s, kinds=tuple(kinds), tfac=tuple(tfac), tnum=tuple(tnum), hands=tuple(hands), placed=s.placed + 1
+    )
+
+
+def _tiles_swapped(s: State, d: Data) -> State:
+    a, b = _idx(s, d["a"]), _idx(s, d["b"])
+    kinds, tfac, tnum = list(s.kinds), list(s.tfac), list(s.tnum)
+    kinds[a], kinds[b] = kinds[b], kinds[a]
+    tfac[a], tfac[b] = tfac[b], tfac[a]
+    tnum[a], tnum[b] = tnum[b], tnum[a]
+    return revise(s, kinds=tuple(kinds), tfac=tuple(tfac), tnum=tuple(tnum))
+
+
+def _mode_set(s: State, d: Data) -> State:
+    return revise(s, mode=d["mode"], mctx=tuple(d.get("ctx", ())), resume=d.get("resume", s.resume))
+
+
+def _flow_queued(s: State, d: Data) -> State:
+    return revise(s, mode="flow", queue=tuple(d["steps"]), active=-1)
+
+
+def _flow_step(s: State, d: Data) -> State:
+    return revise(s, queue=s.queue[1:])
+
+
+def _play_started(s: State, d: Data) -> State:
+    return revise(s, phase="play", round=1, hands=())
+
+
+def _turn_started(s: State, d: Data) -> State:
+    return revise(s, active=d["seat"], mode="turn", mctx=(), actions=0, tpowers=frozenset())
+
+
+def _move_unit(s: State, uid: int, tiles: tuple[int, ...], where: str) -> State:
+    units = list(s.units)
+    u = units[uid]
+    occ = list(s.occ)
+    for t in u.tiles:
+        if occ[t] == uid:
+            occ[t] = -1
+    for t in tiles:
+        occ[t] = uid
+    units[uid] = replace(u, tiles=tiles, where=where)
+    return revise(s, units=tuple(units), occ=tuple(occ))
+
+
+def _unit_placed(s: State, d: Data) -> State:
+    return _move_unit(s, d["uid"], (_idx(s, d["at"]),), BOARD)
+
+
+def _unit_moved(s: State, d: Data) -> State:
+    return _move_unit(s, d["uid"], (_idx(s, d["path"][-1]),), BOARD)
+
+
+def _units_swapped(s: State, d: Data) -> State:
+    a, b = d["a"], d["b"]
+    ta, tb = s.units[a].tiles, s.units[b].tiles
+    s = _move_unit(s, a, (), BOARD)
+    s = _move_unit(s, b, ta, BOARD)
+    return _move_unit(s, a, tb, BOARD)
+
+
+def _unit_removed(s: State, d: Data) -> State:
+    uid = d["uid"]
+    s = _move_unit(s, uid, (), d["to"])
+    if d["to"] == RESERVE and s.units[uid].controller != s.units[uid].owner:
+        units = list(s.units)
+        units[uid] = replace(units[uid], controller=units[uid].owner)
+        s = revise(s, units=tuple(units))
+    return s
+
+
+def _energy_spent(s: State, d: Data) -> State:
+    p = s.players[d["seat"]]
+    return revise(
+        s,
+        players=_set_player(
+            s, d["seat"], round_e=p.round_e - d["round"], reserve_e=p.reserve_e - d["reserve"], rage=p.rage - d["rage"]
+        ),
+    )
+
+
+def _faction_gained(s: State, d: Data) -> State:
+    p = s.players[d["seat"]]
+    return revise(s, players=_set_player(s, d["seat"], faction_e=min(10, p.faction_e + d["n"])))
+
+
+def _rage_gained(s: State, d: Data) -> State:
+    p = s.players[d["seat"]]
+    return revise(s, players=_set_player(s, d["seat"], rage=min(10, p.rage + d["n"])))
+
+
+def _action_taken(s: State, d: Data) -> State:
+    return revise(s, actions=s.actions + 1)
+
+
+def _power_used(s: State, d: Data) -> State:
+    p = s.players[d["seat"]]
+    used = list(p.used)
+    used[d["card"]] += 1
+    flags = s.rflags | {d["power"]} if d.get("round") else s.rflags
+    return revise(
+        s,
+        players=_set_player(s, d["seat"], used=(used[0], used[1], used[2], used[3])),
+        tpowers=s.tpowers | {d["power"]},
+        rflags=flags,
+    )
+
+
+def _flag_set(s: State, d: Data) -> State:
+    return revise(s, rflags=s.rflags | {d["flag"]})
+
+
+def _rite_done(s: State, d: Data) -> State:
+    return revise(s, rites=s.rites | {d["rite"]})
+
+
+def _unlocked(s: State, d: Data) -> State:
+    return revise(s, players=_set_player(s, d["seat"], level=d["level"]))
+
+
+def _tile_activated(s: State, d: Data) -> State:
+    return revise(s, activated=s.activated | {_idx(s, d["at"])})
+
+
+def _rock_placed(s: State, d: Data) -> State:
+    return revise(s, rocks=s.rocks | {_idx(s, d["at"])})
+
+
+def _rock_removed(s: State, d: Data) -> State:
+    return revise(s, rocks=s.rocks - {_idx(s, d["at"])})
+
+
+def _fire_placed(s: State, d: Data) -> State:
+    return revise(s, fire=s.fire | {_idx(s, d["at"])})
+
+
+def _fire_removed(s: State, d: Data) -> State:
+    return revise(s, fire=s.fire - {_idx(s, d["at"])})
+
+
+def _passed(s: State, d: Data) -> State:
+    return revise(s, players=_set_player(s, d["seat"], passed=True), passed=(*s.passed, d["seat"]))
+
+
+def _round_ended(s: State, d: Data) -> State:
+    ps = tuple(
+        replace(p, round_e=v[0], reserve_e=v[1], faction_e=v[2], level=v[3], passed=False)
+        for p, v in zip(s.players, d["players"], strict=True)
+    )
+    return revise(s, players=ps, round=d["round"], order=tuple(d["order"]), passed=())
+
+
+def _round_started(s: State, d: Data) -> State:
+    return revise(s, rflags=frozenset())
+
+
+def _volcano_rolled(s: State, d: Data) -> State:
+    return revise(s, die=d["die"], history=(*s.history, d["die"]))
+
+
+def _reacts_set(s: State, d: Data) -> State:
+    return revise(s, reacts=tuple(_idx(s, t) for t in d["tiles"]))
+
+
+def _game_won(s: State, d: Data) -> State:
+    return revise(s, phase="over", mode="over", winner=d["seat"], reason=d["reason"], active=-1)
+
+
+_HANDLERS: dict[str, Callable[[State, Data], State]] = {
+    "rite.GameStarted": _game_started,
+    "rite.MapBuilt": _map_built,
+    "rite.HandsDealt": _hands_dealt,
+    "rite.TilePlaced": _tile_placed,
+    "rite.TilesSwapped": _tiles_swapped,
+    "rite.ModeSet": _mode_set,
+    "rite.FlowQueued": _flow_queued,
+    "rite.FlowStepped": _flow_step,
+    "rite.PlayStarted": _play_started,
+    "rite.TurnStarted": _turn_started,
+    "rite.UnitPlaced": _unit_placed,
+    "rite.UnitMoved": _unit_moved,
+    "rite.UnitsSwapped": _units_swapped,
+    "rite.UnitDefeated": _unit_removed,
+    "rite.UnitRemoved": _unit_removed,
+    "rite.EnergySpent": _energy_spent,
+    "rite.FactionEnergyGained": _faction_gained,
+    "rite.RageGained": _rage_gained,
+    "rite.ActionTaken": _action_taken,
+    "rite.PowerUsed": _power_used,
+    "rite.FlagSet": _flag_set,
+    "rite.RiteDone": _rite_done,
+    "rite.PowersUnlocked": _unlocked,
+    "rite.TileActivated": _tile_activated,
+    "rite.RockPlaced": _rock_placed,
+    "rite.RockRemoved": _rock_removed,
+    "rite.FireTokenPlaced": _fire_placed,
+    "rite.FireTokenRemoved": _fire_removed,
+    "rite.Passed": _passed,
+    "rite.RoundEnded": _round_ended,
+    "rite.RoundStarted": _round_started,
+    "rite.VolcanoRolled": _volcano_rolled,
+    "rite.ReactionsPending": _reacts_set,
+    "rite.GameWon": _game_won,
+}
+
+EVENT_TYPES = frozenset(_HANDLERS)
+
+
+def evolve(s: State, e: Event) -> State:
+    """Apply one event; unknown event types are an error, never silently skipped."""
+    try:
+        h = _HANDLERS[e.type]
+    except KeyError:
+        raise ValueError(f"unknown Rite event {e.type!r}") from None
+    return h(s, e.data)

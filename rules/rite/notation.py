@@ -1,0 +1,172 @@
+"""Command shapes and the play-by-post notation (`summon knight c4`, `move c4 d5 d6`, `pass`)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from rules.core import Command, InvalidCommand
+
+_LABEL = re.compile(r"^[a-k](10|11|[1-9])$")
+
+# verb -> {arg: kind}; kinds: tile, str, int, bool, path, strs, opt_tile
+SHAPES: dict[str, dict[str, str]] = {
+    "place": {"tile": "str", "at": "tile", "rot": "int"},
+    "summon": {"unit": "str", "at": "tile"},
+    "move": {"path": "path"},
+    "defeat": {"target": "tile", "from": "opt_tile"},
+    "rock": {"at": "tile"},
+    "fly": {"from": "tile", "to": "tile"},
+    "fireball": {"from": "tile", "target": "tile"},
+    "pay": {"x": "int", "y": "int", "flames": "bool"},
+    "breathe": {"to": "tile", "flames": "bool"},
+    "presence": {},
+    "power": {"name": "str", "args": "strs"},
+    "choose": {"option": "str"},
+    "end": {},
+    "pass": {},
+}
+DEFAULTS: dict[str, Any] = {"rot": 0, "flames": False, "from": None, "args": []}
+COMMAND_TYPES = frozenset("rite." + v for v in SHAPES)
+
+
+def _bad(msg: str) -> InvalidCommand:
+    return InvalidCommand("bad_args", msg)
+
+
+def _check(kind: str, name: str, v: Any) -> Any:
+    if kind == "tile":
+        if not isinstance(v, str) or not _LABEL.match(v):
+            raise _bad(f"{name} must be a tile like 'c4'")
+        return v
+    if kind == "opt_tile":
+        return None if v is None else _check("tile", name, v)
+    if kind == "str":
+        if not isinstance(v, str) or not v or len(v) > 40 or " " in v:
+            raise _bad(f"{name} must be a short word")
+        return v
+    if kind == "int":
+        if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= 99:
+            raise _bad(f"{name} must be a small whole number")
+        return v
+    if kind == "bool":
+        if not isinstance(v, bool):
+            raise _bad(f"{name} must be true or false")
+        return v
+    if kind == "path":
+        if not isinstance(v, list) or not 2 <= len(v) <= 40:
+            raise _bad(f"{name} must list at least two tiles")
+        return [_check("tile", name, x) for x in v]
+    if kind == "strs":
+        if not isinstance(v, list) or len(v) > 4:
+            raise _bad(f"{name} must be a short list of words")
+        return [_check("str", name, x) for x in v]
+    raise AssertionError(kind)
+
+
+def parse_command(type: str, args: Mapping[str, Any], seat: int) -> Command:
+    """Check a JSON command's shape and fill optional fields; raises InvalidCommand."""
+    if not isinstance(type, str) or not type.startswith("rite.") or type[5:] not in SHAPES:
+        raise InvalidCommand("unknown_command", f"no Rite command {type!r}")
+    if not isinstance(args, Mapping):
+        raise _bad("args must be an object")
+    shape = SHAPES[type[5:]]
+    extra = set(args) - set(shape)
+    if extra:
+        raise _bad(f"unexpected field(s) {sorted(extra)}")
+    out: dict[str, Any] = {}
+    for name, kind in shape.items():
+        if name in args:
+            out[name] = _check(kind, name, args[name])
+        elif name in DEFAULTS:
+            d = DEFAULTS[name]
+            out[name] = list(d) if isinstance(d, list) else d
+        else:
+            raise _bad(f"missing field {name!r}")
+    if not isinstance(seat, int):
+        raise InvalidCommand("bad_seat", "seat must be a number")
+    return Command(type, out, seat)
+
+
+def parse_text(text: str, seat: int) -> Command:
+    """Read the notation; raises InvalidCommand with a hint on anything it does not understand."""
+    w = text.strip().lower().split()
+    if not w:
+        raise InvalidCommand("bad_notation", "empty command")
+    verb, rest = w[0], w[1:]
+    a: dict[str, Any]
+    try:
+        if verb in ("end", "pass", "presence") and not rest:
+            a = {}
+        elif verb == "summon" and len(rest) == 2:
+            a = {"unit": rest[0], "at": rest[1]}
+        elif verb == "move" and len(rest) >= 2:
+            a = {"path": rest}
+        elif verb == "defeat" and len(rest) == 1:
+            a = {"target": rest[0]}
+        elif verb == "defeat" and len(rest) == 3 and rest[1] == "from":
+            a = {"target": rest[0], "from": rest[2]}
+        elif verb == "rock" and len(rest) == 1:
+            a = {"at": rest[0]}
+        elif verb == "fly" and len(rest) == 2:
+            a = {"from": rest[0], "to": rest[1]}
+        elif verb == "fireball" and len(rest) == 2:
+            a = {"from": rest[0], "target": rest[1]}
+        elif verb == "pay" and len(rest) in (2, 3) and rest[0][:1] == "x" and rest[1][:1] == "y":
+            a = {"x": int(rest[0][1:]), "y": int(rest[1][1:])}
+            if len(rest) == 3:
+                if rest[2] != "flames":
+                    raise ValueError
+                a["flames"] = True
+        elif verb == "breathe" and len(rest) in (1, 2):
+            a = {"to": rest[0]}
+            if len(rest) == 2:
+                if rest[1] != "flames":
+                    raise ValueError
+                a["flames"] = True
+        elif verb == "power" and rest:
+            a = {"name": rest[0], "args": rest[1:]}
+        elif verb == "choose" and len(rest) == 1:
+            a = {"option": rest[0]}
+        elif verb == "place" and len(rest) in (2, 3):
+            a = {"tile": rest[0], "at": rest[1]}
+            if len(rest) == 3:
+                if rest[2][:1] != "r":
+                    raise ValueError
+                a["rot"] = int(rest[2][1:])
+        else:
+            raise ValueError
+    except ValueError:
+        raise InvalidCommand("bad_notation", f"cannot read {text!r}") from None
+    return parse_command("rite." + verb, a, seat)
+
+
+def format_text(c: Command) -> str:
+    v = c.type[5:]
+    a = c.args
+    if v in ("end", "pass", "presence"):
+        return v
+    if v == "summon":
+        return f"summon {a['unit']} {a['at']}"
+    if v == "move":
+        return "move " + " ".join(a["path"])
+    if v == "defeat":
+        return f"defeat {a['target']}" + (f" from {a['from']}" if a.get("from") else "")
+    if v == "rock":
+        return f"rock {a['at']}"
+    if v == "fly":
+        return f"fly {a['from']} {a['to']}"
+    if v == "fireball":
+        return f"fireball {a['from']} {a['target']}"
+    if v == "pay":
+        return f"pay x{a['x']} y{a['y']}" + (" flames" if a.get("flames") else "")
+    if v == "breathe":
+        return f"breathe {a['to']}" + (" flames" if a.get("flames") else "")
+    if v == "power":
+        return " ".join(["power", a["name"], *a.get("args", [])])
+    if v == "choose":
+        return f"choose {a['option']}"
+    if v == "place":
+        return f"place {a['tile']} {a['at']}" + (f" r{a['rot']}" if a.get("rot") else "")
+    raise InvalidCommand("unknown_command", f"no notation for {c.type}")

@@ -1,0 +1,253 @@
+"""Read-only questions about a position: access, Taunt, defeat costs, immunity and movement paths."""
+
+from __future__ import annotations
+
+from collections import deque
+
+from .board import ACCESSIBLE_KINDS
+from .content import UNITS
+from .state import BOARD, CARD, RESERVE, VOLCANO, State
+
+COMMANDERS = frozenset(k for k, u in UNITS.items() if u.commander)
+
+
+def open_tile(s: State, i: int) -> bool:
+    """Accessible in the rulebook's sense: a walkable tile with no unit and no rock."""
+    return s.kinds[i] in ACCESSIBLE_KINDS and s.occ[i] < 0 and i not in s.rocks
+
+
+def cost_of(kind: str) -> int:
+    return UNITS[kind].cost
+
+
+def on_board(s: State, seat: int, kind: str) -> list[int]:
+    return [uid for uid, u in enumerate(s.units) if u.where == BOARD and u.kind == kind and u.controller == seat]
+
+
+def in_reserve(s: State, seat: int, kind: str, card: bool = False) -> int:
+    """A uid of `kind` that `seat` may place (its reserve, or its power card when `card`), else -1."""
+    fallback = -1
+    for uid, u in enumerate(s.units):
+        if u.owner == seat and u.kind == kind:
+            if u.where == RESERVE:
+                return uid
+            if card and u.where == CARD and fallback < 0:
+                fallback = uid
+    return fallback
+
+
+def sacred(s: State, uid: int) -> bool:
+    """Sacred Grounds: Human units on or next to a shrine tile shrug off the volcano and enemies."""
+    if "sacred" not in s.rflags:
+        return False
+    u = s.units[uid]
+    if u.where != BOARD or u.owner < 0 or s.factions[u.owner] != "humans":
+        return False
+    t = u.tiles[0]
+    return s.kinds[t] == "shrine" or any(s.kinds[j] == "shrine" for j in s.geo.nbr[t])
+
+
+def taunters(s: State, uid: int) -> list[int]:
+    """Tiles of enemy Knights adjacent to the unit (Taunt)."""
+    u = s.units[uid]
+    if u.where != BOARD or u.controller == VOLCANO:
+        return []
+    out = []
+    for t in u.tiles:
+        for j in s.geo.nbr[t]:
+            v = s.occ[j]
+            if v >= 0:
+                w = s.units[v]
+                if w.kind == "knight" and w.controller != u.controller and w.controller != VOLCANO:
+                    out.append(j)
+    return out
+
+
+def taunt_tiles(s: State, seat: int) -> frozenset[int]:
+    """Tiles where a unit of `seat` is stopped by an enemy Knight's Taunt."""
+    out: set[int] = set()
+    for w in s.units:
+        if w.kind == "knight" and w.where == BOARD and w.controller != seat:
+            out.update(s.geo.nbr[w.tiles[0]])
+    return frozenset(out)
+
+
+def protection(s: State, uid: int) -> int:
+    """Barrier (+2 per Cleric) and Divine Shield (+5 per Angel): the unit itself or a friendly neighbour."""
+    u = s.units[uid]
+    t = u.tiles[0]
+    extra = 0
+    for j in (t, *s.geo.nbr[t]):
+        v = s.occ[j]
+        if v >= 0:
+            w = s.units[v]
+            if w.controller == u.controller:
+                if w.kind == "cleric":
+                    extra += 2
+                elif w.kind == "angel":
+                    extra += 5
+    return extra
+
+
+def backup(s: State, uid: int) -> int:
+    u = s.units[uid]
+    t = u.tiles[0]
+    n = 0
+    for j in s.geo.nbr[t]:
+        v = s.occ[j]
+        if v >= 0 and v != uid and s.units[v].controller == u.controller:
+            n += 1
+    if u.controller >= 0 and s.factions[u.controller] == "humans":
+        n += sum(1 for j in (t, *s.geo.nbr[t]) if s.kinds[j] == "banner")
+    return n
+
+
+def surround(s: State, uid: int, seat: int, attacker: int) -> int:
+    t = s.units[uid].tiles[0]
+    n = 0
+    for j in s.geo.nbr[t]:
+        v = s.occ[j]
+        if v >= 0 and v != attacker and s.units[v].controller == seat:
+            n += 1
+    return n
+
+
+def defeat_cost(s: State, uid: int, seat: int, attacker: int) -> int:
+    """Defeat action: cost + backup - surround (+ Barrier / Divine Shield), at least 1; own units skip backup and surround."""
+    u = s.units[uid]
+    base = cost_of(u.kind) + protection(s, uid)
+    if u.controller == seat:
+        return max(1, base)
+    return max(1, base + backup(s, uid) - surround(s, uid, seat, attacker))
+
+
+def fire_cost(s: State, uid: int) -> int:
+    """What a unit costs to defeat for Fireball: backup and surround ignored."""
+    return cost_of(s.units[uid].kind) + protection(s, uid)
+
+
+def intelligent_ok(s: State, uid: int) -> bool:
+    """Intelligent: three adjacent units of one controller, pairwise not adjacent."""
+    t = s.units[uid].tiles[0]
+    geo = s.geo
+    by: dict[int, list[int]] = {}
+    for j in geo.nbr[t]:
+        v = s.occ[j]
+        if v >= 0:
+            by.setdefault(s.units[v].controller, []).append(j)
+    for tiles in by.values():
+        if len(tiles) >= 3:
+            n = len(tiles)
+            for a in range(n):
+                for b in range(a + 1, n):
+                    for c in range(b + 1, n):
+                        x, y, z = tiles[a], tiles[b], tiles[c]
+                        if geo.dist[x][y] > 1 and geo.dist[x][z] > 1 and geo.dist[y][z] > 1:
+                            return True
+    return False
+
+
+def defeatable(s: State, uid: int, by: int, source: str) -> bool:
+    """May this unit be defeated by `by` (a seat, or VOLCANO) through `source`?
+
+    Sources: action, fireball, breathe, sign, presence, token, volcano.
+    """
+    u = s.units[uid]
+    kind = u.kind
+    if kind == "death":
+        return False
+    commander = kind in COMMANDERS
+    if commander and source in ("volcano", "breathe", "sign", "presence", "token"):
+        return False
+    if kind == "firefly" and source == "volcano":
+        return False
+    if (by == VOLCANO or by != u.controller) and sacred(s, uid) and (by == VOLCANO or s.factions[by] != "humans"):
+        return False
+    return not (kind == "wyrmling" and not intelligent_ok(s, uid))
+
+
+def is_goblin(s: State, uid: int) -> bool:
+    o = s.units[uid].owner
+    return o >= 0 and s.factions[o] == "goblins"
+
+
+def necro_free(s: State, seat: int) -> frozenset[int]:
+    """Tiles from which a Warrior steps for free: on or next to a friendly Necromancer."""
+    out: set[int] = set()
+    for w in s.units:
+        if w.kind == "necromancer" and w.where == BOARD and w.controller == seat:
+            t = w.tiles[0]
+            out.add(t)
+            out.update(s.geo.nbr[t])
+    return frozenset(out)
+
+
+def reach(s: State, uid: int, budget: int) -> dict[int, tuple[int, int]]:
+    """Where a unit may end a move within `budget` energy: {tile: (cost, parent)}; the start maps to parent -1.
+
+    The whole path must be possible: friendly units may be passed, enemy units and inaccessible
+    tiles not (except by a Slippery Fighter), a Taunted tile ends the move, a fire token ends a
+    non-commander's move (it is defeated there), and for Goblin units tunnels join each other.
+    """
+    best = reach_all(s, uid, budget)
+    start = s.units[uid].tiles[0]
+    return {j: v for j, v in best.items() if j == start or open_tile(s, j)}
+
+
+def path_from(best: dict[int, tuple[int, int]], to: int) -> list[int]:
+    """Walk parents back from `to`; requires the intermediate tiles to be in `best`."""
+    out = [to]
+    while best[out[-1]][1] >= 0:
+        out.append(best[out[-1]][1])
+    out.reverse()
+    return out
+
+
+def reach_all(s: State, uid: int, budget: int) -> dict[int, tuple[int, int]]:
+    """Every tile a move may pass through within `budget`, with (cost, parent); see `reach`."""
+    u = s.units[uid]
+    start = u.tiles[0]
+    seat = u.controller
+    geo = s.geo
+    slippery = u.kind == "fighter"
+    commander = u.kind in COMMANDERS
+    stop = taunt_tiles(s, seat)
+    if start in stop:
+        return {start: (0, -1)}
+    free_from = necro_free(s, seat) if u.kind == "warrior" else frozenset()
+    tunnels = tuple(i for i, k in enumerate(s.kinds) if k == "tunnel") if is_goblin(s, uid) else ()
+    best: dict[int, tuple[int, int]] = {start: (0, -1)}
+    dq: deque[int] = deque([start])
+    while dq:
+        cur = dq.popleft()
+        c0 = best[cur][0]
+        if cur != start and (cur in stop or (cur in s.fire and not commander)):
+            continue
+        w = 0 if cur in free_from else 1
+        nc = c0 + w
+        if nc > budget:
+            continue
+        nbrs = geo.nbr[cur]
+        if tunnels and s.kinds[cur] == "tunnel":
+            nbrs = nbrs + tuple(t for t in tunnels if t != cur)
+        for j in nbrs:
+            old = best.get(j)
+            if old is not None and old[0] <= nc:
+                continue
+            if not slippery:
+                if s.kinds[j] not in ACCESSIBLE_KINDS or j in s.rocks:
+                    continue
+                v = s.occ[j]
+                if v >= 0 and s.units[v].controller != seat:
+                    continue
+            best[j] = (nc, cur)
+            if w == 0:
+                dq.appendleft(j)
+            else:
+                dq.append(j)
+    return best
+
+
+def budget(s: State, seat: int) -> int:
+    p = s.players[seat]
+    return p.round_e + p.reserve_e

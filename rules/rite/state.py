@@ -1,0 +1,117 @@
+"""The Rite state: frozen, copy-on-write values; `prompt` is derived from the mode fields."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from rules.core import Prompt
+
+from .board import Geometry, geometry
+
+# Where a unit token is: on the board, in its owner's reserve, on a power card, or back in the box.
+BOARD, RESERVE, CARD, BOX = "board", "reserve", "card", "box"
+VOLCANO = -1  # owner/controller of Firefly units
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """One unit token. Owner and controller are kept apart (Chaos flips units); `tiles` is a set
+    of tiles so a three-tile unit fits (Ultimatosaur)."""
+
+    kind: str
+    owner: int
+    controller: int
+    tiles: tuple[int, ...] = ()
+    where: str = RESERVE
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    faction: str
+    round_e: int = 1
+    reserve_e: int = 0
+    faction_e: int = 0
+    rage: int = 0
+    level: int = 0  # power level unlocked: 0, 5, 10, 15 or 20
+    used: tuple[int, int, int, int] = (0, 0, 0, 0)  # slots used on each power card
+    passed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    phase: str = "new"  # new | map | play | over
+    factions: tuple[str, ...] = ()
+    method: str = "premade"
+    opts: tuple[bool, bool, bool, bool] = (True, True, True, True)  # volcano, fireflies, elementals, firelord
+    radius: int = 0
+    kinds: tuple[str, ...] = ()
+    tfac: tuple[str, ...] = ()
+    tnum: tuple[int, ...] = ()
+    activated: frozenset[int] = frozenset()
+    rocks: frozenset[int] = frozenset()
+    fire: frozenset[int] = frozenset()
+    units: tuple[Unit, ...] = ()
+    occ: tuple[int, ...] = ()
+    players: tuple[Player, ...] = ()
+    order: tuple[int, ...] = ()
+    passed: tuple[int, ...] = ()
+    round: int = 1
+    active: int = -1
+    mode: str = "none"
+    mctx: tuple[Any, ...] = ()
+    resume: str = ""
+    queue: tuple[str, ...] = ()
+    actions: int = 0
+    tpowers: frozenset[str] = frozenset()
+    rflags: frozenset[str] = frozenset()
+    rites: frozenset[str] = frozenset()
+    reacts: tuple[int, ...] = ()
+    hands: tuple[tuple[str, ...], ...] = ()
+    placed: int = 0
+    die: int = 0
+    winner: int = -1
+    reason: str = ""
+    history: tuple[int, ...] = field(default=())  # volcano dice rolled so far
+
+    @property
+    def geo(self) -> Geometry:
+        return geometry(self.radius)
+
+    def seat_of(self, faction: str) -> int:
+        for i, f in enumerate(self.factions):
+            if f == faction:
+                return i
+        return -1
+
+    @property
+    def prompt(self) -> Prompt | None:
+        m = self.mode
+        if m in ("over", "none"):
+            return None
+        if m == "place":
+            seat = self.order[self.placed % len(self.order)]
+            return Prompt((seat,), "place_tile", {"hand": list(self.hands[seat])})
+        if m in ("swap", "firefly", "order"):
+            return Prompt((int(self.mctx[0]),), m, {})
+        if m == "react":
+            return Prompt((self.seat_of("undead"),), "undead_reaction", {"tiles": self.labels(self.reacts)})
+        if m == "turn":
+            return Prompt((self.active,), "turn", {"round": self.round, "actions": self.actions})
+        return Prompt((self.active,), m, {})
+
+    def labels(self, tiles: tuple[int, ...] | list[int]) -> list[str]:
+        lab = self.geo.labels
+        return [lab[t] for t in tiles]
+
+
+_STATE_FIELDS = State.__slots__
+_set = object.__setattr__
+
+
+def revise(s: State, **changes: Any) -> State:
+    """`dataclasses.replace` for State, without its per-field introspection (evolve's hot path)."""
+    n = object.__new__(State)
+    for f in _STATE_FIELDS:
+        _set(n, f, changes[f] if f in changes else getattr(s, f))
+    return n

@@ -1,0 +1,74 @@
+"""Golden playthrough: one seeded random game, its commands, event digest and per-seat views.
+
+Views are stored after each of the first VIEWED commands and at the end (a whole random game
+runs to thousands of commands). Regenerate with BOARDLOG_REGOLD=1.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from rules.rite import GAME
+from tests.support.randomplay import play_random
+
+GOLDEN = Path(__file__).resolve().parent.parent / "golden" / "rite"
+OPTIONS = {"factions": ["humans", "goblins"], "map": "premade"}
+SEED = 35
+VIEWED = 20
+
+
+def _record() -> dict[str, Any]:
+    rec = play_random(GAME, OPTIONS, ["ann", "bob"], SEED, max_commands=400_000, replay_checks=0, check_audit=False)
+    seats = [None, 0, 1]
+    state = GAME.initial_state()
+    prefix = "rite."
+    views: list[dict[str, Any]] = []
+    steps = rec.steps
+    ends = [seq for seq, _ in steps[1:]] + [len(rec.events)]
+    first = steps[0][0]
+    for e in rec.events[:first]:
+        state = GAME.evolve(state, e)
+    views.append({"after": "setup", "views": {str(s): GAME.view(state, s) for s in seats}})
+    cur = first
+    for k, ((_, cmd), end) in enumerate(zip(steps, ends, strict=True)):
+        for e in rec.events[cur:end]:
+            if e.type.startswith(prefix):
+                state = GAME.evolve(state, e)
+        cur = end
+        if k < VIEWED:
+            views.append({"after": GAME.format_text(cmd), "seat": cmd.seat, "views": {str(s): GAME.view(state, s) for s in seats}})
+    final = {str(s): GAME.view(state, s) for s in seats}
+    digest = hashlib.sha256(b"".join(orjson.dumps(e.to_json(), option=orjson.OPT_SORT_KEYS) for e in rec.events))
+    assert rec.outcome is not None
+    return {
+        "options": OPTIONS,
+        "seed": SEED,
+        "commands": [f"{c.seat} {GAME.format_text(c)}" for c in rec.commands],
+        "events": len(rec.events),
+        "events_sha256": digest.hexdigest(),
+        "outcome": rec.outcome.to_json(),
+        "views": views,
+        "final_views": final,
+    }
+
+
+def test_golden_playthrough() -> None:
+    got = orjson.loads(orjson.dumps(_record()))
+    path = GOLDEN / "playthrough.json"
+    if os.environ.get("BOARDLOG_REGOLD") == "1" or not path.exists():
+        GOLDEN.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(orjson.dumps(got, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS))
+        if os.environ.get("BOARDLOG_REGOLD") != "1":
+            raise AssertionError("golden file was missing and has been written; run again")
+    want = orjson.loads(path.read_bytes())
+    assert got["commands"] == want["commands"]
+    assert got["events_sha256"] == want["events_sha256"]
+    assert got["outcome"] == want["outcome"]
+    for g, w in zip(got["views"], want["views"], strict=True):
+        assert g == w, f"view after {w['after']!r} differs"
+    assert got["final_views"] == want["final_views"]

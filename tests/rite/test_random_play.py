@@ -1,0 +1,46 @@
+"""Seeded random bots play Rite through `legal_commands` to a victory, checking the contract."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.rite import GAME
+from tests.support.randomplay import play_random
+
+HG = ["humans", "goblins"]
+HGU = ["humans", "goblins", "undead"]
+# Random games of Rite are long (thousands of rounds; see the bench): the game ends only by a
+# faction's objective. The limit is generous and never reached in the seeds below.
+LIMIT = 400_000
+
+# A fast subset for the default run: seeds whose games are short (measured), one per case.
+FAST = [
+    (HG, "premade", 10),
+    (HG, "random", 2),
+    (HG, "player", 6),
+    (["undead", "goblins"], "premade", 5),
+    (HGU, "random", 20),
+    (HGU, "premade", 2),
+    (HGU, "player", 17),
+]
+
+
+def _play(factions: list[str], method: str, seed: int) -> None:
+    rec = play_random(
+        GAME, {"factions": factions, "map": method}, [f"p{i}" for i in range(len(factions))], seed, max_commands=LIMIT
+    )
+    assert rec.outcome is not None and len(rec.outcome.winners) == 1
+    assert GAME.is_over(rec.state) == rec.outcome
+
+
+@pytest.mark.parametrize("factions,method,seed", FAST)
+def test_random_play_fast(factions: list[str], method: str, seed: int) -> None:
+    _play(factions, method, seed)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("method", ["premade", "random", "player"])
+@pytest.mark.parametrize("factions", [HG, HGU], ids=["HG", "HGU"])
+@pytest.mark.parametrize("seed", range(200))
+def test_random_play_full(factions: list[str], method: str, seed: int) -> None:
+    _play(factions, method, 1000 + seed)
