@@ -132,8 +132,12 @@ def create_app(settings: Settings | None = None, parts: Parts | None = None) -> 
             raise ApiError(400, "bad_json", "the body must be a JSON object")
         return body
 
+    def our_gid(gid: str) -> bool:
+        """A well-formed game id whose partition this deployment has (it may still not exist)."""
+        return is_game_id(gid) and partition_of(gid) < P().store.partitions
+
     def game_exists(gid: str) -> None:
-        if not is_game_id(gid) or partition_of(gid) >= P().store.partitions or not P().store.exists(gid):
+        if not our_gid(gid) or not P().store.exists(gid):
             raise ApiError(404, "unknown_game", f"no game {gid!r}")
 
     def bearer_token(request: Request, required: bool = False) -> str | None:
@@ -156,7 +160,7 @@ def create_app(settings: Settings | None = None, parts: Parts | None = None) -> 
 
     async def lookup(gid: str, request: Request, cid: str | None = None) -> tuple[list[Any], Principal]:
         """One round trip: the game's head, the bearer's role and (optionally) a command's result."""
-        if not is_game_id(gid) or partition_of(gid) >= P().store.partitions:
+        if not our_gid(gid):
             raise ApiError(404, "unknown_game", f"no game {gid!r}")
         k = P().store.keys(gid)
         token = bearer_token(request, required=True)
@@ -223,7 +227,7 @@ def create_app(settings: Settings | None = None, parts: Parts | None = None) -> 
 
     @app.get("/v1/games/{gid}", summary="A game's summary")
     async def get_summary(gid: str) -> Response:
-        if is_game_id(gid) and partition_of(gid) < P().store.partitions:
+        if our_gid(gid):
             raw = await state["aio"].hget(P().store.keys(gid).rm, "summary")
             if raw is not None:
                 return Response(raw, media_type="application/json")
