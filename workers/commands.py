@@ -9,7 +9,7 @@ from typing import Any
 
 import structlog
 
-from events.cache import MatchCache
+from events.cache import Loaded, MatchCache
 from events.chain import seal
 from events.match import decide_match, fold_match
 from events.store import SNAPSHOT_EVERY, EventStore
@@ -86,7 +86,7 @@ class CommandHandler:
             if res.status == "ok":
                 if self._crash_after_append:
                     os.kill(os.getpid(), signal.SIGKILL)
-                self.cache.put(gid, type(item)(after, envelopes[-1].hash, envelopes[-1].at))
+                self.cache.put(gid, Loaded(after, envelopes[-1].hash, envelopes[-1].at))
                 if after.seq // SNAPSHOT_EVERY > match.seq // SNAPSHOT_EVERY:
                     self.store.save_snapshot(gid, after.seq, after)
                 bound.info("command.accepted", seq=after.seq, events=len(events))
