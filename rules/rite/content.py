@@ -49,7 +49,7 @@ def _validate() -> None:
     for fac, d in FACTIONS.items():
         assert len(d["powers"]) == 4, fac
         assert sum(1 for u in d["units"] if u.get("commander")) == 1, fac
-        assert d["commander"] in UNITS and d["bringer"] in UNITS, fac
+        assert d["commander"] in UNITS and (d["bringer"] is None or d["bringer"] in UNITS), fac
     for key, col in COLUMNS.items():
         counts = {**col["printed"], **col["derived"]}
         n = col["players"]

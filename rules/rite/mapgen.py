@@ -12,7 +12,7 @@ from .content import COLUMNS, FACTIONS, MAPS, TURN_TRACK, column_for, counts_for
 
 Tile = tuple[str, str, int]  # kind, faction ("" when none), number (Firefly 1-6, Elemental rotation)
 VOLCANO_KINDS = frozenset({"firefly", "earth", "fire"})
-_KIND_OWNER = {d[k]: f for f, d in FACTIONS.items() for k in ("objective", "special")}
+_KIND_OWNER = {d[k]: f for f, d in FACTIONS.items() for k in ("objective", "special") if d[k]}
 
 
 def radius_for(factions: Sequence[str]) -> int:
