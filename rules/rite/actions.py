@@ -11,6 +11,7 @@ from typing import Any
 from rules.core import Command, IllegalCommand
 
 from .content import FACTIONS, FIRES, UNITS
+from .control import think_tiles
 from .engine import (
     Ctx,
     action_limit,
@@ -34,6 +35,7 @@ from .query import (
     in_reserve,
     open_tile,
     path_from,
+    payer,
     reach,
     reach_all,
     taunters,
@@ -85,6 +87,8 @@ def _summon_tiles(s: State, seat: int, kind: str) -> list[int]:
     out = [i for i, k in enumerate(s.kinds) if k == "summon" and s.tfac[i] == fac and open_tile(s, i)]
     if kind == "warrior":
         out += [i for i, k in enumerate(s.kinds) if k == "boneyard" and open_tile(s, i)]
+    if kind == "thought":
+        out += think_tiles(s, seat, out)
     return out
 
 
@@ -178,7 +182,7 @@ def do_move(c: Ctx, seat: int, a: dict[str, Any]) -> None:
     if s.units[uid].kind == "firefly":
         raise IllegalCommand("not_your_unit", "Fireflies move only with the volcano")
     free_only = s.actions >= action_limit(s)
-    limit = 0 if free_only else budget(s, seat) + (s.players[seat].rage if s.units[uid].kind == "wyrmling" else 0)
+    limit = 0 if free_only else budget(s, seat) + (s.players[payer(s, seat)].rage if s.units[uid].kind == "wyrmling" else 0)
     path, cost = move_path(s, uid, pts, limit)
     if cost > 0:
         need_action(s)
@@ -203,7 +207,7 @@ def legal_move(s: State, seat: int, free_only: bool) -> Iterator[Command]:
         u = s.units[uid]
         if u.kind == "firefly":
             continue
-        lim = have + (s.players[seat].rage if u.kind == "wyrmling" and have >= 1 else 0)
+        lim = have + (s.players[payer(s, seat)].rage if u.kind == "wyrmling" and have >= 1 else 0)
         if u.kind != "warrior" and lim == 0:
             continue
         start = u.tiles[0]
@@ -286,7 +290,7 @@ def do_defeat(c: Ctx, seat: int, a: dict[str, Any]) -> None:
 
 
 def legal_defeat(s: State, seat: int) -> Iterator[Command]:
-    p = s.players[seat]
+    p = s.players[payer(s, seat)]
     have = p.round_e + p.reserve_e
     if have < 1:
         return
@@ -421,7 +425,11 @@ def do_fireball(c: Ctx, seat: int, a: dict[str, Any]) -> None:
 
 def _flames_ok(s: State, seat: int) -> bool:
     p = s.players[seat]
-    return faction(s, seat) == "goblins" and p.level // 5 - p.used[0] > 0 and "flames" not in s.tpowers
+    # Under Total Control Chaos plays as the Goblins but never with their power cards.
+    return (
+        faction(s, seat) == "goblins" and p.level // 5 - p.used[0] > 0 and "flames" not in s.tpowers
+        and s.proxy != seat
+    )
 
 
 def do_pay(c: Ctx, seat: int, a: dict[str, Any]) -> None:
@@ -472,7 +480,7 @@ def use_flames(c: Ctx, seat: int, area: list[int]) -> None:
 
 def _breathe_lines(s: State, seat: int, wy: int) -> Iterator[tuple[int, list[int]]]:
     at = s.units[wy].tiles[0]
-    p = s.players[seat]
+    p = s.players[payer(s, seat)]
     have = p.round_e + p.reserve_e
     if have < 1:
         return

@@ -9,13 +9,15 @@ from typing import Any
 
 from rules.core import Event, IllegalCommand, Rng
 
+from . import control
 from .board import ACCESSIBLE_KINDS
 from .content import FACTIONS, ROCKS
 from .evolve import evolve
-from .query import COMMANDERS, defeatable, in_reserve, open_tile
+from .query import COMMANDERS, defeatable, in_reserve, open_tile, payer
 from .state import BOARD, BOX, CARD, RESERVE, VOLCANO, State
 
 FIRE_CAUSES = frozenset({"fireball", "breathe", "token", "sign"})
+BRINGERS = ("lightbringer", "firebringer", "deathbringer", "chaosbringer")
 EOR_STEPS = ("eor", "v_roll", "v_firefly", "v_earth", "v_fire", "v_firelord", "newround")
 
 
@@ -46,17 +48,17 @@ class Ctx:
 
 def pay(c: Ctx, seat: int, cost: int, rage_ok: bool = False) -> None:
     """Spend round energy first, then reserve, then (for the Wyrmling) rage; never faction energy."""
-    p = c.s.players[seat]
+    p = c.s.players[payer(c.s, seat)]
     r = min(p.round_e, cost)
     v = min(p.reserve_e, cost - r)
     g = cost - r - v
     if g > 0 and not (rage_ok and r + v >= 1 and g <= p.rage):
         raise IllegalCommand("not_enough_energy", f"that costs {cost} energy")
-    c.emit("EnergySpent", {"seat": seat, "round": r, "reserve": v, "rage": g}, seat)
+    c.emit("EnergySpent", {"seat": payer(c.s, seat), "round": r, "reserve": v, "rage": g}, seat)
 
 
 def affordable(s: State, seat: int, cost: int, rage_ok: bool = False) -> bool:
-    p = s.players[seat]
+    p = s.players[payer(s, seat)]
     have = p.round_e + p.reserve_e
     if cost <= have:
         return True
@@ -86,7 +88,7 @@ def enter(c: Ctx, uid: int, tile: int) -> None:
         c.emit("FireTokenRemoved", {"at": c.lab(tile)})
         u = s.units[uid]
         if u.kind not in COMMANDERS:
-            protected = "sacred" in s.rflags and u.owner >= 0 and s.factions[u.owner] == "humans" and (
+            protected = "sacred" in s.rflags and u.controller >= 0 and s.factions[u.controller] == "humans" and (
                 s.kinds[tile] == "shrine" or any(s.kinds[j] == "shrine" for j in s.geo.nbr[tile])
             )
             if not protected:
@@ -109,6 +111,7 @@ def destination(s: State, uid: int) -> str:
 
 def defeat(c: Ctx, uids: list[int], by: int, cause: str, attacker: int = -1) -> None:
     """Defeat units at once, with every trigger: faction energy, rage, beacons, runes, Undead reactions."""
+    uids = control.hive_guard(c, uids, by, cause, attacker)
     s = c.s
     gob = s.seat_of("goblins")
     und = s.seat_of("undead")
@@ -244,6 +247,7 @@ def check_rites(c: Ctx) -> None:
             if ok and cmd:
                 c.emit("PowersUnlocked", {"seat": seat, "level": 20, "rite": True}, seat)
                 s = c.s
+    control.rites(c)
 
 
 def check_victory(c: Ctx) -> bool:
@@ -253,7 +257,7 @@ def check_victory(c: Ctx) -> bool:
         if tiles and all(t in s.activated for t in tiles):
             c.emit("GameWon", {"seat": seat, "reason": f"all {FACTIONS[fac]['objective']} tiles activated"})
             return True
-    return False
+    return control.chaos_won(c)
 
 
 # --- turns -------------------------------------------------------------------------------------
@@ -283,6 +287,7 @@ def settle(c: Ctx, has_free: Any) -> None:
         s = c.s
         if s.mode == "over":
             return
+        control.on_settle(c)
         check_rites(c)
         if check_victory(c):
             return
@@ -375,7 +380,7 @@ def end_of_round(c: Ctx) -> None:
     # 5. faction energy at the end of the round
     fe = [p.faction_e for p in s.players]
     for u in s.units:
-        if u.where == BOARD and u.controller >= 0 and u.kind in ("lightbringer", "firebringer", "deathbringer"):
+        if u.where == BOARD and u.controller >= 0 and u.kind in BRINGERS:
             fe[u.controller] += 1
     if hum >= 0:
         near: set[int] = set()
@@ -394,6 +399,8 @@ def end_of_round(c: Ctx) -> None:
                 level = th
         rows.append([rnd, reserve, 0, level])
     c.emit("RoundEnded", {"round": rnd, "order": order, "players": rows})
+    # 8. Chaos scores controlled units points
+    control.score(c)
 
 
 def _closest_targets(s: State, start: int) -> list[tuple[int, int]]:

@@ -10,7 +10,7 @@ from rules.core import Event
 
 from .board import geometry
 from .content import FACTIONS, UNITS
-from .state import BOARD, RESERVE, VOLCANO, Player, State, Unit, revise
+from .state import BOARD, VOLCANO, Player, State, Unit, revise
 
 Data = Mapping[str, Any]
 
@@ -139,10 +139,13 @@ def _units_swapped(s: State, d: Data) -> State:
 def _unit_removed(s: State, d: Data) -> State:
     uid = d["uid"]
     s = _move_unit(s, uid, (), d["to"])
-    if d["to"] == RESERVE and s.units[uid].controller != s.units[uid].owner:
+    # Control ends when a unit leaves the board, wherever it goes (reserve, a power card, the box).
+    if s.units[uid].controller != s.units[uid].owner:
         units = list(s.units)
         units[uid] = replace(units[uid], controller=units[uid].owner)
         s = revise(s, units=tuple(units))
+    if uid in s.held:
+        s = revise(s, held=tuple(x for x in s.held if x != uid))
     return s
 
 
@@ -279,6 +282,41 @@ _HANDLERS: dict[str, Callable[[State, Data], State]] = {
     "rite.ReactionsPending": _reacts_set,
     "rite.GameWon": _game_won,
 }
+
+
+
+# --- Chaos: control, controlled units points, Total Control ------------------------------------
+
+
+def _unit_flipped(s: State, d: Data) -> State:
+    uid = d["uid"]
+    units = list(s.units)
+    units[uid] = replace(units[uid], controller=d["to"])
+    held = s.held
+    if d["why"] in ("thought", "puppet"):
+        held = (*held, uid)
+    elif d["why"] == "release":
+        held = tuple(x for x in held if x != uid)
+    return revise(s, units=tuple(units), held=held)
+
+
+def _controlled_scored(s: State, d: Data) -> State:
+    scored = list(s.scored) or [0] * len(s.factions)
+    scored[d["seat"]] += d["n"]
+    return revise(s, scored=tuple(scored))
+
+
+def _proxy_set(s: State, d: Data) -> State:
+    return revise(s, proxy=d["seat"])
+
+
+_HANDLERS.update(
+    {
+        "rite.UnitFlipped": _unit_flipped,
+        "rite.ControlledScored": _controlled_scored,
+        "rite.ProxySet": _proxy_set,
+    }
+)
 
 EVENT_TYPES = frozenset(_HANDLERS)
 

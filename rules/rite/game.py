@@ -17,6 +17,7 @@ from rules.core import (
 )
 
 from . import actions as A
+from . import chaos as C
 from . import powers as P
 from .board import BLOCKING_KINDS
 from .content import FACTIONS, SUPPORTED, TURN_TRACK
@@ -215,6 +216,9 @@ def _choose(c: Ctx, seat: int, a: dict[str, Any]) -> None:
 
 
 def _handler(mode: str, verb: str) -> Handler | None:
+    h = C.handler(mode, verb)
+    if h is not None:
+        return h
     if mode == "turn":
         return _TURN.get(verb)
     if mode == "place" and verb == "place":
@@ -230,6 +234,8 @@ def has_free(s: State) -> bool:
     """Whether the active player still has something to do that costs no energy."""
     seat = s.active
     for _ in P.legal_powers(s, seat):
+        return True
+    if C.has_free(s):
         return True
     if A._presence_targets(s, seat):
         return True
@@ -253,7 +259,8 @@ def decide(s: State, command: Command, rng: Rng) -> list[Event]:
     if h is None:
         raise IllegalCommand("wrong_prompt", f"'{verb}' does not answer the current prompt ({prompt.kind})")
     c = Ctx(s, rng)
-    h(c, seat, dict(command.args))
+    h(c, C.acting_seat(s, seat), dict(command.args))
+    C.faction_energy(c, s, verb, dict(command.args))
     if c.s.phase == "play":
         settle(c, has_free)
     return c.events
@@ -293,6 +300,7 @@ def legal_commands(s: State, seat: int) -> Iterator[Command]:
         if A._presence_targets(s, seat):
             yield A.cmd("presence", seat)
         yield from P.legal_powers(s, seat)
+        yield from C.legal_turn(s, seat, acting)
         if s.actions == 0:
             yield A.cmd("pass", seat)
         else:
@@ -307,6 +315,8 @@ def legal_commands(s: State, seat: int) -> Iterator[Command]:
         yield from _choose_cmds(seat, A.firefly_options(s))
     elif m == "order":
         yield from _choose_cmds(seat, A.order_options(s))
+    elif m in C.MODES:
+        yield from C.legal(s, seat)
     else:
         yield from _choose_cmds(seat, P.prompt_options(s, seat))
 

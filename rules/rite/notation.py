@@ -24,6 +24,10 @@ SHAPES: dict[str, dict[str, str]] = {
     "presence": {},
     "power": {"name": "str", "args": "strs"},
     "choose": {"option": "str"},
+    "thought": {"from": "tile", "target": "tile"},
+    "steal": {"from": "tile", "target": "tile"},
+    "join": {"target": "tile"},
+    "act": {"faction": "str"},
     "end": {},
     "pass": {},
 }
@@ -127,6 +131,12 @@ def parse_text(text: str, seat: int) -> Command:
                 a["flames"] = True
         elif verb == "power" and rest:
             a = {"name": rest[0], "args": rest[1:]}
+        elif verb in ("thought", "steal") and len(rest) == 2:
+            a = {"from": rest[0], "target": rest[1]}
+        elif verb == "join" and len(rest) == 1:
+            a = {"target": rest[0]}
+        elif verb == "act" and len(rest) == 1:
+            a = {"faction": rest[0]}
         elif verb == "choose" and len(rest) == 1:
             a = {"option": rest[0]}
         elif verb == "place" and len(rest) in (2, 3):
@@ -167,6 +177,12 @@ def format_text(c: Command) -> str:
         return " ".join(["power", a["name"], *a.get("args", [])])
     if v == "choose":
         return f"choose {a['option']}"
+    if v in ("thought", "steal"):
+        return f"{v} {a['from']} {a['target']}"
+    if v == "join":
+        return f"join {a['target']}"
+    if v == "act":
+        return f"act {a['faction']}"
     if v == "place":
         return f"place {a['tile']} {a['at']}" + (f" r{a['rot']}" if a.get("rot") else "")
     raise InvalidCommand("unknown_command", f"no notation for {c.type}")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import deque
+from functools import lru_cache
 
 from .board import ACCESSIBLE_KINDS
 from .content import UNITS
@@ -41,7 +42,8 @@ def sacred(s: State, uid: int) -> bool:
     if "sacred" not in s.rflags:
         return False
     u = s.units[uid]
-    if u.where != BOARD or u.owner < 0 or s.factions[u.owner] != "humans":
+    # "Friendly" is by controller: a Human unit controlled by Chaos is no longer protected.
+    if u.where != BOARD or u.controller < 0 or s.factions[u.controller] != "humans":
         return False
     t = u.tiles[0]
     return s.kinds[t] == "shrine" or any(s.kinds[j] == "shrine" for j in s.geo.nbr[t])
@@ -211,7 +213,7 @@ def reach_all(s: State, uid: int, budget: int) -> dict[int, tuple[int, int]]:
     geo = s.geo
     slippery = u.kind == "fighter"
     commander = u.kind in COMMANDERS
-    stop = taunt_tiles(s, seat)
+    stop = taunt_tiles(s, seat) | fog_stops(s, uid)
     if start in stop:
         return {start: (0, -1)}
     free_from = necro_free(s, seat) if u.kind == "warrior" else frozenset()
@@ -248,6 +250,24 @@ def reach_all(s: State, uid: int, budget: int) -> dict[int, tuple[int, int]]:
     return best
 
 
+def payer(s: State, seat: int) -> int:
+    """Whose energy pays for `seat`'s actions: Chaos's own while it plays as `seat` (Total Control)."""
+    return s.active if s.proxy == seat and s.proxy >= 0 else seat
+
+
 def budget(s: State, seat: int) -> int:
-    p = s.players[seat]
+    p = s.players[payer(s, seat)]
     return p.round_e + p.reserve_e
+
+
+def fog_stops(s: State, uid: int) -> frozenset[int]:
+    """Fog tiles end the move of a unit they would flip (rulebook image 11: the Rex moving onto fog)."""
+    u = s.units[uid]
+    if u.controller != u.owner or u.owner < 0 or u.kind in COMMANDERS or s.factions[u.owner] == "chaos":
+        return frozenset()
+    return fog_tiles(s.kinds)
+
+
+@lru_cache(maxsize=64)
+def fog_tiles(kinds: tuple[str, ...]) -> frozenset[int]:
+    return frozenset(i for i, k in enumerate(kinds) if k == "fog")

@@ -73,6 +73,11 @@ class State:
     winner: int = -1
     reason: str = ""
     history: tuple[int, ...] = field(default=())  # volcano dice rolled so far
+    # Chaos: units under temporary control (Just a Thought, Puppet), the seat Chaos plays as
+    # under Total Control (-1: none), and controlled units points scored per faction seat.
+    held: tuple[int, ...] = ()
+    proxy: int = -1
+    scored: tuple[int, ...] = ()
 
     @property
     def geo(self) -> Geometry:
@@ -92,7 +97,7 @@ class State:
         if m == "place":
             seat = self.order[self.placed % len(self.order)]
             return Prompt((seat,), "place_tile", {"hand": list(self.hands[seat])})
-        if m in ("swap", "firefly", "order"):
+        if m in ("swap", "firefly", "order", "cot", "hiverite"):
             return Prompt((int(self.mctx[0]),), m, {})
         if m == "react":
             return Prompt((self.seat_of("undead"),), "undead_reaction", {"tiles": self.labels(self.reacts)})

@@ -1,0 +1,176 @@
+"""Chaos control as the engine sees it: who may be flipped, fog tiles, the end of temporary
+control, controlled units points, the Chaos victory, the Chaos rites and Change of Thought."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .content import FACTIONS, UNITS
+from .query import COMMANDERS, fog_tiles, in_reserve, open_tile, sacred
+from .state import BOARD, RESERVE, State
+
+if TYPE_CHECKING:
+    from .engine import Ctx
+
+# Modes whose prompt interrupts another; the interrupted mode rides in mctx[1] (not in `resume`,
+# which the Undead reaction prompt uses and may stack on top).
+SOLO_MODES = ("turn", "flow")
+
+
+def chaos_seat(s: State) -> int:
+    return s.seat_of("chaos")
+
+
+def immune(s: State, uid: int) -> bool:
+    """Beyond Chaos's reach: Fireflies, commanders, Humans under Sacred Grounds, Primals on jungle."""
+    u = s.units[uid]
+    if u.kind == "firefly" or u.kind in COMMANDERS or u.owner < 0 or u.where != BOARD:
+        return True
+    if sacred(s, uid):
+        return True
+    return s.kinds[u.tiles[0]] == "jungle" and s.factions[u.controller] == "primals"
+
+
+def flippable(s: State, uid: int, chaos: int) -> bool:
+    """An enemy unit (controlled by another player) that Chaos may take control of."""
+    u = s.units[uid]
+    return u.where == BOARD and 0 <= u.controller != chaos and not immune(s, uid)
+
+
+def think_tiles(s: State, seat: int, already: list[int]) -> list[int]:
+    """Think: open tiles next to the friendly Hive Mind, where Thoughts may also be summoned."""
+    out: list[int] = []
+    for u in s.units:
+        if u.kind == "hivemind" and u.where == BOARD and u.controller == seat:
+            out += [j for j in s.geo.nbr[u.tiles[0]] if open_tile(s, j) and j not in already]
+    return out
+
+
+# --- hooks the engine calls --------------------------------------------------------------------
+
+
+def on_settle(c: Ctx) -> None:
+    """Between steps: temporary control and Total Control end with the action; then fog flips."""
+    s = c.s
+    if s.mode in SOLO_MODES:
+        for uid in s.held:
+            u = s.units[uid]
+            c.emit("UnitFlipped", {"uid": uid, "to": u.owner, "at": c.lab(u.tiles[0]), "why": "release"}, u.owner)
+        if s.proxy >= 0:
+            c.emit("ProxySet", {"seat": -1})
+    fog(c)
+
+
+def fog(c: Ctx) -> None:
+    """A non-Chaos, unflipped unit on a fog tile is flipped: Chaos controls it."""
+    s = c.s
+    chaos = chaos_seat(s)
+    if chaos < 0:
+        return
+    for t in sorted(fog_tiles(s.kinds)):
+        v = s.occ[t]
+        if v >= 0:
+            u = s.units[v]
+            if u.controller == u.owner and u.owner != chaos and not immune(s, v):
+                c.emit("UnitFlipped", {"uid": v, "to": chaos, "at": c.lab(t), "why": "fog"}, chaos)
+                s = c.s
+
+
+def score(c: Ctx) -> None:
+    """End of the round, step 8: controlled enemy units on their own faction's summoning tiles score."""
+    s = c.s
+    chaos = chaos_seat(s)
+    if chaos < 0:
+        return
+    for uid, u in enumerate(s.units):
+        if u.where != BOARD or u.controller != chaos or u.owner < 0 or u.owner == chaos:
+            continue
+        t = u.tiles[0]
+        if s.kinds[t] == "summon" and s.tfac[t] == s.factions[u.owner]:
+            c.emit("UnitRemoved", {"uid": uid, "at": c.lab(t), "to": RESERVE, "why": "scored"}, chaos)
+            c.emit("ControlledScored", {"seat": u.owner, "n": UNITS[u.kind].cost}, chaos)
+
+
+def target(s: State) -> int:
+    """Controlled units points Chaos needs per enemy faction (0: Chaos is not in play)."""
+    if chaos_seat(s) < 0:
+        return 0
+    return int(FACTIONS["chaos"]["controlled_target"].get(str(len(s.factions)), 0))
+
+
+def chaos_won(c: Ctx) -> bool:
+    s = c.s
+    chaos = chaos_seat(s)
+    need = target(s)
+    if need <= 0 or not s.scored:
+        return False
+    if all(s.scored[i] >= need for i in range(len(s.factions)) if i != chaos):
+        c.emit("GameWon", {"seat": chaos, "reason": f"{need} controlled units points for every enemy faction"})
+        return True
+    return False
+
+
+def hive_tiles(s: State) -> list[int]:
+    return [i for i, k in enumerate(s.kinds) if k == "summon" and open_tile(s, i)]
+
+
+def rites(c: Ctx) -> None:
+    """Rite of Summoning (4 Chaos Bringers on enemy summoning tiles) and Rite of Power."""
+    s = c.s
+    chaos = chaos_seat(s)
+    if chaos < 0:
+        return
+    ready = "summon:chaos" not in s.rites and s.mode in SOLO_MODES and not s.reacts
+    if ready and in_reserve(s, chaos, "hivemind") >= 0 and hive_tiles(s):
+        n = sum(
+            1 for u in s.units
+            if u.kind == "chaosbringer" and u.where == BOARD and u.controller == chaos
+            and s.kinds[u.tiles[0]] == "summon" and s.tfac[u.tiles[0]] != "chaos"
+        )
+        if n >= 4:
+            c.emit("RiteDone", {"rite": "summon:chaos"}, chaos)
+            c.mode("hiverite", [chaos, s.mode])
+            return
+    if s.players[chaos].level < 20:
+        for u in s.units:
+            if u.kind == "hivemind" and u.where == BOARD and u.controller == chaos:
+                ring = s.geo.nbr[u.tiles[0]]
+                if len(ring) == 6 and all(_rite_unit(s, s.occ[j], chaos) for j in ring):
+                    c.emit("PowersUnlocked", {"seat": chaos, "level": 20, "rite": True}, chaos)
+
+
+def _rite_unit(s: State, v: int, chaos: int) -> bool:
+    if v < 0:
+        return False
+    w = s.units[v]
+    return w.controller == chaos and (w.kind == "chaosbringer" or w.owner != chaos)
+
+
+def hive_guard(c: Ctx, uids: list[int], by: int, cause: str, attacker: int) -> list[int]:
+    """Change of Thought: a Hive Mind about to be defeated next to a Thought waits for Chaos's
+    choice (a prompt); the rest of the batch goes ahead."""
+    s = c.s
+    chaos = chaos_seat(s)
+    if chaos < 0 or s.mode == "cot":
+        return uids
+    out = []
+    for uid in uids:
+        u = s.units[uid]
+        if u.kind == "hivemind" and u.where == BOARD and cot_thoughts(s, uid):
+            back = s.mode if s.mode in SOLO_MODES else "turn"
+            ctx: list[Any] = [chaos, back, uid, by, cause, attacker]
+            c.mode("cot", ctx)
+            continue
+        out.append(uid)
+    return out
+
+
+def cot_thoughts(s: State, hive: int) -> list[int]:
+    """Thoughts of the Hive Mind's controller next to it."""
+    h = s.units[hive]
+    out = []
+    for j in s.geo.nbr[h.tiles[0]]:
+        v = s.occ[j]
+        if v >= 0 and s.units[v].kind == "thought" and s.units[v].controller == h.controller:
+            out.append(j)
+    return out
