@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .content import FACTIONS
+from .control import target
 from .state import BOARD, CARD, RESERVE, VOLCANO, State
 
 _FILL = {
@@ -60,7 +61,11 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
         v = s.occ[i]
         if v >= 0:
             u = s.units[v]
-            pieces.append({"label": u.kind, "owner": None if u.controller == VOLCANO else u.controller})
+            piece: dict[str, Any] = {"label": u.kind, "owner": None if u.controller == VOLCANO else u.controller}
+            if u.controller != VOLCANO:
+                # "owner" stays the controller (the colour shown); Chaos needs both told apart.
+                piece.update(controller=u.controller, owned_by=u.owner, flipped=u.controller != u.owner)
+            pieces.append(piece)
         if i in s.rocks:
             pieces.append({"label": "rock", "owner": None})
         if i in s.fire:
@@ -69,6 +74,7 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
             {"id": geo.labels[i], "x": x, "y": y, "label": _tile_label(s, i), "fill": _FILL.get(s.kinds[i], ""), "pieces": pieces}
         )
     players = []
+    need = target(s)
     for k, p in enumerate(s.players):
         reserve: dict[str, int] = {}
         card: dict[str, int] = {}
@@ -93,6 +99,12 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
                 "on_board": sum(1 for u in s.units if u.owner == k and u.where == BOARD),
             }
         )
+        if p.faction == "chaos":
+            scored = s.scored or (0,) * len(s.factions)
+            players[-1]["controlled_units_points"] = {
+                f: scored[i] for i, f in enumerate(s.factions) if i != k
+            }
+            players[-1]["controlled_target"] = need
     prompt = s.prompt
     return {
         "game": "rite",
