@@ -54,6 +54,7 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
     if s.phase == "new":
         return {"game": "rite", "phase": "new", "board": {"kind": "hex", "cells": []}, "prompt": None}
     geo = s.geo
+    chaos = "chaos" in s.factions
     cells = []
     for i in range(geo.size):
         x, y = geo.xy(i)
@@ -62,8 +63,8 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
         if v >= 0:
             u = s.units[v]
             piece: dict[str, Any] = {"label": u.kind, "owner": None if u.controller == VOLCANO else u.controller}
-            if u.controller != VOLCANO:
-                # "owner" stays the controller (the colour shown); Chaos needs both told apart.
+            if u.controller != VOLCANO and chaos:
+                # "owner" stays the controller (the colour shown); with Chaos both are told apart.
                 piece.update(controller=u.controller, owned_by=u.owner, flipped=u.controller != u.owner)
             pieces.append(piece)
         if i in s.rocks:
