@@ -358,6 +358,10 @@ class RiteGame:
         if state.phase != "over":
             return None
         scores = tuple(len([t for t in state.activated if _owner(state, t) == i]) for i in range(len(state.factions)))
+        if "chaos" in state.factions and state.scored:
+            # Chaos's score: its controlled units points, all factions together
+            k = state.seat_of("chaos")
+            scores = (*scores[:k], sum(state.scored), *scores[k + 1:])
         return Outcome((state.winner,), scores, state.reason)
 
     def parse_command(self, type: str, args: Mapping[str, Any], seat: int) -> Command:

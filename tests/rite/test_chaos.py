@@ -559,3 +559,57 @@ def test_view_shows_controller_owner_and_controlled_units_points() -> None:
     assert piece["controller"] == C and piece["owned_by"] == H and piece["flipped"] is True
     chaos = v["players"][C]
     assert chaos["controlled_units_points"] == {"humans": 2, "goblins": 1} and chaos["controlled_target"] == 6
+
+
+# --- a short random walk from a Chaos position: every listed command is accepted, replay == live ------
+
+
+def _walk_start() -> State:
+    tiles = {
+        "a4": ("summon", "humans", 0), "a5": ("summon", "humans", 0), "g1": ("summon", "goblins", 0),
+        "g2": ("summon", "goblins", 0), "d7": ("summon", "chaos", 0), "c7": ("summon", "chaos", 0),
+        "c4": ("fog", "chaos", 0), "e4": ("fog", "chaos", 0), "d1": ("firefly", "", 1), "b7": ("firefly", "", 2),
+        "e3": ("shrine", "humans", 0), "c5": ("beacon", "goblins", 0),
+    }
+    s = board(HGC, tiles=tiles, volcano=True)
+    for seat in (H, G, C):
+        s = energy(s, seat, 6, 6, level=20)
+    s = puts(s, C, "hivemind", "d4")
+    s = puts(s, C, "thought", "d5", "d3")
+    s = puts(s, C, "doppelganger", "f3")
+    s = puts(s, H, "knight", "b4", "f4")
+    s = puts(s, H, "cleric", "e5")
+    s = puts(s, G, "sorcerer", "b5")
+    s = puts(s, G, "firebringer", "f2")
+    s = puts(s, -1, "firefly", "d1")
+    return s
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_random_walk_from_a_chaos_position_keeps_the_contract(seed: int) -> None:
+    import random
+
+    from rules.core import Rng, fold
+
+    bot = random.Random(seed)
+    rng_ = Rng(b"walk", b"", str(seed))
+    start = _walk_start()
+    s = start
+    events = []
+    kinds: set[str] = set()
+    for _ in range(400):
+        if GAME.is_over(s) is not None:
+            break
+        assert s.prompt is not None
+        seat = bot.choice(list(s.prompt.seats))
+        cmds = list(GAME.legal_commands(s, seat))
+        assert cmds, f"{s.prompt.kind} prompt with no legal command"
+        cmd = bot.choice(cmds)
+        assert GAME.parse_text(GAME.format_text(cmd), seat) == cmd
+        kinds.add(cmd.type)
+        new = GAME.decide(s, cmd, rng_)
+        for e in new:
+            s = GAME.evolve(s, e)
+        events += new
+    assert fold(GAME, events, start) == s
+    assert len(kinds) >= 5
