@@ -357,6 +357,22 @@ def test_sacred_grounds_humans_cannot_be_flipped() -> None:
     assert ctrl(s, "d4") == H and ctrl(s, "b5") == C
 
 
+def test_total_control_may_affect_humans_under_sacred_grounds_as_the_humans() -> None:
+    s = chaos_turn(tiles={"e3": ("shrine", "humans", 0)})
+    s = energy(s, C, 5, 0, level=15)
+    s = at(s, rflags=frozenset({"sacred"}))
+    s = puts(s, H, "knight", "d4")  # next to the shrine: Sacred Grounds
+    s = puts(s, G, "fighter", "c4")
+    s, _ = run(s, C, "power totalcontrol")
+    s, _ = run(s, C, "act goblins")
+    assert not legal(s, C, "defeat d4 from c4")  # as the Goblins: still protected
+    s, _ = run(s, C, "choose done")
+    s, _ = run(s, C, "act humans")
+    assert legal(s, C, "defeat c4 from d4")
+    s, _ = run(s, C, "move d4 d6")
+    assert unit_on(s, "d6") == "knight" and ctrl(s, "d6") == H
+
+
 def test_controlled_knight_taunts_the_enemies_of_its_controller() -> None:
     s = at(board(HGC, volcano=False), active=H)
     s = puts(s, H, "knight", "d4")
@@ -455,14 +471,14 @@ def test_firefly_kills_a_controlled_unit_ties_go_by_controller_in_turn_order() -
 
 def test_defeat_cost_backup_and_surround_are_computed_by_controller() -> None:
     s = at(board(HGC, volcano=False), active=H)
-    s, t = put(s, H, "knight", "d4")
+    s, t = put(s, H, "lightbringer", "d4")
     s = flip(s, "d4")
     s = puts(s, H, "knight", "e4", "e3")  # Human-controlled: surround for the Humans, no backup
-    s = puts(s, C, "thought", "c5")  # backup for the controlled Knight
-    s, a = put(s, H, "cleric", "c4")
-    assert defeat_cost(s, t, H, a) == 1 + 1 - 2 + 0 or defeat_cost(s, t, H, a) == 1
+    s = puts(s, C, "thought", "c5")  # backup for the controlled Light Bringer
+    s, a = put(s, H, "cleric", "c4")  # the attacker's Barrier does not protect an enemy unit
+    assert defeat_cost(s, t, H, a) == 2 + 1 - 2
     s = puts(s, C, "thought", "d5")
-    assert defeat_cost(s, t, H, a) == 1 + 2 - 2
+    assert defeat_cost(s, t, H, a) == 2 + 2 - 2
 
 
 def test_controller_is_kept_apart_from_owner_for_other_factions_rules() -> None:
@@ -480,7 +496,7 @@ def test_controller_is_kept_apart_from_owner_for_other_factions_rules() -> None:
     "text,code",
     [
         ("join e4", "commander"),
-        ("steal a5 d4", "immune"),
+        ("steal a5 a6", "immune"),
         ("thought c4 d1", "not_adjacent"),
         ("steal a5 b5", "own_unit"),
         ("join f1", "no_unit"),
