@@ -213,9 +213,10 @@ def reach_all(s: State, uid: int, budget: int) -> dict[int, tuple[int, int]]:
     geo = s.geo
     slippery = u.kind == "fighter"
     commander = u.kind in COMMANDERS
-    stop = taunt_tiles(s, seat) | fog_stops(s, uid)
+    stop = taunt_tiles(s, seat)
     if start in stop:
         return {start: (0, -1)}
+    stop |= fog_stops(s, uid)
     free_from = necro_free(s, seat) if u.kind == "warrior" else frozenset()
     tunnels = tuple(i for i, k in enumerate(s.kinds) if k == "tunnel") if is_goblin(s, uid) else ()
     best: dict[int, tuple[int, int]] = {start: (0, -1)}
@@ -263,7 +264,9 @@ def budget(s: State, seat: int) -> int:
 def fog_stops(s: State, uid: int) -> frozenset[int]:
     """Fog tiles end the move of a unit they would flip (rulebook image 11: the Rex moving onto fog)."""
     u = s.units[uid]
-    if u.controller != u.owner or u.owner < 0 or u.kind in COMMANDERS or s.factions[u.owner] == "chaos":
+    if "chaos" not in s.factions or u.controller != u.owner or u.owner < 0 or u.kind in COMMANDERS:
+        return frozenset()
+    if s.factions[u.owner] == "chaos":
         return frozenset()
     return fog_tiles(s.kinds)
 
