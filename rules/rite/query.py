@@ -213,10 +213,9 @@ def reach_all(s: State, uid: int, budget: int) -> dict[int, tuple[int, int]]:
     geo = s.geo
     slippery = u.kind == "fighter"
     commander = u.kind in COMMANDERS
-    stop = taunt_tiles(s, seat)
+    stop = taunt_tiles(s, seat) | fog_stops(s, uid)
     if start in stop:
         return {start: (0, -1)}
-    stop |= fog_stops(s, uid)
     free_from = necro_free(s, seat) if u.kind == "warrior" else frozenset()
     tunnels = tuple(i for i, k in enumerate(s.kinds) if k == "tunnel") if is_goblin(s, uid) else ()
     best: dict[int, tuple[int, int]] = {start: (0, -1)}
@@ -268,7 +267,11 @@ def fog_stops(s: State, uid: int) -> frozenset[int]:
         return frozenset()
     if s.factions[u.owner] == "chaos":
         return frozenset()
-    return fog_tiles(s.kinds)
+    tiles = fog_tiles(s.kinds)
+    if tiles and "sacred" in s.rflags and s.factions[u.controller] == "humans":
+        # Sacred Grounds keeps fog on or next to a shrine from flipping the Humans' units.
+        tiles = frozenset(t for t in tiles if not any(s.kinds[j] == "shrine" for j in (t, *s.geo.nbr[t])))
+    return tiles
 
 
 @lru_cache(maxsize=64)
