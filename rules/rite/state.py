@@ -103,6 +103,10 @@ class State:
             return Prompt((self.seat_of("undead"),), "undead_reaction", {"tiles": self.labels(self.reacts)})
         if m == "turn":
             return Prompt((self.active,), "turn", {"round": self.round, "actions": self.actions})
+        if m == "puppet":  # Chaos acts with the unit it controls for one action
+            return Prompt((self.active,), m, {"unit": self.labels(self.units[self.mctx[0]].tiles)[0]})
+        if m == "proxy":  # Total Control: Chaos plays as this faction
+            return Prompt((self.active,), m, {"as": self.factions[self.proxy]})
         return Prompt((self.active,), m, {})
 
     def labels(self, tiles: tuple[int, ...] | list[int]) -> list[str]:

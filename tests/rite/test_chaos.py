@@ -139,6 +139,7 @@ def test_just_a_thought_flips_an_adjacent_enemy_for_one_action_then_flips_it_bac
     s = puts(s, H, "knight", "g4")
     s, _ = run(s, C, "thought d4 e4")
     assert unit_on(s, "d4") == "" and ctrl(s, "e4") == C and s.prompt is not None and s.prompt.kind == "puppet"
+    assert s.prompt.options == {"unit": "e4"} and s.prompt.seats == (C,)
     opts = texts(s, C)
     assert "choose done" in opts and "fireball e4 g4" in opts
     assert all(o.split()[1] == "e4" or "from e4" in o or o.startswith(("choose", "fireball e4")) for o in opts)
@@ -288,6 +289,7 @@ def test_total_control_plays_as_each_player_with_chaos_energy_but_never_their_po
     s, _ = run(s, C, "power totalcontrol")
     assert "totalcontrol" in s.rflags and legal(s, C, "act humans") and legal(s, C, "act goblins")
     s, _ = run(s, C, "act humans")
+    assert s.prompt is not None and s.prompt.options == {"as": "humans"}
     opts = texts(s, C)
     assert "fly d4 f4" in opts and not any(o.startswith("power") for o in opts) and "choose done" in opts
     s, _ = run(s, C, "move d4 f4")
