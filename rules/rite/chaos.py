@@ -11,7 +11,7 @@ from rules.core import Command, IllegalCommand
 
 from . import actions as A
 from .content import FACTIONS, POWER_OWNER, UNITS
-from .control import chaos_seat, cot_thoughts, flippable, hive_tiles
+from .control import chaos_seat, cot_thoughts, flippable, hive_tiles, rise_options
 from .engine import Ctx, action_limit, defeat, gain, pay, place_unit
 from .powers import _use, power_ready
 from .powers import do_power as other_power
@@ -19,7 +19,7 @@ from .query import COMMANDERS, budget, in_reserve, taunters
 from .state import BOARD, RESERVE, State, revise
 
 Handler = Callable[[Ctx, int, dict[str, Any]], None]
-MODES = ("puppet", "proxy", "cot", "hiverite")
+MODES = ("puppet", "proxy", "cot", "hiverite", "crise")
 POWERS = tuple(FACTIONS["chaos"]["powers"])  # puppet, corrupt, totalcontrol, puppets
 TURN_VERBS = ("thought", "steal", "join", "act")
 
@@ -260,10 +260,11 @@ def _do_puppet(verb: str) -> Handler:
             raise IllegalCommand("not_your_unit", f"the action must be taken with the controlled unit on {lab}")
         else:
             _PUPPET_VERBS[verb](c, seat, a)
+        # Just a Thought / Puppet is this turn's action even when it spends nothing (a Fireball
+        # takes it when paid).
+        if c.s.actions == s.actions and c.s.mode != "fireball":
+            A.take_action(c, seat)
         if c.s.mode == "puppet":
-            # Just a Thought / Puppet is this turn's action even when it spends nothing.
-            if c.s.actions == s.actions:
-                A.take_action(c, seat)
             c.mode("turn")
 
     return h
@@ -384,6 +385,26 @@ def do_hiverite(c: Ctx, seat: int, a: dict[str, Any]) -> None:
     c.mode(s.mctx[1])
 
 
+def do_rise(c: Ctx, seat: int, a: dict[str, Any]) -> None:
+    """Rise Again with a Necromancer Chaos controls: the Warrior comes from the Undead reserve, flipped."""
+    s = c.s
+    opt = a["option"]
+    if opt not in rise_options(s):
+        raise IllegalCommand("bad_option", f"{opt} is not a choice here")
+    back, ctx = s.mctx[1], list(s.mctx[2])
+    if opt == "done":
+        c.mode(back, ctx)
+        return
+    lab = opt.split(":")[1]
+    w = in_reserve(s, s.seat_of("undead"), "warrior")
+    place_unit(c, w, A.tile(s, lab), "rise")
+    if c.s.units[w].where == BOARD:
+        _flip(c, w, seat, "rise")
+    c.mode("crise", [*s.mctx[:3], *(x for x in s.mctx[3:] if x != lab)])
+    if rise_options(c.s) == ["done"]:
+        c.mode(back, ctx)
+
+
 # --- glue for game.py ------------------------------------------------------------------------------
 
 
@@ -402,6 +423,8 @@ def handler(mode: str, verb: str) -> Handler | None:
         return do_cot
     if mode == "hiverite" and verb == "choose":
         return do_hiverite
+    if mode == "crise" and verb == "choose":
+        return do_rise
     return None
 
 
@@ -439,6 +462,9 @@ def legal(s: State, seat: int) -> Iterator[Command]:
             yield A.cmd("choose", seat, option=o)
     elif m == "hiverite":
         for o in hiverite_options(s):
+            yield A.cmd("choose", seat, option=o)
+    elif m == "crise":
+        for o in rise_options(s):
             yield A.cmd("choose", seat, option=o)
 
 

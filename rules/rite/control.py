@@ -165,6 +165,42 @@ def hive_guard(c: Ctx, uids: list[int], by: int, cause: str, attacker: int) -> l
     return out
 
 
+def chaos_rise(c: Ctx, gone: list[tuple[int, int, int]]) -> None:
+    """Rise Again of a Necromancer Chaos controls: enemy (of Chaos), non-Undead units defeated within
+    range 3 let Chaos place a Warrior from the Undead reserve (a `crise` prompt, like the Undead's)."""
+    s = c.s
+    chaos = chaos_seat(s)
+    und = s.seat_of("undead")
+    if chaos < 0 or und < 0:
+        return
+    necros = [u.tiles[0] for u in s.units if u.kind == "necromancer" and u.where == BOARD and u.controller == chaos]
+    if not necros:
+        return
+    tiles = [
+        t for t, ctl, own in gone
+        if ctl != chaos and (own < 0 or s.factions[own] != "undead") and any(s.geo.dist[n][t] <= 3 for n in necros)
+    ]
+    if not tiles:
+        return
+    if s.mode == "crise":
+        c.mode("crise", [*s.mctx, *(c.lab(t) for t in tiles)])
+        return
+    # The interrupted prompt (with its context) comes back afterwards; an action with a puppet or
+    # under Total Control is over by now, so those go back to the turn.
+    back, ctx = (s.mode, list(s.mctx)) if s.mode not in ("puppet", "proxy") else ("turn", [])
+    c.mode("crise", [chaos, back, ctx, *(c.lab(t) for t in tiles)])
+    if rise_options(c.s) == ["done"]:
+        c.mode(back, ctx)
+
+
+def rise_options(s: State) -> list[str]:
+    und = s.seat_of("undead")
+    if in_reserve(s, und, "warrior") < 0:
+        return ["done"]
+    out = [f"rise:{lab}" for lab in s.mctx[3:] if open_tile(s, s.geo.index[lab])]
+    return [*dict.fromkeys(out), "done"]
+
+
 def cot_thoughts(s: State, hive: int) -> list[int]:
     """Thoughts of the Hive Mind's controller next to it."""
     h = s.units[hive]

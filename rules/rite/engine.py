@@ -116,12 +116,14 @@ def defeat(c: Ctx, uids: list[int], by: int, cause: str, attacker: int = -1) -> 
     gob = s.seat_of("goblins")
     und = s.seat_of("undead")
     react: list[int] = list(s.reacts)
+    gone: list[tuple[int, int, int]] = []  # (tile, controller, owner) of each defeated unit
     for uid in uids:
         s = c.s
         u = s.units[uid]
         if u.where != BOARD:
             continue
         tile = u.tiles[0]
+        gone.append((tile, u.controller, u.owner))
         c.emit(
             "UnitDefeated",
             {"uid": uid, "at": c.lab(tile), "by": by, "cause": cause, "to": destination(s, uid)},
@@ -143,6 +145,8 @@ def defeat(c: Ctx, uids: list[int], by: int, cause: str, attacker: int = -1) -> 
         live = [t for t in react if reaction_options(c.s, t)]
         if tuple(live) != c.s.reacts:
             c.emit("ReactionsPending", {"tiles": [c.lab(t) for t in live]})
+    if cause != "rock":
+        control.chaos_rise(c, gone)
 
 
 def _rune(c: Ctx, und: int) -> None:

@@ -97,7 +97,7 @@ class State:
         if m == "place":
             seat = self.order[self.placed % len(self.order)]
             return Prompt((seat,), "place_tile", {"hand": list(self.hands[seat])})
-        if m in ("swap", "firefly", "order", "cot", "hiverite"):
+        if m in ("swap", "firefly", "order", "cot", "hiverite", "crise"):
             return Prompt((int(self.mctx[0]),), m, {})
         if m == "react":
             return Prompt((self.seat_of("undead"),), "undead_reaction", {"tiles": self.labels(self.reacts)})

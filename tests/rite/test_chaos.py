@@ -420,6 +420,20 @@ def test_rise_again_and_soul_reaper_on_units_defeated_while_controlled() -> None
     assert s2.reacts == () and s2.mode == "turn" and unit_on(s2, "d4") == ""
 
 
+def test_a_necromancer_chaos_controls_lets_chaos_rise_a_warrior_from_the_undead_reserve() -> None:
+    s = chaos_turn(factions=HUC)
+    s = puts(s, 1, "necromancer", "a4")
+    s = flip(s, "a4")
+    s = puts(s, C, "thought", "b4")
+    s = puts(s, 0, "knight", "c4")
+    s, _ = run(s, C, "defeat c4 from b4")
+    assert s.prompt is not None and s.prompt.kind == "crise" and s.prompt.seats == (C,)
+    assert texts(s, C) == ["choose rise:c4", "choose done"]
+    s, _ = run(s, C, "choose rise:c4")
+    w = s.units[s.occ[idx(s, "c4")]]
+    assert (w.kind, w.owner, w.controller) == ("warrior", 1, C) and s.mode == "turn"
+
+
 def test_undying_death_bringer_defeated_while_controlled_goes_on_the_card() -> None:
     s = at(board(HUC, volcano=False), active=0)
     s = energy(s, 1, 0, 0, level=10)
