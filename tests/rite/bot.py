@@ -57,7 +57,17 @@ def _undead(s: State, seat: int) -> float:
     return score
 
 
-SCORES: dict[str, Score] = {"humans": _humans, "goblins": _goblins, "undead": _undead}
+def _chaos(s: State, seat: int) -> float:
+    """Controlled units points, plus enemy units Chaos controls (more on their own summoning tiles)."""
+    score = 10.0 * sum(s.scored)
+    for u in s.units:
+        if u.where == BOARD and u.controller == seat and 0 <= u.owner != seat:
+            t = u.tiles[0]
+            score += 4 if s.kinds[t] == "summon" and s.tfac[t] == s.factions[u.owner] else 1
+    return score
+
+
+SCORES: dict[str, Score] = {"humans": _humans, "goblins": _goblins, "undead": _undead, "chaos": _chaos}
 
 
 def progress(s: State, seat: int) -> float:

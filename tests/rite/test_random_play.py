@@ -52,6 +52,16 @@ def test_random_play_seeking_bot(factions: list[str], method: str) -> None:
     _play(factions, method, 7, seeking())
 
 
+HGC = ["humans", "goblins", "chaos"]
+# Chaos line-ups with the seeking bot: short games (measured: 200-600 commands, 1-3 s each).
+CHAOS_FAST = [(HGC, "premade", 0), (HGC, "random", 2), (HGC, "player", 0), ([*HGU, "chaos"], "random", 1)]
+
+
+@pytest.mark.parametrize("factions,method,seed", CHAOS_FAST)
+def test_random_play_chaos(factions: list[str], method: str, seed: int) -> None:
+    _play(factions, method, seed, seeking())
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("method", ["premade", "random", "player"])
 @pytest.mark.parametrize("factions", [HG, HGU], ids=["HG", "HGU"])
