@@ -154,9 +154,11 @@ def hive_guard(c: Ctx, uids: list[int], by: int, cause: str, attacker: int) -> l
     if chaos < 0 or s.mode == "cot":
         return uids
     out = []
+    # A Thought defeated in the same batch cannot stand in for the Hive Mind.
+    batch = {s.units[x].tiles[0] for x in uids if s.units[x].where == BOARD}
     for uid in uids:
         u = s.units[uid]
-        if u.kind == "hivemind" and u.where == BOARD and cot_thoughts(s, uid):
+        if u.kind == "hivemind" and u.where == BOARD and set(cot_thoughts(s, uid)) - batch:
             back = s.mode if s.mode in SOLO_MODES else "turn"
             ctx: list[Any] = [chaos, back, uid, by, cause, attacker]
             c.mode("cot", ctx)

@@ -172,9 +172,11 @@ def test_temporarily_controlled_unit_moved_onto_fog_is_flipped_back_then_totally
 def test_bring_chaos_one_faction_energy_at_the_end_of_the_round() -> None:
     s = board(HGC, volcano=False)
     s = puts(s, C, "chaosbringer", "d4", "e4")
+    s = puts(s, H, "lightbringer", "a4")
+    s = flip(s, "a4")  # a controlled Light Bringer brings light to its controller
     s = energy(s, C, 0, 0)
     s = end_round(s)
-    assert s.players[C].reserve_e == 2
+    assert s.players[C].reserve_e == 3 and s.players[H].reserve_e == 0
 
 
 def test_steal_identity_swaps_the_doppelganger_for_an_adjacent_enemy_at_no_cost() -> None:
@@ -200,6 +202,28 @@ def test_change_of_thought_prompt_removes_an_adjacent_thought_instead() -> None:
     assert unit_on(s2, "d4") == "hivemind" and unit_on(s2, "e4") == ""
     s3, _ = run(s, C, "choose defeat")
     assert unit_on(s3, "d4") == "" and unit_on(s3, "e4") == "thought"
+
+
+def test_change_of_thought_after_a_fireball_batch_with_a_thought_outside_the_area() -> None:
+    s = at(board(HGC, volcano=False), active=G)
+    s = puts(s, C, "hivemind", "d4")
+    s = puts(s, C, "thought", "e4", "c5")  # e4 is in the area (burns), c5 too; d6 is outside
+    s = puts(s, C, "thought", "d6")
+    s = puts(s, G, "sorcerer", "d2")
+    s = energy(s, G, 10, 10)
+    s, _ = run(s, G, "fireball d2 d4")
+    s, _ = run(s, G, "pay x2 y10")
+    assert unit_on(s, "e4") == "" and unit_on(s, "c5") == ""  # the rest of the batch is defeated
+    # d6 is not adjacent to the Hive Mind: no Thought can stand in, the Hive Mind falls
+    assert unit_on(s, "d4") == "" and s.mode == "turn"
+    s2 = at(board(HGC, volcano=False), active=G)
+    s2 = puts(s2, C, "hivemind", "d4")
+    s2 = puts(s2, C, "thought", "e4")
+    s2 = puts(s2, G, "sorcerer", "g4")
+    s2 = energy(s2, G, 10, 10)
+    s2, _ = run(s2, G, "fireball g4 c4")  # the area c4 + neighbours holds the Hive Mind, not e4
+    s2, _ = run(s2, G, "pay x4 y10")
+    assert s2.mode == "cot" and texts(s2, C) == ["choose thought:e4", "choose defeat"]
 
 
 def test_join_spends_x_to_flip_an_x_cost_unit_within_range_3() -> None:
