@@ -21,7 +21,6 @@ from .state import BOARD, RESERVE, State, revise
 Handler = Callable[[Ctx, int, dict[str, Any]], None]
 MODES = ("puppet", "proxy", "cot", "hiverite", "crise")
 POWERS = tuple(FACTIONS["chaos"]["powers"])  # puppet, corrupt, totalcontrol, puppets
-TURN_VERBS = ("thought", "steal", "join", "act")
 
 
 def is_chaos(s: State, seat: int) -> bool:
