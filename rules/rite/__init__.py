@@ -1,4 +1,4 @@
-"""Rite: hex-map faction war around a volcano (Humans, Goblins, Undead, Chaos; Primals to come), as a rules.core.Game."""
+"""Rite: hex-map faction war around a volcano (Humans, Goblins, Undead), as a rules.core.Game."""
 
 from rules.core import register
 
