@@ -391,16 +391,18 @@ def do_rise(c: Ctx, seat: int, a: dict[str, Any]) -> None:
     if opt not in rise_options(s):
         raise IllegalCommand("bad_option", f"{opt} is not a choice here")
     back, ctx = s.mctx[1], list(s.mctx[2])
-    if opt == "done":
-        c.mode(back, ctx)
-        return
-    lab = opt.split(":")[1]
-    w = in_reserve(s, s.seat_of("undead"), "warrior")
-    place_unit(c, w, A.tile(s, lab), "rise")
-    if c.s.units[w].where == BOARD:
-        _flip(c, w, seat, "rise")
-    c.mode("crise", [*s.mctx[:3], *(x for x in s.mctx[3:] if x != lab)])
-    if rise_options(c.s) == ["done"]:
+    left: tuple[int, ...] = ()
+    if opt != "done":
+        t = A.tile(s, opt.split(":")[1])
+        w = in_reserve(s, s.seat_of("undead"), "warrior")
+        place_unit(c, w, t, "rise")
+        if c.s.units[w].where == BOARD:
+            _flip(c, w, seat, "rise")
+        left = tuple(x for x in c.s.rises if x != t)
+        if rise_options(c.s, left) == ["done"]:
+            left = ()
+    c.emit("RisesPending", {"tiles": [c.lab(x) for x in left]}, seat)
+    if not left:
         c.mode(back, ctx)
 
 

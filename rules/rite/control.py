@@ -59,6 +59,7 @@ def on_settle(c: Ctx) -> None:
         if s.proxy >= 0:
             c.emit("ProxySet", {"seat": -1})
     fog(c)
+    open_rise(c)
 
 
 def fog(c: Ctx) -> None:
@@ -182,25 +183,29 @@ def chaos_rise(c: Ctx, gone: list[tuple[int, int, int]]) -> None:
         t for t, ctl, own in gone
         if ctl != chaos and (own < 0 or s.factions[own] != "undead") and any(s.geo.dist[n][t] <= 3 for n in necros)
     ]
-    if not tiles:
-        return
-    if s.mode == "crise":
-        c.mode("crise", [*s.mctx, *(c.lab(t) for t in tiles)])
-        return
-    # The interrupted prompt (with its context) comes back afterwards; an action with a puppet or
-    # under Total Control is over by now, so those go back to the turn.
-    back, ctx = (s.mode, list(s.mctx)) if s.mode not in ("puppet", "proxy") else ("turn", [])
-    c.mode("crise", [chaos, back, ctx, *(c.lab(t) for t in tiles)])
-    if rise_options(c.s) == ["done"]:
-        c.mode(back, ctx)
+    new = [t for t in tiles if t not in s.rises]
+    if new:
+        # Pending like the Undead reactions: the prompt opens once the command's step is done.
+        c.emit("RisesPending", {"tiles": [c.lab(t) for t in (*s.rises, *new)]}, chaos)
 
 
-def rise_options(s: State) -> list[str]:
+def open_rise(c: Ctx) -> None:
+    """Open the `crise` prompt over whatever is current; that prompt (and its context) resumes after."""
+    s = c.s
+    if not s.rises or s.mode == "crise":
+        return
+    if rise_options(s, s.rises) == ["done"]:
+        c.emit("RisesPending", {"tiles": []})
+        return
+    c.mode("crise", [chaos_seat(s), s.mode, list(s.mctx)])
+
+
+def rise_options(s: State, tiles: tuple[int, ...] | None = None) -> list[str]:
     und = s.seat_of("undead")
     if in_reserve(s, und, "warrior") < 0:
         return ["done"]
-    out = [f"rise:{lab}" for lab in s.mctx[3:] if open_tile(s, s.geo.index[lab])]
-    return [*dict.fromkeys(out), "done"]
+    lab = s.geo.labels
+    return [*(f"rise:{lab[t]}" for t in (s.rises if tiles is None else tiles) if open_tile(s, t)), "done"]
 
 
 def cot_thoughts(s: State, hive: int) -> list[int]:

@@ -310,11 +310,16 @@ def _proxy_set(s: State, d: Data) -> State:
     return revise(s, proxy=d["seat"])
 
 
+def _rises_pending(s: State, d: Data) -> State:
+    return revise(s, rises=tuple(_idx(s, t) for t in d["tiles"]))
+
+
 _HANDLERS.update(
     {
         "rite.UnitFlipped": _unit_flipped,
         "rite.ControlledScored": _controlled_scored,
         "rite.ProxySet": _proxy_set,
+        "rite.RisesPending": _rises_pending,
     }
 )
 

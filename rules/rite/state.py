@@ -78,6 +78,7 @@ class State:
     held: tuple[int, ...] = ()
     proxy: int = -1
     scored: tuple[int, ...] = ()
+    rises: tuple[int, ...] = ()  # tiles where a Necromancer Chaos controls may Rise Again
 
     @property
     def geo(self) -> Geometry:

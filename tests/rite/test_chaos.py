@@ -455,7 +455,28 @@ def test_a_necromancer_chaos_controls_lets_chaos_rise_a_warrior_from_the_undead_
     assert texts(s, C) == ["choose rise:c4", "choose done"]
     s, _ = run(s, C, "choose rise:c4")
     w = s.units[s.occ[idx(s, "c4")]]
-    assert (w.kind, w.owner, w.controller) == ("warrior", 1, C) and s.mode == "turn"
+    assert (w.kind, w.owner, w.controller) == ("warrior", 1, C) and s.mode == "turn" and s.rises == ()
+
+
+def test_chaos_rise_waits_for_protecting_wings_and_the_undead_reaction_comes_first() -> None:
+    # The Humans' Angel carries a Knight onto a fire token next to a Chaos-controlled Necromancer
+    # and an Undead Necromancer: both may Rise Again; Wings stays open for the second unit.
+    s = at(board(("humans", "undead", "chaos"), volcano=False), active=0)
+    s = puts(s, 0, "angel", "d4")
+    s = puts(s, 0, "knight", "c4", "c5")
+    s = puts(s, 1, "necromancer", "g4")
+    s = puts(s, 1, "necromancer", "b5")
+    s = flip(s, "b5")
+    s = at(s, fire=frozenset({idx(s, "e5")}))
+    s = energy(s, 0, 5)
+    s, _ = run(s, 0, "move d4 e4")
+    assert s.mode == "wings"
+    s, _ = run(s, 0, "choose c4-e5")  # onto the fire token: the Knight is defeated
+    assert s.prompt is not None and s.prompt.kind == "undead_reaction" and s.prompt.seats == (1,)
+    s, _ = run(s, 1, "choose done")
+    assert s.prompt is not None and s.prompt.kind == "crise" and s.prompt.seats == (C,)
+    s, _ = run(s, C, "choose rise:e5")
+    assert ctrl(s, "e5") == C and s.mode == "wings" and "choose c5-f4" in texts(s, 0)
 
 
 def test_undying_death_bringer_defeated_while_controlled_goes_on_the_card() -> None:
