@@ -12,6 +12,7 @@ from rules.core import Event, IllegalCommand, Rng
 from .board import ACCESSIBLE_KINDS
 from .content import FACTIONS, ROCKS
 from .evolve import evolve
+from .primal_base import ULT, UNDER, buries, rite_of_power, victory
 from .query import COMMANDERS, defeatable, in_reserve, open_tile
 from .state import BOARD, BOX, CARD, RESERVE, VOLCANO, State
 
@@ -95,6 +96,8 @@ def enter(c: Ctx, uid: int, tile: int) -> None:
 
 def destination(s: State, uid: int) -> str:
     u = s.units[uid]
+    if u.kind == ULT:
+        return RESERVE  # the one commander that goes back to the reserve (Commanders)
     if u.kind in COMMANDERS:
         return BOX
     if u.owner >= 0:
@@ -113,17 +116,22 @@ def defeat(c: Ctx, uids: list[int], by: int, cause: str, attacker: int = -1) -> 
     gob = s.seat_of("goblins")
     und = s.seat_of("undead")
     react: list[int] = list(s.reacts)
+    done = []
     for uid in uids:
         s = c.s
         u = s.units[uid]
         if u.where != BOARD:
             continue
         tile = u.tiles[0]
+        to = UNDER if buries(s, uid, attacker) else destination(s, uid)
         c.emit(
             "UnitDefeated",
-            {"uid": uid, "at": c.lab(tile), "by": by, "cause": cause, "to": destination(s, uid)},
+            {"uid": uid, "at": c.lab(tile), "by": by, "cause": cause, "to": to},
             by if by >= 0 else None,
         )
+        if to == UNDER:
+            c.emit("UnitBuried", {"uid": uid, "host": attacker}, by)
+        done.append((uid, u))
         s = c.s
         if gob >= 0:
             gain(c, gob, (1 if by == gob else 0) + (1 if u.owner == gob else 0))
@@ -140,6 +148,10 @@ def defeat(c: Ctx, uids: list[int], by: int, cause: str, attacker: int = -1) -> 
         live = [t for t in react if reaction_options(c.s, t)]
         if tuple(live) != c.s.reacts:
             c.emit("ReactionsPending", {"tiles": [c.lab(t) for t in live]})
+    if done and "primals" in c.s.factions:
+        from .primals import after_defeat  # late: primals builds on this module
+
+        after_defeat(c, done, by, cause, attacker)
 
 
 def _rune(c: Ctx, und: int) -> None:
@@ -209,6 +221,11 @@ def check_rites(c: Ctx) -> None:
     s = c.s
     for seat, fac in enumerate(s.factions):
         d = FACTIONS[fac]
+        if fac == "primals":
+            if s.players[seat].level < 20 and rite_of_power(s, seat):
+                c.emit("PowersUnlocked", {"seat": seat, "level": 20, "rite": True}, seat)
+                s = c.s
+            continue
         obj, bringer, commander = d["objective"], d["bringer"], d["commander"]
         tiles = _objectives(s, obj)
         if not tiles:
@@ -249,6 +266,9 @@ def check_rites(c: Ctx) -> None:
 def check_victory(c: Ctx) -> bool:
     s = c.s
     for seat, fac in enumerate(s.factions):
+        if fac == "primals" and victory(s):
+            c.emit("GameWon", {"seat": seat, "reason": victory(s)})
+            return True
         tiles = _objectives(s, FACTIONS[fac]["objective"])
         if tiles and all(t in s.activated for t in tiles):
             c.emit("GameWon", {"seat": seat, "reason": f"all {FACTIONS[fac]['objective']} tiles activated"})
@@ -266,6 +286,10 @@ def action_limit(s: State) -> int:
 def next_turn(c: Ctx) -> None:
     """Hand the turn to the next player in turn order who has not passed, or end the round."""
     s = c.s
+    if "jaws" in s.rflags and s.active >= 0 and s.factions[s.active] == "primals" and not s.players[s.active].passed:
+        # Inescapable Jaws: the Primal player's turns follow each other until he passes.
+        c.emit("TurnStarted", {"seat": s.active}, s.active)
+        return
     order = s.order
     n = len(order)
     k = order.index(s.active) if s.active in order else -1
@@ -287,7 +311,8 @@ def settle(c: Ctx, has_free: Any) -> None:
         if check_victory(c):
             return
         s = c.s
-        if s.reacts and s.mode != "react":
+        if s.reacts and s.mode not in ("react", "ultimatosaur"):
+            # (a Rex evolving into Ultimatosaur is placed first: Evolve happens immediately)
             if react_choices(s) != ["done"]:
                 # the interrupted prompt's context rides along, to be restored afterwards
                 c.mode("react", [False, *s.mctx], resume=s.mode)

@@ -10,6 +10,8 @@ from rules.core import Event
 
 from .board import geometry
 from .content import FACTIONS, UNITS
+from .primal_base import HANDLERS as PRIMAL_HANDLERS
+from .primal_base import lurking
 from .state import BOARD, RESERVE, VOLCANO, Player, State, Unit, revise
 
 Data = Mapping[str, Any]
@@ -104,7 +106,9 @@ def _play_started(s: State, d: Data) -> State:
 
 
 def _turn_started(s: State, d: Data) -> State:
-    return revise(s, active=d["seat"], mode="turn", mctx=(), actions=0, tpowers=frozenset())
+    return revise(
+        s, active=d["seat"], mode="turn", mctx=(), actions=0, tpowers=frozenset(), lurking=lurking(s, d["seat"])
+    )
 
 
 def _move_unit(s: State, uid: int, tiles: tuple[int, ...], where: str) -> State:
@@ -279,6 +283,8 @@ _HANDLERS: dict[str, Callable[[State, Data], State]] = {
     "rite.ReactionsPending": _reacts_set,
     "rite.GameWon": _game_won,
 }
+
+_HANDLERS.update(PRIMAL_HANDLERS)
 
 EVENT_TYPES = frozenset(_HANDLERS)
 

@@ -18,6 +18,7 @@ from rules.core import (
 
 from . import actions as A
 from . import powers as P
+from . import primals as PR
 from .board import BLOCKING_KINDS
 from .content import FACTIONS, SUPPORTED, TURN_TRACK
 from .engine import Ctx, action_limit, react_choices, settle
@@ -191,6 +192,9 @@ _TURN: dict[str, Handler] = {
     "fireball": A.do_fireball,
     "breathe": A.do_breathe,
     "presence": A.do_presence,
+    "umove": PR.do_umove,
+    "charge": PR.do_charge,
+    "roar": PR.do_roar,
     "power": P.do_power,
     "end": A.do_end,
     "pass": A.do_pass,
@@ -221,7 +225,10 @@ def _handler(mode: str, verb: str) -> Handler | None:
         return _do_place
     if mode == "fireball" and verb == "pay":
         return A.do_pay
-    if mode in ("wings", "react", "firefly", "order", "swap", "rally", "card", "rpower", "ancestors") and verb == "choose":
+    if mode in (
+        "wings", "react", "firefly", "order", "swap", "rally", "card", "rpower", "ancestors", "ultimatosaur", "roar",
+        "alpha",
+    ) and verb == "choose":
         return _choose
     return None
 
@@ -235,7 +242,9 @@ def has_free(s: State) -> bool:
         return True
     for _ in A.legal_move(s, seat, free_only=True):
         return True
-    return False
+    for _ in A.legal_defeat(s, seat, free_only=True):
+        return True
+    return PR.has_free(s, seat)
 
 
 def decide(s: State, command: Command, rng: Rng) -> list[Event]:
@@ -290,6 +299,8 @@ def legal_commands(s: State, seat: int) -> Iterator[Command]:
             yield from A.legal_breathe(s, seat)
         else:
             yield from A.legal_move(s, seat, free_only=True)
+            yield from A.legal_defeat(s, seat, free_only=True)
+        yield from PR.legal_turn(s, seat, acting)
         if A._presence_targets(s, seat):
             yield A.cmd("presence", seat)
         yield from P.legal_powers(s, seat)

@@ -5,12 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from .content import FACTIONS
+from .primal_base import underneath
 from .state import BOARD, CARD, RESERVE, VOLCANO, State
 
 _FILL = {
     "basic": "#d9c89e", "firelord": "#b22222", "firefly": "#f0c419", "earth": "#8b5a2b", "fire": "#e25822",
     "shrine": "#9ec9f0", "banner": "#6fa8dc", "beacon": "#f4a582", "tunnel": "#a0522d", "rune": "#9e9e9e",
-    "boneyard": "#5f5f5f", "summon": "#c8e6c9", "": "#ffffff",
+    "boneyard": "#5f5f5f", "summon": "#c8e6c9", "jungle": "#2e7d32", "fog": "#b0bec5", "": "#ffffff",
 }
 _SHORT = {"earth": "EE", "fire": "FE", "firelord": "FL", "firefly": "FF", "summon": "S"}
 
@@ -60,7 +61,10 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
         v = s.occ[i]
         if v >= 0:
             u = s.units[v]
-            pieces.append({"label": u.kind, "owner": None if u.controller == VOLCANO else u.controller})
+            piece: dict[str, Any] = {"label": u.kind, "owner": None if u.controller == VOLCANO else u.controller}
+            if s.under and underneath(s, v):  # Evolve: the enemy units lying underneath this Primal unit
+                piece["under"] = [s.units[x].kind for x in underneath(s, v)]
+            pieces.append(piece)
         if i in s.rocks:
             pieces.append({"label": "rock", "owner": None})
         if i in s.fire:
@@ -93,6 +97,8 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
                 "on_board": sum(1 for u in s.units if u.owner == k and u.where == BOARD),
             }
         )
+        if p.faction == "primals":
+            players[-1]["consumed"] = s.consumed  # consumed units points (Primal objective)
     prompt = s.prompt
     return {
         "game": "rite",
