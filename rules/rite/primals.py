@@ -166,10 +166,9 @@ def summon_options(s: State, rex: int) -> list[str]:
 def do_summon_ult(c: Ctx, seat: int, opt: str) -> None:
     s = c.s
     rex = s.mctx[0]
-    if opt not in summon_options(s, rex):
+    tri = parse_tri(s, opt)  # the three tiles may be named in any order
+    if tri is None or tri_label(s, tri) not in summon_options(s, rex):
         raise IllegalCommand("bad_option", f"{opt} is not a place for Ultimatosaur (three tiles, one the Rex's)")
-    tri = parse_tri(s, opt)
-    assert tri is not None
     c.mode("turn")
     for j in tri:
         if j in c.s.rocks:
