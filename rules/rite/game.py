@@ -358,7 +358,10 @@ class RiteGame:
     def is_over(self, state: Any) -> Outcome | None:
         if state.phase != "over":
             return None
-        scores = tuple(len([t for t in state.activated if _owner(state, t) == i]) for i in range(len(state.factions)))
+        scores = tuple(
+            state.consumed if f == "primals" else len([t for t in state.activated if _owner(state, t) == i])
+            for i, f in enumerate(state.factions)
+        )
         return Outcome((state.winner,), scores, state.reason)
 
     def parse_command(self, type: str, args: Mapping[str, Any], seat: int) -> Command:
