@@ -5,7 +5,9 @@ Two sets of figures: the harness's own (wall clock, as `play_random` measures th
 (`time.process_time`, replaying the recorded positions), which a shared, busy machine does not
 distort.
 
-Usage: .venv/bin/python bench/bench_rite.py [games per case] [first seed] [HG|HGU]
+Usage: .venv/bin/python bench/bench_rite.py [games per case] [first seed] [case] [uniform|seeking]
+(the seeking bot of tests/rite/bot.py looks one command ahead towards its objective; uniform
+bots play far longer games).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
 from rules.core import Rng, fold  # noqa: E402
 from rules.rite import GAME  # noqa: E402
+from tests.rite.bot import seeking  # noqa: E402
 from tests.support.randomplay import PlayRecord, play_random  # noqa: E402
 
 CASES = {"HG": ["humans", "goblins"], "HGU": ["humans", "goblins", "undead"]}
@@ -54,7 +57,9 @@ def cpu_figures(rec: PlayRecord) -> tuple[float, float, float]:
 def main() -> None:
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 5
     first = int(sys.argv[2]) if len(sys.argv) > 2 else 0
-    which = [sys.argv[3]] if len(sys.argv) > 3 else list(CASES)
+    which = [sys.argv[3]] if len(sys.argv) > 3 and sys.argv[3] != "all" else list(CASES)
+    bot = sys.argv[4] if len(sys.argv) > 4 else "uniform"
+    policy = seeking() if bot == "seeking" else None
     for label in which:
         factions = CASES[label]
         for method in METHODS:
@@ -78,6 +83,7 @@ def main() -> None:
                         max_commands=400_000,
                         replay_checks=1,
                         check_audit=False,
+                        policy=policy,
                     )
                     cd, ce, cl = cpu_figures(rec)
                 finally:
@@ -96,7 +102,7 @@ def main() -> None:
                 wins[factions[rec.outcome.winners[0]]] += 1
             wall = time.perf_counter() - t0
             print(
-                f"{label:4} {method:8} games={n} | wall: decide={cmds / dsec:,.0f} cmd/s "
+                f"{label:5} {method:8} {bot} games={n} | wall: decide={cmds / dsec:,.0f} cmd/s "
                 f"evolve={events / esec:,.0f} ev/s max_legal={legal_max * 1000:.1f} ms | cpu: decide="
                 f"{cmds / cdsec:,.0f} cmd/s evolve={events / cesec:,.0f} ev/s max_legal={cpu_legal_max * 1000:.1f} ms"
                 f" | commands/game mean={statistics.mean(lengths):,.0f} median={statistics.median(lengths):,.0f}"

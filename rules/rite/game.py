@@ -20,7 +20,7 @@ from . import actions as A
 from . import powers as P
 from . import primals as PR
 from .board import BLOCKING_KINDS
-from .content import FACTIONS, SUPPORTED, TURN_TRACK
+from .content import CODE, FACTIONS, LINEUPS, OBJECTIVE_FACTIONS, TURN_TRACK
 from .engine import Ctx, action_limit, react_choices, settle
 from .evolve import evolve as _evolve
 from .mapgen import (
@@ -38,7 +38,18 @@ from .state import State
 from .view import view as _view
 
 _OPTION_KEYS = {"factions", "map", "volcano", "fireflies", "elementals", "firelord"}
-DEFAULT_FACTIONS = {2: ["humans", "goblins"], 3: ["humans", "goblins", "undead"]}
+DEFAULT_FACTIONS = {
+    2: ["humans", "goblins"],
+    3: ["humans", "goblins", "undead"],
+    4: ["humans", "goblins", "undead", "chaos"],
+    5: ["humans", "goblins", "undead", "chaos", "primals"],
+}
+
+
+def lineups_for(seats: int) -> list[str]:
+    """The allowed line-ups for a number of players, as turn-track letter codes (e.g. "HGC")."""
+    codes = ("".join(CODE[f] for f in sorted(k, key=TURN_TRACK.index)) for k in LINEUPS if len(k) == seats)
+    return sorted(codes, key=lambda c: [TURN_TRACK.index(f) for f in TURN_TRACK if CODE[f] in c])
 
 
 def check_options(options: Options, seats: int) -> dict[str, Any]:
@@ -52,15 +63,24 @@ def check_options(options: Options, seats: int) -> dict[str, Any]:
     if extra:
         raise bad(f"unknown option(s) {sorted(extra)}")
     if seats not in DEFAULT_FACTIONS:
-        raise bad("Rite is played here by 2 or 3 players (Chaos and Primals are not yet available)")
+        raise bad(f"Rite is played by 2 to 5 players, not {seats}")
     facs = options.get("factions", DEFAULT_FACTIONS[seats])
     if not isinstance(facs, list) or len(facs) != seats or not all(isinstance(f, str) for f in facs):
         raise bad(f"factions must list one faction per seat ({seats})")
+    for f in facs:
+        if f not in FACTIONS:
+            raise bad(f"faction {f!r} is not a Rite faction (choose from {list(TURN_TRACK)})")
     if len(set(facs)) != len(facs):
         raise bad("each faction may be played once")
-    for f in facs:
-        if f not in SUPPORTED:
-            raise bad(f"faction {f!r} is not available (choose from {list(SUPPORTED)})")
+    if sum(1 for f in facs if f in OBJECTIVE_FACTIONS) < 2:
+        raise bad("at least two players must play Humans, Goblins or Undead (Set-Up, step 2)")
+    if frozenset(facs) not in LINEUPS:
+        allowed = ", ".join(lineups_for(seats))
+        got = "".join(CODE[f] for f in sorted(facs, key=TURN_TRACK.index))
+        raise bad(
+            f"{got} is not a {seats}-player set-up of the rulebook (Set-Up: Pre-Made); "
+            f"allowed line-ups (H humans, G goblins, U undead, C chaos, P primals): {allowed}"
+        )
     method = options.get("map", "premade")
     if method not in ("premade", "random", "player"):
         raise bad("map must be premade, random or player")
@@ -323,11 +343,11 @@ def legal_commands(s: State, seat: int) -> Iterator[Command]:
 
 
 class RiteGame:
-    """Rite for 2-3 players (Humans, Goblins, Undead) as a rules.core.Game."""
+    """Rite for 2-5 players as a rules.core.Game (set-ups for every line-up of the rulebook)."""
 
     name = "rite"
     min_seats = 2
-    max_seats = 3
+    max_seats = 5
     command_types = COMMAND_TYPES
 
     def setup(self, options: Options, seats: Sequence[SeatInfo], rng: Rng) -> list[Event]:

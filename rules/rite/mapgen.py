@@ -8,7 +8,17 @@ from collections.abc import Sequence
 from rules.core import Rng
 
 from .board import ACCESSIBLE_KINDS, BLOCKING_KINDS, OBJECTIVE_KINDS, Geometry, geometry
-from .content import COLUMNS, FACTIONS, MAPS, TURN_TRACK, column_for, counts_for
+from .content import (
+    COLUMNS,
+    FACTIONS,
+    MAPS,
+    TURN_TRACK,
+    column_for,
+    counts_for,
+    role_counts,
+    roles,
+    volcano_basics,
+)
 
 Tile = tuple[str, str, int]  # kind, faction ("" when none), number (Firefly 1-6, Elemental rotation)
 VOLCANO_KINDS = frozenset({"firefly", "earth", "fire"})
@@ -16,7 +26,7 @@ _KIND_OWNER = {d[k]: f for f, d in FACTIONS.items() for k in ("objective", "spec
 
 
 def radius_for(factions: Sequence[str]) -> int:
-    return int(COLUMNS[column_for(tuple(factions))]["rings"])
+    return int(COLUMNS[column_for(factions)]["rings"])
 
 
 def spec(t: Tile) -> str:
@@ -53,13 +63,13 @@ def centre_tile(opts: tuple[bool, bool, bool, bool]) -> Tile:
     return ("firelord", "", 0) if opts[3] else ("basic", "", 0)
 
 
-def faction_tiles(fac: str, counts: dict[str, int]) -> list[Tile]:
+def faction_tiles(fac: str, role: str, counts: dict[str, int]) -> list[Tile]:
+    """A faction's own tiles (Set-Up: Player Made, step 2), counted as the faction of the column
+    it stands for (`role`); Chaos and Primals have no objective tiles."""
     d = FACTIONS[fac]
-    return (
-        [(d["objective"], fac, 0)] * counts["objective"]
-        + [("summon", fac, 0)] * counts["summon"]
-        + [(d["special"], fac, 0)] * counts["special"]
-    )
+    n = role_counts(counts, role)
+    obj: list[Tile] = [(d["objective"], fac, 0)] * n["objective"] if d["objective"] else []
+    return obj + [("summon", fac, 0)] * n["summon"] + [(d["special"], fac, 0)] * n["special"]
 
 
 def volcano_tiles(counts: dict[str, int]) -> list[Tile]:
@@ -72,11 +82,13 @@ def volcano_tiles(counts: dict[str, int]) -> list[Tile]:
 
 def pool(factions: Sequence[str], opts: tuple[bool, bool, bool, bool]) -> list[Tile]:
     """Every tile but the centre one, in a fixed order."""
-    counts = counts_for(column_for(tuple(factions)))
+    column = column_for(factions)
+    counts = counts_for(column)
+    role = roles(factions, column)
     tiles: list[Tile] = [("basic", "", 0)] * counts["basic"] + volcano_tiles(counts)
     for fac in TURN_TRACK:
         if fac in factions:
-            tiles += faction_tiles(fac, counts)
+            tiles += faction_tiles(fac, role[fac], counts)
     return [_strip(t, opts) for t in tiles]
 
 
@@ -121,26 +133,52 @@ def random_map(factions: Sequence[str], opts: tuple[bool, bool, bool, bool], rng
     tiles = pool(factions, opts)
     inner = rng.shuffled([t for t in tiles if t[0] != "summon"])
 
+    def swap_for(i: int, bag: list[Tile]) -> tuple[int, int]:
+        """No tile fits on `i`: the players agree to swap a drawn tile with a placed one (a basic
+        one when possible) so that both places keep the rules. The first tile in the bag for which
+        such a swap exists, and the place it goes to; (0, -1) when there is none."""
+        order = sorted((j for j in range(geo.size) if kinds[j] and kinds[j] != "firelord"), key=lambda j: kinds[j] != "basic")
+        for n, x in enumerate(bag):
+            for j in order:
+                kj = kinds[j]
+                sw = _with(_with(kinds, i, kj), j, x[0])
+                if not violates(geo, sw, i, kj) and not violates(geo, sw, j, x[0]):
+                    return n, j
+        return 0, -1
+
+    def swap_placed(i: int, bag: list[Tile]) -> bool:
+        """Still no way: swap two placed tiles so that both keep the rules and a tile of the bag
+        then fits on `i` (the rulebook's "swap two tiles" taken literally)."""
+        placed = [j for j in range(geo.size) if kinds[j] and kinds[j] != "firelord"]
+        for ia, a in enumerate(placed):
+            for b in placed[ia + 1:]:
+                ka, kb = kinds[a], kinds[b]
+                if ka == kb:
+                    continue
+                sw = _with(_with(kinds, a, kb), b, ka)
+                if violates(geo, sw, a, kb) or violates(geo, sw, b, ka):
+                    continue
+                if any(not violates(geo, sw, i, x[0]) for x in bag):
+                    board[a], board[b] = board[b], board[a]
+                    kinds[a], kinds[b] = kb, ka
+                    return True
+        return False
+
     def place(i: int, bag: list[Tile]) -> None:
-        k = next((n for n, x in enumerate(bag) if not violates(geo, kinds, i, x[0])), 0)
+        k = next((n for n, x in enumerate(bag) if not violates(geo, kinds, i, x[0])), None)
+        j = -1
+        if k is None:
+            k, j = swap_for(i, bag)
+            if j < 0 and swap_placed(i, bag):
+                k = next(n for n, x in enumerate(bag) if not violates(geo, kinds, i, x[0]))
         t = bag.pop(k)
         if t[0] in ("earth", "fire"):
             t = (t[0], t[1], rng.below(6))
-        board[i] = t
-        kinds[i] = t[0]
-        if violates(geo, kinds, i, t[0]):
-            # No tile fits: the players agree to swap it with a placed tile (a basic one when
-            # possible) so that both places keep the rules.
-            order = sorted(range(geo.size), key=lambda j: kinds[j] != "basic")
-            for j in order:
-                kj = kinds[j]
-                if j == i or not kj or kj == "firelord" or (kj == "summon" and geo.ring[i] != radius):
-                    continue
-                sw = _with(_with(kinds, i, kj), j, t[0])
-                if not violates(geo, sw, i, kj) and not violates(geo, sw, j, t[0]):
-                    board[i], board[j] = board[j], board[i]
-                    kinds[i], kinds[j] = kj, t[0]
-                    break
+        if j >= 0:
+            board[i], kinds[i] = board[j], kinds[j]
+            board[j], kinds[j] = t, t[0]
+        else:
+            board[i], kinds[i] = t, t[0]
 
     for ring in range(1, radius):
         for i in geo.rings[ring]:
@@ -153,7 +191,7 @@ def random_map(factions: Sequence[str], opts: tuple[bool, bool, bool, bool], rng
 
 def premade_map(factions: Sequence[str], opts: tuple[bool, bool, bool, bool]) -> list[tuple[int, Tile]]:
     """The reference map of the factions' set-up column; faction tiles go by turn-track slot."""
-    column = column_for(tuple(factions))
+    column = column_for(factions)
     m = MAPS[column]
     geo = geometry(radius_for(factions))
     slots = [f for f in TURN_TRACK if f in factions]
@@ -175,32 +213,45 @@ def deal_hands(
     factions: Sequence[str], opts: tuple[bool, bool, bool, bool], order: Sequence[int], rng: Rng
 ) -> list[list[str]]:
     """Set-Up: Player Made, steps 2-7: the hands of tiles, as notation strings, by seat."""
-    counts = counts_for(column_for(tuple(factions)))
+    column = column_for(factions)
+    counts = counts_for(column)
+    role = roles(factions, column)
     n = len(factions)
-    hands: list[list[Tile]] = [faction_tiles(f, counts) for f in factions]
+    # step 2: each player's own tiles
+    hands: list[list[Tile]] = [faction_tiles(f, role[f], counts) for f in factions]
+    # step 4: 2 objective tiles (if possible) and 2 summoning tiles to each other player in a
+    # 2- or 3-player game, 1 and 1 in a 4- or 5-player game (gifts go in turn order)
     give = 2 if n <= 3 else 1
     gifts: list[list[Tile]] = [[] for _ in range(n)]
-    for a in range(n):
+    for a in order:
         obj = FACTIONS[factions[a]]["objective"]
-        for b in range(n):
+        for b in order:
             if a == b:
                 continue
             for kind in (obj, "summon"):
                 for _ in range(give):
-                    t = next(x for x in hands[a] if x[0] == kind)
+                    t = next((x for x in hands[a] if x[0] == kind), None)
+                    if t is None:  # "if possible": Chaos and Primals have no objective tiles
+                        continue
                     hands[a].remove(t)
                     gifts[b].append(t)
     for b in range(n):
         hands[b] += gifts[b]
+    # step 5: basic tiles to the players with fewer tiles, until all have the same amount
     most = max(len(h) for h in hands)
     spare = counts["basic"]
-    for h in hands:
+    for seat in order:
+        h = hands[seat]
         while len(h) < most and spare > 0:
             h.append(("basic", "", 0))
             spare -= 1
-    vol = rng.shuffled(volcano_tiles(counts))
+    # step 6: the volcano tiles (plus 2 or 3 basic tiles in some line-ups), divided equally at random
+    extra = min(volcano_basics(column), spare)
+    spare -= extra
+    vol = rng.shuffled(volcano_tiles(counts) + [("basic", "", 0)] * extra)
     for k, t in enumerate(vol):
         hands[order[k % n]].append(t)
+    # step 7: the remaining basic tiles one by one in turn-track order
     k = 0
     while spare > 0:
         hands[order[k % n]].append(("basic", "", 0))

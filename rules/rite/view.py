@@ -11,7 +11,7 @@ from .state import BOARD, CARD, RESERVE, VOLCANO, State
 _FILL = {
     "basic": "#d9c89e", "firelord": "#b22222", "firefly": "#f0c419", "earth": "#8b5a2b", "fire": "#e25822",
     "shrine": "#9ec9f0", "banner": "#6fa8dc", "beacon": "#f4a582", "tunnel": "#a0522d", "rune": "#9e9e9e",
-    "boneyard": "#5f5f5f", "summon": "#c8e6c9", "jungle": "#2e7d32", "fog": "#b0bec5", "": "#ffffff",
+    "boneyard": "#5f5f5f", "summon": "#c8e6c9", "fog": "#e7b8e0", "jungle": "#3a7d44", "": "#ffffff",
 }
 _SHORT = {"earth": "EE", "fire": "FE", "firelord": "FL", "firefly": "FF", "summon": "S"}
 

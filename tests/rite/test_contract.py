@@ -23,7 +23,7 @@ def start(options: dict, seats: list[SeatInfo] = SEATS2, tag: str = "s"):  # typ
 
 def test_game_satisfies_protocol() -> None:
     assert isinstance(GAME, Game)
-    assert GAME.name == "rite" and GAME.min_seats == 2 and GAME.max_seats == 3
+    assert GAME.name == "rite" and GAME.min_seats == 2 and GAME.max_seats == 5
     assert "rite.move" in GAME.command_types
 
 

@@ -1,4 +1,4 @@
-"""Golden playthrough: one seeded random game, its commands, event digest and per-seat views.
+"""Golden playthroughs: seeded random games, their commands, event digest and per-seat views.
 
 Views are stored after each of the first VIEWED commands and at the end (a whole random game
 runs to thousands of commands). Regenerate with BOARDLOG_REGOLD=1.
@@ -12,19 +12,27 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+import pytest
 
 from rules.rite import GAME
-from tests.support.randomplay import play_random
+from tests.support.randomplay import Policy, play_random
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden" / "rite"
-OPTIONS = {"factions": ["humans", "goblins"], "map": "premade"}
-SEED = 35
 VIEWED = 20
+NAMES = ["ann", "bob", "cat", "dan", "eve"]
+# file name -> (options, seed, bot policy)
+CASES: dict[str, tuple[dict[str, Any], int, Policy | None]] = {
+    "playthrough.json": ({"factions": ["humans", "goblins"], "map": "premade"}, 35, None),
+}
 
 
-def _record() -> dict[str, Any]:
-    rec = play_random(GAME, OPTIONS, ["ann", "bob"], SEED, max_commands=400_000, replay_checks=0, check_audit=False)
-    seats = [None, 0, 1]
+def _record(name: str) -> dict[str, Any]:
+    options, seed, policy = CASES[name]
+    n = len(options["factions"])
+    rec = play_random(
+        GAME, options, NAMES[:n], seed, max_commands=400_000, replay_checks=0, check_audit=False, policy=policy
+    )
+    seats = [None, *range(n)]
     state = GAME.initial_state()
     prefix = "rite."
     views: list[dict[str, Any]] = []
@@ -46,8 +54,8 @@ def _record() -> dict[str, Any]:
     digest = hashlib.sha256(b"".join(orjson.dumps(e.to_json(), option=orjson.OPT_SORT_KEYS) for e in rec.events))
     assert rec.outcome is not None
     return {
-        "options": OPTIONS,
-        "seed": SEED,
+        "options": options,
+        "seed": seed,
         "commands": [f"{c.seat} {GAME.format_text(c)}" for c in rec.commands],
         "events": len(rec.events),
         "events_sha256": digest.hexdigest(),
@@ -57,9 +65,10 @@ def _record() -> dict[str, Any]:
     }
 
 
-def test_golden_playthrough() -> None:
-    got = orjson.loads(orjson.dumps(_record()))
-    path = GOLDEN / "playthrough.json"
+@pytest.mark.parametrize("name", list(CASES))
+def test_golden_playthrough(name: str) -> None:
+    got = orjson.loads(orjson.dumps(_record(name)))
+    path = GOLDEN / name
     if os.environ.get("BOARDLOG_REGOLD") == "1" or not path.exists():
         GOLDEN.mkdir(parents=True, exist_ok=True)
         path.write_bytes(orjson.dumps(got, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS))

@@ -5,12 +5,15 @@ from __future__ import annotations
 import pytest
 
 from rules.rite import GAME
-from tests.support.randomplay import play_random
+from tests.support.randomplay import Policy, play_random
+
+from .bot import seeking
 
 HG = ["humans", "goblins"]
 HGU = ["humans", "goblins", "undead"]
-# Random games of Rite are long (thousands of rounds; see the bench): the game ends only by a
-# faction's objective. The limit is generous and never reached in the seeds below.
+# Uniform random games of Rite are long (10,000-50,000 commands; see the bench): the game ends
+# only by a faction's objective. The limit is generous and never reached in the seeds below.
+# The soak uses the objective-seeking bot (tests/rite/bot.py), whose games run ~1,000 commands.
 LIMIT = 400_000
 
 # A fast subset for the default run: seeds whose games are short (measured), one per case.
@@ -25,9 +28,14 @@ FAST = [
 ]
 
 
-def _play(factions: list[str], method: str, seed: int) -> None:
+def _play(factions: list[str], method: str, seed: int, policy: Policy | None = None) -> None:
     rec = play_random(
-        GAME, {"factions": factions, "map": method}, [f"p{i}" for i in range(len(factions))], seed, max_commands=LIMIT
+        GAME,
+        {"factions": factions, "map": method},
+        [f"p{i}" for i in range(len(factions))],
+        seed,
+        max_commands=LIMIT,
+        policy=policy,
     )
     assert rec.outcome is not None and len(rec.outcome.winners) == 1
     assert GAME.is_over(rec.state) == rec.outcome
@@ -38,9 +46,22 @@ def test_random_play_fast(factions: list[str], method: str, seed: int) -> None:
     _play(factions, method, seed)
 
 
+@pytest.mark.parametrize("method", ["premade", "random", "player"])
+@pytest.mark.parametrize("factions", [HG, HGU], ids=["HG", "HGU"])
+def test_random_play_seeking_bot(factions: list[str], method: str) -> None:
+    _play(factions, method, 7, seeking())
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("method", ["premade", "random", "player"])
 @pytest.mark.parametrize("factions", [HG, HGU], ids=["HG", "HGU"])
 @pytest.mark.parametrize("seed", range(200))
 def test_random_play_full(factions: list[str], method: str, seed: int) -> None:
-    _play(factions, method, 1000 + seed)
+    _play(factions, method, 1000 + seed, seeking())
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("factions", [HG, HGU], ids=["HG", "HGU"])
+@pytest.mark.parametrize("seed", range(10))
+def test_random_play_uniform(factions: list[str], seed: int) -> None:
+    _play(factions, "random", 5000 + seed)

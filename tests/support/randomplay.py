@@ -7,14 +7,16 @@ Every game's random-play test calls `play_random`. It checks, as it goes:
 - events are JSON-able and survive an orjson round trip unchanged;
 - `fold(events[:k])` equals the live state at random cut points (replay == live);
 - re-running every command from `setup` with a fresh Rng gives the same events (the audit);
-- the game ends within `max_commands`.
+- the game ends within `max_commands` (unless `require_end=False`).
+A `policy` may weigh the choice (e.g. towards a faction's objective) but still picks one of
+the legal commands.
 """
 
 from __future__ import annotations
 
 import random
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,6 +39,10 @@ class PlayRecord:
     legal_calls: int = 0
 
 
+# A bot's way of picking one of the legal commands (the default is a uniform choice).
+Policy = Callable[[Any, int, list[Command], random.Random], Command]
+
+
 def _roundtrip_events(events: Sequence[Event]) -> None:
     for e in events:
         raw = orjson.dumps(e.to_json(), option=orjson.OPT_SORT_KEYS)
@@ -57,8 +63,12 @@ def play_random(
     replay_checks: int = 3,
     check_notation: bool = True,
     check_audit: bool = True,
+    policy: Policy | None = None,
+    require_end: bool = True,
 ) -> PlayRecord:
-    """Play one complete game with random bots; raise AssertionError on any contract breach."""
+    """Play one complete game with random bots; raise AssertionError on any contract breach.
+    With `require_end=False` it stops after `max_commands` (a smoke run), still checking replay
+    and audit on what was played."""
     seats = [SeatInfo(i, n) for i, n in enumerate(names)]
     bot = random.Random(seed)
     secret = seed.to_bytes(8, "big")
@@ -84,7 +94,11 @@ def play_random(
         rec.legal_calls += 1
         rec.legal_seconds_max = max(rec.legal_seconds_max, dt)
         assert legal, f"seat {seat} is prompted ({prompt.kind}) but has no legal command"
-        cmd = bot.choice(legal)
+        if policy is None:
+            cmd = bot.choice(legal)
+        else:
+            cmd = policy(state, seat, legal, bot)
+            assert cmd in legal, f"the bot's policy picked a command outside legal_commands: {cmd}"
         assert cmd.seat == seat, f"legal command for seat {seat} carries seat {cmd.seat}"
         if check_notation:
             text = game.format_text(cmd)
@@ -104,7 +118,8 @@ def play_random(
         rec.events.extend(new)
         rec.commands.append(cmd)
     else:
-        raise AssertionError(f"game did not end within {max_commands} commands")
+        if require_end:
+            raise AssertionError(f"game did not end within {max_commands} commands")
     rec.state = state
     # replay == live at the cut points captured while playing (cuts fall between commands)
     for cut, live in live_at.items():
