@@ -12,7 +12,7 @@ from rules.core import Event, IllegalCommand, Rng
 from .board import ACCESSIBLE_KINDS
 from .content import FACTIONS, ROCKS
 from .evolve import evolve
-from .primal_base import ULT, UNDER, buries, rite_of_power, victory
+from .primal_base import ULT, UNDER, buries, jungle_immune, rite_of_power, victory
 from .query import COMMANDERS, defeatable, in_reserve, open_tile
 from .state import BOARD, BOX, CARD, RESERVE, VOLCANO, State
 
@@ -90,6 +90,7 @@ def enter(c: Ctx, uid: int, tile: int) -> None:
             protected = "sacred" in s.rflags and u.owner >= 0 and s.factions[u.owner] == "humans" and (
                 s.kinds[tile] == "shrine" or any(s.kinds[j] == "shrine" for j in s.geo.nbr[tile])
             )
+            protected = protected or jungle_immune(s, uid, s.seat_of("goblins"))
             if not protected:
                 defeat(c, [uid], s.seat_of("goblins"), "token")
 

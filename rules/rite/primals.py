@@ -549,8 +549,13 @@ def use_power(c: Ctx, seat: int, name: str, args: list[str]) -> None:
 # --- the turn's Primal commands --------------------------------------------------------------------
 
 
+def _commands_units(s: State, seat: int) -> bool:
+    """Does the seat control a Rex or Ultimatosaur (whose abilities any controller may use)?"""
+    return any(u.where == BOARD and u.controller == seat and u.kind in ("rex", ULT) for u in s.units)
+
+
 def legal_turn(s: State, seat: int, acting: bool) -> Iterator[Command]:
-    if s.factions[seat] != PRIMALS and _ult(s, seat) < 0:
+    if not _commands_units(s, seat):
         return
     if acting:
         yield from legal_umove(s, seat)
@@ -564,7 +569,7 @@ def legal_turn(s: State, seat: int, acting: bool) -> Iterator[Command]:
 
 def has_free(s: State, seat: int) -> bool:
     """Charge or Roar still to use (free defeats are checked by the caller)."""
-    if s.factions[seat] != PRIMALS:
+    if not _commands_units(s, seat):
         return False
     if charge_options(s, seat):
         return True

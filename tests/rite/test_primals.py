@@ -562,3 +562,11 @@ def test_bad_primal_commands_are_refused_with_a_code() -> None:
     refused(s, P, "roar a4 b4", "bad_roar")
     refused(s, P, "power rush a4 d4", "power_unavailable")
     refused(s, 0, "umove e3+d4+e4 c4+d4+c5", "not_your_turn")
+
+
+def test_a_fire_token_on_a_jungle_tile_does_not_burn_a_primal_unit() -> None:
+    s = primal_turn(board(HGP, tiles={"c4": ("jungle", "", 0)}), 1)
+    s = puts(s, P, "hatchling", "d4")
+    s = replace(s, fire=frozenset({s.geo.index["c4"]}))
+    s, _ = run(s, P, "move d4 c4")
+    assert unit_on(s, "c4") == "hatchling" and not s.fire

@@ -11,6 +11,7 @@ from .bot import seeking
 
 HG = ["humans", "goblins"]
 HGU = ["humans", "goblins", "undead"]
+HGP = ["humans", "goblins", "primals"]  # Primals replacing Chaos in the 3-player game
 # Uniform random games of Rite are long (10,000-50,000 commands; see the bench): the game ends
 # only by a faction's objective. The limit is generous and never reached in the seeds below.
 # The soak uses the objective-seeking bot (tests/rite/bot.py), whose games run ~1,000 commands.
@@ -52,9 +53,15 @@ def test_random_play_seeking_bot(factions: list[str], method: str) -> None:
     _play(factions, method, 7, seeking())
 
 
+# Seeking-bot HGP games that end quickly (measured: 648 and 939 commands, both Primal wins).
+@pytest.mark.parametrize("method,seed", [("premade", 2), ("random", 2)])
+def test_random_play_primals(method: str, seed: int) -> None:
+    _play(HGP, method, seed, seeking())
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("method", ["premade", "random", "player"])
-@pytest.mark.parametrize("factions", [HG, HGU], ids=["HG", "HGU"])
+@pytest.mark.parametrize("factions", [HG, HGU, HGP], ids=["HG", "HGU", "HGP"])
 @pytest.mark.parametrize("seed", range(200))
 def test_random_play_full(factions: list[str], method: str, seed: int) -> None:
     _play(factions, method, 1000 + seed, seeking())
