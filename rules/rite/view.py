@@ -99,6 +99,7 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
         )
         if p.faction == "primals":
             players[-1]["consumed"] = s.consumed  # consumed units points (Primal objective)
+            players[-1]["charge_used"] = "charge" in s.rflags  # the tapped Ultimatosaur card
     prompt = s.prompt
     return {
         "game": "rite",
@@ -109,7 +110,7 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
         "pass_track": list(s.passed),
         "active": s.active,
         "actions_taken": s.actions,
-        "round_powers": sorted(x for x in s.rflags if x != "presence"),
+        "round_powers": sorted(x for x in s.rflags if x not in ("presence", "charge")),
         "volcano": {"last_die": s.die, "rolls": list(s.history)},
         "players": players,
         "hands": [list(h) for h in s.hands],

@@ -157,6 +157,16 @@ def test_rite_of_summoning_rex_becomes_ultimatosaur_on_three_tiles_of_the_player
     assert s.players[P].faction_e == 3 + 1
 
 
+def test_a_rex_with_no_place_for_ultimatosaur_does_not_evolve() -> None:
+    tiles = {x: ("earth", "", 0) for x in ("e4", "c4", "d5")}
+    s = primal_turn(board(HGP, tiles=tiles), 3)
+    s = puts(s, P, "rex", "d4")
+    s = puts(s, P, "hatchling", "d3")
+    s, sorc = put(s, 1, "sorcerer", "e3")
+    s, _ = run(s, P, "defeat e3 from d4")
+    assert s.mode == "turn" and unit_on(s, "d4") == "rex" and where(s, sorc) == RESERVE and s.under == ()
+
+
 def test_ultimatosaur_cannot_be_placed_over_commanders() -> None:
     s, _ = _rex_ready()
     s = replace(s, rocks=frozenset())
@@ -513,6 +523,7 @@ def test_view_shows_units_underneath_and_consumed_points() -> None:
     cell = next(c for c in v["board"]["cells"] if c["id"] == "d4")
     assert cell["pieces"][0] == {"label": "raptor", "owner": P, "under": ["knight"]}
     assert v["players"][P]["consumed"] == 4 and "consumed" not in v["players"][0]
+    assert v["players"][P]["charge_used"] is False
 
 
 @pytest.mark.parametrize(
