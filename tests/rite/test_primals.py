@@ -48,6 +48,12 @@ def refused(s: State, seat: int, text: str, code: str) -> None:
     assert s == before
 
 
+def all_accepted(s: State, seat: int) -> None:
+    """Every listed command is accepted by decide (the legal_commands contract)."""
+    for c in GAME.legal_commands(s, seat):
+        GAME.decide(s, c, rng())
+
+
 # --- summoning and Evolve -------------------------------------------------------------------------
 
 
@@ -144,6 +150,7 @@ def test_rite_of_summoning_rex_becomes_ultimatosaur_on_three_tiles_of_the_player
     s, rex = _rex_ready()
     s, _ = run(s, P, "defeat e4 from d4")
     assert s.mode == "ultimatosaur" and s.prompt is not None and s.prompt.seats == (P,)
+    all_accepted(s, P)
     # mutually adjacent, one of them the Rex's; not over the Earth Elemental (c5) or a friendly unit (d5)
     assert sorted(texts(s, P)) == sorted(
         f"choose {tri(s, *t)}" for t in (("d4", "e4", "e3"), ("d4", "e3", "d3"), ("d4", "d3", "c4"))
@@ -339,6 +346,7 @@ def test_roar_moves_friendly_units_next_to_the_enemy_by_shortest_path() -> None:
     assert "roar d4 e4" in texts(s, P)
     s, _ = run(s, P, "roar d4 e4")
     assert s.mode == "roar" and sorted(texts(s, P)) == ["choose a4-d5", "choose a4-e3", "choose done"]
+    all_accepted(s, P)
     s, _ = run(s, P, "choose a4-d5")
     assert unit_on(s, "d5") == "hatchling" and s.mode == "turn"
     assert "roar d4 e4" not in texts(s, P)  # once per turn
@@ -354,6 +362,7 @@ def test_alpha_moves_friendly_units_next_to_ultimatosaur() -> None:
     s, _ = run(s, P, "power alpha")
     opts = texts(s, P)
     assert "choose a4-c4" in opts and "choose done" in opts
+    all_accepted(s, P)
     s, _ = run(s, P, "choose a4-c4")
     s, _ = run(s, P, "choose done")
     assert unit_on(s, "c4") == "hatchling" and unit_on(s, "g1") == "hatchling" and s.mode == "turn"
@@ -581,3 +590,15 @@ def test_a_fire_token_on_a_jungle_tile_does_not_burn_a_primal_unit() -> None:
     s = replace(s, fire=frozenset({s.geo.index["c4"]}))
     s, _ = run(s, P, "move d4 c4")
     assert unit_on(s, "c4") == "hatchling" and not s.fire
+
+
+def test_fireball_reaches_ultimatosaur_on_any_tile_for_ten_plus_consumed() -> None:
+    s = energy(at(board(HGP), active=1), 1, 10, 10)
+    s, ult = put_ult(s, P, "c4", "c5", "b5")  # two of his tiles are in the area around b4
+    s = replace(s, consumed=2)
+    s = puts(s, 1, "sorcerer", "a6")
+    s, _ = run(s, 1, "fireball a6 b4")
+    s2, _ = run(s, 1, "pay x2 y11")
+    assert where(s2, ult) == BOARD
+    s3, _ = run(s, 1, "pay x2 y12")
+    assert where(s3, ult) == RESERVE and s3.consumed == 0
