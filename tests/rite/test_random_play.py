@@ -53,8 +53,8 @@ def test_random_play_seeking_bot(factions: list[str], method: str) -> None:
     _play(factions, method, 7, seeking())
 
 
-# Seeking-bot HGP games that end quickly (measured: 648 and 939 commands, both Primal wins).
-@pytest.mark.parametrize("method,seed", [("premade", 2), ("random", 2)])
+# Seeking-bot HGP games that end quickly (measured: 373 and 868 commands, both won by Ultimatosaur).
+@pytest.mark.parametrize("method,seed", [("premade", 7), ("random", 4)])
 def test_random_play_primals(method: str, seed: int) -> None:
     _play(HGP, method, seed, seeking())
 
