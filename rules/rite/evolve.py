@@ -106,6 +106,7 @@ def _play_started(s: State, d: Data) -> State:
 
 
 def _turn_started(s: State, d: Data) -> State:
+    # `lurking` records where the Raptors start the turn, a fact Surprise Attack looks back on.
     return revise(
         s, active=d["seat"], mode="turn", mctx=(), actions=0, tpowers=frozenset(), lurking=lurking(s, d["seat"])
     )
