@@ -10,6 +10,7 @@ from typing import Any
 
 from rules.core import Command, IllegalCommand
 
+from . import primals
 from .content import FACTIONS, FIRES, UNITS
 from .control import think_tiles
 from .engine import (
@@ -26,6 +27,7 @@ from .engine import (
     react_choices,
     warrior_placed,
 )
+from .primal_base import around, touching
 from .query import (
     COMMANDERS,
     budget,
@@ -79,7 +81,10 @@ def faction(s: State, seat: int) -> str:
 
 
 def _summon_kinds(s: State, seat: int) -> list[str]:
-    return [u["kind"] for u in FACTIONS[faction(s, seat)]["units"] if not u.get("commander")]
+    d = FACTIONS[faction(s, seat)]
+    if "summonable" in d:  # the Primal player may summon only Hatchlings
+        return list(d["summonable"])
+    return [u["kind"] for u in d["units"] if not u.get("commander")]
 
 
 def _summon_tiles(s: State, seat: int, kind: str) -> list[int]:
@@ -181,6 +186,8 @@ def do_move(c: Ctx, seat: int, a: dict[str, Any]) -> None:
     uid = own_unit(s, seat, a["path"][0])
     if s.units[uid].kind == "firefly":
         raise IllegalCommand("not_your_unit", "Fireflies move only with the volcano")
+    if len(s.units[uid].tiles) > 1:
+        raise IllegalCommand("use_umove", "Ultimatosaur moves by its three tiles: umove c4+d4+c5 d4+c5+d5")
     free_only = s.actions >= action_limit(s)
     limit = 0 if free_only else budget(s, seat) + (s.players[payer(s, seat)].rage if s.units[uid].kind == "wyrmling" else 0)
     path, cost = move_path(s, uid, pts, limit)
@@ -205,7 +212,7 @@ def legal_move(s: State, seat: int, free_only: bool) -> Iterator[Command]:
     lab = s.geo.labels
     for uid in _movers(s, seat):
         u = s.units[uid]
-        if u.kind == "firefly":
+        if u.kind == "firefly" or len(u.tiles) > 1:
             continue
         lim = have + (s.players[payer(s, seat)].rage if u.kind == "wyrmling" and have >= 1 else 0)
         if u.kind != "warrior" and lim == 0:
@@ -260,7 +267,6 @@ def do_wings(c: Ctx, seat: int, opt: str) -> None:
 
 def do_defeat(c: Ctx, seat: int, a: dict[str, Any]) -> None:
     s = c.s
-    need_action(s)
     t = tile(s, a["target"])
     v = s.occ[t]
     if v < 0:
@@ -270,8 +276,7 @@ def do_defeat(c: Ctx, seat: int, a: dict[str, Any]) -> None:
         if a.get("from") is None:
             raise IllegalCommand("no_attacker", "name the unit that defeats it: defeat X from Y")
         attacker = own_unit(s, seat, a["from"])
-        at = s.units[attacker].tiles[0]
-        if at not in s.geo.nbr[t]:
+        if not touching(s, attacker, v):
             raise IllegalCommand("not_adjacent", "the attacking unit must be adjacent to the target")
         tn = taunters(s, attacker)
         if tn and t not in tn:
@@ -282,17 +287,23 @@ def do_defeat(c: Ctx, seat: int, a: dict[str, Any]) -> None:
         raise IllegalCommand("own_unit", "defeating your own unit needs no attacker")
     if not defeatable(s, v, seat, "action"):
         raise IllegalCommand("cannot_be_defeated", "that unit cannot be defeated now")
-    cost = defeat_cost(s, v, seat, attacker)
-    wyrm = attacker >= 0 and s.units[attacker].kind == "wyrmling"
-    pay(c, seat, cost, rage_ok=wyrm)
-    take_action(c, seat)
+    cost = primals.attack_cost(s, v, seat, attacker)
+    if cost == 0:
+        # Surprise Attack / Group Hunt: a defeat without spending energy is not an action (Turn).
+        primals.free_defeat_used(c, seat, attacker)
+    else:
+        need_action(s)
+        wyrm = attacker >= 0 and s.units[attacker].kind == "wyrmling"
+        pay(c, seat, cost, rage_ok=wyrm)
+        take_action(c, seat)
     defeat(c, [v], seat, "action", attacker)
 
 
-def legal_defeat(s: State, seat: int) -> Iterator[Command]:
+def legal_defeat(s: State, seat: int, free_only: bool = False) -> Iterator[Command]:
+    """Defeats within the seat's energy; with `free_only` (or no energy) only those costing nothing."""
     p = s.players[payer(s, seat)]
-    have = p.round_e + p.reserve_e
-    if have < 1:
+    have = 0 if free_only else p.round_e + p.reserve_e
+    if have < 1 and not primals.can_free_defeat(s, seat):
         return
     lab = s.geo.labels
     for uid, u in enumerate(s.units):
@@ -300,21 +311,24 @@ def legal_defeat(s: State, seat: int) -> Iterator[Command]:
             continue
         t = u.tiles[0]
         if u.controller == seat:
-            if defeatable(s, uid, seat, "action") and defeat_cost(s, uid, seat, -1) <= have:
+            if have >= 1 and defeatable(s, uid, seat, "action") and defeat_cost(s, uid, seat, -1) <= have:
                 yield cmd("defeat", seat, target=lab[t], **{"from": None})
             continue
         if not defeatable(s, uid, seat, "action"):
             continue
-        for j in s.geo.nbr[t]:
+        seen: list[int] = []
+        for j in around(s, uid):
             a = s.occ[j]
-            if a < 0 or s.units[a].controller != seat:
+            if a < 0 or s.units[a].controller != seat or a in seen:
                 continue
+            seen.append(a)
             tn = taunters(s, a)
-            if tn and t not in tn:
+            if tn and not any(x in tn for x in u.tiles):
                 continue
-            extra = p.rage if s.units[a].kind == "wyrmling" else 0
-            if defeat_cost(s, uid, seat, a) <= have + extra:
-                yield cmd("defeat", seat, target=lab[t], **{"from": lab[j]})
+            extra = p.rage if s.units[a].kind == "wyrmling" and have >= 1 else 0
+            cost = primals.attack_cost(s, uid, seat, a)
+            if cost == 0 or cost <= have + extra:
+                yield cmd("defeat", seat, target=lab[t], **{"from": lab[s.units[a].tiles[0]]})
 
 
 # --- remove a rock -----------------------------------------------------------------------------

@@ -10,6 +10,7 @@ from typing import Any
 from rules.core import Command, IllegalCommand
 
 from . import actions as A
+from . import primals as PR
 from .content import FACTIONS, POWER_OWNER, UNITS
 from .control import chaos_seat, cot_thoughts, flippable, hive_tiles, rise_options
 from .engine import Ctx, action_limit, defeat, gain, pay, place_unit
@@ -279,7 +280,8 @@ def _proxy_actions(s: State, x: int, chaos: int) -> Iterator[Command]:
         cmds += [A.legal_summon(s, x), A.legal_move(s, x, free_only=False), A.legal_defeat(s, x)]
         cmds += [A.legal_rock(s, x), A.legal_fly(s, x), _fireballs(s, x), A.legal_breathe(s, x)]
     else:
-        cmds.append(A.legal_move(s, x, free_only=True))
+        cmds += [A.legal_move(s, x, free_only=True), A.legal_defeat(s, x, free_only=True)]
+    cmds.append(PR.legal_turn(s, x, acting))  # Ultimatosaur's move, Charge, Roar
     for it in cmds:
         for c in it:
             yield Command(c.type, c.args, chaos)
@@ -324,6 +326,7 @@ def do_act(c: Ctx, seat: int, a: dict[str, Any]) -> None:
 _PROXY_VERBS: dict[str, Handler] = {
     "summon": A.do_summon, "move": A.do_move, "defeat": A.do_defeat, "rock": A.do_rock, "fly": A.do_fly,
     "fireball": A.do_fireball, "breathe": A.do_breathe, "presence": A.do_presence,
+    "umove": PR.do_umove, "charge": PR.do_charge, "roar": PR.do_roar,
 }
 
 
@@ -344,7 +347,7 @@ def _do_proxy(verb: str) -> Handler:
 def acting_seat(s: State, seat: int) -> int:
     """Under Total Control the prompts an impersonated action opens (Fireball's pay, Protecting
     Wings) are answered by Chaos as that player."""
-    if s.proxy >= 0 and seat == s.active and s.mode in ("fireball", "wings"):
+    if s.proxy >= 0 and seat == s.active and s.mode in ("fireball", "wings", "ultimatosaur", "roar"):
         return s.proxy
     return seat
 
@@ -491,9 +494,10 @@ def actor_faction(s: State, verb: str, a: dict[str, Any]) -> str:
         return str(UNITS[a["unit"]].faction) if a["unit"] in UNITS else ""
     elif verb == "pay" and s.mode == "fireball":
         return _fac(s, s.mctx[0])
-    elif verb == "breathe":
+    elif verb in ("breathe", "umove"):
+        kind = "wyrmling" if verb == "breathe" else "ultimatosaur"
         for uid, u in enumerate(s.units):
-            if u.kind == "wyrmling" and u.where == BOARD:
+            if u.kind == kind and u.where == BOARD:
                 return _fac(s, uid)
     if lab is None or lab not in s.geo.index:
         return ""

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .content import FACTIONS, UNITS
+from .primal_base import jungle_immune
 from .query import COMMANDERS, fog_tiles, in_reserve, open_tile, sacred
 from .state import BOARD, RESERVE, State
 
@@ -26,9 +27,7 @@ def immune(s: State, uid: int) -> bool:
     u = s.units[uid]
     if u.kind == "firefly" or u.kind in COMMANDERS or u.owner < 0 or u.where != BOARD:
         return True
-    if sacred(s, uid):
-        return True
-    return s.kinds[u.tiles[0]] == "jungle" and s.factions[u.controller] == "primals"
+    return sacred(s, uid) or jungle_immune(s, uid, chaos_seat(s))
 
 
 def flippable(s: State, uid: int, chaos: int) -> bool:
@@ -55,7 +54,8 @@ def on_settle(c: Ctx) -> None:
     if s.mode in SOLO_MODES:
         for uid in s.held:
             u = s.units[uid]
-            c.emit("UnitFlipped", {"uid": uid, "to": u.owner, "at": c.lab(u.tiles[0]), "why": "release"}, u.owner)
+            at = c.lab(u.tiles[0]) if u.tiles else None
+            c.emit("UnitFlipped", {"uid": uid, "to": u.owner, "at": at, "why": "release"}, u.owner)
         if s.proxy >= 0:
             c.emit("ProxySet", {"seat": -1})
     fog(c)

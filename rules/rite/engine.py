@@ -13,6 +13,7 @@ from . import control
 from .board import ACCESSIBLE_KINDS
 from .content import FACTIONS, ROCKS
 from .evolve import evolve
+from .primal_base import ULT, UNDER, buries, jungle_immune, rite_of_power, victory
 from .query import COMMANDERS, defeatable, in_reserve, open_tile, payer
 from .state import BOARD, BOX, CARD, RESERVE, VOLCANO, State
 
@@ -91,12 +92,15 @@ def enter(c: Ctx, uid: int, tile: int) -> None:
             protected = "sacred" in s.rflags and u.controller >= 0 and s.factions[u.controller] == "humans" and (
                 s.kinds[tile] == "shrine" or any(s.kinds[j] == "shrine" for j in s.geo.nbr[tile])
             )
+            protected = protected or jungle_immune(s, uid, s.seat_of("goblins"))
             if not protected:
                 defeat(c, [uid], s.seat_of("goblins"), "token")
 
 
 def destination(s: State, uid: int) -> str:
     u = s.units[uid]
+    if u.kind == ULT:
+        return RESERVE  # the one commander that goes back to the reserve (Commanders)
     if u.kind in COMMANDERS:
         return BOX
     if u.owner >= 0:
@@ -117,6 +121,7 @@ def defeat(c: Ctx, uids: list[int], by: int, cause: str, attacker: int = -1) -> 
     und = s.seat_of("undead")
     react: list[int] = list(s.reacts)
     gone: list[tuple[int, int, int]] = []  # (tile, controller, owner) of each defeated unit
+    done = []
     for uid in uids:
         s = c.s
         u = s.units[uid]
@@ -124,11 +129,15 @@ def defeat(c: Ctx, uids: list[int], by: int, cause: str, attacker: int = -1) -> 
             continue
         tile = u.tiles[0]
         gone.append((tile, u.controller, u.owner))
+        to = UNDER if buries(s, uid, attacker) else destination(s, uid)
         c.emit(
             "UnitDefeated",
-            {"uid": uid, "at": c.lab(tile), "by": by, "cause": cause, "to": destination(s, uid)},
+            {"uid": uid, "at": c.lab(tile), "by": by, "cause": cause, "to": to},
             by if by >= 0 else None,
         )
+        if to == UNDER:
+            c.emit("UnitBuried", {"uid": uid, "host": attacker}, by)
+        done.append((uid, u))
         s = c.s
         if gob >= 0:
             gain(c, gob, (1 if by == gob else 0) + (1 if u.owner == gob else 0))
@@ -147,6 +156,10 @@ def defeat(c: Ctx, uids: list[int], by: int, cause: str, attacker: int = -1) -> 
             c.emit("ReactionsPending", {"tiles": [c.lab(t) for t in live]})
     if cause != "rock":
         control.chaos_rise(c, gone)
+    if done and "primals" in c.s.factions:
+        from .primals import after_defeat  # late: primals builds on this module
+
+        after_defeat(c, done, by, cause, attacker)
 
 
 def _rune(c: Ctx, und: int) -> None:
@@ -216,6 +229,11 @@ def check_rites(c: Ctx) -> None:
     s = c.s
     for seat, fac in enumerate(s.factions):
         d = FACTIONS[fac]
+        if fac == "primals":
+            if s.players[seat].level < 20 and rite_of_power(s, seat):
+                c.emit("PowersUnlocked", {"seat": seat, "level": 20, "rite": True}, seat)
+                s = c.s
+            continue
         obj, bringer, commander = d["objective"], d["bringer"], d["commander"]
         tiles = _objectives(s, obj)
         if not tiles:
@@ -257,6 +275,9 @@ def check_rites(c: Ctx) -> None:
 def check_victory(c: Ctx) -> bool:
     s = c.s
     for seat, fac in enumerate(s.factions):
+        if fac == "primals" and victory(s):
+            c.emit("GameWon", {"seat": seat, "reason": victory(s)})
+            return True
         tiles = _objectives(s, FACTIONS[fac]["objective"])
         if tiles and all(t in s.activated for t in tiles):
             c.emit("GameWon", {"seat": seat, "reason": f"all {FACTIONS[fac]['objective']} tiles activated"})
@@ -274,6 +295,10 @@ def action_limit(s: State) -> int:
 def next_turn(c: Ctx) -> None:
     """Hand the turn to the next player in turn order who has not passed, or end the round."""
     s = c.s
+    if "jaws" in s.rflags and s.active >= 0 and s.factions[s.active] == "primals" and not s.players[s.active].passed:
+        # Inescapable Jaws: the Primal player's turns follow each other until he passes.
+        c.emit("TurnStarted", {"seat": s.active}, s.active)
+        return
     order = s.order
     n = len(order)
     k = order.index(s.active) if s.active in order else -1
@@ -296,7 +321,8 @@ def settle(c: Ctx, has_free: Any) -> None:
         if check_victory(c):
             return
         s = c.s
-        if s.reacts and s.mode != "react":
+        if s.reacts and s.mode not in ("react", "ultimatosaur"):
+            # (a Rex evolving into Ultimatosaur is placed first: Evolve happens immediately)
             if react_choices(s) != ["done"]:
                 # the interrupted prompt's context rides along, to be restored afterwards
                 c.mode("react", [False, *s.mctx], resume=s.mode)

@@ -10,6 +10,8 @@ from rules.core import Event
 
 from .board import geometry
 from .content import FACTIONS, UNITS
+from .primal_base import HANDLERS as PRIMAL_HANDLERS
+from .primal_base import lurking
 from .state import BOARD, VOLCANO, Player, State, Unit, revise
 
 Data = Mapping[str, Any]
@@ -104,7 +106,10 @@ def _play_started(s: State, d: Data) -> State:
 
 
 def _turn_started(s: State, d: Data) -> State:
-    return revise(s, active=d["seat"], mode="turn", mctx=(), actions=0, tpowers=frozenset())
+    # `lurking` records where the Raptors start the turn, a fact Surprise Attack looks back on.
+    return revise(
+        s, active=d["seat"], mode="turn", mctx=(), actions=0, tpowers=frozenset(), lurking=lurking(s, d["seat"])
+    )
 
 
 def _move_unit(s: State, uid: int, tiles: tuple[int, ...], where: str) -> State:
@@ -283,6 +288,7 @@ _HANDLERS: dict[str, Callable[[State, Data], State]] = {
     "rite.GameWon": _game_won,
 }
 
+_HANDLERS.update(PRIMAL_HANDLERS)
 
 
 # --- Chaos: control, controlled units points, Total Control ------------------------------------
@@ -314,12 +320,21 @@ def _rises_pending(s: State, d: Data) -> State:
     return revise(s, rises=tuple(_idx(s, t) for t in d["tiles"]))
 
 
+def _evolved_held(s: State, d: Data) -> State:
+    """A unit under temporary control that evolves stays held: the new unit takes its place."""
+    out = PRIMAL_HANDLERS["rite.UnitEvolved"](s, d)
+    if d["uid"] in s.held:
+        out = revise(out, held=tuple(d["into"] if x == d["uid"] else x for x in out.held))
+    return out
+
+
 _HANDLERS.update(
     {
         "rite.UnitFlipped": _unit_flipped,
         "rite.ControlledScored": _controlled_scored,
         "rite.ProxySet": _proxy_set,
         "rite.RisesPending": _rises_pending,
+        "rite.UnitEvolved": _evolved_held,
     }
 )
 

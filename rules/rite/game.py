@@ -19,6 +19,7 @@ from rules.core import (
 from . import actions as A
 from . import chaos as C
 from . import powers as P
+from . import primals as PR
 from .board import BLOCKING_KINDS
 from .content import CODE, FACTIONS, LINEUPS, OBJECTIVE_FACTIONS, TURN_TRACK
 from .engine import Ctx, action_limit, react_choices, settle
@@ -212,6 +213,9 @@ _TURN: dict[str, Handler] = {
     "fireball": A.do_fireball,
     "breathe": A.do_breathe,
     "presence": A.do_presence,
+    "umove": PR.do_umove,
+    "charge": PR.do_charge,
+    "roar": PR.do_roar,
     "power": P.do_power,
     "end": A.do_end,
     "pass": A.do_pass,
@@ -245,7 +249,10 @@ def _handler(mode: str, verb: str) -> Handler | None:
         return _do_place
     if mode == "fireball" and verb == "pay":
         return A.do_pay
-    if mode in ("wings", "react", "firefly", "order", "swap", "rally", "card", "rpower", "ancestors") and verb == "choose":
+    if mode in (
+        "wings", "react", "firefly", "order", "swap", "rally", "card", "rpower", "ancestors", "ultimatosaur", "roar",
+        "alpha",
+    ) and verb == "choose":
         return _choose
     return None
 
@@ -261,7 +268,9 @@ def has_free(s: State) -> bool:
         return True
     for _ in A.legal_move(s, seat, free_only=True):
         return True
-    return False
+    for _ in A.legal_defeat(s, seat, free_only=True):
+        return True
+    return PR.has_free(s, seat)
 
 
 def decide(s: State, command: Command, rng: Rng) -> list[Event]:
@@ -317,6 +326,8 @@ def legal_commands(s: State, seat: int) -> Iterator[Command]:
             yield from A.legal_breathe(s, seat)
         else:
             yield from A.legal_move(s, seat, free_only=True)
+            yield from A.legal_defeat(s, seat, free_only=True)
+        yield from PR.legal_turn(s, seat, acting)
         if A._presence_targets(s, seat):
             yield A.cmd("presence", seat)
         yield from P.legal_powers(s, seat)
@@ -338,7 +349,8 @@ def legal_commands(s: State, seat: int) -> Iterator[Command]:
     elif m in C.MODES:
         yield from C.legal(s, seat)
     else:
-        yield from _choose_cmds(seat, P.prompt_options(s, seat))
+        # under Total Control a Primal prompt is answered by Chaos as the Primals (options too)
+        yield from _choose_cmds(seat, P.prompt_options(s, C.acting_seat(s, seat)))
 
 
 class RiteGame:
@@ -377,7 +389,10 @@ class RiteGame:
     def is_over(self, state: Any) -> Outcome | None:
         if state.phase != "over":
             return None
-        scores = tuple(len([t for t in state.activated if _owner(state, t) == i]) for i in range(len(state.factions)))
+        scores = tuple(
+            state.consumed if f == "primals" else len([t for t in state.activated if _owner(state, t) == i])
+            for i, f in enumerate(state.factions)
+        )
         if "chaos" in state.factions and state.scored:
             # Chaos's score: its controlled units points, all factions together
             k = state.seat_of("chaos")

@@ -9,8 +9,9 @@ from typing import Any
 from rules.core import Command, InvalidCommand
 
 _LABEL = re.compile(r"^[a-k](10|11|[1-9])$")
+_TRI = re.compile(r"^[a-k](?:10|11|[1-9])\+[a-k](?:10|11|[1-9])\+[a-k](?:10|11|[1-9])$")  # Ultimatosaur's tiles
 
-# verb -> {arg: kind}; kinds: tile, str, int, bool, path, strs, opt_tile
+# verb -> {arg: kind}; kinds: tile, str, int, bool, path, strs, opt_tile, tri, tris
 SHAPES: dict[str, dict[str, str]] = {
     "place": {"tile": "str", "at": "tile", "rot": "int"},
     "summon": {"unit": "str", "at": "tile"},
@@ -22,6 +23,9 @@ SHAPES: dict[str, dict[str, str]] = {
     "pay": {"x": "int", "y": "int", "flames": "bool"},
     "breathe": {"to": "tile", "flames": "bool"},
     "presence": {},
+    "umove": {"path": "tris"},
+    "charge": {"to": "tri"},
+    "roar": {"from": "tile", "target": "tile"},
     "power": {"name": "str", "args": "strs"},
     "choose": {"option": "str"},
     "thought": {"from": "tile", "target": "tile"},
@@ -62,6 +66,14 @@ def _check(kind: str, name: str, v: Any) -> Any:
         if not isinstance(v, list) or not 2 <= len(v) <= 40:
             raise _bad(f"{name} must list at least two tiles")
         return [_check("tile", name, x) for x in v]
+    if kind == "tri":
+        if not isinstance(v, str) or not _TRI.match(v):
+            raise _bad(f"{name} must be three tiles like 'c4+d4+c5'")
+        return v
+    if kind == "tris":
+        if not isinstance(v, list) or not 2 <= len(v) <= 40:
+            raise _bad(f"{name} must list at least two positions")
+        return [_check("tri", name, x) for x in v]
     if kind == "strs":
         if not isinstance(v, list) or len(v) > 4:
             raise _bad(f"{name} must be a short list of words")
@@ -111,6 +123,12 @@ def parse_text(text: str, seat: int) -> Command:
             a = {"target": rest[0]}
         elif verb == "defeat" and len(rest) == 3 and rest[1] == "from":
             a = {"target": rest[0], "from": rest[2]}
+        elif verb == "umove" and len(rest) >= 2:
+            a = {"path": rest}
+        elif verb == "charge" and len(rest) == 1:
+            a = {"to": rest[0]}
+        elif verb == "roar" and len(rest) == 2:
+            a = {"from": rest[0], "target": rest[1]}
         elif verb == "rock" and len(rest) == 1:
             a = {"at": rest[0]}
         elif verb == "fly" and len(rest) == 2:
@@ -165,6 +183,12 @@ def format_text(c: Command) -> str:
         return f"defeat {a['target']}" + (f" from {a['from']}" if a.get("from") else "")
     if v == "rock":
         return f"rock {a['at']}"
+    if v == "umove":
+        return "umove " + " ".join(a["path"])
+    if v == "charge":
+        return f"charge {a['to']}"
+    if v == "roar":
+        return f"roar {a['from']} {a['target']}"
     if v == "fly":
         return f"fly {a['from']} {a['to']}"
     if v == "fireball":

@@ -1,4 +1,5 @@
-"""The twelve powers of the Humans, Goblins and Undead: availability, effects and their prompts."""
+"""The powers of the Humans, Goblins and Undead: availability, effects and their prompts (the
+Primal powers live in `primals`, reached from here)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 
 from rules.core import Command, IllegalCommand
 
+from . import primals
 from .actions import _flames_ok, cmd, faction, finish_move, tile, use_flames
 from .content import FACTIONS, POWER_OWNER
 from .engine import Ctx, defeat, place_unit, warrior_placed
@@ -88,6 +90,8 @@ def _power_args(s: State, seat: int, name: str) -> Iterator[list[str]]:
             yield []
     elif name == "ancestors":
         yield []
+    else:
+        yield from primals.power_args(s, seat, name)
 
 
 def legal_powers(s: State, seat: int) -> Iterator[Command]:
@@ -146,6 +150,8 @@ def do_power(c: Ctx, seat: int, a: dict[str, Any]) -> None:
         c.mode("rpower", [])
     elif name == "ancestors":
         c.mode("ancestors", [])
+    else:
+        primals.use_power(c, seat, name, args)
 
 
 def _sign(c: Ctx, seat: int, args: list[str]) -> None:
@@ -232,12 +238,15 @@ def prompt_options(s: State, seat: int) -> list[str]:
         return _rpower_options(s, seat)
     if m == "ancestors":
         return _ancestor_options(s, seat)
-    return []
+    return primals.prompt_options(s, seat)
 
 
 def do_choose_power(c: Ctx, seat: int, opt: str) -> None:
     s = c.s
     m = s.mode
+    if m in ("ultimatosaur", "roar", "alpha"):
+        primals.do_choose(c, seat, opt)
+        return
     if opt not in prompt_options(s, seat):
         raise IllegalCommand("bad_option", f"{opt} is not a choice here")
     if opt == "done":

@@ -7,6 +7,7 @@ from functools import lru_cache
 
 from .board import ACCESSIBLE_KINDS
 from .content import UNITS
+from .primal_base import adjacent_units, grow, is_primal, jungle_immune
 from .state import BOARD, CARD, RESERVE, VOLCANO, State
 
 COMMANDERS = frozenset(k for k, u in UNITS.items() if u.commander)
@@ -52,7 +53,7 @@ def sacred(s: State, uid: int) -> bool:
 def taunters(s: State, uid: int) -> list[int]:
     """Tiles of enemy Knights adjacent to the unit (Taunt)."""
     u = s.units[uid]
-    if u.where != BOARD or u.controller == VOLCANO:
+    if u.where != BOARD or u.controller == VOLCANO or jungle_immune(s, uid, -2):
         return []
     out = []
     for t in u.tiles:
@@ -77,10 +78,8 @@ def taunt_tiles(s: State, seat: int) -> frozenset[int]:
 def protection(s: State, uid: int) -> int:
     """Barrier (+2 per Cleric) and Divine Shield (+5 per Angel): the unit itself or a friendly neighbour."""
     u = s.units[uid]
-    t = u.tiles[0]
     extra = 0
-    for j in (t, *s.geo.nbr[t]):
-        v = s.occ[j]
+    for v in (uid, *adjacent_units(s, uid)):
         if v >= 0:
             w = s.units[v]
             if w.controller == u.controller:
@@ -95,9 +94,8 @@ def backup(s: State, uid: int) -> int:
     u = s.units[uid]
     t = u.tiles[0]
     n = 0
-    for j in s.geo.nbr[t]:
-        v = s.occ[j]
-        if v >= 0 and v != uid and s.units[v].controller == u.controller:
+    for v in adjacent_units(s, uid):
+        if s.units[v].controller == u.controller:
             n += 1
     if u.controller >= 0 and s.factions[u.controller] == "humans":
         n += sum(1 for j in (t, *s.geo.nbr[t]) if s.kinds[j] == "banner")
@@ -105,11 +103,9 @@ def backup(s: State, uid: int) -> int:
 
 
 def surround(s: State, uid: int, seat: int, attacker: int) -> int:
-    t = s.units[uid].tiles[0]
     n = 0
-    for j in s.geo.nbr[t]:
-        v = s.occ[j]
-        if v >= 0 and v != attacker and s.units[v].controller == seat:
+    for v in adjacent_units(s, uid):
+        if v != attacker and s.units[v].controller == seat:
             n += 1
     return n
 
@@ -117,7 +113,7 @@ def surround(s: State, uid: int, seat: int, attacker: int) -> int:
 def defeat_cost(s: State, uid: int, seat: int, attacker: int) -> int:
     """Defeat action: cost + backup - surround (+ Barrier / Divine Shield), at least 1; own units skip backup and surround."""
     u = s.units[uid]
-    base = cost_of(u.kind) + protection(s, uid)
+    base = cost_of(u.kind) + grow(s, uid) + protection(s, uid)
     if u.controller == seat:
         return max(1, base)
     return max(1, base + backup(s, uid) - surround(s, uid, seat, attacker))
@@ -125,28 +121,29 @@ def defeat_cost(s: State, uid: int, seat: int, attacker: int) -> int:
 
 def fire_cost(s: State, uid: int) -> int:
     """What a unit costs to defeat for Fireball: backup and surround ignored."""
-    return cost_of(s.units[uid].kind) + protection(s, uid)
+    return cost_of(s.units[uid].kind) + grow(s, uid) + protection(s, uid)
 
 
 def intelligent_ok(s: State, uid: int) -> bool:
     """Intelligent: three adjacent units of one controller, pairwise not adjacent."""
-    t = s.units[uid].tiles[0]
-    geo = s.geo
     by: dict[int, list[int]] = {}
-    for j in geo.nbr[t]:
-        v = s.occ[j]
-        if v >= 0:
-            by.setdefault(s.units[v].controller, []).append(j)
-    for tiles in by.values():
-        if len(tiles) >= 3:
-            n = len(tiles)
+    for v in adjacent_units(s, uid):
+        by.setdefault(s.units[v].controller, []).append(v)
+    for us in by.values():
+        if len(us) >= 3:
+            n = len(us)
             for a in range(n):
                 for b in range(a + 1, n):
                     for c in range(b + 1, n):
-                        x, y, z = tiles[a], tiles[b], tiles[c]
-                        if geo.dist[x][y] > 1 and geo.dist[x][z] > 1 and geo.dist[y][z] > 1:
+                        x, y, z = us[a], us[b], us[c]
+                        if not (_touch(s, x, y) or _touch(s, x, z) or _touch(s, y, z)):
                             return True
     return False
+
+
+def _touch(s: State, a: int, b: int) -> bool:
+    da = s.geo.dist
+    return any(da[x][y] <= 1 for x in s.units[a].tiles for y in s.units[b].tiles)
 
 
 def defeatable(s: State, uid: int, by: int, source: str) -> bool:
@@ -162,6 +159,8 @@ def defeatable(s: State, uid: int, by: int, source: str) -> bool:
     if commander and source in ("volcano", "breathe", "sign", "presence", "token"):
         return False
     if kind == "firefly" and source == "volcano":
+        return False
+    if jungle_immune(s, uid, by):
         return False
     if (by == VOLCANO or by != u.controller) and sacred(s, uid) and (by == VOLCANO or s.factions[by] != "humans"):
         return False
@@ -213,7 +212,11 @@ def reach_all(s: State, uid: int, budget: int) -> dict[int, tuple[int, int]]:
     geo = s.geo
     slippery = u.kind == "fighter"
     commander = u.kind in COMMANDERS
-    stop = taunt_tiles(s, seat) | fog_stops(s, uid)
+    stop = taunt_tiles(s, seat)
+    if stop and is_primal(s, uid):
+        # Taunt is an enemy ability: it cannot touch a Primal unit standing on a jungle tile.
+        stop = frozenset(t for t in stop if s.kinds[t] != "jungle")
+    stop |= fog_stops(s, uid)
     if start in stop:
         return {start: (0, -1)}
     free_from = necro_free(s, seat) if u.kind == "warrior" else frozenset()

@@ -73,6 +73,12 @@ class State:
     winner: int = -1
     reason: str = ""
     history: tuple[int, ...] = field(default=())  # volcano dice rolled so far
+    # Primals: (unit, host) pairs of units underneath a Primal unit; consumed units points, and
+    # whether Ultimatosaur consumed a commander; Raptors on a jungle tile as this turn started.
+    under: tuple[tuple[int, int], ...] = ()
+    consumed: int = 0
+    devoured: bool = False
+    lurking: frozenset[int] = frozenset()
     # Chaos: units under temporary control (Just a Thought, Puppet), the seat Chaos plays as
     # under Total Control (-1: none), and controlled units points scored per faction seat.
     held: tuple[int, ...] = ()

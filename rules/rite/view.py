@@ -6,6 +6,7 @@ from typing import Any
 
 from .content import FACTIONS
 from .control import target
+from .primal_base import underneath
 from .state import BOARD, CARD, RESERVE, VOLCANO, State
 
 _FILL = {
@@ -66,6 +67,8 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
             if u.controller != VOLCANO and chaos:
                 # "owner" stays the controller (the colour shown); with Chaos both are told apart.
                 piece.update(controller=u.controller, owned_by=u.owner, flipped=u.controller != u.owner)
+            if s.under and underneath(s, v):  # Evolve: the enemy units lying underneath this Primal unit
+                piece["under"] = [s.units[x].kind for x in underneath(s, v)]
             pieces.append(piece)
         if i in s.rocks:
             pieces.append({"label": "rock", "owner": None})
@@ -106,6 +109,9 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
                 f: scored[i] for i, f in enumerate(s.factions) if i != k
             }
             players[-1]["controlled_target"] = need
+        if p.faction == "primals":
+            players[-1]["consumed"] = s.consumed  # consumed units points (Primal objective)
+            players[-1]["charge_used"] = "charge" in s.rflags  # the tapped Ultimatosaur card
     prompt = s.prompt
     return {
         "game": "rite",
@@ -116,7 +122,7 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
         "pass_track": list(s.passed),
         "active": s.active,
         "actions_taken": s.actions,
-        "round_powers": sorted(x for x in s.rflags if x != "presence"),
+        "round_powers": sorted(x for x in s.rflags if x not in ("presence", "charge")),
         "volcano": {"last_die": s.die, "rolls": list(s.history)},
         "players": players,
         "hands": [list(h) for h in s.hands],

@@ -67,7 +67,14 @@ def _chaos(s: State, seat: int) -> float:
     return score
 
 
-SCORES: dict[str, Score] = {"humans": _humans, "goblins": _goblins, "undead": _undead, "chaos": _chaos}
+def _primals(s: State, seat: int) -> float:
+    grown = {"raptor": 1.0, "rex": 3.0, "ultimatosaur": 8.0}
+    return 4 * s.consumed + sum(grown.get(u.kind, 0.0) for u in s.units if u.where == BOARD and u.controller == seat)
+
+
+SCORES: dict[str, Score] = {
+    "humans": _humans, "goblins": _goblins, "undead": _undead, "chaos": _chaos, "primals": _primals,
+}
 
 
 def progress(s: State, seat: int) -> float:

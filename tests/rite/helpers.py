@@ -101,3 +101,23 @@ def legal(s: State, seat: int, text: str) -> bool:
 def at(s: State, **kw: Any) -> State:
     """The same position with some state fields changed (e.g. `active=1`)."""
     return replace(s, **kw)
+
+
+def put_ult(s: State, seat: int, *labels: str) -> tuple[State, int]:
+    """Stand `seat`'s Ultimatosaur on three mutually adjacent tiles."""
+    tiles = tuple(sorted(s.geo.index[lab] for lab in labels))
+    assert len(tiles) == 3 and all(s.occ[i] < 0 for i in tiles)
+    for uid, u in enumerate(s.units):
+        if u.owner == seat and u.kind == "ultimatosaur" and u.where != BOARD:
+            units = list(s.units)
+            units[uid] = replace(u, tiles=tiles, where=BOARD)
+            occ = list(s.occ)
+            for i in tiles:
+                occ[i] = uid
+            return replace(s, units=tuple(units), occ=tuple(occ)), uid
+    raise AssertionError(f"no Ultimatosaur for seat {seat}")
+
+
+def turn(s: State, seat: int) -> State:
+    """Start `seat`'s turn as the rules would (Surprise Attack looks at where Raptors start it)."""
+    return GAME.evolve(s, Event("rite.TurnStarted", {"seat": seat}))

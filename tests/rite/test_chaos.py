@@ -690,3 +690,38 @@ def test_random_walk_from_a_chaos_position_keeps_the_contract(seed: int) -> None
         events += new
     assert fold(GAME, events, start) == s
     assert len(kinds) >= 5
+
+
+# --- with the Primals ------------------------------------------------------------------------------
+
+HGCP = ("humans", "goblins", "chaos", "primals")
+P = 3
+
+
+def test_a_primal_unit_evolving_while_temporarily_controlled_is_flipped_back_after_the_action() -> None:
+    s = chaos_turn(factions=HGCP)
+    s = puts(s, C, "thought", "c4")
+    s = puts(s, P, "hatchling", "d4")
+    s = puts(s, H, "knight", "e4")
+    s, _ = run(s, C, "thought c4 d4")
+    s, _ = run(s, C, "defeat e4 from d4")
+    u = s.units[s.occ[idx(s, "d4")]]
+    assert (u.kind, u.owner, u.controller) == ("raptor", P, P) and s.held == ()
+
+
+def test_total_control_plays_the_primals_with_charge_and_never_their_powers() -> None:
+    from .helpers import put_ult
+
+    s = chaos_turn(factions=HGCP)
+    s = energy(s, C, 2, 0, level=15)
+    s = energy(s, P, 0, 0, level=20)
+    s, ult = put_ult(s, P, "a4", "b4", "a5")
+    s = puts(s, G, "fighter", "e4")
+    s, _ = run(s, C, "power totalcontrol")
+    s, _ = run(s, C, "act primals")
+    opts = texts(s, C)
+    charges = [t for t in opts if t.startswith("charge")]
+    assert charges and not any(t.startswith("power") for t in opts)
+    s, _ = run(s, C, charges[0])
+    near = {j for t in s.units[ult].tiles for j in s.geo.nbr[t]}
+    assert idx(s, "e4") in near and s.units[ult].controller == P and s.proxy == -1

@@ -11,6 +11,7 @@ from .bot import seeking
 
 HG = ["humans", "goblins"]
 HGU = ["humans", "goblins", "undead"]
+HGP = ["humans", "goblins", "primals"]  # Primals replacing Chaos in the 3-player game
 # Uniform random games of Rite are long (10,000-50,000 commands; see the bench): the game ends
 # only by a faction's objective. The limit is generous and never reached in the seeds below.
 # The soak uses the objective-seeking bot (tests/rite/bot.py), whose games run ~1,000 commands.
@@ -62,12 +63,44 @@ def test_random_play_chaos(factions: list[str], method: str, seed: int) -> None:
     _play(factions, method, seed, seeking())
 
 
+# Seeking-bot HGP games that end quickly (measured: 373 and 868 commands, both won by Ultimatosaur).
+@pytest.mark.parametrize("method,seed", [("premade", 7), ("random", 4)])
+def test_random_play_primals(method: str, seed: int) -> None:
+    _play(HGP, method, seed, seeking())
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("method", ["premade", "random", "player"])
 @pytest.mark.parametrize("factions", [HG, HGU], ids=["HG", "HGU"])
 @pytest.mark.parametrize("seed", range(200))
 def test_random_play_full(factions: list[str], method: str, seed: int) -> None:
     _play(factions, method, 1000 + seed, seeking())
+
+
+# Every 3-, 4- and 5-player line-up with Chaos or Primals (issue 4 asks 100 games of each); the
+# map method turns with the seed.
+LINEUPS = {
+    "HGC": ["humans", "goblins", "chaos"],
+    "HGUC": ["humans", "goblins", "undead", "chaos"],
+    "HGCP": ["humans", "goblins", "chaos", "primals"],
+    "HGUCP": ["humans", "goblins", "undead", "chaos", "primals"],
+    "HGP": HGP,
+    "HUC": ["humans", "undead", "chaos"],
+    "GUC": ["goblins", "undead", "chaos"],
+    "HUP": ["humans", "undead", "primals"],
+    "GUP": ["goblins", "undead", "primals"],
+    "HGUP": ["humans", "goblins", "undead", "primals"],
+    "HUCP": ["humans", "undead", "chaos", "primals"],
+    "GUCP": ["goblins", "undead", "chaos", "primals"],
+}
+METHODS = ["premade", "random", "player"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(100))
+@pytest.mark.parametrize("lineup", list(LINEUPS))
+def test_random_play_lineup(lineup: str, seed: int) -> None:
+    _play(LINEUPS[lineup], METHODS[seed % 3], 3000 + seed, seeking())
 
 
 @pytest.mark.slow
