@@ -78,13 +78,14 @@ def fog(c: Ctx) -> None:
 
 
 def score(c: Ctx) -> None:
-    """End of the round, step 8: controlled enemy units on their own faction's summoning tiles score."""
+    """End of the round, step 8: controlled enemy units Chaos moved onto their own faction's
+    summoning tiles score."""
     s = c.s
     chaos = chaos_seat(s)
     if chaos < 0:
         return
     for uid, u in enumerate(s.units):
-        if u.where != BOARD or u.controller != chaos or u.owner < 0 or u.owner == chaos:
+        if u.where != BOARD or u.controller != chaos or u.owner < 0 or u.owner == chaos or uid not in s.delivered:
             continue
         t = u.tiles[0]
         if s.kinds[t] == "summon" and s.tfac[t] == s.factions[u.owner]:

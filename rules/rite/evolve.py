@@ -125,12 +125,23 @@ def _move_unit(s: State, uid: int, tiles: tuple[int, ...], where: str) -> State:
     return revise(s, units=tuple(units), occ=tuple(occ))
 
 
+def _undeliver(s: State, *uids: int) -> State:
+    if s.delivered and any(u in s.delivered for u in uids):
+        return revise(s, delivered=s.delivered.difference(uids))
+    return s
+
+
 def _unit_placed(s: State, d: Data) -> State:
-    return _move_unit(s, d["uid"], (_idx(s, d["at"]),), BOARD)
+    return _undeliver(_move_unit(s, d["uid"], (_idx(s, d["at"]),), BOARD), d["uid"])
 
 
 def _unit_moved(s: State, d: Data) -> State:
-    return _move_unit(s, d["uid"], (_idx(s, d["path"][-1]),), BOARD)
+    uid = d["uid"]
+    s = _move_unit(s, uid, (_idx(s, d["path"][-1]),), BOARD)
+    u = s.units[uid]
+    if u.controller != u.owner and u.owner >= 0 and uid not in s.held and s.factions[u.controller] == "chaos":
+        return revise(s, delivered=s.delivered | {uid})
+    return _undeliver(s, uid)
 
 
 def _units_swapped(s: State, d: Data) -> State:
@@ -138,7 +149,7 @@ def _units_swapped(s: State, d: Data) -> State:
     ta, tb = s.units[a].tiles, s.units[b].tiles
     s = _move_unit(s, a, (), BOARD)
     s = _move_unit(s, b, ta, BOARD)
-    return _move_unit(s, a, tb, BOARD)
+    return _undeliver(_move_unit(s, a, tb, BOARD), a, b)
 
 
 def _unit_removed(s: State, d: Data) -> State:
@@ -151,7 +162,7 @@ def _unit_removed(s: State, d: Data) -> State:
         s = revise(s, units=tuple(units))
     if uid in s.held:
         s = revise(s, held=tuple(x for x in s.held if x != uid))
-    return s
+    return _undeliver(s, uid)
 
 
 def _energy_spent(s: State, d: Data) -> State:
@@ -303,7 +314,7 @@ def _unit_flipped(s: State, d: Data) -> State:
         held = (*held, uid)
     elif d["why"] == "release":
         held = tuple(x for x in held if x != uid)
-    return revise(s, units=tuple(units), held=held)
+    return _undeliver(revise(s, units=tuple(units), held=held), uid)
 
 
 def _controlled_scored(s: State, d: Data) -> State:
@@ -325,7 +336,7 @@ def _evolved_held(s: State, d: Data) -> State:
     out = PRIMAL_HANDLERS["rite.UnitEvolved"](s, d)
     if d["uid"] in s.held:
         out = revise(out, held=tuple(d["into"] if x == d["uid"] else x for x in out.held))
-    return out
+    return _undeliver(out, d["uid"], d["into"])
 
 
 _HANDLERS.update(

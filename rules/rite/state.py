@@ -85,6 +85,9 @@ class State:
     proxy: int = -1
     scored: tuple[int, ...] = ()
     rises: tuple[int, ...] = ()  # tiles where a Necromancer Chaos controls may Rise Again
+    # Enemy units Chaos moved, under total control, onto the tile they stand on: only these score
+    # at step 8 (Chaos: Objective, "successfully moves a unit ... onto a summoning tile").
+    delivered: frozenset[int] = frozenset()
 
     @property
     def geo(self) -> Geometry:

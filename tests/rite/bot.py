@@ -58,12 +58,12 @@ def _undead(s: State, seat: int) -> float:
 
 
 def _chaos(s: State, seat: int) -> float:
-    """Controlled units points, plus enemy units Chaos controls (more on their own summoning tiles)."""
+    """Controlled units points, plus enemy units Chaos controls (more once moved onto their own
+    summoning tiles, which is what scores at step 8)."""
     score = 10.0 * sum(s.scored)
-    for u in s.units:
+    for uid, u in enumerate(s.units):
         if u.where == BOARD and u.controller == seat and 0 <= u.owner != seat:
-            t = u.tiles[0]
-            score += 4 if s.kinds[t] == "summon" and s.tfac[t] == s.factions[u.owner] else 1
+            score += 4 if uid in s.delivered else 1
     return score
 
 

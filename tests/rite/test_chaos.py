@@ -82,34 +82,62 @@ def test_fog_never_flips_commanders_fireflies_or_chaos_units() -> None:
 # --- Objective and victory -------------------------------------------------------------------------
 
 
-def test_controlled_unit_on_its_own_summoning_tile_is_removed_at_step_8_and_scores_its_cost() -> None:
+def deliver(s: State, src: str, dst: str) -> State:
+    """Chaos, on its turn, moves the unit it controls on `src` onto `dst` (the way that scores)."""
+    s = energy(at(s, active=C, actions=0), C, 10, 10)
+    s, _ = run(s, C, f"move {src} {dst}")
+    return s
+
+
+def test_controlled_unit_moved_onto_its_own_summoning_tile_is_removed_at_step_8_and_scores_its_cost() -> None:
     s = board(HGC, tiles={"a4": ("summon", "humans", 0), "g4": ("summon", "goblins", 0)}, volcano=False)
-    s = puts(s, H, "cleric", "a4")
-    s = puts(s, G, "fighter", "b4")  # a controlled unit elsewhere does not score
-    s = flip(flip(s, "a4"), "b4")
+    s = puts(s, H, "cleric", "b4")
+    s = puts(s, G, "fighter", "c4")  # a controlled unit elsewhere does not score
+    s = flip(flip(s, "b4"), "c4")
+    s = deliver(s, "b4", "a4")
+    assert s.delivered == {s.occ[idx(s, "a4")]}
+    s = at(s, active=H)
     s = end_round(s)
-    assert unit_on(s, "a4") == "" and unit_on(s, "b4") == "fighter"
+    assert unit_on(s, "a4") == "" and unit_on(s, "c4") == "fighter"
     assert s.scored == (3, 0, 0)
     cleric = next(u for u in s.units if u.kind == "cleric" and u.owner == H and u.where == RESERVE)
-    assert cleric.controller == H
+    assert cleric.controller == H and not s.delivered
+
+
+def test_a_unit_flipped_where_it_stands_on_its_summoning_tile_does_not_score() -> None:
+    # "successfully moves a unit ... under his total control onto a summoning tile": being there is not enough
+    s = board(HGC, tiles={"a4": ("summon", "humans", 0)}, volcano=False)
+    s = puts(s, H, "cleric", "a4")
+    s = flip(s, "a4")
+    s = end_round(s)
+    assert unit_on(s, "a4") == "cleric" and ctrl(s, "a4") == C and s.scored == ()
+
+
+def test_a_move_under_temporary_control_does_not_deliver() -> None:
+    s = board(HGC, tiles={"a4": ("summon", "humans", 0)}, volcano=False)
+    s = puts(s, H, "knight", "b4")
+    s = puts(s, C, "thought", "c4")
+    s = energy(at(s, active=C), C, 10, 10)
+    s, _ = run(s, C, "thought c4 b4")
+    s, _ = run(s, C, "move b4 a4")
+    assert unit_on(s, "a4") == "knight" and ctrl(s, "a4") == H and not s.delivered
 
 
 def test_chaos_wins_with_the_target_for_every_enemy_faction() -> None:
     s = board(HGC, tiles={"a4": ("summon", "humans", 0), "g4": ("summon", "goblins", 0)}, volcano=False)
     s = at(s, scored=(5, 6, 0))  # a 3-player game: 6 per enemy faction
-    s = puts(s, G, "fighter", "g4")
-    s = flip(s, "g4")
+    s = puts(s, G, "fighter", "f4")
+    s = flip(s, "f4")
+    s = at(deliver(s, "f4", "g4"), active=H)
     s = end_round(s)
     assert s.phase == "play"  # Goblins at 7, Humans still at 5
-    s = puts(s, H, "knight", "a4")
-    s = flip(s, "a4")
+    s = puts(s, H, "knight", "a5")
+    s = flip(s, "a5")
+    s = at(deliver(s, "a5", "a4"), active=H)
     s = end_round(s)
     assert s.phase == "over" and s.winner == C and s.scored[:2] == (6, 7)
     out = GAME.is_over(s)
     assert out is not None and out.winners == (C,)
-
-
-# --- Faction energy ------------------------------------------------------------------------------
 
 
 def test_faction_energy_one_per_energy_spent_on_units_of_enemy_factions() -> None:
