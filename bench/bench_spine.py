@@ -241,8 +241,10 @@ def bench_append(client: redis.Redis, n: int = 5000) -> tuple[float, float, floa
     batches = chain(gid)
     k = store.keys(gid)
     result = canonical({"status": "accepted"})
-    calls = [([k.events, k.meta, k.results, k.feed, k.pending, k.wait(f"c{i}")],
-              [i + 1, f"c{i}", result, gid, e[-1].hash, 0, "active", "t", 1, canonical(e[0].to_json())])
+    # As the worker calls it: with a reply channel, so the script publishes the result.
+    reply = f"{store.ns}:reply:bench"
+    calls = [([k.events, k.meta, k.results, k.feed, k.pending],
+              [i + 1, f"c{i}", result, gid, e[-1].hash, 0, "active", "t", reply, canonical(e[0].to_json())])
              for i, e in enumerate(batches)]
     t0 = time.perf_counter()
     for keys, args in calls:
@@ -258,7 +260,7 @@ def bench_append(client: redis.Redis, n: int = 5000) -> tuple[float, float, floa
     batches2 = chain(gid2)
     t0 = time.perf_counter()
     for i, e in enumerate(batches2):
-        store.append(gid2, i + 1, e, f"c{i}", {"status": "accepted"}, 0, "active")
+        store.append(gid2, i + 1, e, f"c{i}", {"status": "accepted"}, 0, "active", reply)
     whole = n / (time.perf_counter() - t0)
     for key in client.scan_iter(match=f"{store.ns}:*"):
         client.delete(key)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -30,6 +31,7 @@ from projections.replay import events_for, match_at
 from rules.core import Command, InvalidCommand, games
 from service.bootstrap import Parts, async_redis_client, build
 from service.matches import Principal, create_match, principal_of, token_digest, who
+from service.replies import Replies
 from service.settings import Settings
 
 log = structlog.get_logger("boardlog.api")
@@ -77,7 +79,10 @@ def create_app(settings: Settings | None = None, parts: Parts | None = None) -> 
         if isinstance(state["aio"], AsyncRedisCluster):
             # Pub/sub looks up the slot map without loading it: load it before the first stream.
             await state["aio"].initialize()
+        replies = state["replies"] = Replies(state["aio"], settings.namespace)
+        await replies.start()
         yield
+        await replies.stop()
         if state["broker_aio"] is not state["aio"]:
             await state["broker_aio"].aclose()
         await state["aio"].aclose()
@@ -261,20 +266,29 @@ def create_app(settings: Settings | None = None, parts: Parts | None = None) -> 
             raise ApiError(409, "game_over", f"the game is {status}")
         command = make(game)
         payload = {**command.to_json(), "expect": expect}
-        aio: aioredis.Redis = state["aio"]
-        pending_key = P().store.keys(gid).pending
-        if state["broker_aio"] is aio:
-            # One round trip. A repeated id may enqueue twice; the handler makes that a no-op.
-            pipe = aio.pipeline(transaction=False)
-            pipe.hsetnx(pending_key, cid, canonical(payload))
-            await P().broker.enqueue_async(pipe, P().actor.message(gid, cid))
-            log.debug("command.queued", game=gid, command=cid, type=command.type, seq=seq)
-        elif await aio.hsetnx(pending_key, cid, canonical(payload)):
-            await P().broker.enqueue_async(state["broker_aio"], P().actor.message(gid, cid))
-            log.debug("command.queued", game=gid, command=cid, type=command.type, seq=seq)
-        if not wait:
-            return json_response({"id": cid, "status": "queued"}, 202)
-        result = await wait_result(gid, cid)
+        replies: Replies = state["replies"]
+        if wait:
+            payload["reply"] = replies.channel
+            # Listen before queueing, so the answer cannot come before the waiter.
+            fut = replies.expect(gid, cid)
+        try:
+            aio: aioredis.Redis = state["aio"]
+            pending_key = P().store.keys(gid).pending
+            if state["broker_aio"] is aio:
+                # One round trip. A repeated id may enqueue twice; the handler makes that a no-op.
+                pipe = aio.pipeline(transaction=False)
+                pipe.hsetnx(pending_key, cid, canonical(payload))
+                await P().broker.enqueue_async(pipe, P().actor.message(gid, cid))
+                log.debug("command.queued", game=gid, command=cid, type=command.type, seq=seq)
+            elif await aio.hsetnx(pending_key, cid, canonical(payload)):
+                await P().broker.enqueue_async(state["broker_aio"], P().actor.message(gid, cid))
+                log.debug("command.queued", game=gid, command=cid, type=command.type, seq=seq)
+            if not wait:
+                return json_response({"id": cid, "status": "queued"}, 202)
+            result = await wait_result(gid, cid, fut)
+        finally:
+            if wait:
+                replies.forget(gid, cid, fut)
         if result is None:
             return json_response({"id": cid, "status": "queued"}, 202)
         return result_response(result)
@@ -305,19 +319,20 @@ def create_app(settings: Settings | None = None, parts: Parts | None = None) -> 
             raise ApiError(422, "bad_args", "'args' must be an object")
         return game.parse_command(ctype, args, who_.seat)
 
-    async def wait_result(gid: str, cid: str) -> dict[str, Any] | None:
+    async def wait_result(
+        gid: str, cid: str, fut: asyncio.Future[dict[str, Any]]
+    ) -> dict[str, Any] | None:
         aio: aioredis.Redis = state["aio"]
-        key = P().store.keys(gid).wait(cid)
-        deadline = asyncio.get_running_loop().time() + settings.command_wait_seconds
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + settings.command_wait_seconds
         while True:
-            left = deadline - asyncio.get_running_loop().time()
+            left = deadline - loop.time()
             if left <= 0:
                 return None
-            got = await aio.blpop([key], timeout=min(left, 1.0))
-            if got is not None:
-                out: dict[str, Any] = loads(got[1])
-                return out
-            # Another waiter may have taken the wake-up: the stored result is the truth.
+            with contextlib.suppress(TimeoutError):
+                return await asyncio.wait_for(asyncio.shield(fut), timeout=min(left, 1.0))
+            # No wake-up heard (another process queued this id first, or a reconnect): the
+            # stored result is the truth.
             stored = await aio.hget(P().store.keys(gid).results, cid)
             if stored is not None:
                 found: dict[str, Any] = loads(stored)

@@ -51,6 +51,7 @@ class CommandHandler:
         bound = log.bind(game=gid, command=cid, type=pending.get("type"))
         command = Command(pending["type"], pending.get("args") or {}, pending.get("seat"))
         expect = pending.get("expect")
+        reply = pending.get("reply") or ""  # the API channel its waiter listens on, if any
         item = self.cache.get(gid)
         for _ in range(MAX_TRIES):
             match = item.match
@@ -64,7 +65,7 @@ class CommandHandler:
                     "id": cid, "status": "conflict", "code": "seq_conflict", "http": 409,
                     "message": f"expected seq {expect}, the game is at seq {match.seq}",
                     "seq": match.seq,
-                })
+                }, reply)
             try:
                 events = decide_match(match, command, cid, self.seed(gid))
             except (IllegalCommand, InvalidCommand) as e:
@@ -76,13 +77,13 @@ class CommandHandler:
                 return self.store.reject(gid, cid, {
                     "id": cid, "status": "rejected", "code": e.code, "message": e.message,
                     "http": 422, "seq": match.seq,
-                })
+                }, reply)
             first = match.seq + 1
             envelopes = seal(gid, first, item.hash, events, cid, utcnow())
             after = fold_match(events, gid, match)
             result = {"id": cid, "status": "accepted", "http": 200,
                       "seq": [first, envelopes[-1].seq]}
-            res = self.store.append(gid, match.seq, envelopes, cid, result, after.draws, after.status)
+            res = self.store.append(gid, match.seq, envelopes, cid, result, after.draws, after.status, reply)
             if res.status == "ok":
                 if self._crash_after_append:
                     os.kill(os.getpid(), signal.SIGKILL)
