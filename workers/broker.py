@@ -9,6 +9,7 @@ moment a message lands and costs nothing while idle.
 
 from __future__ import annotations
 
+import hashlib
 import time
 from pathlib import Path
 from typing import Any
@@ -30,10 +31,11 @@ from dramatiq.middleware import (
     ShutdownNotifications,
     TimeLimit,
 )
-from redis.commands.core import AsyncScript
+from redis.exceptions import NoScriptError
 
 WAKE_CAP = 64
 _DISPATCH_LUA = (Path(dramatiq.__file__).parent / "brokers" / "redis" / "dispatch.lua").read_text()
+_DISPATCH_SHA = hashlib.sha1(_DISPATCH_LUA.encode()).hexdigest()
 
 
 class WakeConsumer(_RedisConsumer):
@@ -81,7 +83,7 @@ class WakingRedisBroker(RedisBroker):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._async_dispatch: AsyncScript | None = None
+        self._async_dispatch_loaded = False
 
     @property
     def consumer_class(self) -> type[_RedisConsumer]:
@@ -95,27 +97,40 @@ class WakingRedisBroker(RedisBroker):
     ) -> dramatiq.Message:
         """Enqueue from an event loop with the broker's own dispatch script and the wake-up.
 
-        Given a pipeline, the caller's commands and the enqueue go in one round trip.
+        Given a pipeline, the caller's commands and the enqueue go in one round trip. The
+        script is loaded once and then sent as a bare EVALSHA: redis-py's AsyncScript in a
+        pipeline asks SCRIPT EXISTS first, a round trip more on every enqueue.
         """
         message = message.copy(options={"redis_message_id": str(uuid4())})
         self.emit_before("enqueue", message, None)
-        script = self._async_dispatch
-        if script is None:
-            script = self._async_dispatch = AsyncScript(None, _DISPATCH_LUA.encode())  # type: ignore[arg-type]
+        pipe = aio if isinstance(aio, aioredis.client.Pipeline) else aio.pipeline(transaction=False)
+        if not self._async_dispatch_loaded:
+            await pipe.immediate_execute_command("SCRIPT LOAD", _DISPATCH_LUA)
+            self._async_dispatch_loaded = True
         args = [
             "enqueue", current_millis(), message.queue_name, self.broker_id, self.heartbeat_timeout,
             self.dead_message_ttl, 0, self._max_unpack_size(),
             message.options["redis_message_id"], message.encode(),
         ]
-        pipe = aio if isinstance(aio, aioredis.client.Pipeline) else aio.pipeline(transaction=False)
-        await script(keys=[self.namespace], args=args, client=pipe)
-        if self.wake:
-            key = self.wake_key(message.queue_name)
-            pipe.lpush(key, 1)
-            pipe.ltrim(key, 0, WAKE_CAP - 1)
-        await pipe.execute()
+        self._enqueue_commands(pipe, message.queue_name, args)
+        try:
+            await pipe.execute()
+        except NoScriptError:
+            # The server lost its scripts (a restart): load it and enqueue again (the
+            # caller's own commands in the pipeline have run).
+            again = aioredis.Redis(connection_pool=pipe.connection_pool).pipeline(transaction=False)
+            await again.immediate_execute_command("SCRIPT LOAD", _DISPATCH_LUA)
+            self._enqueue_commands(again, message.queue_name, args)
+            await again.execute()
         self.emit_after("enqueue", message, None)
         return message
+
+    def _enqueue_commands(self, pipe: aioredis.client.Pipeline, queue_name: str, args: list[Any]) -> None:
+        pipe.execute_command("EVALSHA", _DISPATCH_SHA, 1, self.namespace, *args)
+        if self.wake:
+            key = self.wake_key(queue_name)
+            pipe.lpush(key, 1)
+            pipe.ltrim(key, 0, WAKE_CAP - 1)
 
     def enqueue(self, message: dramatiq.Message, *, delay: int | None = None) -> dramatiq.Message:
         out = super().enqueue(message, delay=delay)
