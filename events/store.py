@@ -169,6 +169,17 @@ class EventStore:
         raw = self.r.hget(self.keys(gid).pending, command_id)
         return None if raw is None else loads(raw)
 
+    def pending_and_tail(
+        self, gid: str, command_id: str, after_seq: int
+    ) -> tuple[dict[str, Any] | None, list[Envelope]]:
+        """A queued command and the game's events after `after_seq`, in one round trip."""
+        k = self.keys(gid)
+        pipe = self.r.pipeline(transaction=False)
+        pipe.hget(k.pending, command_id)
+        pipe.xrange(k.events, f"{after_seq + 1}-0", "+")
+        raw, entries = pipe.execute()
+        return (None if raw is None else loads(raw)), [envelope_from_entry(f) for _, f in entries]
+
     # -- reads ----------------------------------------------------------------------------
 
     def exists(self, gid: str) -> bool:
