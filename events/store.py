@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import pickle
 from collections.abc import Sequence
@@ -29,6 +30,12 @@ def _script(name: str) -> str:
 APPEND_LUA = _script("append.lua")
 REJECT_LUA = _script("reject.lua")
 PROJECT_LUA = _script("project.lua")
+
+
+@functools.lru_cache(maxsize=4096)
+def _game_keys(gid: str, ns: str) -> GameKeys:
+    """Key names are fixed per game: build them once (a regex and thirteen strings)."""
+    return GameKeys(gid, ns)
 
 
 class Lua:
@@ -96,7 +103,7 @@ class EventStore:
         self._fingerprint: bytes | None = None
 
     def keys(self, gid: str) -> GameKeys:
-        return GameKeys(gid, self.ns)
+        return _game_keys(gid, self.ns)
 
     def feed(self, partition: int) -> str:
         return feed_key(partition, self.ns)
