@@ -90,45 +90,62 @@ class WakingRedisBroker(RedisBroker):
     def wake_key(self, queue_name: str) -> str:
         return f"{self.namespace}:{queue_name}.wake"
 
+    def prepare_enqueue(self, message: dramatiq.Message) -> tuple[dramatiq.Message, list[tuple[Any, ...]]]:
+        """The message as it will be queued, and the raw commands that queue it and wake a
+        consumer (dramatiq's dispatch script by EVALSHA, then the wake-up push), for a
+        caller that sends them in its own round trip; then `enqueued(message)`.
+
+        A NOSCRIPT reply to the first command means the server has not got the script (it
+        was restarted): send `load_dispatch()` and the commands again.
+        """
+        message = message.copy(options={"redis_message_id": str(uuid4())})
+        self.emit_before("enqueue", message, None)
+        args = [
+            "enqueue", current_millis(), message.queue_name, self.broker_id, self.heartbeat_timeout,
+            self.dead_message_ttl, 0, self._max_unpack_size(),
+            message.options["redis_message_id"], message.encode(),
+        ]
+        commands: list[tuple[Any, ...]] = [("EVALSHA", _DISPATCH_SHA, 1, self.namespace, *args)]
+        if self.wake:
+            key = self.wake_key(message.queue_name)
+            commands += [("LPUSH", key, 1), ("LTRIM", key, 0, WAKE_CAP - 1)]
+        return message, commands
+
+    @staticmethod
+    def load_dispatch() -> tuple[Any, ...]:
+        return ("SCRIPT", "LOAD", _DISPATCH_LUA)
+
+    def enqueued(self, message: dramatiq.Message) -> None:
+        self.emit_after("enqueue", message, None)
+
     async def enqueue_async(
         self, aio: aioredis.Redis | aioredis.client.Pipeline, message: dramatiq.Message
     ) -> dramatiq.Message:
         """Enqueue from an event loop with the broker's own dispatch script and the wake-up.
 
         Given a pipeline, the caller's commands and the enqueue go in one round trip. The
-        script is loaded once and then sent as a bare EVALSHA: redis-py's AsyncScript in a
-        pipeline asks SCRIPT EXISTS first, a round trip more on every enqueue.
+        script is sent as a bare EVALSHA: redis-py's AsyncScript in a pipeline asks SCRIPT
+        EXISTS first, a round trip more on every enqueue.
         """
-        message = message.copy(options={"redis_message_id": str(uuid4())})
-        self.emit_before("enqueue", message, None)
+        message, commands = self.prepare_enqueue(message)
         pipe = aio if isinstance(aio, aioredis.client.Pipeline) else aio.pipeline(transaction=False)
         if not self._async_dispatch_loaded:
-            await pipe.immediate_execute_command("SCRIPT LOAD", _DISPATCH_LUA)
+            await pipe.immediate_execute_command(*self.load_dispatch())
             self._async_dispatch_loaded = True
-        args = [
-            "enqueue", current_millis(), message.queue_name, self.broker_id, self.heartbeat_timeout,
-            self.dead_message_ttl, 0, self._max_unpack_size(),
-            message.options["redis_message_id"], message.encode(),
-        ]
-        self._enqueue_commands(pipe, message.queue_name, args)
+        for c in commands:
+            pipe.execute_command(*c)
         try:
             await pipe.execute()
         except NoScriptError:
             # The server lost its scripts (a restart): load it and enqueue again (the
             # caller's own commands in the pipeline have run).
             again = aioredis.Redis(connection_pool=pipe.connection_pool).pipeline(transaction=False)
-            await again.immediate_execute_command("SCRIPT LOAD", _DISPATCH_LUA)
-            self._enqueue_commands(again, message.queue_name, args)
+            await again.immediate_execute_command(*self.load_dispatch())
+            for c in commands:
+                again.execute_command(*c)
             await again.execute()
-        self.emit_after("enqueue", message, None)
+        self.enqueued(message)
         return message
-
-    def _enqueue_commands(self, pipe: aioredis.client.Pipeline, queue_name: str, args: list[Any]) -> None:
-        pipe.execute_command("EVALSHA", _DISPATCH_SHA, 1, self.namespace, *args)
-        if self.wake:
-            key = self.wake_key(queue_name)
-            pipe.lpush(key, 1)
-            pipe.ltrim(key, 0, WAKE_CAP - 1)
 
     def enqueue(self, message: dramatiq.Message, *, delay: int | None = None) -> dramatiq.Message:
         out = super().enqueue(message, delay=delay)
