@@ -256,14 +256,18 @@ class EventStore:
         self, gid: str, seq: int, score_ms: int, fields: dict[str, bytes], notice: bytes
     ) -> bool:
         """Write read models with their checkpoint; False when `seq` is not newer (a no-op)."""
+        keys, args = self.project_call(gid, seq, score_ms, fields, notice)
+        return bool(self._project(keys=keys, args=args))
+
+    def project_call(
+        self, gid: str, seq: int, score_ms: int, fields: dict[str, bytes], notice: bytes
+    ) -> tuple[list[Any], list[Any]]:
+        """The keys and arguments of project.lua for `project` (or a caller's pipeline)."""
         k = self.keys(gid)
         flat: list[Any] = []
         for name, value in fields.items():
             flat += [name, value]
-        return bool(self._project(
-            keys=[k.rm, k.lobby],
-            args=[gid, seq, score_ms, k.notify, notice, len(fields), *flat],
-        ))
+        return [k.rm, k.lobby], [gid, seq, score_ms, k.notify, notice, len(fields), *flat]
 
     def read_model(self, gid: str, field: str) -> bytes | None:
         val = self.r.hget(self.keys(gid).rm, field)
