@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+import psutil
 import redis
 
 from events.chain import genesis, seal
@@ -85,6 +86,7 @@ class LoadResult:
     seconds: float
     latencies_ms: list[float]
     errors: int
+    cpu_us: dict[str, float] | None = None  # CPU microseconds per accepted command, by part
 
     @property
     def rate(self) -> float:
@@ -117,7 +119,7 @@ async def _player(url_port: int, gid: str, tokens: list[str], start_seat: int, s
 
 
 def run_load(port: int, games: Sequence[tuple[str, list[str], int]], seconds: float, warmup: float = 1.5,
-             pause: float = 0.0) -> LoadResult:
+             pause: float = 0.0, stack: Stack | None = None) -> LoadResult:
     async def main() -> LoadResult:
         warm: list[float] = []
         c0 = [0, 0]
@@ -132,9 +134,14 @@ def run_load(port: int, games: Sequence[tuple[str, list[str], int]], seconds: fl
         conn.close()
         lat: list[float] = []
         counts = [0, 0]
+        cpu0 = stack.cpu() if stack is not None else {}
         t0 = time.perf_counter()
         await asyncio.gather(*(_player(port, g, t, s, t0 + seconds, lat, counts, pause) for g, t, s in now))
-        return LoadResult(counts[0], time.perf_counter() - t0, lat, counts[1])
+        out = LoadResult(counts[0], time.perf_counter() - t0, lat, counts[1])
+        if stack is not None and counts[0]:
+            cpu1 = stack.cpu()
+            out.cpu_us = {k: (cpu1[k] - cpu0[k]) * 1e6 / counts[0] for k in cpu1}
+        return out
 
     return asyncio.run(main())
 
@@ -143,8 +150,10 @@ def run_load(port: int, games: Sequence[tuple[str, list[str], int]], seconds: fl
 
 
 class Stack:
-    def __init__(self, redis_url: str, namespace: str, workers: int, threads: int, wake: bool = True) -> None:
+    def __init__(self, redis_url: str, namespace: str, workers: int, threads: int, wake: bool = True,
+                 redis_pid: int | None = None) -> None:
         self.port = free_port()
+        self.redis_pid = redis_pid
         env = {**os.environ, "REDIS_URL": redis_url, "BOARDLOG_NAMESPACE": namespace,
                "BOARDLOG_EXTRA_GAMES": RACE, "BOARDLOG_LOG": "json", "PYTHONPATH": str(ROOT),
                "BOARDLOG_WAKE_CONSUMER": "1" if wake else "0"}
@@ -167,6 +176,27 @@ class Stack:
                     raise
             time.sleep(0.1)
         # structlog's per-command info lines cost CPU; the bench runs them as production would.
+        self.roles = ["worker"] * workers + ["projector", "api"]
+
+    def cpu(self) -> dict[str, float]:
+        """CPU seconds (user + system) used so far by each part, with its children, and Redis."""
+        out: dict[str, float] = {}
+        pids = [(role, p.pid) for role, p in zip(self.roles, self.procs, strict=True)]
+        if self.redis_pid is not None:
+            pids.append(("redis", self.redis_pid))
+        for role, pid in pids:
+            proc = psutil.Process(pid)
+            total = 0.0
+            for q in [proc, *proc.children(recursive=True)]:
+                try:
+                    t = q.cpu_times()
+                    total += t.user + t.system
+                except psutil.NoSuchProcess:
+                    pass
+            out[role] = out.get(role, 0.0) + total
+        t = psutil.Process().cpu_times()
+        out["loadgen"] = t.user + t.system
+        return out
 
     def stop(self) -> None:
         for p in self.procs:
@@ -194,7 +224,8 @@ def make_games(store: EventStore, n: int, prefill_commands: int = 0) -> list[tup
 
 def bench_append(client: redis.Redis, n: int = 5000) -> tuple[float, float, float]:
     """Sequential one-event appends, each one round trip, the same pre-encoded envelope bytes:
-    the Lua append script alone vs a plain XADD; also the whole EventStore.append (with encoding)."""
+    the Lua append script alone vs a plain XADD, in alternating blocks of 100; also the whole
+    EventStore.append (with encoding)."""
     store = EventStore(client, f"b{uuid.uuid4().hex[:8]}", partitions=4)
 
     def chain(gid: str) -> list[list[Any]]:
@@ -211,24 +242,30 @@ def bench_append(client: redis.Redis, n: int = 5000) -> tuple[float, float, floa
     batches = chain(gid)
     k = store.keys(gid)
     result = canonical({"status": "accepted"})
-    calls = [([k.events, k.meta, k.results, k.feed, k.pending, k.wait(f"c{i}")],
-              [i + 1, f"c{i}", result, gid, e[-1].hash, 0, "active", "t", 1, canonical(e[0].to_json())])
+    # As the worker calls it: with a reply channel, so the script publishes the result.
+    reply = f"{store.ns}:reply:bench"
+    calls = [([k.events, k.meta, k.results, k.feed, k.pending],
+              [i + 1, f"c{i}", result, gid, e[-1].hash, 0, "active", "t", reply, canonical(e[0].to_json())])
              for i, e in enumerate(batches)]
-    t0 = time.perf_counter()
-    for keys, args in calls:
-        store._append(keys=keys, args=args)
-    lua = n / (time.perf_counter() - t0)
     plain_key = f"{store.ns}:plainxadd"
-    payloads = [args[-1] for _, args in calls]
-    t0 = time.perf_counter()
-    for p in payloads:
-        client.xadd(plain_key, {"e": p})
-    plain = n / (time.perf_counter() - t0)
+    # Alternate blocks of each, so a swing in the machine's load falls on both alike.
+    block, lua_s, plain_s = 100, 0.0, 0.0
+    for at in range(0, n, block):
+        t0 = time.perf_counter()
+        for keys, args in calls[at:at + block]:
+            store._append(keys=keys, args=args)
+        t1 = time.perf_counter()
+        for _, args in calls[at:at + block]:
+            client.xadd(plain_key, {"e": args[-1]})
+        t2 = time.perf_counter()
+        lua_s += t1 - t0
+        plain_s += t2 - t1
+    lua, plain = n / lua_s, n / plain_s
     gid2 = "p02-benchappend02"
     batches2 = chain(gid2)
     t0 = time.perf_counter()
     for i, e in enumerate(batches2):
-        store.append(gid2, i + 1, e, f"c{i}", {"status": "accepted"}, 0, "active")
+        store.append(gid2, i + 1, e, f"c{i}", {"status": "accepted"}, 0, "active", reply)
     whole = n / (time.perf_counter() - t0)
     for key in client.scan_iter(match=f"{store.ns}:*"):
         client.delete(key)
@@ -274,47 +311,86 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=10)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--long-prefill", type=int, default=5000,
+                    help="commands played before the long-game runs (0: skip them)")
+    ap.add_argument("--only", default="append,replay,http,idle",
+                    help="comma-separated parts to run: append, replay, http, idle")
     args = ap.parse_args()
+    only = set(args.only.split(","))
     tmp = Path(tempfile.mkdtemp(prefix="boardlog-bench-"))
     server = EmbeddedRedis(tmp / "redis", appendonly=True).start()
     client = redis.Redis.from_url(server.url)
     print(f"boardlog platform bench: {args.runs} runs, {os.cpu_count()} cores, redis-server with AOF everysec")
     try:
-        lua, plain, whole = [], [], []
-        for _ in range(args.runs):
-            a, b, w = bench_append(client)
-            lua.append(a)
-            plain.append(b)
-            whole.append(w)
-        ratios = [a / b for a, b in zip(lua, plain, strict=True)]
-        print(f"append: Lua script {fmt(lua, '/s')}, plain XADD {fmt(plain, '/s')}, "
-              f"ratio {statistics.median(ratios):.0%} (target >= 80%); whole EventStore.append "
-              f"with encoding {fmt(whole, '/s')}")
+        if "append" in only:
+            bench_appends(client, args.runs)
+        if "replay" in only:
+            bench_replays(client, args.runs)
+        if "http" in only or "idle" in only:
+            bench_http(server, client, args, only)
+    finally:
+        client.close()
+        server.stop()
 
-        folds, reads, ats = [], [], []
-        for _ in range(args.runs):
-            f, r, a = bench_replay(client)
-            folds.append(f)
-            reads.append(r)
-            ats.append(a)
-        print(f"replay of a 10,000-event game: fold {statistics.median(folds):.1f} ms (target < 100 ms); "
-              f"read all from Redis + fold {statistics.median(reads):.1f} ms; replay at seq 9,750 from "
-              f"the nearest snapshot {statistics.median(ats):.1f} ms")
 
-        ns = f"b{uuid.uuid4().hex[:8]}"
-        store = EventStore(client, ns)
-        short = make_games(store, args.games, 50)
-        long = make_games(store, args.games, 5000)
-        seqs = (store.head(short[0][0]).seq, store.head(long[0][0]).seq)  # type: ignore[union-attr]
-        stack = Stack(server.url, ns, args.workers, args.threads)
+def cpu_line(results: list[LoadResult]) -> str:
+    parts = [k for k in (results[0].cpu_us or {}) if k != "loadgen"] + ["loadgen"]
+    cols = []
+    for k in parts:
+        xs = [r.cpu_us[k] for r in results if r.cpu_us]
+        cols.append(f"{k} {statistics.median(xs):,.0f}")
+    total = statistics.median(sum(v for k, v in (r.cpu_us or {}).items() if k != "loadgen") for r in results)
+    return f"CPU us per command (medians): {', '.join(cols)}; total without the load generator {total:,.0f}"
+
+
+def bench_appends(client: redis.Redis, runs: int) -> None:
+    lua, plain, whole = [], [], []
+    for _ in range(runs):
+        a, b, w = bench_append(client)
+        lua.append(a)
+        plain.append(b)
+        whole.append(w)
+    ratios = [a / b for a, b in zip(lua, plain, strict=True)]
+    print(f"append: Lua script {fmt(lua, '/s')}, plain XADD {fmt(plain, '/s')}, "
+          f"ratio {statistics.median(ratios):.0%} (target >= 80%); whole EventStore.append "
+          f"with encoding {fmt(whole, '/s')}")
+
+
+def bench_replays(client: redis.Redis, runs: int) -> None:
+    folds, reads, ats = [], [], []
+    for _ in range(runs):
+        f, r, a = bench_replay(client)
+        folds.append(f)
+        reads.append(r)
+        ats.append(a)
+    print(f"replay of a 10,000-event game: fold {statistics.median(folds):.1f} ms (target < 100 ms); "
+          f"read all from Redis + fold {statistics.median(reads):.1f} ms; replay at seq 9,750 from "
+          f"the nearest snapshot {statistics.median(ats):.1f} ms")
+
+
+def bench_http(server: EmbeddedRedis, client: redis.Redis, args: argparse.Namespace, only: set[str]) -> None:
+    redis_pid = server.proc.pid if server.proc is not None else None
+    ns = f"b{uuid.uuid4().hex[:8]}"
+    store = EventStore(client, ns)
+    short = make_games(store, args.games, 50)
+    if "http" in only:
+        long = make_games(store, args.games, args.long_prefill) if args.long_prefill else []
+        seqs = (store.head(short[0][0]).seq, store.head((long or short)[0][0]).seq)  # type: ignore[union-attr]
+        stack = Stack(server.url, ns, args.workers, args.threads, redis_pid=redis_pid)
         try:
             rates_s, rates_l, p50s, p99s, p50l, p99l = [], [], [], [], [], []
+            rs, rls = [], []
             for _ in range(args.runs):
-                r = run_load(stack.port, short, args.seconds)
+                r = run_load(stack.port, short, args.seconds, stack=stack)
+                rs.append(r)
                 rates_s.append(r.rate)
                 p50s.append(r.pct(50))
                 p99s.append(r.pct(99))
-                r2 = run_load(stack.port, long, args.seconds)
+                if not long:
+                    assert r.errors == 0, r.errors
+                    continue
+                r2 = run_load(stack.port, long, args.seconds, stack=stack)
+                rls.append(r2)
                 rates_l.append(r2.rate)
                 p50l.append(r2.pct(50))
                 p99l.append(r2.pct(99))
@@ -323,12 +399,17 @@ def main() -> None:
                   f"{args.threads} threads:")
             print(f"  at seq ~{seqs[0]}: {fmt(rates_s, ' cmd/s')}; p50 {statistics.median(p50s):.1f} ms, "
                   f"p99 {statistics.median(p99s):.1f} ms (target >= 1,500/s, p99 < 25 ms)")
+            print(f"    {cpu_line(rs)}")
+            if not long:
+                return
             print(f"  at seq ~{seqs[1]}: {fmt(rates_l, ' cmd/s')}; p50 {statistics.median(p50l):.1f} ms, "
                   f"p99 {statistics.median(p99l):.1f} ms; long/short rate ratio "
                   f"{statistics.median(rates_l) / statistics.median(rates_s):.2f}")
+            print(f"    {cpu_line(rls)}")
         finally:
             stack.stop()
 
+    if "idle" in only:
         # Idle latency: one command at a time with pauses, so workers go idle between commands.
         idle = {}
         for wake in (True, False):
@@ -343,9 +424,6 @@ def main() -> None:
                 stack.stop()
         print(f"idle command latency (p50, 50 ms pauses): wake-up list {fmt(idle[True], ' ms')}; "
               f"dramatiq's sleeping consumer {statistics.median(idle[False]):.1f} ms")
-    finally:
-        client.close()
-        server.stop()
 
 
 if __name__ == "__main__":

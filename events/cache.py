@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass
 
+from events.envelope import Envelope
 from events.match import Match, fold_match
 from events.store import EventStore
 
@@ -34,7 +36,14 @@ class MatchCache:
     def refresh(self, gid: str) -> Loaded:
         """Catch the cached match up with events appended by someone else."""
         item = self._items.get(gid) or self._load(gid)
-        tail = self.store.read(gid, item.match.seq + 1)
+        return self.catch_up(gid, item, self.store.read(gid, item.match.seq + 1))
+
+    def peek(self, gid: str) -> Loaded | None:
+        """The cached match, if any, without loading or refreshing it."""
+        return self._items.get(gid)
+
+    def catch_up(self, gid: str, item: Loaded, tail: Sequence[Envelope]) -> Loaded:
+        """Fold events read after the cached match (`tail` starts at its seq + 1) into it."""
         if tail:
             item = Loaded(fold_match((e.event for e in tail), gid, item.match), tail[-1].hash, tail[-1].at)
         self._put(gid, item)

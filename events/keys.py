@@ -51,12 +51,14 @@ class GameKeys:
         self.feed = f"{ns}:{t}:feed"
         self.lobby = f"{ns}:{t}:lobby"
 
-    def wait(self, command_id: str) -> str:
-        return f"{self.base}:wait:{command_id}"
-
 
 def feed_key(partition: int, ns: str = "bl") -> str:
     return f"{ns}:{tag(partition)}:feed"
+
+
+def reply_channel(name: str, ns: str = "bl") -> str:
+    """The pub/sub channel on which one API process hears the results its waiters wait for."""
+    return f"{ns}:reply:{name}"
 
 
 def lobby_key(partition: int, ns: str = "bl") -> str:

@@ -150,6 +150,13 @@ def fold_match(events: Iterable[Event], gid: str, match: Match | None = None) ->
 
 def decide_match(match: Match, command: Command, command_id: str, seed: bytes) -> list[Event]:
     """All events one command appends: CommandAccepted, the game's events, and the seed reveal."""
+    return decide_and_fold(match, command, command_id, seed)[0]
+
+
+def decide_and_fold(
+    match: Match, command: Command, command_id: str, seed: bytes
+) -> tuple[list[Event], Match]:
+    """`decide_match`'s events and the match with them folded in (the fold it needs anyway)."""
     if match.over:
         raise IllegalCommand("game_over", "the game is over")
     start = match.draws
@@ -178,8 +185,10 @@ def decide_match(match: Match, command: Command, command_id: str, seed: bytes) -
     events = [accepted, *game_events]
     after = fold_match(events, match.gid, match)
     if after.over:
-        events.append(Event(SEED_REVEALED, {"seed": seed.hex()}))
-    return events
+        reveal = Event(SEED_REVEALED, {"seed": seed.hex()})
+        events.append(reveal)
+        after = apply(after, reveal)
+    return events, after
 
 
 def command_of(event: Event) -> Command:

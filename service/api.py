@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -17,7 +17,9 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, Response, StreamingResponse
 from redis.asyncio.cluster import RedisCluster as AsyncRedisCluster
+from redis.exceptions import NoScriptError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import Receive, Scope, Send
 
 from events.audit import audit
 from events.cache import MatchCache
@@ -28,8 +30,10 @@ from events.match import ABORT, JOIN, MAX_ENTROPY
 from projections.readmodels import summary_of, view_field, view_of
 from projections.replay import events_for, match_at
 from rules.core import Command, InvalidCommand, games
+from service.batch import Batch, checked
 from service.bootstrap import Parts, async_redis_client, build
 from service.matches import Principal, create_match, principal_of, token_digest, who
+from service.replies import Replies
 from service.settings import Settings
 
 log = structlog.get_logger("boardlog.api")
@@ -37,6 +41,37 @@ log = structlog.get_logger("boardlog.api")
 MAX_BODY = 64 * 1024
 _CID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 PAGES = Path(__file__).parent / "pages"
+
+
+_POST_COMMANDS = re.compile(r"^/v1/games/([^/]+)/commands$")
+_FAST_QUERIES = {b"": 0, b"wait=0": 0, b"wait=1": 1}
+
+
+class BoardlogApp(FastAPI):
+    """FastAPI, with `POST /v1/games/{gid}/commands` (the hot path) answered before its routing.
+
+    FastAPI's middleware stack, router and parameter validation cost about as much CPU as
+    the command's own work; the fast path calls the same endpoint function with a plain
+    Request and the same error answers. Any other query string takes the normal route.
+    """
+
+    fast_post: Callable[[str, Request, int], Awaitable[Response]] | None = None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["method"] == "POST" and self.fast_post is not None:
+            m = _POST_COMMANDS.match(scope["path"])
+            wait = _FAST_QUERIES.get(scope["query_string"])
+            if m is not None and wait is not None:
+                scope["app"] = self
+                try:
+                    response = await self.fast_post(m.group(1), Request(scope, receive), wait)
+                except ApiError as exc:
+                    response = error_response(exc.status, exc.code, exc.message)
+                except InvalidCommand as exc:
+                    response = invalid_response(exc)
+                await response(scope, receive, send)
+                return
+        await super().__call__(scope, receive, send)
 
 
 class ApiError(Exception):
@@ -51,6 +86,10 @@ def json_response(body: Any, status: int = 200, headers: dict[str, str] | None =
 
 def error_response(status: int, code: str, message: str) -> Response:
     return json_response({"error": {"code": code, "message": message}}, status)
+
+
+def invalid_response(exc: InvalidCommand) -> Response:
+    return error_response(404 if exc.code == "unknown_game" else 422, exc.code, exc.message)
 
 
 def result_response(result: dict[str, Any]) -> Response:
@@ -77,12 +116,19 @@ def create_app(settings: Settings | None = None, parts: Parts | None = None) -> 
         if isinstance(state["aio"], AsyncRedisCluster):
             # Pub/sub looks up the slot map without loading it: load it before the first stream.
             await state["aio"].initialize()
+        replies = state["replies"] = Replies(state["aio"], settings.namespace)
+        await replies.start()
+        # The hot path's two round trips skip redis-py's Pipeline on a plain Redis.
+        batch = state["batch"] = None if isinstance(state["aio"], AsyncRedisCluster) else Batch(state["aio"])
         yield
+        if batch is not None:
+            await batch.close()
+        await replies.stop()
         if state["broker_aio"] is not state["aio"]:
             await state["broker_aio"].aclose()
         await state["aio"].aclose()
 
-    app = FastAPI(
+    app = BoardlogApp(
         title="boardlog",
         version="1",
         lifespan=lifespan,
@@ -99,8 +145,7 @@ def create_app(settings: Settings | None = None, parts: Parts | None = None) -> 
 
     @app.exception_handler(InvalidCommand)
     async def _invalid(_: Request, exc: InvalidCommand) -> Response:
-        status = 404 if exc.code == "unknown_game" else 422
-        return error_response(status, exc.code, exc.message)
+        return invalid_response(exc)
 
     @app.exception_handler(RequestValidationError)
     async def _validation(_: Request, exc: RequestValidationError) -> Response:
@@ -164,12 +209,20 @@ def create_app(settings: Settings | None = None, parts: Parts | None = None) -> 
             raise ApiError(404, "unknown_game", f"no game {gid!r}")
         k = P().store.keys(gid)
         token = bearer_token(request, required=True)
-        aio: aioredis.Redis = state["aio"]
-        pipe = aio.pipeline(transaction=False)
-        pipe.hmget(k.meta, ["seq", "status", "game"])
-        pipe.hget(k.auth, token_digest(token or ""))
-        pipe.hget(k.results, cid or "")
-        head, role, result = await pipe.execute()
+        batch: Batch | None = state["batch"]
+        if batch is not None:
+            head, role, result = checked(await batch.run([
+                ("HMGET", k.meta, "seq", "status", "game"),
+                ("HGET", k.auth, token_digest(token or "")),
+                ("HGET", k.results, cid or ""),
+            ]))
+        else:
+            aio: aioredis.Redis = state["aio"]
+            pipe = aio.pipeline(transaction=False)
+            pipe.hmget(k.meta, ["seq", "status", "game"])
+            pipe.hget(k.auth, token_digest(token or ""))
+            pipe.hget(k.results, cid or "")
+            head, role, result = await pipe.execute()
         if head[0] is None:
             raise ApiError(404, "unknown_game", f"no game {gid!r}")
         who_ = principal_of(role)
@@ -250,6 +303,8 @@ def create_app(settings: Settings | None = None, parts: Parts | None = None) -> 
             raise ApiError(422, "bad_expect", "'expect' must be a non-negative integer seq")
         return await submit(gid, cid, head, lambda game: parse(game, body, who_), expect, bool(wait))
 
+    app.fast_post = post_command
+
     async def submit(
         gid: str, cid: str, head: list[Any], make: Callable[[str], Command], expect: int | None, wait: bool
     ) -> Response:
@@ -261,20 +316,40 @@ def create_app(settings: Settings | None = None, parts: Parts | None = None) -> 
             raise ApiError(409, "game_over", f"the game is {status}")
         command = make(game)
         payload = {**command.to_json(), "expect": expect}
-        aio: aioredis.Redis = state["aio"]
-        pending_key = P().store.keys(gid).pending
-        if state["broker_aio"] is aio:
-            # One round trip. A repeated id may enqueue twice; the handler makes that a no-op.
-            pipe = aio.pipeline(transaction=False)
-            pipe.hsetnx(pending_key, cid, canonical(payload))
-            await P().broker.enqueue_async(pipe, P().actor.message(gid, cid))
-            log.debug("command.queued", game=gid, command=cid, type=command.type, seq=seq)
-        elif await aio.hsetnx(pending_key, cid, canonical(payload)):
-            await P().broker.enqueue_async(state["broker_aio"], P().actor.message(gid, cid))
-            log.debug("command.queued", game=gid, command=cid, type=command.type, seq=seq)
-        if not wait:
-            return json_response({"id": cid, "status": "queued"}, 202)
-        result = await wait_result(gid, cid)
+        replies: Replies = state["replies"]
+        if wait:
+            payload["reply"] = replies.channel
+            # Listen before queueing, so the answer cannot come before the waiter.
+            fut = replies.expect(gid, cid)
+        try:
+            aio: aioredis.Redis = state["aio"]
+            pending_key = P().store.keys(gid).pending
+            batch: Batch | None = state["batch"]
+            if batch is not None and state["broker_aio"] is aio:
+                # One round trip. A repeated id may enqueue twice; the handler makes that a no-op.
+                broker = P().broker
+                message, enqueue = broker.prepare_enqueue(P().actor.message(gid, cid))
+                out = await batch.run([("HSETNX", pending_key, cid, canonical(payload)), *enqueue])
+                if isinstance(out[1], NoScriptError):
+                    checked(await batch.run([broker.load_dispatch(), *enqueue]))
+                else:
+                    checked(out)
+                broker.enqueued(message)
+                log.debug("command.queued", game=gid, command=cid, type=command.type, seq=seq)
+            elif state["broker_aio"] is aio:
+                pipe = aio.pipeline(transaction=False)
+                pipe.hsetnx(pending_key, cid, canonical(payload))
+                await P().broker.enqueue_async(pipe, P().actor.message(gid, cid))
+                log.debug("command.queued", game=gid, command=cid, type=command.type, seq=seq)
+            elif await aio.hsetnx(pending_key, cid, canonical(payload)):
+                await P().broker.enqueue_async(state["broker_aio"], P().actor.message(gid, cid))
+                log.debug("command.queued", game=gid, command=cid, type=command.type, seq=seq)
+            if not wait:
+                return json_response({"id": cid, "status": "queued"}, 202)
+            result = await wait_result(gid, cid, fut)
+        finally:
+            if wait:
+                replies.forget(gid, cid, fut)
         if result is None:
             return json_response({"id": cid, "status": "queued"}, 202)
         return result_response(result)
@@ -305,23 +380,33 @@ def create_app(settings: Settings | None = None, parts: Parts | None = None) -> 
             raise ApiError(422, "bad_args", "'args' must be an object")
         return game.parse_command(ctype, args, who_.seat)
 
-    async def wait_result(gid: str, cid: str) -> dict[str, Any] | None:
+    async def wait_result(
+        gid: str, cid: str, fut: asyncio.Future[dict[str, Any] | None]
+    ) -> dict[str, Any] | None:
         aio: aioredis.Redis = state["aio"]
-        key = P().store.keys(gid).wait(cid)
-        deadline = asyncio.get_running_loop().time() + settings.command_wait_seconds
-        while True:
-            left = deadline - asyncio.get_running_loop().time()
-            if left <= 0:
-                return None
-            got = await aio.blpop([key], timeout=min(left, 1.0))
-            if got is not None:
-                out: dict[str, Any] = loads(got[1])
-                return out
-            # Another waiter may have taken the wake-up: the stored result is the truth.
-            stored = await aio.hget(P().store.keys(gid).results, cid)
-            if stored is not None:
-                found: dict[str, Any] = loads(stored)
-                return found
+        replies: Replies = state["replies"]
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + settings.command_wait_seconds
+        try:
+            while True:
+                left = deadline - loop.time()
+                if left <= 0:
+                    return None
+                timer = loop.call_later(min(left, 1.0), Replies.time_up, fut)
+                got = await fut
+                timer.cancel()
+                if got is not None:
+                    return got
+                # No wake-up heard (another process queued this id first, or a reconnect):
+                # the stored result is the truth.
+                stored = await aio.hget(P().store.keys(gid).results, cid)
+                if stored is not None:
+                    found: dict[str, Any] = loads(stored)
+                    return found
+                replies.forget(gid, cid, fut)
+                fut = replies.expect(gid, cid)
+        finally:
+            replies.forget(gid, cid, fut)
 
     @app.get("/v1/games/{gid}/commands/{cid}", summary="A command's result")
     def command_result(gid: str, cid: str) -> Response:

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import os
 import signal
-from datetime import UTC, datetime
+import time
 from typing import Any
 
 import structlog
 
 from events.cache import Loaded, MatchCache
 from events.chain import seal
-from events.match import decide_match, fold_match
+from events.match import decide_and_fold
 from events.store import SNAPSHOT_EVERY, EventStore
 from rules.core import Command, IllegalCommand, InvalidCommand
 
@@ -20,8 +20,16 @@ log = structlog.get_logger("boardlog.worker")
 MAX_TRIES = 100
 
 
+_second: tuple[int, str] = (-1, "")
+
+
 def utcnow() -> str:
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+    """Now as ISO 8601 UTC with milliseconds; the seconds part is formatted once a second."""
+    global _second
+    sec, ms = divmod(time.time_ns() // 1_000_000, 1000)
+    if _second[0] != sec:
+        _second = (sec, time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(sec)))
+    return f"{_second[1]}.{ms:03d}Z"
 
 
 
@@ -42,7 +50,15 @@ class CommandHandler:
         return s
 
     def handle(self, gid: str, cid: str) -> dict[str, Any] | None:
-        pending = self.store.pending(gid, cid)
+        cached = self.cache.peek(gid)
+        if cached is None:
+            pending = self.store.pending(gid, cid)
+        else:
+            # With several workers the cached match is often a command or two behind: read
+            # the tail with the command, so the first decide is on the current state.
+            pending, tail = self.store.pending_and_tail(gid, cid, cached.match.seq)
+            if pending is not None:
+                self.cache.catch_up(gid, cached, tail)
         if pending is None:
             # Already answered (a redelivery after the append) or never queued.
             result = self.store.result(gid, cid)
@@ -51,6 +67,7 @@ class CommandHandler:
         bound = log.bind(game=gid, command=cid, type=pending.get("type"))
         command = Command(pending["type"], pending.get("args") or {}, pending.get("seat"))
         expect = pending.get("expect")
+        reply = pending.get("reply") or ""  # the API channel its waiter listens on, if any
         item = self.cache.get(gid)
         for _ in range(MAX_TRIES):
             match = item.match
@@ -64,9 +81,9 @@ class CommandHandler:
                     "id": cid, "status": "conflict", "code": "seq_conflict", "http": 409,
                     "message": f"expected seq {expect}, the game is at seq {match.seq}",
                     "seq": match.seq,
-                })
+                }, reply)
             try:
-                events = decide_match(match, command, cid, self.seed(gid))
+                events, after = decide_and_fold(match, command, cid, self.seed(gid))
             except (IllegalCommand, InvalidCommand) as e:
                 fresh = self.cache.refresh(gid)
                 if fresh.match.seq != match.seq:
@@ -76,13 +93,12 @@ class CommandHandler:
                 return self.store.reject(gid, cid, {
                     "id": cid, "status": "rejected", "code": e.code, "message": e.message,
                     "http": 422, "seq": match.seq,
-                })
+                }, reply)
             first = match.seq + 1
             envelopes = seal(gid, first, item.hash, events, cid, utcnow())
-            after = fold_match(events, gid, match)
             result = {"id": cid, "status": "accepted", "http": 200,
                       "seq": [first, envelopes[-1].seq]}
-            res = self.store.append(gid, match.seq, envelopes, cid, result, after.draws, after.status)
+            res = self.store.append(gid, match.seq, envelopes, cid, result, after.draws, after.status, reply)
             if res.status == "ok":
                 if self._crash_after_append:
                     os.kill(os.getpid(), signal.SIGKILL)
