@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -17,17 +18,23 @@ import pytest
 from rules.rite import GAME
 from tests.support.randomplay import Policy, play_random
 
+from .bot import seeking
+
 GOLDEN = Path(__file__).resolve().parent.parent / "golden" / "rite"
 VIEWED = 20
 NAMES = ["ann", "bob", "cat", "dan", "eve"]
-# file name -> (options, seed, bot policy)
-CASES: dict[str, tuple[dict[str, Any], int, Policy | None]] = {
+FIVE = ["humans", "goblins", "undead", "chaos", "primals"]
+# file name -> (options, seed, a maker of the bot's policy: None plays uniformly)
+CASES: dict[str, tuple[dict[str, Any], int, Callable[[], Policy] | None]] = {
     "playthrough.json": ({"factions": ["humans", "goblins"], "map": "premade"}, 35, None),
+    # all five factions, the objective-seeking bot (a uniform game runs to tens of thousands of commands)
+    "playthrough-hgucp.json": ({"factions": FIVE, "map": "premade"}, 8, seeking),
 }
 
 
 def _record(name: str) -> dict[str, Any]:
-    options, seed, policy = CASES[name]
+    options, seed, make_policy = CASES[name]
+    policy = make_policy() if make_policy else None
     n = len(options["factions"])
     rec = play_random(
         GAME, options, NAMES[:n], seed, max_commands=400_000, replay_checks=0, check_audit=False, policy=policy
