@@ -5,9 +5,10 @@ Two sets of figures: the harness's own (wall clock, as `play_random` measures th
 (`time.process_time`, replaying the recorded positions), which a shared, busy machine does not
 distort.
 
-Usage: .venv/bin/python bench/bench_rite.py [games per case] [first seed] [case] [uniform|seeking]
-(the seeking bot of tests/rite/bot.py looks one command ahead towards its objective; uniform
-bots play far longer games).
+Usage: .venv/bin/python -m bench.bench_rite [games per case] [first seed] [case|all] [seeking|uniform]
+Cases: HG and HGU by each map method, then every line-up with Chaos or Primals (the map method
+turning with the seed). The seeking bot of tests/rite/bot.py (the default) looks one command
+ahead towards its objective; uniform bots play far longer games (10,000-50,000 commands).
 """
 
 from __future__ import annotations
@@ -27,10 +28,12 @@ sys.path[0] = str(Path(__file__).resolve().parent.parent)
 from rules.core import Rng, fold  # noqa: E402
 from rules.rite import GAME  # noqa: E402
 from tests.rite.bot import seeking  # noqa: E402
+from tests.rite.test_random_play import LINEUPS  # noqa: E402
 from tests.support.randomplay import PlayRecord, play_random  # noqa: E402
 
-CASES = {"HG": ["humans", "goblins"], "HGU": ["humans", "goblins", "undead"]}
+CASES = {"HG": ["humans", "goblins"], "HGU": ["humans", "goblins", "undead"], **LINEUPS}
 METHODS = ["premade", "random", "player"]
+ROTATE = "rotate"  # one method per game, turning with the seed
 
 
 def cpu_figures(rec: PlayRecord) -> tuple[float, float, float]:
@@ -55,14 +58,13 @@ def cpu_figures(rec: PlayRecord) -> tuple[float, float, float]:
 
 
 def main() -> None:
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else 5
+    n = int(sys.argv[1]) if len(sys.argv) > 1 else 3
     first = int(sys.argv[2]) if len(sys.argv) > 2 else 0
     which = [sys.argv[3]] if len(sys.argv) > 3 and sys.argv[3] != "all" else list(CASES)
-    bot = sys.argv[4] if len(sys.argv) > 4 else "uniform"
-    policy = seeking() if bot == "seeking" else None
+    bot = sys.argv[4] if len(sys.argv) > 4 else "seeking"
     for label in which:
         factions = CASES[label]
-        for method in METHODS:
+        for method in METHODS if label in ("HG", "HGU") else [ROTATE]:
             cmds = events = 0
             dsec = esec = cdsec = cesec = 0.0
             legal_max = cpu_legal_max = 0.0
@@ -75,9 +77,10 @@ def main() -> None:
                 gc.collect()
                 gc.disable()
                 try:
+                    policy = seeking() if bot == "seeking" else None
                     rec = play_random(
                         GAME,
-                        {"factions": factions, "map": method},
+                        {"factions": factions, "map": METHODS[seed % 3] if method == ROTATE else method},
                         [f"p{i}" for i in range(len(factions))],
                         seed,
                         max_commands=400_000,

@@ -123,13 +123,14 @@ def rites(c: Ctx) -> None:
     if chaos < 0:
         return
     ready = "summon:chaos" not in s.rites and s.mode in SOLO_MODES and not s.reacts
-    if ready and in_reserve(s, chaos, "hivemind") >= 0 and hive_tiles(s):
+    if ready and in_reserve(s, chaos, "hivemind") >= 0:
         n = sum(
             1 for u in s.units
             if u.kind == "chaosbringer" and u.where == BOARD and u.controller == chaos
             and s.kinds[u.tiles[0]] == "summon" and s.tfac[u.tiles[0]] != "chaos"
         )
-        if n >= 4:
+        # The open summoning tiles are looked for only once the rite is met (this runs after every step).
+        if n >= 4 and hive_tiles(s):
             c.emit("RiteDone", {"rite": "summon:chaos"}, chaos)
             c.mode("hiverite", [chaos, s.mode])
             return
