@@ -31,6 +31,7 @@ from .primal_base import around, touching
 from .query import (
     COMMANDERS,
     budget,
+    cmd,
     defeat_cost,
     defeatable,
     fire_cost,
@@ -41,19 +42,9 @@ from .query import (
     reach,
     reach_all,
     taunters,
+    tile,
 )
 from .state import BOARD, State
-
-
-def cmd(t: str, seat: int, **args: Any) -> Command:
-    return Command("rite." + t, args, seat)
-
-
-def tile(s: State, label: Any) -> int:
-    i = s.geo.index.get(label) if isinstance(label, str) else None
-    if i is None:
-        raise IllegalCommand("bad_tile", f"no tile {label!r} on this board")
-    return i
 
 
 def own_unit(s: State, seat: int, label: Any) -> int:

@@ -11,7 +11,7 @@ from rules.core import Event
 from .board import geometry
 from .content import FACTIONS, UNITS
 from .primal_base import HANDLERS as PRIMAL_HANDLERS
-from .primal_base import lurking
+from .primal_base import lurking, set_unit
 from .state import BOARD, VOLCANO, Player, State, Unit, revise
 
 Data = Mapping[str, Any]
@@ -113,16 +113,7 @@ def _turn_started(s: State, d: Data) -> State:
 
 
 def _move_unit(s: State, uid: int, tiles: tuple[int, ...], where: str) -> State:
-    units = list(s.units)
-    u = units[uid]
-    occ = list(s.occ)
-    for t in u.tiles:
-        if occ[t] == uid:
-            occ[t] = -1
-    for t in tiles:
-        occ[t] = uid
-    units[uid] = replace(u, tiles=tiles, where=where)
-    return revise(s, units=tuple(units), occ=tuple(occ))
+    return set_unit(s, uid, tiles, where, s.units[uid].controller)
 
 
 def _undeliver(s: State, *uids: int) -> State:

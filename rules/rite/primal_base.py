@@ -189,7 +189,8 @@ def parse_tri(s: State, text: str) -> tuple[int, ...] | None:
 # --- fold handlers ---------------------------------------------------------------------------------
 
 
-def _set_unit(s: State, uid: int, tiles: tuple[int, ...], where: str, controller: int) -> State:
+def set_unit(s: State, uid: int, tiles: tuple[int, ...], where: str, controller: int) -> State:
+    """Stand a unit on `tiles` (none: off the board, `where`) under `controller`."""
     units = list(s.units)
     u = units[uid]
     occ = list(s.occ)
@@ -208,21 +209,21 @@ def _buried(s: State, d: Data) -> State:
 
 def _released(s: State, d: Data) -> State:
     uid = d["uid"]
-    s = _set_unit(s, uid, (), d["to"], s.units[uid].owner)
+    s = set_unit(s, uid, (), d["to"], s.units[uid].owner)
     return revise(s, under=tuple(p for p in s.under if p[0] != uid))
 
 
 def _evolved(s: State, d: Data) -> State:
     old, new = d["uid"], d["into"]
     ctl = s.units[old].controller
-    s = _set_unit(s, old, (), RESERVE, s.units[old].owner)
-    return _set_unit(s, new, tuple(s.geo.index[x] for x in d["tiles"]), BOARD, ctl)
+    s = set_unit(s, old, (), RESERVE, s.units[old].owner)
+    return set_unit(s, new, tuple(s.geo.index[x] for x in d["tiles"]), BOARD, ctl)
 
 
 def _shifted(s: State, d: Data) -> State:
     u = s.units[d["uid"]]
     final = tuple(s.geo.index[x] for x in d["path"][-1].split("+"))
-    return _set_unit(s, d["uid"], final, BOARD, u.controller)
+    return set_unit(s, d["uid"], final, BOARD, u.controller)
 
 
 def _consumed(s: State, d: Data) -> State:

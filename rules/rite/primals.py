@@ -33,6 +33,7 @@ from .query import (
     COMMANDERS,
     backup,
     budget,
+    cmd,
     defeat_cost,
     defeatable,
     in_reserve,
@@ -41,23 +42,13 @@ from .query import (
     reach_all,
     sacred,
     taunt_tiles,
+    tile,
 )
 from .state import BOARD, State
 
 FAR = 99  # moves made by abilities and powers cost nothing: any distance
 
 Reach = dict[int, tuple[int, int]]  # triangle index -> (cost, parent triangle index)
-
-
-def _cmd(t: str, seat: int, **args: Any) -> Command:
-    return Command("rite." + t, args, seat)
-
-
-def _tile(s: State, label: Any) -> int:
-    i = s.geo.index.get(label) if isinstance(label, str) else None
-    if i is None:
-        raise IllegalCommand("bad_tile", f"no tile {label!r} on this board")
-    return i
 
 
 def _tri(s: State, text: Any) -> int:
@@ -295,7 +286,7 @@ def legal_umove(s: State, seat: int) -> Iterator[Command]:
     tris = triangles(s.radius)
     here = tri_label(s, tuple(sorted(s.units[uid].tiles)))
     for k in sorted(_ends(s, uid, ult_reach(s, uid, have))):
-        yield _cmd("umove", seat, path=[here, tri_label(s, tris.all[k])])
+        yield cmd("umove", seat, path=[here, tri_label(s, tris.all[k])])
 
 
 # --- Charge --------------------------------------------------------------------------------------
@@ -373,7 +364,7 @@ def _roar_pairs(s: State, seat: int) -> Iterator[tuple[int, int]]:
 
 def do_roar(c: Ctx, seat: int, a: dict[str, Any]) -> None:
     s = c.s
-    rex, v = s.occ[_tile(s, a["from"])], s.occ[_tile(s, a["target"])]
+    rex, v = s.occ[tile(s, a["from"])], s.occ[tile(s, a["target"])]
     if (rex, v) not in set(_roar_pairs(s, seat)):
         raise IllegalCommand("bad_roar", "Roar needs your Rex next to that enemy unit, once per turn, and a unit to move")
     c.emit("TurnFlagSet", {"flag": "roar"}, seat)
@@ -403,7 +394,7 @@ def do_choose(c: Ctx, seat: int, opt: str) -> None:
     if opt == "done":
         c.mode("turn")
         return
-    a, b = (_tile(s, x) for x in opt.split("-"))
+    a, b = (tile(s, x) for x in opt.split("-"))
     uid = s.occ[a]
     path = path_from(reach_all(s, uid, FAR), b)
     c.emit("UnitMoved", {"uid": uid, "path": [c.lab(t) for t in path]}, seat)
@@ -561,10 +552,10 @@ def legal_turn(s: State, seat: int, acting: bool) -> Iterator[Command]:
         yield from legal_umove(s, seat)
     tris = triangles(s.radius)
     for k in sorted(charge_options(s, seat)):
-        yield _cmd("charge", seat, to=tri_label(s, tris.all[k]))
+        yield cmd("charge", seat, to=tri_label(s, tris.all[k]))
     lab = s.geo.labels
     for rex, v in _roar_pairs(s, seat):
-        yield _cmd("roar", seat, **{"from": lab[s.units[rex].tiles[0]], "target": lab[s.units[v].tiles[0]]})
+        yield cmd("roar", seat, **{"from": lab[s.units[rex].tiles[0]], "target": lab[s.units[v].tiles[0]]})
 
 
 def has_free(s: State, seat: int) -> bool:

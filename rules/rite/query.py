@@ -4,11 +4,26 @@ from __future__ import annotations
 
 from collections import deque
 from functools import lru_cache
+from typing import Any
+
+from rules.core import Command, IllegalCommand
 
 from .board import ACCESSIBLE_KINDS
 from .content import UNITS
 from .primal_base import adjacent_units, grow, is_primal, jungle_immune
 from .state import BOARD, CARD, RESERVE, VOLCANO, State
+
+
+def cmd(t: str, seat: int, **args: Any) -> Command:
+    return Command("rite." + t, args, seat)
+
+
+def tile(s: State, label: Any) -> int:
+    """The index of a tile named in a command; an unknown name is `bad_tile`."""
+    i = s.geo.index.get(label) if isinstance(label, str) else None
+    if i is None:
+        raise IllegalCommand("bad_tile", f"no tile {label!r} on this board")
+    return i
 
 COMMANDERS = frozenset(k for k, u in UNITS.items() if u.commander)
 
