@@ -135,10 +135,11 @@ def move_path(s: State, uid: int, pts: list[int], limit: int) -> tuple[list[int]
     if len(pts) < 2 or not open_tile(s, end):
         raise IllegalCommand("tile_blocked", f"{s.geo.labels[end]} is not accessible")
     if len(pts) == 2:
-        best = reach(s, uid, limit)
+        # `end` is open (checked above), so reach_all holds it exactly when `reach` would.
+        best = reach_all(s, uid, limit)
         if end not in best or end == pts[0]:
             raise IllegalCommand("no_path", f"{s.geo.labels[end]} cannot be reached")
-        return path_from(reach_all(s, uid, limit), end), best[end][0]
+        return path_from(best, end), best[end][0]
     # An explicit path: check every step as the search would.
     cost = 0
     cur = s

@@ -103,3 +103,34 @@ class Geometry:
 def geometry(radius: int) -> Geometry:
     """The (immutable, shared) geometry of a board with `radius` rings."""
     return Geometry(radius)
+
+
+@lru_cache(maxsize=64)
+def _index_kinds(kinds: tuple[str, ...]) -> dict[str, tuple[int, ...]]:
+    out: dict[str, list[int]] = {}
+    for i, k in enumerate(kinds):
+        out.setdefault(k, []).append(i)
+    return {k: tuple(v) for k, v in out.items()}
+
+
+class _KindsMemo:
+    """The last map's tile index, found by identity before any hashing of the (long) kinds tuple:
+    the rules ask for it after nearly every event, and states share one kinds tuple all game."""
+
+    __slots__ = ("pair",)
+
+    def __init__(self) -> None:
+        # One (kinds, index) pair, replaced whole: worker threads may race here harmlessly.
+        self.pair: tuple[tuple[str, ...], dict[str, tuple[int, ...]]] = ((), {})
+
+
+_memo = _KindsMemo()
+
+
+def tiles_of(kinds: tuple[str, ...], kind: str) -> tuple[int, ...]:
+    """The tiles of one kind on a map (a pure function of the map, memoised)."""
+    pair = _memo.pair
+    if pair[0] is not kinds:
+        pair = (kinds, _index_kinds(kinds))
+        _memo.pair = pair
+    return pair[1].get(kind, ())

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .board import tiles_of
 from .content import FACTIONS, UNITS
 from .primal_base import jungle_immune
-from .query import COMMANDERS, fog_tiles, in_reserve, open_tile, sacred
+from .query import COMMANDERS, in_reserve, open_tile, sacred
 from .state import BOARD, RESERVE, State
 
 if TYPE_CHECKING:
@@ -68,7 +69,7 @@ def fog(c: Ctx) -> None:
     chaos = chaos_seat(s)
     if chaos < 0:
         return
-    for t in sorted(fog_tiles(s.kinds)):
+    for t in tiles_of(s.kinds, "fog"):
         v = s.occ[t]
         if v >= 0:
             u = s.units[v]
@@ -123,14 +124,16 @@ def rites(c: Ctx) -> None:
     if chaos < 0:
         return
     ready = "summon:chaos" not in s.rites and s.mode in SOLO_MODES and not s.reacts
-    if ready and in_reserve(s, chaos, "hivemind") >= 0:
-        n = sum(
-            1 for u in s.units
-            if u.kind == "chaosbringer" and u.where == BOARD and u.controller == chaos
-            and s.kinds[u.tiles[0]] == "summon" and s.tfac[u.tiles[0]] != "chaos"
-        )
-        # The open summoning tiles are looked for only once the rite is met (this runs after every step).
-        if n >= 4 and hive_tiles(s):
+    if ready:
+        n = 0
+        for t in tiles_of(s.kinds, "summon"):
+            v = s.occ[t]
+            if v >= 0 and s.tfac[t] != "chaos":
+                u = s.units[v]
+                n += u.kind == "chaosbringer" and u.controller == chaos
+        # The reserve and the open summoning tiles are looked for only once the rite is met (this
+        # runs after every step).
+        if n >= 4 and in_reserve(s, chaos, "hivemind") >= 0 and hive_tiles(s):
             c.emit("RiteDone", {"rite": "summon:chaos"}, chaos)
             c.mode("hiverite", [chaos, s.mode])
             return

@@ -4,13 +4,12 @@ turn hand-over, the end of the round and the volcano."""
 from __future__ import annotations
 
 from collections import deque
-from functools import lru_cache
 from typing import Any
 
 from rules.core import Event, IllegalCommand, Rng
 
 from . import control
-from .board import ACCESSIBLE_KINDS
+from .board import ACCESSIBLE_KINDS, tiles_of
 from .content import FACTIONS, ROCKS
 from .evolve import evolve
 from .primal_base import ULT, UNDER, buries, jungle_immune, rite_of_power, victory
@@ -211,17 +210,9 @@ def react_choices(s: State) -> list[str]:
 # --- rites and victory -------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=64)
-def _tiles_by_kind(kinds: tuple[str, ...]) -> dict[str, tuple[int, ...]]:
-    out: dict[str, list[int]] = {}
-    for i, k in enumerate(kinds):
-        out.setdefault(k, []).append(i)
-    return {k: tuple(v) for k, v in out.items()}
-
-
 def _objectives(s: State, kind: str) -> tuple[int, ...]:
     """Tiles of one kind (a memo of the map, which never changes during play)."""
-    return _tiles_by_kind(s.kinds).get(kind, ())
+    return tiles_of(s.kinds, kind)
 
 
 def check_rites(c: Ctx) -> None:
@@ -239,22 +230,23 @@ def check_rites(c: Ctx) -> None:
         if not tiles:
             continue
         if f"summon:{fac}" not in s.rites:
-            cuid = in_reserve(s, seat, commander)
-            if cuid >= 0:
-                for t in tiles:
-                    if t in s.activated and open_tile(s, t):
-                        n = sum(
-                            1
-                            for j in s.geo.nbr[t]
-                            if s.occ[j] >= 0
-                            and s.units[s.occ[j]].kind == bringer
-                            and s.units[s.occ[j]].controller == seat
-                        )
-                        if n >= 4:
-                            c.emit("RiteDone", {"rite": f"summon:{fac}"}, seat)
-                            place_unit(c, cuid, t, "rite")
-                            s = c.s
+            # Settle checks this after every event: the board test is cheap, the reserve scan not.
+            occ, units = s.occ, s.units
+            for t in tiles:
+                if t in s.activated and open_tile(s, t):
+                    n = 0
+                    for j in s.geo.nbr[t]:
+                        v = occ[j]
+                        if v >= 0 and units[v].kind == bringer and units[v].controller == seat:
+                            n += 1
+                    if n >= 4:
+                        cuid = in_reserve(s, seat, commander)
+                        if cuid < 0:
                             break
+                        c.emit("RiteDone", {"rite": f"summon:{fac}"}, seat)
+                        place_unit(c, cuid, t, "rite")
+                        s = c.s
+                        break
         if s.players[seat].level < 20:
             cmd = False
             ok = True
@@ -275,9 +267,11 @@ def check_rites(c: Ctx) -> None:
 def check_victory(c: Ctx) -> bool:
     s = c.s
     for seat, fac in enumerate(s.factions):
-        if fac == "primals" and victory(s):
-            c.emit("GameWon", {"seat": seat, "reason": victory(s)})
-            return True
+        if fac == "primals":
+            why = victory(s)
+            if why:
+                c.emit("GameWon", {"seat": seat, "reason": why})
+                return True
         tiles = _objectives(s, FACTIONS[fac]["objective"])
         if tiles and all(t in s.activated for t in tiles):
             c.emit("GameWon", {"seat": seat, "reason": f"all {FACTIONS[fac]['objective']} tiles activated"})

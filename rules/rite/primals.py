@@ -332,8 +332,11 @@ def do_charge(c: Ctx, seat: int, a: dict[str, Any]) -> None:
 # --- Roar and Alpha: friendly units run next to a unit ------------------------------------------
 
 
-def _approach_options(s: State, seat: int, target: int, moved: tuple[Any, ...], commanders: bool) -> list[str]:
-    """`from-to` for each friendly unit that may run, by a shortest path, until next to `target`."""
+def _approach_options(
+    s: State, seat: int, target: int, moved: tuple[Any, ...], commanders: bool, first: bool = False
+) -> list[str]:
+    """`from-to` for each friendly unit that may run, by a shortest path, until next to `target`;
+    with `first`, stop at the first unit that can (whether there is any is all a caller needs)."""
     lab = s.geo.labels
     goals = [j for j in around(s, target) if open_tile(s, j)]
     out: list[str] = []
@@ -349,6 +352,8 @@ def _approach_options(s: State, seat: int, target: int, moved: tuple[Any, ...], 
             if costs:
                 m = min(costs.values())
                 out += [f"{lab[u.tiles[0]]}-{lab[g]}" for g, x in costs.items() if x == m]
+                if first:
+                    break
     return [*out, "done"]
 
 
@@ -358,7 +363,7 @@ def _roar_pairs(s: State, seat: int) -> Iterator[tuple[int, int]]:
     for rex, u in enumerate(s.units):
         if u.kind == "rex" and u.where == BOARD and u.controller == seat:
             for v in adjacent_units(s, rex):
-                if s.units[v].controller != seat and _approach_options(s, seat, v, (), False) != ["done"]:
+                if s.units[v].controller != seat and _approach_options(s, seat, v, (), False, first=True) != ["done"]:
                     yield rex, v
 
 
@@ -514,7 +519,7 @@ def power_args(s: State, seat: int, name: str) -> Iterator[list[str]]:
             yield args
     elif name == "alpha":
         ult = _ult(s, seat)
-        if ult >= 0 and _approach_options(s, seat, ult, (), True) != ["done"]:
+        if ult >= 0 and _approach_options(s, seat, ult, (), True, first=True) != ["done"]:
             yield []
     elif name in ("grouphunt", "jaws") and name not in s.rflags:
         yield []
@@ -542,6 +547,8 @@ def use_power(c: Ctx, seat: int, name: str, args: list[str]) -> None:
 
 def _commands_units(s: State, seat: int) -> bool:
     """Does the seat control a Rex or Ultimatosaur (whose abilities any controller may use)?"""
+    if "primals" not in s.factions:
+        return False
     return any(u.where == BOARD and u.controller == seat and u.kind in ("rex", ULT) for u in s.units)
 
 

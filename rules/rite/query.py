@@ -8,7 +8,7 @@ from typing import Any
 
 from rules.core import Command, IllegalCommand
 
-from .board import ACCESSIBLE_KINDS
+from .board import ACCESSIBLE_KINDS, tiles_of
 from .content import UNITS
 from .primal_base import adjacent_units, grow, is_primal, jungle_immune
 from .state import BOARD, CARD, RESERVE, VOLCANO, State
@@ -235,30 +235,34 @@ def reach_all(s: State, uid: int, budget: int) -> dict[int, tuple[int, int]]:
     if start in stop:
         return {start: (0, -1)}
     free_from = necro_free(s, seat) if u.kind == "warrior" else frozenset()
-    tunnels = tuple(i for i, k in enumerate(s.kinds) if k == "tunnel") if is_goblin(s, uid) else ()
+    kinds = s.kinds
+    tunnels = tiles_of(kinds, "tunnel") if is_goblin(s, uid) else ()
+    # Locals for the search's inner loop, which runs for every neighbour of every tile reached.
+    rocks, occ, units, fire, nbr = s.rocks, s.occ, s.units, s.fire, geo.nbr
     best: dict[int, tuple[int, int]] = {start: (0, -1)}
+    get = best.get
     dq: deque[int] = deque([start])
     while dq:
         cur = dq.popleft()
         c0 = best[cur][0]
-        if cur != start and (cur in stop or (cur in s.fire and not commander)):
+        if cur != start and (cur in stop or (cur in fire and not commander)):
             continue
         w = 0 if cur in free_from else 1
         nc = c0 + w
         if nc > budget:
             continue
-        nbrs = geo.nbr[cur]
-        if tunnels and s.kinds[cur] == "tunnel":
+        nbrs = nbr[cur]
+        if tunnels and kinds[cur] == "tunnel":
             nbrs = nbrs + tuple(t for t in tunnels if t != cur)
         for j in nbrs:
-            old = best.get(j)
+            old = get(j)
             if old is not None and old[0] <= nc:
                 continue
             if not slippery:
-                if s.kinds[j] not in ACCESSIBLE_KINDS or j in s.rocks:
+                if kinds[j] not in ACCESSIBLE_KINDS or j in rocks:
                     continue
-                v = s.occ[j]
-                if v >= 0 and s.units[v].controller != seat:
+                v = occ[j]
+                if v >= 0 and units[v].controller != seat:
                     continue
             best[j] = (nc, cur)
             if w == 0:
@@ -292,6 +296,10 @@ def fog_stops(s: State, uid: int) -> frozenset[int]:
     return tiles
 
 
-@lru_cache(maxsize=64)
 def fog_tiles(kinds: tuple[str, ...]) -> frozenset[int]:
-    return frozenset(i for i, k in enumerate(kinds) if k == "fog")
+    return _as_set(tiles_of(kinds, "fog"))
+
+
+@lru_cache(maxsize=64)
+def _as_set(tiles: tuple[int, ...]) -> frozenset[int]:
+    return frozenset(tiles)
