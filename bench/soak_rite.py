@@ -2,6 +2,9 @@
 (accepted commands, notation, replay == live, audit). One JSON line per game, then a summary.
 
 Usage: python -m bench.soak_rite [games per line-up] [first seed] [shard k/n] [line-ups, comma-separated]
+A line-up may name its map method (`HG@player`); otherwise the method turns with the seed. HG and
+HGU (issue 3's two-player and three-player games) are line-ups here too: `test_random_play_full`
+plays `HG@premade`... from seed 1000.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ import orjson
 
 from rules.rite import GAME
 from tests.rite.bot import seeking
-from tests.rite.test_random_play import LINEUPS, METHODS
+from tests.rite.test_random_play import HG, HGU, LINEUPS, METHODS
 from tests.support.randomplay import play_random
 
 
@@ -32,9 +35,10 @@ def main() -> None:
             job += 1
             if job % shards != k:
                 continue
-            facs = LINEUPS[name]
+            lineup, _, fixed = name.partition("@")
+            facs = {"HG": HG, "HGU": HGU, **LINEUPS}[lineup]
             seed = first + i
-            method = METHODS[seed % 3]
+            method = fixed or METHODS[seed % 3]
             t0 = time.perf_counter()
             rec = play_random(
                 GAME, {"factions": facs, "map": method}, [f"p{j}" for j in range(len(facs))], seed,

@@ -12,7 +12,7 @@ from rules.core import Command, IllegalCommand
 
 from . import primals
 from .content import FACTIONS, FIRES, UNITS
-from .control import think_tiles
+from .control import rise_options, think_tiles
 from .engine import (
     Ctx,
     action_limit,
@@ -575,7 +575,7 @@ def do_react(c: Ctx, seat: int, opt: str) -> None:
     if opt not in react_choices(s):
         raise IllegalCommand("bad_option", f"{opt} is not a choice here")
     if opt == "done":
-        _end_react(c)
+        end_react(c)
         return
     what, lab = opt.split(":")
     t = tile(s, lab)
@@ -591,12 +591,17 @@ def do_react(c: Ctx, seat: int, opt: str) -> None:
     c.emit("ReactionsPending", {"tiles": rest})
     c.mode("react", [reaped, *s.mctx[1:]], resume=s.resume)
     if react_choices(c.s) == ["done"]:
-        _end_react(c)
+        end_react(c)
 
 
-def _end_react(c: Ctx) -> None:
+def end_react(c: Ctx) -> None:
     c.emit("ReactionsPending", {"tiles": []})
     c.mode(c.s.resume or "turn", list(c.s.mctx[1:]))
+    s = c.s
+    if s.mode == "crise" and rise_options(s) == ["done"]:
+        # Put first (`do_simul`), the Undead took the tiles Chaos's waiting Rise Again wanted.
+        c.emit("RisesPending", {"tiles": []})
+        c.mode(s.mctx[1], list(s.mctx[2]))
 
 
 def firefly_options(s: State) -> list[str]:

@@ -13,14 +13,14 @@ from . import actions as A
 from . import primals as PR
 from .content import FACTIONS, POWER_OWNER, UNITS
 from .control import chaos_seat, cot_thoughts, flippable, hive_tiles, rise_options
-from .engine import Ctx, action_limit, defeat, gain, pay, place_unit
+from .engine import Ctx, action_limit, defeat, gain, pay, place_unit, react_choices
 from .powers import _use, power_ready
 from .powers import do_power as other_power
 from .query import COMMANDERS, budget, in_reserve, taunters
 from .state import BOARD, RESERVE, State, revise
 
 Handler = Callable[[Ctx, int, dict[str, Any]], None]
-MODES = ("puppet", "proxy", "cot", "hiverite", "crise")
+MODES = ("puppet", "proxy", "cot", "hiverite", "crise", "simul")
 POWERS = tuple(FACTIONS["chaos"]["powers"])  # puppet, corrupt, totalcontrol, puppets
 
 
@@ -407,6 +407,27 @@ def do_rise(c: Ctx, seat: int, a: dict[str, Any]) -> None:
     c.emit("RisesPending", {"tiles": [c.lab(x) for x in left]}, seat)
     if not left:
         c.mode(back, ctx)
+        if back == "react" and react_choices(c.s) == ["done"]:
+            # Put first (`do_simul`), Chaos took the tiles the waiting Undead reactions wanted.
+            A.end_react(c)
+
+
+SIMUL_OPTIONS = ("undead", "chaos")
+
+
+def do_simul(c: Ctx, seat: int, a: dict[str, Any]) -> None:
+    """Order the two Rise Agains: the prompt of the one chosen is opened over the other's."""
+    s = c.s
+    opt = a["option"]
+    if opt not in SIMUL_OPTIONS:
+        raise IllegalCommand("bad_option", f"{opt} is not a choice here: undead or chaos")
+    back, ctx = s.mctx[1], list(s.mctx[2])
+    if opt == "undead":
+        # The Chaos prompt waits underneath; settle opens the Undead's over it.
+        c.mode("crise", [chaos_seat(s), back, ctx])
+    else:
+        # The Undead prompt waits underneath; open_rise opens Chaos's over it.
+        c.mode("react", [False, *ctx], resume=back)
 
 
 # --- glue for game.py ------------------------------------------------------------------------------
@@ -429,6 +450,8 @@ def handler(mode: str, verb: str) -> Handler | None:
         return do_hiverite
     if mode == "crise" and verb == "choose":
         return do_rise
+    if mode == "simul" and verb == "choose":
+        return do_simul
     return None
 
 
@@ -469,6 +492,9 @@ def legal(s: State, seat: int) -> Iterator[Command]:
             yield A.cmd("choose", seat, option=o)
     elif m == "crise":
         for o in rise_options(s):
+            yield A.cmd("choose", seat, option=o)
+    elif m == "simul":
+        for o in SIMUL_OPTIONS:
             yield A.cmd("choose", seat, option=o)
 
 

@@ -196,13 +196,28 @@ def chaos_rise(c: Ctx, gone: list[tuple[int, int, int]]) -> None:
 
 def open_rise(c: Ctx) -> None:
     """Open the `crise` prompt over whatever is current; that prompt (and its context) resumes after."""
+    from .engine import react_choices  # late: the engine builds on this module
+
     s = c.s
-    if not s.rises or s.mode == "crise":
+    if not s.rises or s.mode in ("crise", "simul"):
         return
     if rise_options(s, s.rises) == ["done"]:
         c.emit("RisesPending", {"tiles": []})
         return
+    if s.reacts and s.mode not in ("react", "ultimatosaur") and react_choices(s) != ["done"]:
+        # The Undead's reactions and Chaos's Rise Again wait at once and compete for the same tiles
+        # and Warriors (General Rules: simultaneous effects): the active player, else the first in
+        # turn order, says which resolves first.
+        who = s.active if s.active >= 0 else s.order[0]
+        c.mode("simul", [who, s.mode, list(s.mctx)])
+        return
     c.mode("crise", [chaos_seat(s), s.mode, list(s.mctx)])
+
+
+
+def react_below(s: State) -> bool:
+    """Chaos's Rise Again was put first, over the Undead's waiting prompt (see `open_rise`)."""
+    return s.mode == "crise" and s.mctx[1] == "react"
 
 
 def rise_options(s: State, tiles: tuple[int, ...] | None = None) -> list[str]:

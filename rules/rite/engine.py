@@ -315,7 +315,7 @@ def settle(c: Ctx, has_free: Any) -> None:
         if check_victory(c):
             return
         s = c.s
-        if s.reacts and s.mode not in ("react", "ultimatosaur"):
+        if s.reacts and s.mode not in ("react", "ultimatosaur", "simul") and not control.react_below(s):
             # (a Rex evolving into Ultimatosaur is placed first: Evolve happens immediately)
             if react_choices(s) != ["done"]:
                 # the interrupted prompt's context rides along, to be restored afterwards

@@ -107,6 +107,8 @@ class State:
         if m == "place":
             seat = self.order[self.placed % len(self.order)]
             return Prompt((seat,), "place_tile", {"hand": list(self.hands[seat])})
+        if m == "simul":  # simultaneous effects: which resolves first
+            return Prompt((int(self.mctx[0]),), "simultaneous", {"first": ["undead", "chaos"]})
         if m in ("swap", "firefly", "order", "cot", "hiverite", "crise"):
             return Prompt((int(self.mctx[0]),), m, {})
         if m == "react":

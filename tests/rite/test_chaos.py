@@ -486,9 +486,9 @@ def test_a_necromancer_chaos_controls_lets_chaos_rise_a_warrior_from_the_undead_
     assert (w.kind, w.owner, w.controller) == ("warrior", 1, C) and s.mode == "turn" and s.rises == ()
 
 
-def test_chaos_rise_waits_for_protecting_wings_and_the_undead_reaction_comes_first() -> None:
-    # The Humans' Angel carries a Knight onto a fire token next to a Chaos-controlled Necromancer
-    # and an Undead Necromancer: both may Rise Again; Wings stays open for the second unit.
+def _two_rises() -> State:
+    """The Humans' Angel carries a Knight onto a fire token next to a Chaos-controlled Necromancer
+    and an Undead Necromancer: both may Rise Again on that tile at once."""
     s = at(board(("humans", "undead", "chaos"), volcano=False), active=0)
     s = puts(s, 0, "angel", "d4")
     s = puts(s, 0, "knight", "c4", "c5")
@@ -500,11 +500,42 @@ def test_chaos_rise_waits_for_protecting_wings_and_the_undead_reaction_comes_fir
     s, _ = run(s, 0, "move d4 e4")
     assert s.mode == "wings"
     s, _ = run(s, 0, "choose c4-e5")  # onto the fire token: the Knight is defeated
+    return s
+
+
+def test_simultaneous_rise_agains_are_ordered_by_the_active_player() -> None:
+    # General Rules: "If multiple game effects trigger simultaneously, the active player chooses in
+    # which order these game effects trigger."
+    s = _two_rises()
+    assert s.prompt is not None and s.prompt.kind == "simultaneous" and s.prompt.seats == (0,)
+    assert texts(s, 0) == ["choose undead", "choose chaos"]
+    refused(s, 0, "choose humans", "bad_option")
+    refused(s, C, "choose chaos", "not_your_turn")
+
+
+def test_chaos_rise_waits_for_protecting_wings_and_the_undead_reaction_comes_first() -> None:
+    # Undead first: Wings stays open for the second unit after both.
+    s, _ = run(_two_rises(), 0, "choose undead")
     assert s.prompt is not None and s.prompt.kind == "undead_reaction" and s.prompt.seats == (1,)
     s, _ = run(s, 1, "choose done")
     assert s.prompt is not None and s.prompt.kind == "crise" and s.prompt.seats == (C,)
     s, _ = run(s, C, "choose rise:e5")
     assert ctrl(s, "e5") == C and s.mode == "wings" and "choose c5-f4" in texts(s, 0)
+
+
+def test_chaos_rise_first_takes_the_tile_from_the_undead() -> None:
+    s, _ = run(_two_rises(), 0, "choose chaos")
+    assert s.prompt is not None and s.prompt.kind == "crise" and s.prompt.seats == (C,)
+    s, _ = run(s, C, "choose rise:e5")
+    assert ctrl(s, "e5") == C
+    # The tile is taken: the Undead reaction has nothing left, and Wings resumes.
+    assert s.mode == "wings" and s.reacts == () and "choose c5-f4" in texts(s, 0)
+
+
+def test_undead_first_and_rising_leaves_chaos_nothing() -> None:
+    s, _ = run(_two_rises(), 0, "choose undead")
+    s, _ = run(s, 1, "choose rise:e5")
+    assert ctrl(s, "e5") == 1 and s.rises == () and s.mode == "wings"
 
 
 def test_undying_death_bringer_defeated_while_controlled_goes_on_the_card() -> None:
@@ -753,3 +784,26 @@ def test_total_control_plays_the_primals_with_charge_and_never_their_powers() ->
     s, _ = run(s, C, charges[0])
     near = {j for t in s.units[ult].tiles for j in s.geo.nbr[t]}
     assert idx(s, "e4") in near and s.units[ult].controller == P and s.proxy == -1
+
+
+def test_simultaneous_rise_agains_with_nobody_active_go_to_the_first_in_turn_order() -> None:
+    # General Rules: "If there is no active player, the first player in turn order chooses" (here
+    # as the end of the round resolves, after a volcanic defeat next to both Necromancers).
+    from rules.core import Rng
+    from rules.rite import control
+    from rules.rite.engine import Ctx
+
+    s = at(board(("humans", "undead", "chaos"), volcano=False), active=-1)
+    s = puts(s, 1, "necromancer", "g4")
+    s = puts(s, 1, "necromancer", "b5")
+    s = flip(s, "b5")
+    e5 = idx(s, "e5")
+    s = at(s, mode="flow", queue=("newround",), reacts=(e5,), rises=(e5,), order=(2, 0, 1))
+    c = Ctx(s, Rng(b"t"))
+    control.open_rise(c)
+    assert c.s.prompt is not None and c.s.prompt.kind == "simultaneous" and c.s.prompt.seats == (2,)
+    s, _ = run(c.s, 2, "choose undead")
+    assert s.prompt is not None and s.prompt.kind == "undead_reaction"
+    s, _ = run(s, 1, "choose rise:e5")
+    # Chaos's prompt, left with nothing, closes; the end of the round goes on.
+    assert ctrl(s, "e5") == 1 and s.rises == () and s.mode == "turn" and s.active == 2
