@@ -52,6 +52,8 @@ def main() -> None:
                 "lineup": name, "seed": seed, "method": method, "commands": len(rec.commands),
                 "events": len(rec.events), "winner": winner, "seconds": round(time.perf_counter() - t0, 2),
                 "legal_max_ms": round(rec.legal_seconds_max * 1000, 1),
+                # how often the simultaneous-effects prompt (Undead vs Chaos Rise Again) came up
+                "simul": sum(1 for e in rec.events if e.type == "rite.ModeSet" and e.data["mode"] == "simul"),
             }).decode(), flush=True)
     for name in names:
         if lengths[name]:
