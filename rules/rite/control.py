@@ -103,9 +103,11 @@ def target(s: State) -> int:
 
 def chaos_won(c: Ctx) -> bool:
     s = c.s
+    if not s.scored:
+        return False
     chaos = chaos_seat(s)
     need = target(s)
-    if need <= 0 or not s.scored:
+    if need <= 0:
         return False
     if all(s.scored[i] >= need for i in range(len(s.factions)) if i != chaos):
         c.emit("GameWon", {"seat": chaos, "reason": f"{need} controlled units points for every enemy faction"})

@@ -273,7 +273,7 @@ def check_victory(c: Ctx) -> bool:
                 c.emit("GameWon", {"seat": seat, "reason": why})
                 return True
         tiles = _objectives(s, FACTIONS[fac]["objective"])
-        if tiles and all(t in s.activated for t in tiles):
+        if tiles and len(tiles) <= len(s.activated) and all(t in s.activated for t in tiles):
             c.emit("GameWon", {"seat": seat, "reason": f"all {FACTIONS[fac]['objective']} tiles activated"})
             return True
     return control.chaos_won(c)

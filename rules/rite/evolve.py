@@ -9,10 +9,9 @@ from typing import Any
 from rules.core import Event
 
 from .board import geometry
-from .content import FACTIONS, UNITS
 from .primal_base import HANDLERS as PRIMAL_HANDLERS
 from .primal_base import lurking, set_unit
-from .state import BOARD, VOLCANO, Player, State, Unit, revise
+from .state import BOARD, Player, State, initial_units, revise
 
 Data = Mapping[str, Any]
 
@@ -30,11 +29,7 @@ def _set_player(s: State, seat: int, **kw: Any) -> tuple[Player, ...]:
 def _game_started(s: State, d: Data) -> State:
     factions = tuple(d["factions"])
     radius = int(d["radius"])
-    units: list[Unit] = []
-    for seat, fac in enumerate(factions):
-        for u in FACTIONS[fac]["units"]:
-            units.extend(Unit(u["kind"], seat, seat) for _ in range(u["amount"]))
-    units.extend(Unit("firefly", VOLCANO, VOLCANO) for _ in range(UNITS["firefly"].amount))
+    units = initial_units(factions)
     n = geometry(radius).size
     o = d["options"]
     return revise(
@@ -47,7 +42,7 @@ def _game_started(s: State, d: Data) -> State:
         kinds=("",) * n,
         tfac=("",) * n,
         tnum=(0,) * n,
-        units=tuple(units),
+        units=units,
         occ=(-1,) * n,
         players=tuple(Player(f) for f in factions),
         order=tuple(d["order"]),

@@ -14,7 +14,7 @@ from typing import Any
 
 from .board import Geometry, geometry
 from .content import FACTIONS, UNITS
-from .state import BOARD, RESERVE, VOLCANO, State, revise
+from .state import BOARD, RESERVE, VOLCANO, State, revise, uids_of
 
 PRIMALS = "primals"
 UNDER = "under"  # `Unit.where` of a defeated unit lying underneath a Primal unit
@@ -123,8 +123,9 @@ def lurking(s: State, seat: int) -> frozenset[int]:
 
 def rite_of_power(s: State, seat: int) -> bool:
     """Eight friendly units next to a friendly Ultimatosaur."""
-    for uid, u in enumerate(s.units):
-        if u.kind == ULT and u.where == BOARD and u.controller == seat:
+    for uid in uids_of(s, ULT):
+        u = s.units[uid]
+        if u.where == BOARD and u.controller == seat:
             return sum(1 for v in adjacent_units(s, uid) if s.units[v].controller == seat) >= 8
     return False
 

@@ -44,7 +44,7 @@ from .query import (
     taunt_tiles,
     tile,
 )
-from .state import BOARD, State
+from .state import BOARD, State, uids_of
 
 FAR = 99  # moves made by abilities and powers cost nothing: any distance
 
@@ -60,8 +60,9 @@ def _tri(s: State, text: Any) -> int:
 
 
 def _ult(s: State, seat: int) -> int:
-    for uid, u in enumerate(s.units):
-        if u.kind == ULT and u.where == BOARD and u.controller == seat:
+    for uid in uids_of(s, ULT):
+        u = s.units[uid]
+        if u.where == BOARD and u.controller == seat:
             return uid
     return -1
 
@@ -336,7 +337,8 @@ def _approach_options(
     s: State, seat: int, target: int, moved: tuple[Any, ...], commanders: bool, first: bool = False
 ) -> list[str]:
     """`from-to` for each friendly unit that may run, by a shortest path, until next to `target`;
-    with `first`, stop at the first unit that can (whether there is any is all a caller needs)."""
+    with `first`, one `from-to` of the first unit that can, shortest or not (whether there is any
+    is all such a caller needs)."""
     lab = s.geo.labels
     goals = [j for j in around(s, target) if open_tile(s, j)]
     out: list[str] = []
@@ -347,13 +349,18 @@ def _approach_options(
                 or (u.kind in COMMANDERS and not commanders) or touching(s, uid, target)
             ):
                 continue
+            if first:
+                best = reach_all(s, uid, FAR, frozenset(goals))
+                reached = [g for g in goals if g in best]
+                if reached:
+                    out.append(f"{lab[u.tiles[0]]}-{lab[reached[0]]}")
+                    break
+                continue
             best = reach_all(s, uid, FAR)
             costs = {g: best[g][0] for g in goals if g in best}
             if costs:
                 m = min(costs.values())
                 out += [f"{lab[u.tiles[0]]}-{lab[g]}" for g, x in costs.items() if x == m]
-                if first:
-                    break
     return [*out, "done"]
 
 
@@ -549,7 +556,10 @@ def _commands_units(s: State, seat: int) -> bool:
     """Does the seat control a Rex or Ultimatosaur (whose abilities any controller may use)?"""
     if "primals" not in s.factions:
         return False
-    return any(u.where == BOARD and u.controller == seat and u.kind in ("rex", ULT) for u in s.units)
+    units = s.units
+    return any(
+        units[uid].where == BOARD and units[uid].controller == seat for k in ("rex", ULT) for uid in uids_of(s, k)
+    )
 
 
 def legal_turn(s: State, seat: int, acting: bool) -> Iterator[Command]:

@@ -11,7 +11,7 @@ from rules.core import Command, IllegalCommand
 from .board import ACCESSIBLE_KINDS, tiles_of
 from .content import UNITS
 from .primal_base import adjacent_units, grow, is_primal, jungle_immune
-from .state import BOARD, CARD, RESERVE, VOLCANO, State
+from .state import BOARD, CARD, RESERVE, VOLCANO, State, uids_of
 
 
 def cmd(t: str, seat: int, **args: Any) -> Command:
@@ -44,8 +44,10 @@ def on_board(s: State, seat: int, kind: str) -> list[int]:
 def in_reserve(s: State, seat: int, kind: str, card: bool = False) -> int:
     """A uid of `kind` that `seat` may place (its reserve, or its power card when `card`), else -1."""
     fallback = -1
-    for uid, u in enumerate(s.units):
-        if u.owner == seat and u.kind == kind:
+    units = s.units
+    for uid in uids_of(s, kind):
+        u = units[uid]
+        if u.owner == seat:
             if u.where == RESERVE:
                 return uid
             if card and u.where == CARD and fallback < 0:
@@ -84,8 +86,9 @@ def taunters(s: State, uid: int) -> list[int]:
 def taunt_tiles(s: State, seat: int) -> frozenset[int]:
     """Tiles where a unit of `seat` is stopped by an enemy Knight's Taunt."""
     out: set[int] = set()
-    for w in s.units:
-        if w.kind == "knight" and w.where == BOARD and w.controller != seat:
+    for uid in uids_of(s, "knight"):
+        w = s.units[uid]
+        if w.where == BOARD and w.controller != seat:
             out.update(s.geo.nbr[w.tiles[0]])
     return frozenset(out)
 
@@ -190,8 +193,9 @@ def is_goblin(s: State, uid: int) -> bool:
 def necro_free(s: State, seat: int) -> frozenset[int]:
     """Tiles from which a Warrior steps for free: on or next to a friendly Necromancer."""
     out: set[int] = set()
-    for w in s.units:
-        if w.kind == "necromancer" and w.where == BOARD and w.controller == seat:
+    for uid in uids_of(s, "necromancer"):
+        w = s.units[uid]
+        if w.where == BOARD and w.controller == seat:
             t = w.tiles[0]
             out.add(t)
             out.update(s.geo.nbr[t])
@@ -219,8 +223,11 @@ def path_from(best: dict[int, tuple[int, int]], to: int) -> list[int]:
     return out
 
 
-def reach_all(s: State, uid: int, budget: int) -> dict[int, tuple[int, int]]:
-    """Every tile a move may pass through within `budget`, with (cost, parent); see `reach`."""
+def reach_all(
+    s: State, uid: int, budget: int, until: frozenset[int] = frozenset()
+) -> dict[int, tuple[int, int]]:
+    """Every tile a move may pass through within `budget`, with (cost, parent); see `reach`.
+    With `until`, the search stops as soon as it finds one of those tiles (whether any is reachable)."""
     u = s.units[uid]
     start = u.tiles[0]
     seat = u.controller
@@ -265,6 +272,8 @@ def reach_all(s: State, uid: int, budget: int) -> dict[int, tuple[int, int]]:
                 if v >= 0 and units[v].controller != seat:
                     continue
             best[j] = (nc, cur)
+            if j in until:
+                return best
             if w == 0:
                 dq.appendleft(j)
             else:

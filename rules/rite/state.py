@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from rules.core import Prompt
 
 from .board import Geometry, geometry
+from .content import FACTIONS, UNITS
 
 # Where a unit token is: on the board, in its owner's reserve, on a power card, or back in the box.
 BOARD, RESERVE, CARD, BOX = "board", "reserve", "card", "box"
@@ -36,6 +38,30 @@ class Player:
     level: int = 0  # power level unlocked: 0, 5, 10, 15 or 20
     used: tuple[int, int, int, int] = (0, 0, 0, 0)  # slots used on each power card
     passed: bool = False
+
+
+def initial_units(factions: tuple[str, ...]) -> tuple[Unit, ...]:
+    """Every unit token of a game, in uid order: each faction's in seat order, then the Fireflies."""
+    units: list[Unit] = []
+    for seat, fac in enumerate(factions):
+        for u in FACTIONS[fac]["units"]:
+            units.extend(Unit(u["kind"], seat, seat) for _ in range(u["amount"]))
+    units.extend(Unit("firefly", VOLCANO, VOLCANO) for _ in range(UNITS["firefly"].amount))
+    return tuple(units)
+
+
+@lru_cache(maxsize=64)
+def _uids_by_kind(factions: tuple[str, ...]) -> dict[str, tuple[int, ...]]:
+    out: dict[str, list[int]] = {}
+    for uid, u in enumerate(initial_units(factions)):
+        out.setdefault(u.kind, []).append(uid)
+    return {k: tuple(v) for k, v in out.items()}
+
+
+def uids_of(s: State, kind: str) -> tuple[int, ...]:
+    """The uids of one kind of unit, ascending: a unit's kind never changes and the tokens are
+    all made at the start (`initial_units`), so scans for a kind need not walk every unit."""
+    return _uids_by_kind(s.factions).get(kind, ())
 
 
 @dataclass(frozen=True)
