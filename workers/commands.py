@@ -62,7 +62,8 @@ class CommandHandler:
         if pending is None:
             # Already answered (a redelivery after the append) or never queued.
             result = self.store.result(gid, cid)
-            log.info("command.already_answered", game=gid, command=cid, found=result is not None)
+            log.info("command.already_answered", game=gid, command=cid, found=result is not None,
+                     seq=(result or {}).get("seq"))
             return result
         bound = log.bind(game=gid, command=cid, type=pending.get("type"))
         command = Command(pending["type"], pending.get("args") or {}, pending.get("seat"))
@@ -108,7 +109,7 @@ class CommandHandler:
                 bound.info("command.accepted", seq=after.seq, events=len(events))
                 return result
             if res.status == "dup":
-                bound.info("command.duplicate")
+                bound.info("command.duplicate", seq=(res.prior or {}).get("seq"))
                 return res.prior
             item = self.cache.refresh(gid)  # someone else appended first: decide again
         raise RuntimeError(f"command {cid} on {gid} kept conflicting after {MAX_TRIES} tries")

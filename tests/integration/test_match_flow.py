@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import uuid
 
+import orjson
+
 from events.audit import audit
 from events.export import read_record
 from tests.conftest import Stack, wait_for
@@ -51,3 +53,17 @@ def test_whole_match_through_http_worker_redis_projector(stack: Stack) -> None:
         assert c.get(f"/v1/games/{gid}/audit").json()["ok"]
         lobby = c.get("/v1/games").json()["games"]
         assert any(g["id"] == gid for g in lobby)
+    # The worker's log: JSON lines, and each about a command carries game id, seq and command id.
+    lines = [ln for f in sorted(stack.logdir.glob("*.log")) for ln in f.read_text().splitlines()]  # type: ignore[union-attr]
+    about = [r for r in map(_json_or_none, lines) if r and str(r.get("event", "")).startswith("command.")]
+    ours = [r for r in about if r.get("game") == gid]
+    assert len(ours) >= moves, "\n".join(lines[-20:])
+    assert all(r.get("command") and r.get("seq") is not None and r.get("level") for r in ours), ours
+
+
+def _json_or_none(line: str) -> dict[str, object] | None:
+    try:
+        v = orjson.loads(line)
+    except orjson.JSONDecodeError:
+        return None
+    return v if isinstance(v, dict) else None
