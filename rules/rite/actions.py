@@ -136,7 +136,7 @@ def move_path(s: State, uid: int, pts: list[int], limit: int) -> tuple[list[int]
         raise IllegalCommand("tile_blocked", f"{s.geo.labels[end]} is not accessible")
     if len(pts) == 2:
         # `end` is open (checked above), so reach_all holds it exactly when `reach` would.
-        best = reach_all(s, uid, limit)
+        best = reach_all(s, uid, limit, target=end)
         if end not in best or end == pts[0]:
             raise IllegalCommand("no_path", f"{s.geo.labels[end]} cannot be reached")
         return path_from(best, end), best[end][0]

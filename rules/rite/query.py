@@ -224,10 +224,11 @@ def path_from(best: dict[int, tuple[int, int]], to: int) -> list[int]:
 
 
 def reach_all(
-    s: State, uid: int, budget: int, until: frozenset[int] = frozenset()
+    s: State, uid: int, budget: int, until: frozenset[int] = frozenset(), target: int = -1
 ) -> dict[int, tuple[int, int]]:
     """Every tile a move may pass through within `budget`, with (cost, parent); see `reach`.
-    With `until`, the search stops as soon as it finds one of those tiles (whether any is reachable)."""
+    With `until`, the search stops as soon as it finds one of those tiles (whether any is
+    reachable); with `target`, once that tile's cost and path are final (a move's own route)."""
     u = s.units[uid]
     start = u.tiles[0]
     seat = u.controller
@@ -251,6 +252,10 @@ def reach_all(
     dq: deque[int] = deque([start])
     while dq:
         cur = dq.popleft()
+        if cur == target:
+            # 0-1 search: a tile's first time out of the queue is at its least cost, and every
+            # tile on its parent chain came out before it, so nothing later changes its route.
+            return best
         c0 = best[cur][0]
         if cur != start and (cur in stop or (cur in fire and not commander)):
             continue
