@@ -140,11 +140,36 @@ def apply(match: Match | None, event: Event) -> Match:
 
 
 def fold_match(events: Iterable[Event], gid: str, match: Match | None = None) -> Match:
+    """`apply` over many events. The match is rebuilt once at the end, not once an event: a
+    replay folds thousands, and a dataclass copy each cost more than the game's own evolve."""
+    it = iter(events)
     m = match
-    for e in events:
-        m = apply(m, e)
     if m is None:
-        raise ValueError("no events to fold")
+        first = next(it, None)
+        if first is None:
+            raise ValueError("no events to fold")
+        m = apply(None, first)
+    evolve = m.rules.evolve
+    state, seq, draws = m.state, m.seq, m.draws
+    changed = False
+    for e in it:
+        t = e.type
+        if t == COMMAND_ACCEPTED:
+            draws = e.data["rng"][1]
+            seq += 1
+        elif t in (SEED_REVEALED, GAME_ABORTED, ENTROPY_ADDED, GAME_CREATED):
+            # Rare platform facts: through `apply`, on the match as folded so far.
+            m = apply(replace(m, state=state, seq=seq, draws=draws), e)
+            evolve = m.rules.evolve
+            state, seq, draws = m.state, m.seq, m.draws
+            changed = False
+            continue
+        else:
+            state = evolve(state, e)
+            seq += 1
+        changed = True
+    if changed:
+        m = replace(m, state=state, seq=seq, draws=draws)
     return m if m.gid == gid else replace(m, gid=gid)
 
 
