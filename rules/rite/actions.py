@@ -16,12 +16,14 @@ from .control import rise_options, think_tiles
 from .engine import (
     Ctx,
     action_limit,
+    chose_done,
     defeat,
     earth_next,
     earth_one,
     enter,
     firefly_strike,
     next_turn,
+    offered,
     pay,
     place_unit,
     react_choices,
@@ -240,10 +242,7 @@ def open_wings(c: Ctx, angel: int, origin: int) -> None:
 
 def do_wings(c: Ctx, seat: int, opt: str) -> None:
     s = c.s
-    if opt not in _wing_options(s):
-        raise IllegalCommand("bad_option", f"{opt} is not a choice here")
-    if opt == "done":
-        c.mode("turn")
+    if chose_done(c, opt, _wing_options(s)):
         return
     a, b = (tile(s, x) for x in opt.split("-"))
     v = s.occ[a]
@@ -572,8 +571,7 @@ def do_presence(c: Ctx, seat: int, a: dict[str, Any]) -> None:
 
 def do_react(c: Ctx, seat: int, opt: str) -> None:
     s = c.s
-    if opt not in react_choices(s):
-        raise IllegalCommand("bad_option", f"{opt} is not a choice here")
+    offered(opt, react_choices(s))
     if opt == "done":
         end_react(c)
         return

@@ -13,7 +13,7 @@ from . import actions as A
 from . import primals as PR
 from .content import FACTIONS, POWER_OWNER, UNITS
 from .control import chaos_seat, cot_thoughts, flippable, hive_tiles, rise_options
-from .engine import Ctx, action_limit, defeat, gain, pay, place_unit, react_choices
+from .engine import Ctx, action_limit, defeat, gain, offered, pay, place_unit, react_choices
 from .powers import _use, power_ready
 from .powers import do_power as other_power
 from .query import COMMANDERS, budget, in_reserve, taunters
@@ -363,8 +363,7 @@ def cot_options(s: State) -> list[str]:
 def do_cot(c: Ctx, seat: int, a: dict[str, Any]) -> None:
     s = c.s
     opt = a["option"]
-    if opt not in cot_options(s):
-        raise IllegalCommand("bad_option", f"{opt} is not a choice here")
+    offered(opt, cot_options(s))
     _, back, hive, by, cause, attacker = s.mctx
     if opt == "defeat":
         defeat(c, [hive], by, cause, attacker)
@@ -391,8 +390,7 @@ def do_rise(c: Ctx, seat: int, a: dict[str, Any]) -> None:
     """Rise Again with a Necromancer Chaos controls: the Warrior comes from the Undead reserve, flipped."""
     s = c.s
     opt = a["option"]
-    if opt not in rise_options(s):
-        raise IllegalCommand("bad_option", f"{opt} is not a choice here")
+    offered(opt, rise_options(s))
     back, ctx = s.mctx[1], list(s.mctx[2])
     left: tuple[int, ...] = ()
     if opt != "done":

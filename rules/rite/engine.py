@@ -4,6 +4,7 @@ turn hand-over, the end of the round and the volcano."""
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterable
 from typing import Any
 
 from rules.core import Event, IllegalCommand, Rng
@@ -44,6 +45,21 @@ class Ctx:
         if resume is not None:
             d["resume"] = resume
         self.emit("ModeSet", d)
+
+
+def offered(opt: str, options: Iterable[str]) -> None:
+    """Refuse an answer the prompt does not offer."""
+    if opt not in options:
+        raise IllegalCommand("bad_option", f"{opt} is not a choice here")
+
+
+def chose_done(c: Ctx, opt: str, options: Iterable[str]) -> bool:
+    """Refuse an answer not offered; `done` hands the turn back. True when nothing is left to do."""
+    offered(opt, options)
+    if opt == "done":
+        c.mode("turn")
+        return True
+    return False
 
 
 def pay(c: Ctx, seat: int, cost: int, rage_ok: bool = False) -> None:

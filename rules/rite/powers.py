@@ -12,7 +12,7 @@ from rules.core import Command, IllegalCommand
 from . import primals
 from .actions import _flames_ok, cmd, faction, finish_move, tile, use_flames
 from .content import FACTIONS, POWER_OWNER
-from .engine import Ctx, defeat, place_unit, warrior_placed
+from .engine import Ctx, chose_done, defeat, place_unit, warrior_placed
 from .query import COMMANDERS, defeatable, in_reserve, open_tile, path_from, reach_all
 from .state import BOARD, CARD, RESERVE, State
 
@@ -247,10 +247,7 @@ def do_choose_power(c: Ctx, seat: int, opt: str) -> None:
     if m in ("ultimatosaur", "roar", "alpha"):
         primals.do_choose(c, seat, opt)
         return
-    if opt not in prompt_options(s, seat):
-        raise IllegalCommand("bad_option", f"{opt} is not a choice here")
-    if opt == "done":
-        c.mode("turn")
+    if chose_done(c, opt, prompt_options(s, seat)):
         return
     if m == "rally":
         a, b = (tile(s, x) for x in opt.split("-"))

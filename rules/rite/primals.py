@@ -12,7 +12,7 @@ from rules.core import Command, IllegalCommand
 
 from .board import ACCESSIBLE_KINDS
 from .content import UNITS
-from .engine import Ctx, action_limit, defeat, destination, enter, gain, pay
+from .engine import Ctx, action_limit, chose_done, defeat, destination, enter, gain, pay
 from .primal_base import (
     PRIMALS,
     ULT,
@@ -401,10 +401,7 @@ def do_choose(c: Ctx, seat: int, opt: str) -> None:
     if m == "ultimatosaur":
         do_summon_ult(c, seat, opt)
         return
-    if opt not in prompt_options(s, seat):
-        raise IllegalCommand("bad_option", f"{opt} is not a choice here")
-    if opt == "done":
-        c.mode("turn")
+    if chose_done(c, opt, prompt_options(s, seat)):
         return
     a, b = (tile(s, x) for x in opt.split("-"))
     uid = s.occ[a]
