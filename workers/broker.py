@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import time
+from collections import deque
 from pathlib import Path
 from typing import Any
 from uuid import uuid4
@@ -44,6 +45,58 @@ class WakeConsumer(_RedisConsumer):
 
     backlog = False
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Worker threads add (dramatiq acks from them); the consumer thread drains. A deque's
+        # append and popleft are atomic, so no ack added during a round trip is dropped.
+        self.acks: deque[str] = deque()
+
+    def ack(self, message: MessageProxy) -> None:
+        """Free the slot now; the ack itself rides with this consumer's next round trip (a fetch
+        or a wait), which saves one round trip a message. An ack lost with a dead worker only
+        means a redelivery, which the command handler answers from the stored result."""
+        self.acks.append(message.options["redis_message_id"])
+        self.queued_message_ids.discard(message.message_id)
+
+    def close(self) -> None:
+        try:
+            if self.acks:
+                self._with_acks(("PING",))
+        except redis.ConnectionError as e:
+            raise ConnectionClosed(e) from None
+        finally:
+            super().close()
+
+    def _dispatch(self, command: str, *args: Any) -> tuple[Any, ...]:
+        """dramatiq's dispatch script as one raw command, with the arguments its broker gives it."""
+        b = self.broker
+        return (
+            "EVALSHA", _DISPATCH_SHA, 1, b.namespace, command, current_millis(), self.queue_name, b.broker_id,
+            b.heartbeat_timeout, b.dead_message_ttl, b._should_do_maintenance(command), b._max_unpack_size(), *args,
+        )
+
+    def _with_acks(self, last: tuple[Any, ...]) -> Any:
+        """The pending acks, then `last`, in one round trip; `last`'s reply."""
+        taken: list[str] = []
+        while self.acks:
+            taken.append(self.acks.popleft())
+        cmds = [*(self._dispatch("ack", mid) for mid in taken), last]
+        try:
+            for attempt in (0, 1):
+                pipe = self.broker.client.pipeline(transaction=False)
+                for c in cmds:
+                    pipe.execute_command(*c)
+                try:
+                    return pipe.execute()[-1]
+                except NoScriptError:
+                    if attempt:
+                        raise
+                    self.broker.client.execute_command(*WakingRedisBroker.load_dispatch())
+        except BaseException:
+            self.acks.extend(taken)  # sent again with the next round trip (an ack is idempotent)
+            raise
+        raise AssertionError("unreachable")
+
     def __next__(self) -> Any:
         try:
             while True:
@@ -60,10 +113,8 @@ class WakeConsumer(_RedisConsumer):
                     time.sleep(0.001)
                     return None
                 if not self.backlog:
-                    self.broker.client.blpop(
-                        [self.broker.wake_key(self.queue_name)], timeout=max(self.timeout / 1000, 0.01)
-                    )
-                self.message_cache = self.broker.do_fetch(self.queue_name, room)
+                    self._with_acks(("BLPOP", self.broker.wake_key(self.queue_name), max(self.timeout / 1000, 0.01)))
+                self.message_cache = self._with_acks(self._dispatch("fetch", room))
                 self.backlog = len(self.message_cache) >= room
                 if not self.message_cache:
                     return None

@@ -6,7 +6,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from events.chain import verify
 from events.store import EventStore
-from tests.conftest import Stack
+from tests.conftest import Stack, wait_for
 from tests.integration.helpers import command, new_race
 
 
@@ -33,3 +33,21 @@ def test_commands_without_expect_all_apply_in_some_order(stack: Stack, store: Ev
         envs = store.read(gid)
         assert verify(envs) is None
         assert sorted(e.data["text"] for e in envs if e.type == "race.NoteWritten") == sorted(f"n{i}" for i in range(40))
+
+
+def test_every_message_is_acked_in_redis(stack: Stack, store: EventStore, namespace: str) -> None:
+    # The consumer sends its acks with its next fetch or wait (workers/broker.py): once the
+    # commands are answered, none may stay unacked in the broker's Redis.
+    with stack.client() as c:
+        gid, tokens, _ = new_race(c)
+        with ThreadPoolExecutor(10) as pool:
+            codes = list(pool.map(
+                lambda i: command(c, gid, tokens[i % 2], "race.note", {"text": f"n{i}"}).status_code, range(30)))
+        assert codes == [200] * 30
+    r = store.r
+
+    def unacked() -> int:
+        acks = sum(r.scard(k) for k in r.scan_iter(match=f"{namespace}-dramatiq:__acks__.*"))
+        return acks + sum(r.hlen(k) for k in r.scan_iter(match=f"{namespace}-dramatiq:*.msgs"))
+
+    wait_for(lambda: unacked() == 0, timeout=10)
