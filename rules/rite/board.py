@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import lru_cache
 
 # Axial directions; an Elemental's side k (1-6) points along DIRS[(k - 1 + rotation) % 6].
@@ -105,12 +106,15 @@ def geometry(radius: int) -> Geometry:
     return Geometry(radius)
 
 
-@lru_cache(maxsize=64)
-def _index_kinds(kinds: tuple[str, ...]) -> dict[str, tuple[int, ...]]:
+def positions(values: Iterable[str]) -> dict[str, tuple[int, ...]]:
+    """Each value's positions in a sequence, ascending (tiles by kind, uids by unit kind)."""
     out: dict[str, list[int]] = {}
-    for i, k in enumerate(kinds):
+    for i, k in enumerate(values):
         out.setdefault(k, []).append(i)
     return {k: tuple(v) for k, v in out.items()}
+
+
+_index_kinds = lru_cache(maxsize=64)(positions)
 
 
 class _KindsMemo:

@@ -417,8 +417,7 @@ def do_simul(c: Ctx, seat: int, a: dict[str, Any]) -> None:
     """Order the two Rise Agains: the prompt of the one chosen is opened over the other's."""
     s = c.s
     opt = a["option"]
-    if opt not in SIMUL_OPTIONS:
-        raise IllegalCommand("bad_option", f"{opt} is not a choice here: undead or chaos")
+    offered(opt, SIMUL_OPTIONS)
     back, ctx = s.mctx[1], list(s.mctx[2])
     if opt == "undead":
         # The Chaos prompt waits underneath; settle opens the Undead's over it.

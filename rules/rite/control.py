@@ -216,7 +216,6 @@ def open_rise(c: Ctx) -> None:
     c.mode("crise", [chaos_seat(s), s.mode, list(s.mctx)])
 
 
-
 def react_below(s: State) -> bool:
     """Chaos's Rise Again was put first, over the Undead's waiting prompt (see `open_rise`)."""
     return s.mode == "crise" and s.mctx[1] == "react"

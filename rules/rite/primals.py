@@ -551,8 +551,6 @@ def use_power(c: Ctx, seat: int, name: str, args: list[str]) -> None:
 
 def _commands_units(s: State, seat: int) -> bool:
     """Does the seat control a Rex or Ultimatosaur (whose abilities any controller may use)?"""
-    if "primals" not in s.factions:
-        return False
     units = s.units
     return any(
         units[uid].where == BOARD and units[uid].controller == seat for k in ("rex", ULT) for uid in uids_of(s, k)

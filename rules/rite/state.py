@@ -8,7 +8,7 @@ from typing import Any
 
 from rules.core import Prompt
 
-from .board import Geometry, geometry
+from .board import Geometry, geometry, positions
 from .content import FACTIONS, UNITS
 
 # Where a unit token is: on the board, in its owner's reserve, on a power card, or back in the box.
@@ -52,10 +52,7 @@ def initial_units(factions: tuple[str, ...]) -> tuple[Unit, ...]:
 
 @lru_cache(maxsize=64)
 def _uids_by_kind(factions: tuple[str, ...]) -> dict[str, tuple[int, ...]]:
-    out: dict[str, list[int]] = {}
-    for uid, u in enumerate(initial_units(factions)):
-        out.setdefault(u.kind, []).append(uid)
-    return {k: tuple(v) for k, v in out.items()}
+    return positions(u.kind for u in initial_units(factions))
 
 
 def uids_of(s: State, kind: str) -> tuple[int, ...]:
