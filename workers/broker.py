@@ -67,35 +67,29 @@ class WakeConsumer(_RedisConsumer):
         finally:
             super().close()
 
-    def _dispatch(self, command: str, *args: Any) -> tuple[Any, ...]:
-        """dramatiq's dispatch script as one raw command, with the arguments its broker gives it."""
-        b = self.broker
-        return (
-            "EVALSHA", _DISPATCH_SHA, 1, b.namespace, command, current_millis(), self.queue_name, b.broker_id,
-            b.heartbeat_timeout, b.dead_message_ttl, b._should_do_maintenance(command), b._max_unpack_size(), *args,
-        )
-
     def _with_acks(self, last: tuple[Any, ...]) -> Any:
         """The pending acks, then `last`, in one round trip; `last`'s reply."""
+        broker = self.broker
         taken: list[str] = []
         while self.acks:
             taken.append(self.acks.popleft())
-        cmds = [*(self._dispatch("ack", mid) for mid in taken), last]
+        cmds = [*(broker.dispatch_command("ack", self.queue_name, mid) for mid in taken), last]
+
+        def send() -> Any:
+            pipe = broker.client.pipeline(transaction=False)
+            for c in cmds:
+                pipe.execute_command(*c)
+            return pipe.execute()[-1]
+
         try:
-            for attempt in (0, 1):
-                pipe = self.broker.client.pipeline(transaction=False)
-                for c in cmds:
-                    pipe.execute_command(*c)
-                try:
-                    return pipe.execute()[-1]
-                except NoScriptError:
-                    if attempt:
-                        raise
-                    self.broker.client.execute_command(*WakingRedisBroker.load_dispatch())
+            try:
+                return send()
+            except NoScriptError:
+                broker.client.execute_command(*broker.load_dispatch())
+                return send()
         except BaseException:
             self.acks.extend(taken)  # sent again with the next round trip (an ack is idempotent)
             raise
-        raise AssertionError("unreachable")
 
     def __next__(self) -> Any:
         try:
@@ -114,7 +108,7 @@ class WakeConsumer(_RedisConsumer):
                     return None
                 if not self.backlog:
                     self._with_acks(("BLPOP", self.broker.wake_key(self.queue_name), max(self.timeout / 1000, 0.01)))
-                self.message_cache = self._with_acks(self._dispatch("fetch", room))
+                self.message_cache = self._with_acks(self.broker.dispatch_command("fetch", self.queue_name, room))
                 self.backlog = len(self.message_cache) >= room
                 if not self.message_cache:
                     return None
@@ -151,16 +145,23 @@ class WakingRedisBroker(RedisBroker):
         """
         message = message.copy(options={"redis_message_id": str(uuid4())})
         self.emit_before("enqueue", message, None)
-        args = [
-            "enqueue", current_millis(), message.queue_name, self.broker_id, self.heartbeat_timeout,
-            self.dead_message_ttl, 0, self._max_unpack_size(),
-            message.options["redis_message_id"], message.encode(),
-        ]
-        commands: list[tuple[Any, ...]] = [("EVALSHA", _DISPATCH_SHA, 1, self.namespace, *args)]
+        commands: list[tuple[Any, ...]] = [self.dispatch_command(
+            "enqueue", message.queue_name, message.options["redis_message_id"], message.encode(), maintenance=0
+        )]
         if self.wake:
             key = self.wake_key(message.queue_name)
             commands += [("LPUSH", key, 1), ("LTRIM", key, 0, WAKE_CAP - 1)]
         return message, commands
+
+    def dispatch_command(self, command: str, queue_name: str, *args: Any, maintenance: int | None = None) -> tuple[Any, ...]:
+        """dramatiq's dispatch script as one raw EVALSHA, with the arguments its broker gives it
+        (maintenance by the broker's own chance unless set)."""
+        if maintenance is None:
+            maintenance = self._should_do_maintenance(command)
+        return (
+            "EVALSHA", _DISPATCH_SHA, 1, self.namespace, command, current_millis(), queue_name, self.broker_id,
+            self.heartbeat_timeout, self.dead_message_ttl, maintenance, self._max_unpack_size(), *args,
+        )
 
     @staticmethod
     def load_dispatch() -> tuple[Any, ...]:
