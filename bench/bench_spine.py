@@ -28,8 +28,9 @@ import redis
 
 from events.chain import genesis, seal
 from events.codec import canonical
+from events.link import Links
 from events.match import fold_match
-from events.store import EventStore
+from events.store import APPEND_LUA, EventStore, Lua
 from projections.replay import match_at
 from rules import catalog
 from rules.core import Event
@@ -222,11 +223,14 @@ def make_games(store: EventStore, n: int, prefill_commands: int = 0) -> list[tup
 # -- the individual benchmarks ----------------------------------------------------------
 
 
-def bench_append(client: redis.Redis, n: int = 5000) -> tuple[float, float, float]:
+def bench_append(client: redis.Redis, n: int = 5000) -> dict[str, float]:
     """Sequential one-event appends, each one round trip, the same pre-encoded envelope bytes:
-    the Lua append script alone vs a plain XADD, in alternating blocks of 100; also the whole
-    EventStore.append (with encoding)."""
+    the Lua append script alone vs a plain XADD, in alternating blocks of 100, each pair over
+    the same client path (the worker's own connection, and redis-py's execute_command); also
+    the whole EventStore.append (with encoding). Rates by name."""
     store = EventStore(client, f"b{uuid.uuid4().hex[:8]}", partitions=4)
+    links = Links.for_client(client)
+    assert links is not None
 
     def chain(gid: str) -> list[list[Any]]:
         envs = seal(gid, 1, genesis(gid), [Event("boardlog.GameCreated", {"game": "race"})], None, "t")
@@ -238,38 +242,47 @@ def bench_append(client: redis.Redis, n: int = 5000) -> tuple[float, float, floa
             prev = e[-1].hash
         return out
 
-    gid = "p01-benchappend01"
-    batches = chain(gid)
-    k = store.keys(gid)
-    result = canonical({"status": "accepted"})
     # As the worker calls it: with a reply channel, so the script publishes the result.
     reply = f"{store.ns}:reply:bench"
-    calls = [([k.events, k.meta, k.results, k.feed, k.pending],
-              [i + 1, f"c{i}", result, gid, e[-1].hash, 0, "active", "t", reply, canonical(e[0].to_json())])
-             for i, e in enumerate(batches)]
+    result = canonical({"status": "accepted"})
     plain_key = f"{store.ns}:plainxadd"
-    # Alternate blocks of each, so a swing in the machine's load falls on both alike.
-    block, lua_s, plain_s = 100, 0.0, 0.0
-    for at in range(0, n, block):
-        t0 = time.perf_counter()
-        for keys, args in calls[at:at + block]:
-            store._append(keys=keys, args=args)
-        t1 = time.perf_counter()
-        for _, args in calls[at:at + block]:
-            client.xadd(plain_key, {"e": args[-1]})
-        t2 = time.perf_counter()
-        lua_s += t1 - t0
-        plain_s += t2 - t1
-    lua, plain = n / lua_s, n / plain_s
+    over_py = Lua(client, APPEND_LUA)  # no link: redis-py's execute_command
+    rates: dict[str, float] = {}
+    for path, gid in (("link", "p01-benchappend01"), ("redis-py", "p03-benchappend03")):
+        k = store.keys(gid)
+        calls = [([k.events, k.meta, k.results, k.feed, k.pending],
+                  [i + 1, f"c{i}", result, gid, e[-1].hash, 0, "active", "t", reply, canonical(e[0].to_json())])
+                 for i, e in enumerate(chain(gid))]
+        lua = store._append if path == "link" else over_py
+
+        def plain(payload: bytes, path: str = path) -> None:
+            if path == "link":
+                links.run([("XADD", plain_key, "*", "e", payload)])
+            else:
+                client.execute_command("XADD", plain_key, "*", "e", payload)
+
+        # Alternate blocks of each, so a swing in the machine's load falls on both alike.
+        block, lua_s, plain_s = 100, 0.0, 0.0
+        for at in range(0, n, block):
+            t0 = time.perf_counter()
+            for keys, args in calls[at:at + block]:
+                lua(keys=keys, args=args)
+            t1 = time.perf_counter()
+            for _, args in calls[at:at + block]:
+                plain(args[-1])
+            t2 = time.perf_counter()
+            lua_s += t1 - t0
+            plain_s += t2 - t1
+        rates[f"lua {path}"], rates[f"xadd {path}"] = n / lua_s, n / plain_s
     gid2 = "p02-benchappend02"
     batches2 = chain(gid2)
     t0 = time.perf_counter()
     for i, e in enumerate(batches2):
         store.append(gid2, i + 1, e, f"c{i}", {"status": "accepted"}, 0, "active", reply)
-    whole = n / (time.perf_counter() - t0)
+    rates["whole"] = n / (time.perf_counter() - t0)
     for key in client.scan_iter(match=f"{store.ns}:*"):
         client.delete(key)
-    return lua, plain, whole
+    return rates
 
 
 def bench_replay(client: redis.Redis, events: int = 10_000) -> tuple[float, float, float]:
@@ -344,16 +357,17 @@ def cpu_line(results: list[LoadResult]) -> str:
 
 
 def bench_appends(client: redis.Redis, runs: int) -> None:
-    lua, plain, whole = [], [], []
-    for _ in range(runs):
-        a, b, w = bench_append(client)
-        lua.append(a)
-        plain.append(b)
-        whole.append(w)
-    ratios = [a / b for a, b in zip(lua, plain, strict=True)]
-    print(f"append: Lua script {fmt(lua, '/s')}, plain XADD {fmt(plain, '/s')}, "
-          f"ratio {statistics.median(ratios):.0%} (target >= 80%); whole EventStore.append "
-          f"with encoding {fmt(whole, '/s')}")
+    got = [bench_append(client) for _ in range(runs)]
+
+    def col(name: str) -> list[float]:
+        return [g[name] for g in got]
+
+    print("append (one event a round trip):")
+    for path in ("link", "redis-py"):
+        ratios = [g[f"lua {path}"] / g[f"xadd {path}"] for g in got]
+        print(f"  over {path}: Lua script {fmt(col(f'lua {path}'), '/s')}, plain XADD {fmt(col(f'xadd {path}'), '/s')}, "
+              f"ratio {statistics.median(ratios):.0%} (target >= 80%)")
+    print(f"  whole EventStore.append with encoding (over the link) {fmt(col('whole'), '/s')}")
 
 
 def bench_replays(client: redis.Redis, runs: int) -> None:

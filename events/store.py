@@ -12,13 +12,14 @@ from pathlib import Path
 from typing import Any
 
 import redis
-from redis.exceptions import NoScriptError
+from redis.exceptions import NoScriptError, ResponseError
 
 import rules
 from events.chain import genesis
 from events.codec import canonical, loads
 from events.envelope import Envelope
 from events.keys import DEFAULT_PARTITIONS, GameKeys, feed_key, lobby_key
+from events.link import Links
 
 SNAPSHOT_EVERY = 500
 
@@ -39,23 +40,40 @@ def _game_keys(gid: str, ns: str) -> GameKeys:
 
 
 class Lua:
-    """A Lua script run by EVALSHA through the client's own `execute_command`, loaded on first miss.
+    """A Lua script run by EVALSHA, loaded on first miss: over the thread's `Link` when there is
+    one, else through the client's own `execute_command`.
 
     redis-py's `Script` wrapper costs ~15 us of client CPU a call on top of the command itself;
     this is one function call and the same round trip.
     """
 
-    def __init__(self, client: Any, source: str) -> None:
+    def __init__(self, client: Any, source: str, links: Links | None = None) -> None:
         self.client = client
+        self.links = links
         self.source = source
         self.sha = hashlib.sha1(source.encode()).hexdigest()
 
     def __call__(self, keys: Sequence[Any], args: Sequence[Any]) -> Any:
+        if self.links is not None:
+            return self.over(self.links, ("EVALSHA", self.sha, len(keys), *keys, *args))
         try:
             return self.client.execute_command("EVALSHA", self.sha, len(keys), *keys, *args)
         except NoScriptError:
             self.client.script_load(self.source)
             return self.client.execute_command("EVALSHA", self.sha, len(keys), *keys, *args)
+
+    def over(self, links: Links, call: tuple[Any, ...], before: Sequence[Sequence[Any]] = ()) -> Any:
+        """Send `before` and then `call` (this script's EVALSHA) in one round trip; `call`'s reply."""
+        replies = links.run([*before, call])
+        reply = replies[-1]
+        if isinstance(reply, ResponseError) and str(reply).startswith("NOSCRIPT"):
+            reply = links.run([("SCRIPT", "LOAD", self.source), call])[1]
+        if isinstance(reply, ResponseError):
+            raise reply
+        for r in replies[:-1]:
+            if isinstance(r, ResponseError):
+                raise r
+        return reply
 
 
 def _rules_fingerprint() -> bytes:
@@ -97,8 +115,11 @@ class EventStore:
         self.r: Any = client
         self.ns = namespace
         self.partitions = partitions
-        self._append = Lua(client, APPEND_LUA)
-        self._reject = Lua(client, REJECT_LUA)
+        # The command path (pending and tail, append, reject) runs over one connection a
+        # thread where the client allows it; everything else goes through redis-py.
+        self._links = Links.for_client(client)
+        self._append = Lua(client, APPEND_LUA, self._links)
+        self._reject = Lua(client, REJECT_LUA, self._links)
         self._project = Lua(client, PROJECT_LUA)
         self._fingerprint: bytes | None = None
 
@@ -181,10 +202,17 @@ class EventStore:
     ) -> tuple[dict[str, Any] | None, list[Envelope]]:
         """A queued command and the game's events after `after_seq`, in one round trip."""
         k = self.keys(gid)
-        pipe = self.r.pipeline(transaction=False)
-        pipe.hget(k.pending, command_id)
-        pipe.xrange(k.events, f"{after_seq + 1}-0", "+")
-        raw, entries = pipe.execute()
+        if self._links is not None:
+            raw, flat = self._links.run([("HGET", k.pending, command_id), ("XRANGE", k.events, f"{after_seq + 1}-0", "+")])
+            for r in (raw, flat):
+                if isinstance(r, ResponseError):
+                    raise r
+            entries = [(i, dict(zip(f[::2], f[1::2], strict=True))) for i, f in flat]
+        else:
+            pipe = self.r.pipeline(transaction=False)
+            pipe.hget(k.pending, command_id)
+            pipe.xrange(k.events, f"{after_seq + 1}-0", "+")
+            raw, entries = pipe.execute()
         return (None if raw is None else loads(raw)), [envelope_from_entry(f) for _, f in entries]
 
     # -- reads ----------------------------------------------------------------------------

@@ -17,7 +17,6 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, Response, StreamingResponse
 from redis.asyncio.cluster import RedisCluster as AsyncRedisCluster
-from redis.exceptions import NoScriptError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import Receive, Scope, Send
 
@@ -30,7 +29,7 @@ from events.match import ABORT, JOIN, MAX_ENTROPY
 from projections.readmodels import summary_of, view_field, view_of
 from projections.replay import events_for, match_at
 from rules.core import Command, InvalidCommand, games
-from service.batch import Batch, checked
+from service.batch import Batch, checked, no_script
 from service.bootstrap import Parts, async_redis_client, build
 from service.matches import Principal, create_match, principal_of, token_digest, who
 from service.replies import Replies
@@ -330,7 +329,7 @@ def create_app(settings: Settings | None = None, parts: Parts | None = None) -> 
                 broker = P().broker
                 message, enqueue = broker.prepare_enqueue(P().actor.message(gid, cid))
                 out = await batch.run([("HSETNX", pending_key, cid, canonical(payload)), *enqueue])
-                if isinstance(out[1], NoScriptError):
+                if no_script(out[1]):
                     checked(await batch.run([broker.load_dispatch(), *enqueue]))
                 else:
                     checked(out)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import time
 from collections import deque
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 from uuid import uuid4
@@ -25,8 +26,9 @@ from dramatiq.brokers.redis import RedisBroker, _RedisConsumer
 from dramatiq.common import current_millis
 from dramatiq.errors import ConnectionClosed
 from dramatiq.middleware import Retries
-from redis.exceptions import NoScriptError
+from redis.exceptions import NoScriptError, ResponseError
 
+from events.link import Links
 from events.store import Lua
 
 WAKE_CAP = 64
@@ -37,13 +39,13 @@ _DISPATCH_SHA = hashlib.sha1(_DISPATCH_LUA.encode()).hexdigest()
 class WakeConsumer(_RedisConsumer):
     """The Redis consumer with its empty-fetch backoff sleep replaced by a BLPOP on the wake list.
 
-    It waits for a wake-up token before fetching, so a quiet queue costs one BLPOP per message
-    instead of a fetch that finds nothing; after a full prefetch batch (a backlog) it fetches
-    again at once. A message with no token (requeued from a dead worker) is fetched when the
-    wait times out.
+    It fetches first, taking as many wake-up tokens as it has room for in the same round trip,
+    and waits on the list only after a fetch found nothing: a busy queue costs one round trip
+    a fetch, a quiet one a BLPOP that returns the moment a message lands. A message with no
+    token (requeued from a dead worker) is fetched when the wait times out.
     """
 
-    backlog = False
+    idle = False
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -67,26 +69,14 @@ class WakeConsumer(_RedisConsumer):
         finally:
             super().close()
 
-    def _with_acks(self, last: tuple[Any, ...]) -> Any:
-        """The pending acks, then `last`, in one round trip; `last`'s reply."""
+    def _with_acks(self, *last: tuple[Any, ...]) -> Any:
+        """The pending acks, then the commands `last`, in one round trip; the last one's reply."""
         broker = self.broker
         taken: list[str] = []
         while self.acks:
             taken.append(self.acks.popleft())
-        cmds = [*(broker.dispatch_command("ack", self.queue_name, mid) for mid in taken), last]
-
-        def send() -> Any:
-            pipe = broker.client.pipeline(transaction=False)
-            for c in cmds:
-                pipe.execute_command(*c)
-            return pipe.execute()[-1]
-
         try:
-            try:
-                return send()
-            except NoScriptError:
-                broker.client.execute_command(*broker.load_dispatch())
-                return send()
+            return broker.run([*(broker.dispatch_command("ack", self.queue_name, mid) for mid in taken), *last])[-1]
         except BaseException:
             self.acks.extend(taken)  # sent again with the next round trip (an ack is idempotent)
             raise
@@ -106,11 +96,16 @@ class WakeConsumer(_RedisConsumer):
                     # Every prefetch slot is busy: wait for an ack rather than spin.
                     time.sleep(0.001)
                     return None
-                if not self.backlog:
-                    self._with_acks(("BLPOP", self.broker.wake_key(self.queue_name), max(self.timeout / 1000, 0.01)))
-                self.message_cache = self._with_acks(self.broker.dispatch_command("fetch", self.queue_name, room))
-                self.backlog = len(self.message_cache) >= room
-                if not self.message_cache:
+                wake = self.broker.wake_key(self.queue_name)
+                if self.idle:
+                    self._with_acks(("BLPOP", wake, max(self.timeout / 1000, 0.01)))
+                # Tokens are pushed after their messages, so every token taken here belongs to
+                # a message this fetch (or another consumer's) sees: no wake-up is lost.
+                self.message_cache = self._with_acks(
+                    ("LPOP", wake, room), self.broker.dispatch_command("fetch", self.queue_name, room)
+                )
+                self.idle = not self.message_cache
+                if self.idle:
                     return None
         except redis.ConnectionError as e:
             raise ConnectionClosed(e) from None
@@ -125,8 +120,34 @@ class WakingRedisBroker(RedisBroker):
         super().__init__(*args, **kwargs)
         self._async_dispatch_loaded = False
         # Fetch and ack run dramatiq's dispatch script once a message each: call it without
-        # redis-py's Script wrapper (~15 us of client CPU a call).
-        self.scripts["dispatch"] = Lua(self.client, _DISPATCH_LUA)
+        # redis-py's Script wrapper (~15 us of client CPU a call), over a connection of the
+        # consumer thread's own where the client allows it.
+        self.links = Links.for_client(self.client)
+        self.scripts["dispatch"] = Lua(self.client, _DISPATCH_LUA, self.links)
+
+    def run(self, commands: Sequence[tuple[Any, ...]]) -> list[Any]:
+        """Raw commands (dispatch calls among them) in one round trip; their replies. A dispatch
+        call the server had no script for is sent again after loading it; other error replies
+        are raised."""
+        replies = self._send(commands)
+        missing = [i for i, r in enumerate(replies) if isinstance(r, ResponseError) and str(r).startswith("NOSCRIPT")]
+        if missing:
+            again = self._send([self.load_dispatch(), *(commands[i] for i in missing)])
+            for i, r in zip(missing, again[1:], strict=True):
+                replies[i] = r
+        for r in replies:
+            if isinstance(r, ResponseError):
+                raise r
+        return replies
+
+    def _send(self, commands: Sequence[tuple[Any, ...]]) -> list[Any]:
+        if self.links is not None:
+            return self.links.run(commands)
+        pipe = self.client.pipeline(transaction=False)
+        for c in commands:
+            pipe.execute_command(*c)
+        replies: list[Any] = pipe.execute(raise_on_error=False)
+        return replies
 
     @property
     def consumer_class(self) -> type[_RedisConsumer]:

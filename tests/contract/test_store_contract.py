@@ -125,3 +125,12 @@ def test_read_models_keep_the_newest_checkpoint(any_store: EventStore) -> None:
     assert not any_store.project(GID, 2, 2000, {"summary": b"two"}, b"n")
     assert any_store.read_model(GID, "summary") == b"three"
     assert any_store.checkpoint(GID) == 3
+
+
+def test_a_queued_command_is_read_with_the_tail_after_a_seq(any_store: EventStore) -> None:
+    envs = opening(any_store, 5)
+    any_store.put_pending(GID, "c7", {"type": "race.roll", "args": {}, "seat": 0})
+    pending, tail = any_store.pending_and_tail(GID, "c7", 3)
+    assert pending == {"type": "race.roll", "args": {}, "seat": 0}
+    assert tail == envs[3:]
+    assert any_store.pending_and_tail(GID, "nope", 5) == (None, [])
