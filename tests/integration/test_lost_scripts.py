@@ -3,26 +3,15 @@ part loads the script again and sends what failed, and nothing is lost or done t
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-import pytest
 import redis
 
 from events.chain import verify
 from events.store import EventStore
-from service.embedded import EmbeddedRedis
 from tests.conftest import Stack, child_env, running_stack, wait_for
 from tests.integration.helpers import command, new_race
-
-
-@pytest.fixture
-def private_redis(tmp_path: Path) -> Iterator[str]:
-    """A redis-server of this test's own: flushing its scripts touches nobody else's work."""
-    server = EmbeddedRedis(tmp_path / "redis", appendonly=False).start()
-    yield server.url
-    server.stop()
 
 
 def test_commands_go_on_after_the_server_forgets_its_scripts(private_redis: str, tmp_path: Path) -> None:
