@@ -61,8 +61,21 @@ class Batch:
         return _Conn(conn)
 
     async def run(self, commands: Sequence[Sequence[Any]]) -> list[Any]:
-        """The replies in order; an error reply is returned as its ResponseError, not raised."""
-        c = self._idle.pop() if self._idle else await self._open()
+        """The replies in order; an error reply is returned as its ResponseError, not raised.
+
+        A connection found broken (Redis restarted, or it closed an idle client) is replaced
+        and the batch sent once more on a new one, as redis-py's own retry does: the API's
+        batches are reads, HSETNX and an enqueue, which the command handler makes harmless
+        when it runs twice.
+        """
+        try:
+            return await self._run(commands, self._idle.pop() if self._idle else None)
+        except rx.ConnectionError:
+            return await self._run(commands, None)
+
+    async def _run(self, commands: Sequence[Sequence[Any]], c: _Conn | None) -> list[Any]:
+        if c is None:
+            c = await self._open()
         try:
             out = await c.run(commands)
         except OSError as e:

@@ -8,6 +8,8 @@ import dramatiq
 import redis
 import redis.asyncio as aioredis
 from redis.asyncio.cluster import RedisCluster as AsyncRedisCluster
+from redis.asyncio.retry import Retry as AsyncRetry
+from redis.backoff import ExponentialWithJitterBackoff
 from redis.cluster import RedisCluster
 
 from events.store import EventStore
@@ -46,7 +48,9 @@ def async_redis_client(url: str) -> aioredis.Redis:
     if is_cluster(url):
         cluster: aioredis.Redis = AsyncRedisCluster.from_url("redis://" + url[len(CLUSTER_SCHEME):])  # type: ignore[assignment]
         return cluster
-    return aioredis.Redis.from_url(url)
+    # redis-py's asyncio client made from a URL has no retry: after Redis drops a connection
+    # (a restart, an idle timeout) the next command on it would fail. The sync client retries.
+    return aioredis.Redis.from_url(url, retry=AsyncRetry(ExponentialWithJitterBackoff(base=0.01, cap=1.0), 3))
 
 
 def load_games(settings: Settings) -> None:
