@@ -28,6 +28,7 @@ class Link:
         self._sock: socket.socket | None = None
         self._reader: Any = None
         self._buf = bytearray(65536)
+        self.reconnects = 0  # batches sent again on a new connection
 
     def _connect(self) -> socket.socket:
         conn: Any = self.pool.make_connection()
@@ -54,6 +55,7 @@ class Link:
         try:
             return self._run(commands)
         except rx.ConnectionError:
+            self.reconnects += 1
             return self._run(commands)
 
     def _run(self, commands: Sequence[Sequence[Any]]) -> list[Any]:

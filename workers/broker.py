@@ -20,6 +20,7 @@ from uuid import uuid4
 import dramatiq
 import redis
 import redis.asyncio as aioredis
+import structlog
 from dramatiq import Message
 from dramatiq.broker import MessageProxy
 from dramatiq.brokers.redis import RedisBroker, _RedisConsumer
@@ -30,6 +31,8 @@ from redis.exceptions import NoScriptError, ResponseError
 
 from events.link import Links
 from events.store import Lua
+
+log = structlog.get_logger("boardlog.worker")
 
 WAKE_CAP = 64
 _DISPATCH_LUA = (Path(dramatiq.__file__).parent / "brokers" / "redis" / "dispatch.lua").read_text()
@@ -52,13 +55,45 @@ class WakeConsumer(_RedisConsumer):
         # Worker threads add (dramatiq acks from them); the consumer thread drains. A deque's
         # append and popleft are atomic, so no ack added during a round trip is dropped.
         self.acks: deque[str] = deque()
+        # Messages handed to this process's workers and not yet acked, by redis message id:
+        # kept on the broker, so they outlive a consumer that dramatiq replaces.
+        self.handed: set[str] = self.broker.handed.setdefault(self.queue_name, set())
+        self._reconnects = self.broker.reconnects()
+        # dramatiq makes a new consumer after a connection error: a fetch whose reply was lost
+        # then left its messages in this worker's ack set, where nobody would take them.
+        self.sweep()
+
+    def sweep(self) -> int:
+        """Put back on the queue every message in this worker's ack set that no thread of it
+        holds (fetched by a round trip whose reply was lost); how many."""
+        key = f"{self.broker.namespace}:__acks__.{self.broker.broker_id}.{self.queue_name}"
+        # Copied in this order: an ack enters `acks` before it leaves `handed` (both copies are
+        # single C calls, atomic under the GIL), so no held message is missed in between.
+        held = set(self.handed)
+        held |= set(self.acks)
+        held |= {Message.decode(d).options["redis_message_id"] for d in self.message_cache if d is not None}
+        orphans = [m for m in (raw.decode() for raw in self.broker.run([("SMEMBERS", key)])[0]) if m not in held]
+        if orphans:
+            self.broker.run([self.broker.dispatch_command("requeue", self.queue_name, *orphans)])
+            key = self.broker.wake_key(self.queue_name)
+            self.broker.run([("LPUSH", key, *([1] * len(orphans))), ("LTRIM", key, 0, WAKE_CAP - 1)])
+            log.warning("broker.requeued_orphans", queue=self.queue_name, count=len(orphans))
+        return len(orphans)
 
     def ack(self, message: MessageProxy) -> None:
         """Free the slot now; the ack itself rides with this consumer's next round trip (a fetch
         or a wait), which saves one round trip a message. An ack lost with a dead worker only
         means a redelivery, which the command handler answers from the stored result."""
-        self.acks.append(message.options["redis_message_id"])
+        mid = message.options["redis_message_id"]
+        self.acks.append(mid)  # before it leaves `handed`, so a sweep always sees it held
+        self.handed.discard(mid)
         self.queued_message_ids.discard(message.message_id)
+
+    def nack(self, message: MessageProxy) -> None:
+        try:
+            super().nack(message)
+        finally:
+            self.handed.discard(message.options["redis_message_id"])
 
     def close(self) -> None:
         try:
@@ -90,6 +125,7 @@ class WakeConsumer(_RedisConsumer):
                         continue
                     message = Message.decode(data)
                     self.queued_message_ids.add(message.message_id)
+                    self.handed.add(message.options["redis_message_id"])
                     return MessageProxy(message)
                 room = self.prefetch - self.outstanding_message_count
                 if room <= 0:
@@ -104,6 +140,11 @@ class WakeConsumer(_RedisConsumer):
                 self.message_cache = self._with_acks(
                     ("LPOP", wake, room), self.broker.dispatch_command("fetch", self.queue_name, room)
                 )
+                if self.broker.reconnects() != self._reconnects:
+                    # A round trip was sent again on a new connection: the first may have
+                    # fetched messages whose reply never came.
+                    self._reconnects = self.broker.reconnects()
+                    self.sweep()
                 self.idle = not self.message_cache
                 if self.idle:
                     return None
@@ -124,6 +165,11 @@ class WakingRedisBroker(RedisBroker):
         # consumer thread's own where the client allows it.
         self.links = Links.for_client(self.client)
         self.scripts["dispatch"] = Lua(self.client, _DISPATCH_LUA, self.links)
+        self.handed: dict[str, set[str]] = {}
+
+    def reconnects(self) -> int:
+        """How often this thread's own connection was made again (0 without one)."""
+        return self.links.get().reconnects if self.links is not None else 0
 
     def run(self, commands: Sequence[tuple[Any, ...]]) -> list[Any]:
         """Raw commands (dispatch calls among them) in one round trip; their replies. A dispatch

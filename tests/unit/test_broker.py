@@ -1,0 +1,86 @@
+"""The wake consumer (workers/broker.py) against a real Redis: fetch-first, acks riding along,
+and messages whose fetch reply was lost put back on the queue."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import dramatiq
+import pytest
+import redis
+
+from workers.broker import WakeConsumer, WakingRedisBroker, make_broker
+
+QUEUE = "commands"
+
+
+@pytest.fixture
+def broker(redis_url: str, namespace: str) -> Iterator[WakingRedisBroker]:
+    b = make_broker(redis_url, namespace=f"{namespace}-dramatiq")
+    dramatiq.Actor(lambda gid, cid: None, broker=b, actor_name="handle", queue_name=QUEUE, priority=0, options={})
+    yield b
+    b.close()
+
+
+def send(b: WakingRedisBroker, n: int) -> list[str]:
+    return [b.enqueue(dramatiq.Message(queue_name=QUEUE, actor_name="handle", args=(f"g{i}", f"c{i}"),
+                                       kwargs={}, options={})).message_id for i in range(n)]
+
+
+def consumer(b: WakingRedisBroker) -> WakeConsumer:
+    c = b.consume(QUEUE, prefetch=4, timeout=100)
+    assert isinstance(c, WakeConsumer)
+    return c
+
+
+def drain(c: WakeConsumer, want: int, tries: int = 50) -> list[Any]:
+    got: list[Any] = []
+    for _ in range(tries):
+        m = next(c)
+        if m is not None:
+            got.append(m)
+            if len(got) == want:
+                break
+    return got
+
+
+def ack_set(b: WakingRedisBroker) -> set[bytes]:
+    members: set[bytes] = redis.Redis(connection_pool=b.client.connection_pool).smembers(
+        f"{b.namespace}:__acks__.{b.broker_id}.{QUEUE}")
+    return members
+
+
+def test_a_fetch_whose_reply_was_lost_is_put_back_by_the_next_consumer(broker: WakingRedisBroker) -> None:
+    sent = send(broker, 2)
+    broker.run([broker.dispatch_command("fetch", QUEUE, 1)])  # the reply "lost": nobody holds it
+    assert len(ack_set(broker)) == 1
+    got = drain(consumer(broker), 2)  # dramatiq makes a new consumer after a connection error
+    assert sorted(m.message_id for m in got) == sorted(sent)
+
+
+def test_a_sweep_leaves_the_messages_its_workers_hold(broker: WakingRedisBroker) -> None:
+    sent = send(broker, 3)
+    c = consumer(broker)
+    held = drain(c, 3)
+    assert sorted(m.message_id for m in held) == sorted(sent)
+    assert c.sweep() == 0 and len(ack_set(broker)) == 3
+    c.ack(held[0])  # acked but not yet sent: still held
+    assert c.sweep() == 0
+    assert next(c) is None  # the ack rides with this round trip
+    assert len(ack_set(broker)) == 2
+    c.ack(held[1])
+    c.ack(held[2])
+    c.close()
+    assert ack_set(broker) == set()
+
+
+def test_a_fetch_sent_again_on_a_new_connection_sweeps_what_the_first_took(broker: WakingRedisBroker) -> None:
+    sent = send(broker, 2)
+    c = consumer(broker)
+    broker.run([broker.dispatch_command("fetch", QUEUE, 1)])  # as if its reply were lost
+    link_id = broker.run([("CLIENT", "ID")])[0]
+    redis.Redis(connection_pool=broker.client.connection_pool).client_kill_filter(_id=link_id)
+    got = drain(c, 2)  # the next fetch meets the dead connection, is sent again, then sweeps
+    assert sorted(m.message_id for m in got) == sorted(sent)
+    assert broker.reconnects() == 1
