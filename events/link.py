@@ -74,6 +74,7 @@ class Link:
                     reader.feed(buf, 0, n)
                 else:
                     out.append(got)
+            loading(out)
             return out
         except TimeoutError as e:  # the socket's own timeout
             self.close()
@@ -113,3 +114,11 @@ class Links:
 
     def run(self, commands: Sequence[Sequence[Any]]) -> list[Any]:
         return self.get().run(commands)
+
+
+def loading(replies: list[Any]) -> None:
+    """Raise BusyLoadingError (a ConnectionError: retried, then reported as unavailable) when
+    the server answered that it is still loading its data after a restart."""
+    for r in replies:
+        if isinstance(r, rx.ResponseError) and str(r).startswith("LOADING"):
+            raise rx.BusyLoadingError(str(r))

@@ -220,8 +220,23 @@ class Projector:
     def run(self) -> None:
         self.ensure_groups()
         log.info("projector.started", consumer=self.consumer, partitions=len(self.feeds))
+        pause = 0.0
         while self.running:
-            self.step()
+            try:
+                self.step()
+                pause = 0.0
+            except (redis.ConnectionError, redis.TimeoutError) as e:
+                # Redis restarting or out of reach: wait and read again. Whatever was read and
+                # not acknowledged stays pending and is claimed again (projection is idempotent).
+                pause = min(2.0, max(0.1, pause * 2))
+                log.warning("projector.redis_unavailable", error=str(e), retry_in=pause)
+                time.sleep(pause)
+            except redis.ResponseError as e:
+                if "NOGROUP" not in str(e):
+                    raise
+                # The server lost its data (no AOF): make the groups again and go on.
+                log.warning("projector.groups_missing", error=str(e))
+                self.ensure_groups()
         self.flush(force=True)
         log.info("projector.stopped", consumer=self.consumer)
 

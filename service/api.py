@@ -17,6 +17,8 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, Response, StreamingResponse
 from redis.asyncio.cluster import RedisCluster as AsyncRedisCluster
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import Receive, Scope, Send
 
@@ -68,6 +70,8 @@ class BoardlogApp(FastAPI):
                     response = error_response(exc.status, exc.code, exc.message)
                 except InvalidCommand as exc:
                     response = invalid_response(exc)
+                except (RedisConnectionError, RedisTimeoutError) as exc:
+                    response = unavailable_response(exc)
                 await response(scope, receive, send)
                 return
         await super().__call__(scope, receive, send)
@@ -89,6 +93,15 @@ def error_response(status: int, code: str, message: str) -> Response:
 
 def invalid_response(exc: InvalidCommand) -> Response:
     return error_response(404 if exc.code == "unknown_game" else 422, exc.code, exc.message)
+
+
+def unavailable_response(exc: Exception) -> Response:
+    """Redis is out of reach (restarting). A command may or may not have been queued: sending
+    the same command id again is safe, it is applied at most once."""
+    log.warning("api.redis_unavailable", error=str(exc))
+    return json_response({"error": {"code": "store_unavailable", "message": "the event store is out of reach; "
+                                     "try again (a command sent again with the same id applies at most once)"}},
+                         503, headers={"Retry-After": "1"})
 
 
 def result_response(result: dict[str, Any]) -> Response:
@@ -145,6 +158,11 @@ def create_app(settings: Settings | None = None, parts: Parts | None = None) -> 
     @app.exception_handler(InvalidCommand)
     async def _invalid(_: Request, exc: InvalidCommand) -> Response:
         return invalid_response(exc)
+
+    @app.exception_handler(RedisConnectionError)
+    @app.exception_handler(RedisTimeoutError)
+    async def _unavailable(_: Request, exc: Exception) -> Response:
+        return unavailable_response(exc)
 
     @app.exception_handler(RequestValidationError)
     async def _validation(_: Request, exc: RequestValidationError) -> Response:

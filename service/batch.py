@@ -19,6 +19,8 @@ import hiredis
 import redis.asyncio as aioredis
 from redis import exceptions as rx
 
+from events.link import loading
+
 MAX_IDLE = 64
 _CHUNK = 65536
 
@@ -47,6 +49,7 @@ class _Conn:
                 parser.feed(data)
             else:
                 out.append(got)
+        loading(out)
         return out
 
 

@@ -1,0 +1,82 @@
+"""Redis shut down and started again under load: clients that send the same command id again
+after a 503 get every command applied exactly once, and every part recovers on its own."""
+
+from __future__ import annotations
+
+import collections
+import threading
+import time
+import uuid
+from pathlib import Path
+
+import httpx
+import redis
+
+from events.chain import verify
+from events.store import EventStore
+from service.embedded import EmbeddedRedis
+from tests.conftest import child_env, running_stack, wait_for
+from tests.integration.helpers import bearer, new_race
+
+
+def test_a_redis_restart_under_load_loses_nothing_and_applies_nothing_twice(tmp_path: Path) -> None:
+    server = EmbeddedRedis(tmp_path / "redis", appendonly=True).start()
+    r = redis.Redis.from_url(server.url)
+    ns = "trestart"
+    store = EventStore(r, ns, partitions=8)
+    (tmp_path / "logs").mkdir()
+    statuses: collections.Counter[int | str] = collections.Counter()
+    accepted: dict[str, list[str]] = collections.defaultdict(list)
+    try:
+        with running_stack(child_env(server.url, ns), tmp_path / "logs") as stack, stack.client() as c:
+            games = [new_race(c) for _ in range(4)]
+            stop = threading.Event()
+
+            def player(gid: str, tokens: list[str]) -> None:
+                with stack.client() as mine:
+                    seat = 0
+                    while not stop.is_set():
+                        cid = uuid.uuid4().hex
+                        while True:  # the same id until the command has its answer
+                            try:
+                                res = mine.post(f"/v1/games/{gid}/commands?wait=1", headers=bearer(tokens[seat]),
+                                                json={"id": cid, "type": "race.roll", "args": {}})
+                                statuses[res.status_code] += 1
+                                if res.status_code == 200:
+                                    accepted[gid].append(cid)
+                                    break
+                            except httpx.HTTPError as e:
+                                statuses[type(e).__name__] += 1
+                            time.sleep(0.05)
+                        seat = 1 - seat
+
+            threads = [threading.Thread(target=player, args=(gid, tokens)) for gid, tokens, _ in games]
+            for t in threads:
+                t.start()
+            time.sleep(1.5)
+            server.stop()
+            server.start()
+            time.sleep(1.5)
+            stop.set()
+            for t in threads:
+                t.join(timeout=60)
+            assert not any(t.is_alive() for t in threads)
+            assert set(statuses) <= {200, 503}, statuses
+            assert statuses[503] > 0  # the restart was felt
+            for gid, _, _ in games:
+                envs = store.read(gid)
+                assert verify(envs) is None
+                rolled = [e.command for e in envs if e.type == "race.DieRolled"]
+                assert sorted(rolled) == sorted(accepted[gid])  # each once, and no other
+                head = store.head(gid)
+                assert head is not None
+                wait_for(lambda gid=gid, seq=head.seq: store.checkpoint(gid) == seq, timeout=15)
+
+            def unacked() -> int:
+                acks = sum(r.scard(k) for k in r.scan_iter(match=f"{ns}-dramatiq:__acks__.*"))
+                return acks + sum(r.hlen(k) for k in r.scan_iter(match=f"{ns}-dramatiq:*.msgs"))
+
+            wait_for(lambda: unacked() == 0, timeout=15)
+    finally:
+        r.close()
+        server.stop()
