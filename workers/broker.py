@@ -58,10 +58,10 @@ class WakeConsumer(_RedisConsumer):
         # Messages handed to this process's workers and not yet acked, by redis message id:
         # kept on the broker, so they outlive a consumer that dramatiq replaces.
         self.handed: set[str] = self.broker.handed.setdefault(self.queue_name, set())
-        self._reconnects = self.broker.reconnects()
-        # dramatiq makes a new consumer after a connection error: a fetch whose reply was lost
-        # then left its messages in this worker's ack set, where nobody would take them.
-        self.sweep()
+        # The connection count at the last sweep; None: sweep after the first fetch. dramatiq
+        # makes a new consumer after a connection error, and a fetch whose reply was lost then
+        # left its messages in this worker's ack set, where nobody would take them.
+        self._swept_at: int | None = None
 
     def sweep(self) -> int:
         """Put back on the queue every message in this worker's ack set that no thread of it
@@ -140,10 +140,10 @@ class WakeConsumer(_RedisConsumer):
                 self.message_cache = self._with_acks(
                     ("LPOP", wake, room), self.broker.dispatch_command("fetch", self.queue_name, room)
                 )
-                if self.broker.reconnects() != self._reconnects:
-                    # A round trip was sent again on a new connection: the first may have
-                    # fetched messages whose reply never came.
-                    self._reconnects = self.broker.reconnects()
+                if self._swept_at != self.broker.reconnects():
+                    # A new consumer, or a round trip sent again on a new connection: a fetch
+                    # may have taken messages whose reply never came.
+                    self._swept_at = self.broker.reconnects()
                     self.sweep()
                 self.idle = not self.message_cache
                 if self.idle:
