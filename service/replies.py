@@ -135,19 +135,22 @@ class Replies:
                 await asyncio.sleep(0.1)
 
     async def _listen_raw(self) -> None:
+        pause = 0.0
         while True:
             try:
                 if self._sub is None:
                     self._sub = await _Subscription.open(self.aio, self.channel)
                 msg = await self._sub.next()
+                pause = 0.0
                 if msg[0] == b"message":
                     self._deliver(msg[2])
             except asyncio.CancelledError:
                 raise
             except Exception as e:  # the connection dropped: waiters poll the stored results
-                log.warning("replies.listen_failed", error=str(e))
+                pause = min(1.0, max(0.1, pause * 2))
+                log.warning("replies.listen_failed", error=str(e), retry_in=pause)
                 if self._sub is not None:
                     with contextlib.suppress(Exception):
                         await self._sub.close()
                     self._sub = None
-                await asyncio.sleep(0.1)
+                await asyncio.sleep(pause)
