@@ -140,8 +140,8 @@ class Replies:
             try:
                 if self._sub is None:
                     self._sub = await _Subscription.open(self.aio, self.channel)
+                    pause = 0.0
                 msg = await self._sub.next()
-                pause = 0.0
                 if msg[0] == b"message":
                     self._deliver(msg[2])
             except asyncio.CancelledError:
