@@ -25,43 +25,53 @@ MAX_IDLE = 64
 _CHUNK = 65536
 
 
-class _Conn:
-    """One open connection: redis-py's (kept to close it) and its streams, with a reply parser."""
+class RawConnection:
+    """One connection opened by redis-py (URL, auth, db, TLS), then driven directly: commands
+    packed by hiredis and written at once, replies parsed by a hiredis Reader from its stream."""
 
     __slots__ = ("conn", "parser", "reader", "writer")
 
     def __init__(self, conn: Any) -> None:
         self.conn = conn
-        self.reader: asyncio.StreamReader = conn._reader  # redis-py opened them: driven directly here
+        self.reader: asyncio.StreamReader = conn._reader  # redis-py's streams, read and written here
         self.writer: asyncio.StreamWriter = conn._writer
         self.parser = hiredis.Reader(replyError=rx.ResponseError)
 
-    async def run(self, commands: Sequence[Sequence[Any]]) -> list[Any]:
+    @classmethod
+    async def open(cls, pool: aioredis.ConnectionPool) -> RawConnection:
+        conn = pool.make_connection()
+        await conn.connect()
+        return cls(conn)
+
+    def send(self, commands: Sequence[Sequence[Any]]) -> None:
         self.writer.write(b"".join([hiredis.pack_command(tuple(c)) for c in commands]))
-        out: list[Any] = []
+
+    async def reply(self) -> Any:
+        """The next reply (an error reply as its ResponseError, not raised)."""
         parser = self.parser
-        while len(out) < len(commands):
+        while True:
             got = parser.gets()
-            if got is False:
-                data = await self.reader.read(_CHUNK)
-                if not data:
-                    raise rx.ConnectionError("Redis closed the connection")
-                parser.feed(data)
-            else:
-                out.append(got)
+            if got is not False:
+                return got
+            data = await self.reader.read(_CHUNK)
+            if not data:
+                raise rx.ConnectionError("Redis closed the connection")
+            parser.feed(data)
+
+    async def run(self, commands: Sequence[Sequence[Any]]) -> list[Any]:
+        self.send(commands)
+        out = [await self.reply() for _ in commands]
         loading(out)
         return out
+
+    async def close(self) -> None:
+        await self.conn.disconnect()
 
 
 class Batch:
     def __init__(self, aio: aioredis.Redis) -> None:
         self.pool = aio.connection_pool
-        self._idle: list[_Conn] = []
-
-    async def _open(self) -> _Conn:
-        conn = self.pool.make_connection()
-        await conn.connect()
-        return _Conn(conn)
+        self._idle: list[RawConnection] = []
 
     async def run(self, commands: Sequence[Sequence[Any]]) -> list[Any]:
         """The replies in order; an error reply is returned as its ResponseError, not raised.
@@ -76,27 +86,27 @@ class Batch:
         except rx.ConnectionError:
             return await self._run(commands, None)
 
-    async def _run(self, commands: Sequence[Sequence[Any]], c: _Conn | None) -> list[Any]:
+    async def _run(self, commands: Sequence[Sequence[Any]], c: RawConnection | None) -> list[Any]:
         if c is None:
-            c = await self._open()
+            c = await RawConnection.open(self.pool)
         try:
             out = await c.run(commands)
         except OSError as e:
-            await c.conn.disconnect()
+            await c.close()
             raise rx.ConnectionError(f"error talking to Redis: {e}") from None
         except BaseException:
             # Cancelled or broken halfway: the connection's state is unknown.
-            await c.conn.disconnect()
+            await c.close()
             raise
         if len(self._idle) < MAX_IDLE:
             self._idle.append(c)
         else:
-            await c.conn.disconnect()
+            await c.close()
         return out
 
     async def close(self) -> None:
         while self._idle:
-            await self._idle.pop().conn.disconnect()
+            await self._idle.pop().close()
 
 
 def checked(replies: list[Any]) -> list[Any]:

@@ -14,51 +14,15 @@ import contextlib
 import uuid
 from typing import Any
 
-import hiredis
 import redis.asyncio as aioredis
 import structlog
 from redis import exceptions as rx
 
 from events.codec import loads
 from events.keys import reply_channel
+from service.batch import RawConnection
 
 log = structlog.get_logger("boardlog.api")
-
-
-class _Subscription:
-    """One channel subscribed on a connection of its own, read raw: redis-py's PubSub costs
-    ~15 us of CPU a message (a timeout, a retry wrapper and push-message handling)."""
-
-    def __init__(self, conn: Any) -> None:
-        self.conn = conn
-        self.reader: asyncio.StreamReader = conn._reader  # opened by redis-py, driven directly here
-        self.parser = hiredis.Reader()
-
-    @classmethod
-    async def open(cls, aio: aioredis.Redis, channel: str) -> _Subscription:
-        conn = aio.connection_pool.make_connection()
-        await conn.connect()
-        sub = cls(conn)
-        subscribe: tuple[Any, ...] = ("SUBSCRIBE", channel)
-        conn._writer.write(hiredis.pack_command(subscribe))
-        first = await sub.next()
-        if first[0] != b"subscribe":
-            await sub.close()
-            raise rx.ConnectionError(f"SUBSCRIBE answered {first!r}")
-        return sub
-
-    async def next(self) -> Any:
-        while True:
-            got = self.parser.gets()
-            if got is not False:
-                return got
-            data = await self.reader.read(65536)
-            if not data:
-                raise rx.ConnectionError("Redis closed the subscription")
-            self.parser.feed(data)
-
-    async def close(self) -> None:
-        await self.conn.disconnect()
 
 
 class Replies:
@@ -68,14 +32,14 @@ class Replies:
         self._waiting: dict[tuple[str, str], list[asyncio.Future[dict[str, Any] | None]]] = {}
         self._task: asyncio.Task[None] | None = None
         self._pubsub: Any = None
-        self._sub: _Subscription | None = None
+        self._sub: RawConnection | None = None
         # A cluster client keeps redis-py's PubSub (it picks the node).
         self._raw = not isinstance(aio, aioredis.RedisCluster)
 
     async def start(self) -> None:
         """Subscribed when this returns, so no waiter registered after it can miss its answer."""
         if self._raw:
-            self._sub = await _Subscription.open(self.aio, self.channel)
+            self._sub = await self._subscribe()
             self._task = asyncio.create_task(self._listen_raw())
             return
         self._pubsub = self.aio.pubsub()
@@ -134,14 +98,25 @@ class Replies:
                 log.warning("replies.listen_failed", error=str(e))
                 await asyncio.sleep(0.1)
 
+    async def _subscribe(self) -> RawConnection:
+        """The reply channel subscribed on a connection of its own, read raw: redis-py's PubSub
+        costs ~15 us of CPU a message (a timeout, a retry wrapper, push-message handling)."""
+        sub = await RawConnection.open(self.aio.connection_pool)
+        sub.send([("SUBSCRIBE", self.channel)])
+        first = await sub.reply()
+        if not isinstance(first, list) or first[0] != b"subscribe":
+            await sub.close()
+            raise rx.ConnectionError(f"SUBSCRIBE answered {first!r}")
+        return sub
+
     async def _listen_raw(self) -> None:
         pause = 0.0
         while True:
             try:
                 if self._sub is None:
-                    self._sub = await _Subscription.open(self.aio, self.channel)
+                    self._sub = await self._subscribe()
                     pause = 0.0
-                msg = await self._sub.next()
+                msg = await self._sub.reply()
                 if msg[0] == b"message":
                     self._deliver(msg[2])
             except asyncio.CancelledError:
