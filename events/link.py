@@ -122,3 +122,16 @@ def loading(replies: list[Any]) -> None:
     for r in replies:
         if isinstance(r, rx.ResponseError) and str(r).startswith("LOADING"):
             raise rx.BusyLoadingError(str(r))
+
+
+def checked(replies: list[Any]) -> list[Any]:
+    """The replies, raising the first error reply."""
+    for r in replies:
+        if isinstance(r, rx.ResponseError):
+            raise r
+    return replies
+
+
+def no_script(reply: Any) -> bool:
+    """Whether a reply says the server has not got the script (it was restarted or flushed)."""
+    return isinstance(reply, rx.ResponseError) and str(reply).startswith("NOSCRIPT")

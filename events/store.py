@@ -12,14 +12,14 @@ from pathlib import Path
 from typing import Any
 
 import redis
-from redis.exceptions import NoScriptError, ResponseError
+from redis.exceptions import NoScriptError
 
 import rules
 from events.chain import genesis
 from events.codec import canonical, loads
 from events.envelope import Envelope
 from events.keys import DEFAULT_PARTITIONS, GameKeys, feed_key, lobby_key
-from events.link import Links
+from events.link import Links, checked, no_script
 
 SNAPSHOT_EVERY = 500
 
@@ -62,18 +62,12 @@ class Lua:
             self.client.script_load(self.source)
             return self.client.execute_command("EVALSHA", self.sha, len(keys), *keys, *args)
 
-    def over(self, links: Links, call: tuple[Any, ...], before: Sequence[Sequence[Any]] = ()) -> Any:
-        """Send `before` and then `call` (this script's EVALSHA) in one round trip; `call`'s reply."""
-        replies = links.run([*before, call])
-        reply = replies[-1]
-        if isinstance(reply, ResponseError) and str(reply).startswith("NOSCRIPT"):
+    def over(self, links: Links, call: tuple[Any, ...]) -> Any:
+        """This script's EVALSHA `call` over the thread's link, loading the script if missing."""
+        reply = links.run([call])[0]
+        if no_script(reply):
             reply = links.run([("SCRIPT", "LOAD", self.source), call])[1]
-        if isinstance(reply, ResponseError):
-            raise reply
-        for r in replies[:-1]:
-            if isinstance(r, ResponseError):
-                raise r
-        return reply
+        return checked([reply])[0]
 
 
 def _rules_fingerprint() -> bytes:
@@ -203,10 +197,8 @@ class EventStore:
         """A queued command and the game's events after `after_seq`, in one round trip."""
         k = self.keys(gid)
         if self._links is not None:
-            raw, flat = self._links.run([("HGET", k.pending, command_id), ("XRANGE", k.events, f"{after_seq + 1}-0", "+")])
-            for r in (raw, flat):
-                if isinstance(r, ResponseError):
-                    raise r
+            raw, flat = checked(self._links.run(
+                [("HGET", k.pending, command_id), ("XRANGE", k.events, f"{after_seq + 1}-0", "+")]))
             entries = [(i, dict(zip(f[::2], f[1::2], strict=True))) for i, f in flat]
         else:
             pipe = self.r.pipeline(transaction=False)

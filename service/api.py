@@ -27,11 +27,12 @@ from events.cache import MatchCache
 from events.codec import canonical, loads
 from events.export import export_lines, read_record
 from events.keys import is_game_id, partition_of
+from events.link import checked, no_script
 from events.match import ABORT, JOIN, MAX_ENTROPY
 from projections.readmodels import summary_of, view_field, view_of
 from projections.replay import events_for, match_at
 from rules.core import Command, InvalidCommand, games
-from service.batch import Batch, checked, no_script
+from service.batch import Batch
 from service.bootstrap import Parts, async_redis_client, build
 from service.matches import Principal, create_match, principal_of, token_digest, who
 from service.replies import Replies

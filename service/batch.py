@@ -107,16 +107,3 @@ class Batch:
     async def close(self) -> None:
         while self._idle:
             await self._idle.pop().close()
-
-
-def checked(replies: list[Any]) -> list[Any]:
-    """The replies, raising the first error reply."""
-    for r in replies:
-        if isinstance(r, rx.ResponseError):
-            raise r
-    return replies
-
-
-def no_script(reply: Any) -> bool:
-    """Whether a reply says the server has not got the script (it was restarted or flushed)."""
-    return isinstance(reply, rx.ResponseError) and str(reply).startswith("NOSCRIPT")

@@ -27,9 +27,9 @@ from dramatiq.brokers.redis import RedisBroker, _RedisConsumer
 from dramatiq.common import current_millis
 from dramatiq.errors import ConnectionClosed
 from dramatiq.middleware import Retries
-from redis.exceptions import NoScriptError, ResponseError
+from redis.exceptions import NoScriptError
 
-from events.link import Links
+from events.link import Links, checked, no_script
 from events.store import Lua
 
 log = structlog.get_logger("boardlog.worker")
@@ -176,15 +176,12 @@ class WakingRedisBroker(RedisBroker):
         call the server had no script for is sent again after loading it; other error replies
         are raised."""
         replies = self._send(commands)
-        missing = [i for i, r in enumerate(replies) if isinstance(r, ResponseError) and str(r).startswith("NOSCRIPT")]
+        missing = [i for i, r in enumerate(replies) if no_script(r)]
         if missing:
             again = self._send([self.load_dispatch(), *(commands[i] for i in missing)])
             for i, r in zip(missing, again[1:], strict=True):
                 replies[i] = r
-        for r in replies:
-            if isinstance(r, ResponseError):
-                raise r
-        return replies
+        return checked(replies)
 
     def _send(self, commands: Sequence[tuple[Any, ...]]) -> list[Any]:
         if self.links is not None:
