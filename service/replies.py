@@ -40,10 +40,9 @@ class Replies:
         """Subscribed when this returns, so no waiter registered after it can miss its answer."""
         if self._raw:
             self._sub = await self._subscribe()
-            self._task = asyncio.create_task(self._listen_raw())
-            return
-        self._pubsub = self.aio.pubsub()
-        await self._pubsub.subscribe(self.channel)
+        else:
+            self._pubsub = self.aio.pubsub()
+            await self._pubsub.subscribe(self.channel)
         self._task = asyncio.create_task(self._listen())
 
     async def stop(self) -> None:
@@ -86,18 +85,6 @@ class Replies:
             if not fut.done():
                 fut.set_result(result)
 
-    async def _listen(self) -> None:
-        while True:
-            try:
-                msg = await self._pubsub.get_message(ignore_subscribe_messages=True, timeout=None)
-                if msg is not None and msg["type"] == "message":
-                    self._deliver(msg["data"])
-            except asyncio.CancelledError:
-                raise
-            except Exception as e:  # the connection dropped: waiters poll the stored results
-                log.warning("replies.listen_failed", error=str(e))
-                await asyncio.sleep(0.1)
-
     async def _subscribe(self) -> RawConnection:
         """The reply channel subscribed on a connection of its own, read raw: redis-py's PubSub
         costs ~15 us of CPU a message (a timeout, a retry wrapper, push-message handling)."""
@@ -109,16 +96,25 @@ class Replies:
             raise rx.ConnectionError(f"SUBSCRIBE answered {first!r}")
         return sub
 
-    async def _listen_raw(self) -> None:
+    async def _next(self) -> bytes | None:
+        """The next published answer (None for any other message), subscribing again first
+        when the raw subscription was dropped."""
+        if not self._raw:
+            msg = await self._pubsub.get_message(ignore_subscribe_messages=True, timeout=None)
+            return msg["data"] if msg is not None and msg["type"] == "message" else None
+        if self._sub is None:
+            self._sub = await self._subscribe()
+        reply = await self._sub.reply()
+        return reply[2] if reply[0] == b"message" else None
+
+    async def _listen(self) -> None:
         pause = 0.0
         while True:
             try:
-                if self._sub is None:
-                    self._sub = await self._subscribe()
-                    pause = 0.0
-                msg = await self._sub.reply()
-                if msg[0] == b"message":
-                    self._deliver(msg[2])
+                data = await self._next()
+                pause = 0.0
+                if data is not None:
+                    self._deliver(data)
             except asyncio.CancelledError:
                 raise
             except Exception as e:  # the connection dropped: waiters poll the stored results
