@@ -74,9 +74,8 @@ class WakeConsumer(_RedisConsumer):
         held |= {Message.decode(d).options["redis_message_id"] for d in self.message_cache if d is not None}
         orphans = [m for m in (raw.decode() for raw in self.broker.run([("SMEMBERS", key)])[0]) if m not in held]
         if orphans:
-            self.broker.run([self.broker.dispatch_command("requeue", self.queue_name, *orphans)])
-            key = self.broker.wake_key(self.queue_name)
-            self.broker.run([("LPUSH", key, *([1] * len(orphans))), ("LTRIM", key, 0, WAKE_CAP - 1)])
+            self.broker.run([self.broker.dispatch_command("requeue", self.queue_name, *orphans),
+                             *self.broker.wake_commands(self.queue_name, len(orphans))])
             log.warning("broker.requeued_orphans", queue=self.queue_name, count=len(orphans))
         return len(orphans)
 
@@ -199,6 +198,11 @@ class WakingRedisBroker(RedisBroker):
     def wake_key(self, queue_name: str) -> str:
         return f"{self.namespace}:{queue_name}.wake"
 
+    def wake_commands(self, queue_name: str, n: int = 1) -> list[tuple[Any, ...]]:
+        """Push `n` wake-up tokens (after the messages they announce), keeping the list short."""
+        key = self.wake_key(queue_name)
+        return [("LPUSH", key, *([1] * n)), ("LTRIM", key, 0, WAKE_CAP - 1)]
+
     def prepare_enqueue(self, message: dramatiq.Message) -> tuple[dramatiq.Message, list[tuple[Any, ...]]]:
         """The message as it will be queued, and the raw commands that queue it and wake a
         consumer (dramatiq's dispatch script by EVALSHA, then the wake-up push), for a
@@ -213,8 +217,7 @@ class WakingRedisBroker(RedisBroker):
             "enqueue", message.queue_name, message.options["redis_message_id"], message.encode(), maintenance=0
         )]
         if self.wake:
-            key = self.wake_key(message.queue_name)
-            commands += [("LPUSH", key, 1), ("LTRIM", key, 0, WAKE_CAP - 1)]
+            commands += self.wake_commands(message.queue_name)
         return message, commands
 
     def dispatch_command(self, command: str, queue_name: str, *args: Any, maintenance: int | None = None) -> tuple[Any, ...]:
@@ -266,11 +269,7 @@ class WakingRedisBroker(RedisBroker):
     def enqueue(self, message: dramatiq.Message, *, delay: int | None = None) -> dramatiq.Message:
         out = super().enqueue(message, delay=delay)
         if delay is None and self.wake:
-            key = self.wake_key(message.queue_name)
-            pipe = self.client.pipeline(transaction=False)
-            pipe.lpush(key, 1)
-            pipe.ltrim(key, 0, WAKE_CAP - 1)
-            pipe.execute()
+            self.run(self.wake_commands(message.queue_name))
         return out
 
 
