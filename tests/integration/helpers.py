@@ -6,6 +6,7 @@ import uuid
 from typing import Any
 
 import httpx
+import redis
 
 
 def new_race(c: httpx.Client, seats: int = 2, target: int = 1000) -> tuple[str, list[str], str]:
@@ -26,3 +27,9 @@ def command(c: httpx.Client, gid: str, token: str, type_: str = "race.roll", arg
     if expect is not None:
         body["expect"] = expect
     return c.post(f"/v1/games/{gid}/commands" + ("?wait=1" if wait else ""), headers=bearer(token), json=body)
+
+
+def unacked(r: redis.Redis, namespace: str) -> int:
+    """Messages of `namespace`'s broker fetched and not acked, plus messages still stored."""
+    acks = sum(r.scard(k) for k in r.scan_iter(match=f"{namespace}-dramatiq:__acks__.*"))
+    return acks + sum(r.hlen(k) for k in r.scan_iter(match=f"{namespace}-dramatiq:*.msgs"))

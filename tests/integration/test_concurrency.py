@@ -7,7 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 from events.chain import verify
 from events.store import EventStore
 from tests.conftest import Stack, wait_for
-from tests.integration.helpers import command, new_race
+from tests.integration.helpers import command, new_race, unacked
 
 
 def test_fifty_commands_with_the_same_expected_seq_one_wins(stack: Stack, store: EventStore) -> None:
@@ -38,8 +38,4 @@ def test_commands_without_expect_all_apply_in_some_order(stack: Stack, store: Ev
     # commands are answered, none may stay unacked in the broker's Redis.
     r = store.r
 
-    def unacked() -> int:
-        acks = sum(r.scard(k) for k in r.scan_iter(match=f"{namespace}-dramatiq:__acks__.*"))
-        return acks + sum(r.hlen(k) for k in r.scan_iter(match=f"{namespace}-dramatiq:*.msgs"))
-
-    wait_for(lambda: unacked() == 0, timeout=10)
+    wait_for(lambda: unacked(r, namespace) == 0, timeout=10)

@@ -11,7 +11,7 @@ import redis
 from events.chain import verify
 from events.store import EventStore
 from tests.conftest import Stack, child_env, running_stack, wait_for
-from tests.integration.helpers import command, new_race
+from tests.integration.helpers import command, new_race, unacked
 
 
 def test_commands_go_on_after_the_server_forgets_its_scripts(private_redis: str, tmp_path: Path) -> None:
@@ -37,9 +37,5 @@ def test_commands_go_on_after_the_server_forgets_its_scripts(private_redis: str,
         notes = [e.data["text"] for e in envs if e.type == "race.NoteWritten"]
         assert len(notes) == 4 + 3 * 8
 
-        def unacked() -> int:
-            acks = sum(r.scard(k) for k in r.scan_iter(match=f"{ns}-dramatiq:__acks__.*"))
-            return acks + sum(r.hlen(k) for k in r.scan_iter(match=f"{ns}-dramatiq:*.msgs"))
-
-        wait_for(lambda: unacked() == 0, timeout=10)
+        wait_for(lambda: unacked(r, ns) == 0, timeout=10)
     r.close()

@@ -16,7 +16,7 @@ from events.chain import verify
 from events.store import EventStore
 from service.embedded import EmbeddedRedis
 from tests.conftest import child_env, running_stack, wait_for
-from tests.integration.helpers import bearer, new_race
+from tests.integration.helpers import bearer, new_race, unacked
 
 
 def test_a_redis_restart_under_load_loses_nothing_and_applies_nothing_twice(tmp_path: Path) -> None:
@@ -74,11 +74,7 @@ def test_a_redis_restart_under_load_loses_nothing_and_applies_nothing_twice(tmp_
                 assert head is not None
                 wait_for(lambda gid=gid, seq=head.seq: store.checkpoint(gid) == seq, timeout=15)
 
-            def unacked() -> int:
-                acks = sum(r.scard(k) for k in r.scan_iter(match=f"{ns}-dramatiq:__acks__.*"))
-                return acks + sum(r.hlen(k) for k in r.scan_iter(match=f"{ns}-dramatiq:*.msgs"))
-
-            wait_for(lambda: unacked() == 0, timeout=15)
+            wait_for(lambda: unacked(r, ns) == 0, timeout=15)
             # The outage is expected: logged as warnings, not as tracebacks of failed messages.
             for part in ("worker", "projector"):
                 text = (tmp_path / "logs" / f"{part}.log").read_text()
