@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -133,6 +133,10 @@ def create_app(settings: Settings | None = None, parts: Parts | None = None) -> 
         await replies.start()
         # The hot path's two round trips skip redis-py's Pipeline on a plain Redis.
         batch = state["batch"] = None if isinstance(state["aio"], AsyncRedisCluster) else Batch(state["aio"])
+        # dramatiq asks Redis for Lua's stack size on the first enqueue, a blocking call in the
+        # event loop: ask now, off the loop (if Redis is not up yet, the first enqueue asks).
+        with suppress(RedisConnectionError):
+            await run_in_threadpool(p.broker._max_unpack_size)
         yield
         if batch is not None:
             await batch.close()

@@ -74,5 +74,5 @@ def build(settings: Settings, *, handle: bool = False) -> Parts:
         wake=settings.wake_consumer,
     )
     dramatiq.set_broker(broker)
-    actor = declare(broker, CommandHandler(store) if handle else None)
+    actor = declare(broker, CommandHandler(store) if handle else None, settings.store_wait_seconds)
     return Parts(settings, client, store, broker, actor)

@@ -40,6 +40,7 @@ def run_worker(settings: Settings, threads: int) -> None:
     worker.start()
     log.info("worker.started", pid=os.getpid(), threads=threads)
     stop.wait()
+    parts.broker.stopping.set()  # a handler waiting for Redis lets go of its message
     worker.stop(timeout=10_000)
     parts.broker.close()
     log.info("worker.stopped", pid=os.getpid())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from typing import Any
 
@@ -9,17 +10,20 @@ import dramatiq
 import redis
 import structlog
 
+from workers.broker import StoreUnreachable
 from workers.commands import CommandHandler
 
 log = structlog.get_logger("boardlog.worker")
 
 COMMANDS_QUEUE = "commands"
-STORE_WAIT_SECONDS = 30.0
 HANDLE_COMMAND = "handle_command"
 
 
-def declare(broker: dramatiq.Broker, handler: CommandHandler | None) -> dramatiq.Actor:
+def declare(
+    broker: dramatiq.Broker, handler: CommandHandler | None, store_wait: float = 30.0
+) -> dramatiq.Actor:
     """Declare `handle_command` on `broker`; `handler` is None in processes that only enqueue."""
+    stopping: threading.Event = getattr(broker, "stopping", None) or threading.Event()
 
     def handle_command(gid: str, cid: str) -> None:
         if handler is None:
@@ -27,17 +31,18 @@ def declare(broker: dramatiq.Broker, handler: CommandHandler | None) -> dramatiq
         # Redis restarting or out of reach: wait for it here, holding the message. Handing the
         # failure to the Retries middleware would need Redis to queue the retry, and when that
         # fails too dramatiq acks the message anyway. Running the handler again is harmless.
-        pause, deadline = 0.05, time.monotonic() + STORE_WAIT_SECONDS
+        pause, deadline = 0.05, time.monotonic() + store_wait
         while True:
             try:
                 handler.handle(gid, cid)
                 return
             except (redis.ConnectionError, redis.TimeoutError) as e:
-                if time.monotonic() > deadline:  # a long outage: dramatiq's retries take over
+                if time.monotonic() > deadline or stopping.is_set():
+                    # The message stays in the ack set; a sweep puts it back (StoreUnreachable).
                     log.warning("command.store_unavailable", game=gid, command=cid, error=str(e), waiting=False)
-                    raise dramatiq.Retry(str(e)) from None
+                    raise StoreUnreachable(str(e)) from None
                 log.warning("command.store_unavailable", game=gid, command=cid, error=str(e), retry_in=pause)
-                time.sleep(pause)
+                stopping.wait(pause)
                 pause = min(1.0, pause * 2)
 
     actor: dramatiq.Actor = dramatiq.Actor(
@@ -46,7 +51,7 @@ def declare(broker: dramatiq.Broker, handler: CommandHandler | None) -> dramatiq
         actor_name=HANDLE_COMMAND,
         queue_name=COMMANDS_QUEUE,
         priority=0,
-        options={},
+        options={"throws": (StoreUnreachable,)},  # neither retried nor logged as a crash
     )
     return actor
 

@@ -10,6 +10,7 @@ moment a message lands and costs nothing while idle.
 from __future__ import annotations
 
 import hashlib
+import threading
 import time
 from collections import deque
 from collections.abc import Sequence
@@ -37,6 +38,13 @@ log = structlog.get_logger("boardlog.worker")
 WAKE_CAP = 64
 _DISPATCH_LUA = (Path(dramatiq.__file__).parent / "brokers" / "redis" / "dispatch.lua").read_text()
 _DISPATCH_SHA = hashlib.sha1(_DISPATCH_LUA.encode()).hexdigest()
+
+
+class StoreUnreachable(Exception):
+    """A handler gave up waiting for Redis. Its message is neither acked nor retried: dramatiq's
+    retry is queued through Redis, and when that fails the message is acked anyway. It stays
+    in this worker's ack set, and the next sweep (or dramatiq's maintenance, once this worker
+    is gone) puts it back on the queue."""
 
 
 class WakeConsumer(_RedisConsumer):
@@ -79,16 +87,30 @@ class WakeConsumer(_RedisConsumer):
             log.warning("broker.requeued_orphans", queue=self.queue_name, count=len(orphans))
         return len(orphans)
 
+    def _kept(self, message: MessageProxy) -> bool:
+        """Whether the message is left unacked (its handler raised StoreUnreachable); if so,
+        it is released and the next fetch sweeps it back onto the queue."""
+        if not isinstance(message._exception, StoreUnreachable):
+            return False
+        self.handed.discard(message.options["redis_message_id"])
+        self.queued_message_ids.discard(message.message_id)
+        self._swept_at = None
+        return True
+
     def ack(self, message: MessageProxy) -> None:
         """Free the slot now; the ack itself rides with this consumer's next round trip (a fetch
         or a wait), which saves one round trip a message. An ack lost with a dead worker only
         means a redelivery, which the command handler answers from the stored result."""
+        if self._kept(message):
+            return
         mid = message.options["redis_message_id"]
         self.acks.append(mid)  # before it leaves `handed`, so a sweep always sees it held
         self.handed.discard(mid)
         self.queued_message_ids.discard(message.message_id)
 
     def nack(self, message: MessageProxy) -> None:
+        if self._kept(message):
+            return
         try:
             super().nack(message)
         finally:
@@ -165,6 +187,8 @@ class WakingRedisBroker(RedisBroker):
         self.links = Links.for_client(self.client)
         self.scripts["dispatch"] = Lua(self.client, _DISPATCH_LUA, self.links)
         self.handed: dict[str, set[str]] = {}
+        # Set when the worker process begins to stop: a handler waiting for Redis gives up.
+        self.stopping = threading.Event()
 
     def reconnects(self) -> int:
         """How often this thread's own connection was made again (0 without one)."""

@@ -10,7 +10,7 @@ import dramatiq
 import pytest
 import redis
 
-from workers.broker import WakeConsumer, WakingRedisBroker, make_broker
+from workers.broker import StoreUnreachable, WakeConsumer, WakingRedisBroker, make_broker
 
 QUEUE = "commands"
 
@@ -84,3 +84,19 @@ def test_a_fetch_sent_again_on_a_new_connection_sweeps_what_the_first_took(broke
     got = drain(c, 2)  # the next fetch meets the dead connection, is sent again, then sweeps
     assert sorted(m.message_id for m in got) == sorted(sent)
     assert broker.reconnects() == 1
+
+
+def test_a_message_whose_handler_could_not_reach_redis_is_neither_acked_nor_lost(broker: WakingRedisBroker) -> None:
+    sent = send(broker, 1)
+    c = consumer(broker)
+    [held] = drain(c, 1)
+    held.stuff_exception(StoreUnreachable("Connection refused"))
+    held.fail()  # as Retries does for an actor's `throws`
+    c.nack(held)
+    assert len(ack_set(broker)) == 1  # not acked, not dead-lettered
+    again = drain(c, 1)  # the next fetch sweeps it back onto the queue
+    assert [m.message_id for m in again] == sent
+    c.ack(again[0])
+    c.close()
+    assert ack_set(broker) == set()
+    assert redis.Redis(connection_pool=broker.client.connection_pool).zcard(f"{broker.namespace}:{QUEUE}.XQ") == 0
