@@ -34,6 +34,7 @@ from projections.replay import events_for, match_at
 from rules.core import Command, InvalidCommand, games
 from service.batch import Batch
 from service.bootstrap import Parts, async_redis_client, build
+from service.logs import configure
 from service.matches import Principal, create_match, principal_of, token_digest, who
 from service.replies import Replies
 from service.settings import Settings
@@ -115,6 +116,8 @@ def result_response(result: dict[str, Any]) -> Response:
 
 def create_app(settings: Settings | None = None, parts: Parts | None = None) -> FastAPI:
     settings = settings or Settings.from_env()
+    if not structlog.is_configured():  # a process uvicorn started for itself (--processes)
+        configure(settings.log_format)
     state: dict[str, Any] = {}
 
     @asynccontextmanager

@@ -1,4 +1,5 @@
-"""structlog set-up: JSON lines when not on a terminal, pretty output on one."""
+"""structlog set-up: JSON lines when not on a terminal, pretty output on one; the standard
+library's records (dramatiq, uvicorn, redis-py) come out in the same format."""
 
 from __future__ import annotations
 
@@ -10,25 +11,38 @@ from typing import Any
 import orjson
 import structlog
 
+_TIMESTAMP = structlog.processors.TimeStamper(fmt="iso", utc=True)
+
+
+class TransientConsumerErrors(logging.Filter):
+    """dramatiq logs CRITICAL each time a consumer meets a connection error, then connects
+    again on its own; this service rides out a Redis restart, so such a line is a warning."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno == logging.CRITICAL and str(record.msg).startswith("Consumer encountered a connection error"):
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+        return True
+
 
 def configure(fmt: str = "auto", level: int = logging.INFO) -> None:
     pretty = sys.stderr.isatty() if fmt == "auto" else fmt == "pretty"
     renderer: structlog.typing.Processor = structlog.dev.ConsoleRenderer()
+    text_renderer: structlog.typing.Processor = renderer
     factory: Callable[..., Any] = structlog.PrintLoggerFactory(sys.stderr)
     out = getattr(sys.stderr, "buffer", None)
     if not pretty:
+        text_renderer = structlog.processors.JSONRenderer(serializer=lambda v, **kw: orjson.dumps(v, **kw).decode())
+        renderer = text_renderer
         # A worker writes a line per command: orjson into the byte stream (structlog's advice
         # for speed) costs about half of json.dumps into the text one.
         if out is not None:
             renderer = structlog.processors.JSONRenderer(serializer=orjson.dumps)
             factory = structlog.BytesLoggerFactory(out)
-        else:  # a stream with no bytes under it (a test's capture, say): text lines
-            renderer = structlog.processors.JSONRenderer(serializer=lambda v, **kw: orjson.dumps(v, **kw).decode())
     structlog.configure(
         processors=[
             structlog.contextvars.merge_contextvars,
             structlog.processors.add_log_level,
-            structlog.processors.TimeStamper(fmt="iso", utc=True),
+            _TIMESTAMP,
             structlog.processors.format_exc_info,
             renderer,
         ],
@@ -36,4 +50,16 @@ def configure(fmt: str = "auto", level: int = logging.INFO) -> None:
         logger_factory=factory,
         cache_logger_on_first_use=True,
     )
-    logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="%(levelname)s %(name)s %(message)s")
+    handler = logging.StreamHandler(sys.stderr)
+    handler.addFilter(TransientConsumerErrors())
+    handler.setFormatter(structlog.stdlib.ProcessorFormatter(
+        foreign_pre_chain=[structlog.stdlib.add_log_level, structlog.stdlib.add_logger_name, _TIMESTAMP],
+        processors=[
+            structlog.stdlib.ProcessorFormatter.remove_processors_meta,
+            structlog.processors.format_exc_info,
+            text_renderer,
+        ],
+    ))
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(logging.WARNING)

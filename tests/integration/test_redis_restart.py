@@ -10,6 +10,7 @@ import uuid
 from pathlib import Path
 
 import httpx
+import orjson
 import redis
 
 from events.chain import verify
@@ -75,10 +76,15 @@ def test_a_redis_restart_under_load_loses_nothing_and_applies_nothing_twice(tmp_
                 wait_for(lambda gid=gid, seq=head.seq: store.checkpoint(gid) == seq, timeout=15)
 
             wait_for(lambda: unacked(r, ns) == 0, timeout=15)
-            # The outage is expected: logged as warnings, not as tracebacks of failed messages.
-            for part in ("worker", "projector"):
+            # The outage is expected: logged as warnings, not as tracebacks of failed messages,
+            # and every line is JSON, dramatiq's own (its consumers' reconnects) included.
+            for part in ("worker", "projector", "api"):
                 text = (tmp_path / "logs" / f"{part}.log").read_text()
                 assert "Traceback" not in text, text[-3000:]
+                lines = [orjson.loads(line) for line in text.splitlines()]
+                assert not [x for x in lines if x["level"] in ("error", "critical")], text[-3000:]
+            assert any(x.get("logger", "").startswith("dramatiq") for x in
+                       map(orjson.loads, (tmp_path / "logs" / "worker.log").read_text().splitlines()))
     finally:
         r.close()
         server.stop()
