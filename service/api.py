@@ -109,7 +109,7 @@ def unavailable_response(exc: Exception) -> Response:
 def result_response(result: dict[str, Any]) -> Response:
     """A command's result; a rejection or conflict also carries the standard error object."""
     status = int(result.get("http", 200))
-    if result.get("status") in ("rejected", "conflict"):
+    if result.get("status") in ("rejected", "conflict", "failed"):
         result = {**result, "error": {"code": result["code"], "message": result["message"]}}
     return json_response(result, status)
 

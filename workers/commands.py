@@ -70,6 +70,7 @@ class CommandHandler:
         expect = pending.get("expect")
         reply = pending.get("reply") or ""  # the API channel its waiter listens on, if any
         item = self.cache.get(gid)
+        seed = self.seed(gid)
         for _ in range(MAX_TRIES):
             match = item.match
             if expect is not None and expect != match.seq:
@@ -84,7 +85,7 @@ class CommandHandler:
                     "seq": match.seq,
                 }, reply)
             try:
-                events, after = decide_and_fold(match, command, cid, self.seed(gid))
+                events, after = decide_and_fold(match, command, cid, seed)
             except (IllegalCommand, InvalidCommand) as e:
                 fresh = self.cache.refresh(gid)
                 if fresh.match.seq != match.seq:
@@ -94,6 +95,15 @@ class CommandHandler:
                 return self.store.reject(gid, cid, {
                     "id": cid, "status": "rejected", "code": e.code, "message": e.message,
                     "http": 422, "seq": match.seq,
+                }, reply)
+            except Exception:
+                # A bug in the rules. decide and evolve are pure, so a retry on this state fails
+                # the same way and only keeps the client waiting: answer now, change nothing.
+                bound.exception("command.failed", seq=match.seq)
+                return self.store.reject(gid, cid, {
+                    "id": cid, "status": "failed", "code": "internal_error", "http": 500,
+                    "message": "the rules failed on this command (a bug, logged); it changed nothing",
+                    "seq": match.seq,
                 }, reply)
             first = match.seq + 1
             envelopes = seal(gid, first, item.hash, events, cid, utcnow())

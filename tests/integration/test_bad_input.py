@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from typing import Any
 
 import httpx
+import orjson
 import pytest
 
 from events.store import EventStore
 from tests.conftest import Stack
 from tests.integration.helpers import bearer, command, new_race
+from tests.support.racegame import RULES_BUG_NOTE
 
 
 @pytest.fixture
@@ -85,6 +88,25 @@ def test_a_command_on_a_finished_game_is_refused(game: tuple[httpx.Client, str, 
     r = command(c, gid, tokens[0])
     assert_error(r, 409, "game_over")
     assert len(store.read(gid)) == n
+
+
+def test_a_bug_in_the_rules_answers_500_at_once_and_changes_nothing(
+    game: tuple[httpx.Client, str, list[str], str], store: EventStore, stack: Stack
+) -> None:
+    c, gid, tokens, _ = game
+    n = len(store.read(gid))
+    t0 = time.monotonic()
+    r = command(c, gid, tokens[0], "race.note", {"text": RULES_BUG_NOTE}, cid="bug-1")
+    assert time.monotonic() - t0 < 5  # answered, not retried by dramatiq until dead-lettered
+    assert_error(r, 500, "internal_error")
+    assert r.json()["status"] == "failed"
+    assert len(store.read(gid)) == n
+    assert_error(c.get(f"/v1/games/{gid}/commands/bug-1"), 500, "internal_error")  # stored: asked again, same answer
+    assert command(c, gid, tokens[0], "race.note", {"text": "after"}).status_code == 200
+    logged = [orjson.loads(line) for line in (stack.logdir / "worker.log").read_text().splitlines()]  # type: ignore[operator]
+    [failed] = [x for x in logged if x["event"] == "command.failed"]
+    assert failed["command"] == "bug-1" and failed["game"] == gid and failed["seq"] == n
+    assert "a deliberate bug in the rules" in failed["exception"]
 
 
 def test_only_the_admin_may_abort_or_export_early(game: tuple[httpx.Client, str, list[str], str]) -> None:

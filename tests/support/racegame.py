@@ -24,6 +24,9 @@ from rules.core import (
     SeatInfo,
 )
 
+# A note with this text makes decide raise, as a bug in a game's rules would.
+RULES_BUG_NOTE = "rules-bug:raise"
+
 
 @dataclass(frozen=True, slots=True)
 class RaceState:
@@ -62,6 +65,8 @@ class RaceGame:
         if state.winner is not None:
             raise IllegalCommand("game_over", "the race is over")
         if command.type == "race.note":
+            if command.args["text"] == RULES_BUG_NOTE:
+                raise RuntimeError("a deliberate bug in the rules")
             return [Event("race.NoteWritten", {"text": command.args["text"]}, command.seat)]
         if command.seat != state.turn:
             raise IllegalCommand("not_your_turn", f"it is seat {state.turn}'s turn")
