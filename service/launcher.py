@@ -8,6 +8,7 @@ import subprocess
 import sys
 import threading
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
 
@@ -79,6 +80,39 @@ def _spawn(args: list[str], env: dict[str, str]) -> subprocess.Popen[bytes]:
     return subprocess.Popen([sys.executable, "-m", "service.cli", *args], env=env)
 
 
+# A part that dies after this long up is started again at once; one that dies sooner waits
+# 1 s, doubling to 30 s, so a part that cannot start does not spin.
+STEADY_SECONDS = 10.0
+MAX_RESTART_DELAY = 30.0
+
+
+@dataclass
+class Part:
+    """One supervised process of `serve`: its command line, and when to start it again."""
+
+    name: str
+    args: list[str] = field(default_factory=list)
+    proc: subprocess.Popen[bytes] | None = None
+    started: float = 0.0
+    quick_exits: int = 0
+    restart_at: float | None = None
+
+    def start(self, env: dict[str, str]) -> None:
+        self.proc, self.started, self.restart_at = _spawn(self.args, env), time.monotonic(), None
+
+    def exited(self, now: float) -> int | None:
+        """The exit code if the process has just been found dead (and schedules its restart)."""
+        if self.proc is None or self.restart_at is not None:
+            return None
+        code = self.proc.poll()
+        if code is None:
+            return None
+        self.quick_exits = self.quick_exits + 1 if now - self.started < STEADY_SECONDS else 0
+        delay = 0.0 if not self.quick_exits else min(MAX_RESTART_DELAY, 2.0 ** (self.quick_exits - 1))
+        self.restart_at = now + delay
+        return code
+
+
 def _wait_for_api(url: str, children: list[subprocess.Popen[bytes]], stop: threading.Event) -> bool:
     """Wait until the API answers (so the printed URL works when it is printed)."""
     import httpx
@@ -97,7 +131,8 @@ def _wait_for_api(url: str, children: list[subprocess.Popen[bytes]], stop: threa
 
 
 def serve(settings: Settings, host: str, port: int, data: Path, workers: int, threads: int) -> int:
-    """Start Redis (embedded unless REDIS_URL is set), workers, projector and API; stop them on a signal."""
+    """Start Redis (embedded unless REDIS_URL is set), workers, projector and API; start a part
+    again when it dies; stop them all on a signal."""
     stop = _stop_event()
     embedded: EmbeddedRedis | None = None
     if "REDIS_URL" not in os.environ:
@@ -105,28 +140,55 @@ def serve(settings: Settings, host: str, port: int, data: Path, workers: int, th
         settings = Settings.from_env(redis_url=embedded.url)
         log.info("redis.embedded", url=embedded.url, data=str(data.resolve()))
     env = {**os.environ, **settings.env(), "PYTHONPATH": os.pathsep.join(sys.path)}
-    children = [_spawn(["worker", "--processes", "1", "--threads", str(threads)], env) for _ in range(workers)]
-    children.append(_spawn(["projector"], env))
-    children.append(_spawn(["api", "--host", host, "--port", str(port)], env))
-    if _wait_for_api(f"http://{host}:{port}/v1/health", children, stop):
-        print(f"boardlog is up: open http://{host}:{port}/ (Ctrl-C stops it)", flush=True)
+    parts = [Part(f"worker-{i + 1}", ["worker", "--processes", "1", "--threads", str(threads)]) for i in range(workers)]
+    parts.append(Part("projector", ["projector"]))
+    parts.append(Part("api", ["api", "--host", host, "--port", str(port)]))
+    for part in parts:
+        part.start(env)
+    procs = [p.proc for p in parts if p.proc is not None]
     code = 0
+    if _wait_for_api(f"http://{host}:{port}/v1/health", procs, stop):
+        print(f"boardlog is up: open http://{host}:{port}/ (Ctrl-C stops it)", flush=True)
+    elif not stop.is_set():
+        # Not up at all (the port taken, a bad setting): say so and stop, rather than retry.
+        log.error("serve.start_failed", codes={p.name: p.proc.poll() for p in parts if p.proc is not None})
+        code = 1
+        stop.set()
+    redis_down_since: float | None = None
     while not stop.is_set():
-        if any(c.poll() is not None for c in children):
-            log.error("serve.child_exited", codes=[c.poll() for c in children])
-            code = 1
-            break
-        stop.wait(0.5)
-    for c in reversed(children):
-        if c.poll() is None:
-            c.send_signal(signal.SIGTERM)
+        now = time.monotonic()
+        if embedded is not None and embedded.proc is not None and embedded.proc.poll() is not None:
+            # The parts wait for Redis and reconnect on their own; it comes back from its AOF.
+            if redis_down_since is None:
+                redis_down_since = now
+                log.error("serve.redis_exited", code=embedded.proc.poll())
+            try:
+                embedded.start()
+                log.warning("serve.redis_restarted", down_seconds=round(time.monotonic() - redis_down_since, 2))
+                redis_down_since = None
+            except RuntimeError as e:
+                log.error("serve.redis_start_failed", error=str(e))
+                stop.wait(1.0)
+                continue
+        for part in parts:
+            exit_code = part.exited(now)
+            if exit_code is not None:
+                log.error("serve.part_exited", part=part.name, code=exit_code,
+                          restart_in=round((part.restart_at or now) - now, 2))
+            if part.restart_at is not None and now >= part.restart_at:
+                part.start(env)
+                log.warning("serve.part_restarted", part=part.name, pid=part.proc.pid if part.proc else None)
+        stop.wait(0.25)
+    running = [p.proc for p in reversed(parts) if p.proc is not None and p.proc.poll() is None]
+    for proc in running:
+        proc.send_signal(signal.SIGTERM)
     deadline = time.monotonic() + 15
-    for c in children:
+    for proc in running:
         try:
-            c.wait(timeout=max(0.1, deadline - time.monotonic()))
+            proc.wait(timeout=max(0.1, deadline - time.monotonic()))
         except subprocess.TimeoutExpired:
-            c.kill()
-            c.wait()
+            proc.kill()
+            proc.wait()
     if embedded is not None:
         embedded.stop()
     log.info("serve.stopped")

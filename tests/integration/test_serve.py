@@ -7,9 +7,12 @@ import os
 import signal
 import subprocess
 import sys
+import time
+import uuid
 from pathlib import Path
 
 import httpx
+import psutil
 
 from service.embedded import free_port
 from tests.conftest import ROOT, child_env, wait_for, wait_http
@@ -63,3 +66,50 @@ def test_serve_stopped_and_started_again_keeps_every_game(tmp_path: Path) -> Non
             assert {g for g, _ in games} <= lobby
     finally:
         assert stop(p) == 0
+
+
+def answered(url: str, gid: str, token: str, text: str, timeout: float = 60) -> None:
+    """Write a note, sending the same command id again (as a client should) until it is answered."""
+    cid = str(uuid.uuid4())
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            with httpx.Client(base_url=url, timeout=15) as c:
+                r = command(c, gid, token, "race.note", {"text": text}, cid=cid)
+                if r.status_code == 200:
+                    assert r.json()["status"] == "accepted", r.text
+                    return
+                assert r.status_code in (202, 503), r.text
+        except httpx.HTTPError:
+            pass  # the API is starting again
+        time.sleep(0.2)
+    raise AssertionError(f"note {text!r} not answered in {timeout} s")
+
+
+def test_serve_starts_again_every_part_that_dies(tmp_path: Path) -> None:
+    data, port, log = tmp_path / "var", free_port(), tmp_path / "serve.log"
+    url = f"http://127.0.0.1:{port}"
+    p = start_serve(data, port, log)
+    try:
+        wait_http(url, timeout=30)
+        with httpx.Client(base_url=url, timeout=30) as c:
+            gid, tokens, _ = new_race(c)
+        texts = ["first"]
+        answered(url, gid, tokens[0], texts[-1])
+        for part in ("service.cli worker", "service.cli projector", "service.cli api", "redis-server"):
+            [child] = [ch for ch in psutil.Process(p.pid).children() if part in " ".join(ch.cmdline())]
+            child.kill()
+            child.wait(10)
+            texts.append(f"after {part}")
+            answered(url, gid, tokens[0], texts[-1])
+            assert p.poll() is None
+        with httpx.Client(base_url=url, timeout=30) as c:
+            events = c.get(f"/v1/games/{gid}/events").json()["events"]
+            assert [e["data"]["text"] for e in events if e["type"] == "race.NoteWritten"] == texts
+            wait_for(lambda: c.get(f"/v1/games/{gid}").json()["seq"] == events[-1]["seq"], timeout=20)
+    finally:
+        assert stop(p) == 0
+    text = log.read_text()
+    for name in ("worker-1", "projector", "api"):
+        assert f'"part":"{name}"' in text and "serve.part_restarted" in text, text[-3000:]
+    assert "serve.redis_restarted" in text, text[-3000:]
