@@ -29,6 +29,7 @@ from events.export import export_lines, read_record
 from events.keys import is_game_id, partition_of
 from events.link import checked, no_script
 from events.match import ABORT, JOIN, MAX_ENTROPY
+from projections.lobby import Cursor, lobby_rows
 from projections.readmodels import summary_of, view_field, view_of
 from projections.replay import events_for, match_at
 from rules.core import Command, InvalidCommand, games
@@ -279,29 +280,18 @@ def create_app(settings: Settings | None = None, parts: Parts | None = None) -> 
         log.info("game.created", game=out["id"], type=out["game"], seats=len(out["seats"]))
         return json_response(out, 201, {"Location": f"/v1/games/{out['id']}"})
 
-    @app.get("/v1/games", summary="The lobby: games by last activity")
-    def lobby(limit: int = 50, status: str | None = None, game: str | None = None) -> Response:
+    @app.get("/v1/games", summary="The lobby: games by last activity, a page at a time")
+    def lobby(
+        limit: int = 50, status: str | None = None, game: str | None = None, cursor: str | None = None
+    ) -> Response:
         limit = max(1, min(limit, 500))
-        store = P().store
-        pipe = store.r.pipeline(transaction=False)
-        for p in range(store.partitions):
-            pipe.zrevrange(store.lobby(p), 0, limit * 4 - 1, withscores=True)
-        ranked = sorted(
-            ((score, gid.decode()) for rows in pipe.execute() for gid, score in rows), reverse=True
-        )
-        pipe = store.r.pipeline(transaction=False)
-        for _, gid in ranked:
-            pipe.hget(store.keys(gid).rm, "summary")
-        rows = []
-        for raw in pipe.execute():
-            if raw is None:
-                continue
-            s = loads(raw)
-            if (status is None or s["status"] == status) and (game is None or s["game"] == game):
-                rows.append(s)
-            if len(rows) >= limit:
-                break
-        return json_response({"games": rows, "types": sorted(games())})
+        try:
+            after = None if cursor is None else Cursor.decode(cursor)
+        except ValueError:
+            raise ApiError(422, "bad_cursor", "'cursor' is the 'next' of a previous page") from None
+        rows, nxt = lobby_rows(P().store, limit, status, game, after)
+        return json_response({"games": rows, "types": sorted(games()),
+                              "next": None if nxt is None else nxt.encode()})
 
     @app.get("/v1/games/{gid}", summary="A game's summary")
     async def get_summary(gid: str) -> Response:

@@ -12,6 +12,7 @@
   const newMsg = document.getElementById("new-msg");
   const created = document.getElementById("created");
   const createdLinks = document.getElementById("created-links");
+  const moreButton = document.getElementById("more-games");
 
   const EXAMPLES = {
     rite: '{"factions": ["humans", "goblins"], "map": "premade", "volcano": true}',
@@ -21,30 +22,45 @@
   };
 
   let loading = 0;
-  async function loadGames() {
+  let next = null;  // the cursor of the page after the rows shown
+  let pages = 0;
+
+  function gameRow(g) {
+    const turn = g.status === "active" ? whoseTurn(g) : outcomeText(g, g.outcome) || "—";
+    return el("tr", { "data-game": g.id },
+      el("td", { "data-label": "Game" }, el("a", { href: `/games/${encodeURIComponent(g.id)}`, class: "mono" }, g.id)),
+      el("td", { "data-label": "Type" }, g.game),
+      el("td", { "data-label": "Status" }, statusBadge(g.status)),
+      el("td", { "data-label": g.status === "active" ? "Whose turn" : "Result" }, turn),
+      el("td", { class: "mono", "data-label": "Seq" }, String(g.seq)),
+      el("td", { "data-label": "Last activity" }, el("time", { datetime: g.updated, title: g.updated ? new Date(g.updated).toLocaleString() : "" }, when(g.updated))),
+      el("td", { class: "links", "data-label": "Open" }, el("span", {},
+        el("a", { href: `/games/${encodeURIComponent(g.id)}`, "aria-label": `board of ${g.id}` }, "Board"),
+        el("a", { href: `/games/${encodeURIComponent(g.id)}/replay`, "aria-label": `replay of ${g.id}` }, "Replay"))));
+  }
+
+  /* The first page (more: false) or the page after the rows shown (more: true). */
+  async function loadGames(more) {
     const mine = ++loading;
-    const q = filter.value ? "?status=" + encodeURIComponent(filter.value) : "";
+    const params = new URLSearchParams();
+    if (filter.value) params.set("status", filter.value);
+    if (more === true && next) params.set("cursor", next);
+    const q = params.toString() ? "?" + params : "";
     try {
       const { data } = await api("/v1/games" + q);
       if (mine !== loading) return data;
       clear(gamesMsg);
-      clear(tbody);
-      if (!data.games.length) {
+      if (more !== true) {
+        clear(tbody);
+        pages = 0;
+      }
+      pages += 1;
+      if (pages === 1 && !data.games.length) {
         tbody.append(el("tr", {}, el("td", { colspan: 7, class: "muted" }, filter.value ? `No ${filter.value} games.` : "No games yet: create one.")));
       }
-      for (const g of data.games) {
-        const turn = g.status === "active" ? whoseTurn(g) : outcomeText(g, g.outcome) || "—";
-        tbody.append(el("tr", { "data-game": g.id },
-          el("td", { "data-label": "Game" }, el("a", { href: `/games/${encodeURIComponent(g.id)}`, class: "mono" }, g.id)),
-          el("td", { "data-label": "Type" }, g.game),
-          el("td", { "data-label": "Status" }, statusBadge(g.status)),
-          el("td", { "data-label": g.status === "active" ? "Whose turn" : "Result" }, turn),
-          el("td", { class: "mono", "data-label": "Seq" }, String(g.seq)),
-          el("td", { "data-label": "Last activity" }, el("time", { datetime: g.updated, title: g.updated ? new Date(g.updated).toLocaleString() : "" }, when(g.updated))),
-          el("td", { class: "links", "data-label": "Open" }, el("span", {},
-            el("a", { href: `/games/${encodeURIComponent(g.id)}`, "aria-label": `board of ${g.id}` }, "Board"),
-            el("a", { href: `/games/${encodeURIComponent(g.id)}/replay`, "aria-label": `replay of ${g.id}` }, "Replay")))));
-      }
+      for (const g of data.games) tbody.append(gameRow(g));
+      next = data.next;
+      moreButton.classList.toggle("hidden", !next);
       return data;
     } catch (e) {
       clear(gamesMsg).append(el("div", { class: "msg error" }, `Could not load the games: ${e.message}`));
@@ -148,7 +164,8 @@
   }
 
   document.getElementById("add-seat").addEventListener("click", () => seatRow("").focus());
-  document.getElementById("refresh").addEventListener("click", loadGames);
+  document.getElementById("refresh").addEventListener("click", () => loadGames());
+  moreButton.addEventListener("click", () => loadGames(true));
   document.getElementById("new-form").addEventListener("submit", create);
   filter.addEventListener("change", () => {
     const u = new URL(location.href);
@@ -163,6 +180,7 @@
   seatRow("");
   seatRow("");
   loadGames().then((data) => { if (data) showTypes(data.types); });
-  // Keep the list fresh, but not while someone is moving through it with the keyboard.
-  setInterval(() => { if (!document.hidden && !tbody.contains(document.activeElement)) loadGames(); }, 15000);
+  // ... and not while someone is moving through it with the keyboard.
+  // Keep the first page fresh (not once older pages are shown: that would drop them).
+  setInterval(() => { if (!document.hidden && pages <= 1 && !tbody.contains(document.activeElement)) loadGames(); }, 15000);
 })();

@@ -107,6 +107,29 @@ def test_lobby_form_creates_a_game_and_shows_the_secret_links(stack: Stack, new_
 
 
 @pytest.mark.browser
+def test_the_lobby_shows_older_games_a_page_at_a_time(stack: Stack, new_page: Any) -> None:
+    with stack.client() as c:
+        ids = [c.post("/v1/games", json={"game": "race", "seats": ["a", "b"]}).json()["id"] for _ in range(57)]
+        wait_for(lambda: len(c.get("/v1/games?limit=100").json()["games"]) == 57, timeout=20)
+        first = c.get("/v1/games").json()
+        assert len(first["games"]) == 50 and first["next"]
+        assert c.get("/v1/games?cursor=nope").status_code == 422
+    page = new_page()
+    page.goto(stack.url + "/")
+    rows = page.locator("#games tbody tr[data-game]")
+    expect(rows).to_have_count(50)
+    more = page.get_by_role("button", name="Older games")
+    more.click()
+    expect(rows).to_have_count(57)
+    expect(more).to_be_hidden()
+    shown = [rows.nth(i).get_attribute("data-game") for i in range(57)]
+    assert sorted(shown) == sorted(ids)  # each once
+    page.get_by_role("button", name="Refresh").click()
+    expect(rows).to_have_count(50)
+    expect(more).to_be_visible()
+
+
+@pytest.mark.browser
 def test_a_seat_plays_a_legal_command_and_the_other_seat_updates_live(
     stack: Stack, new_page: Any, shots: Path
 ) -> None:
