@@ -71,6 +71,7 @@ def build(settings: Settings, *, handle: bool = False) -> Parts:
         namespace=f"{settings.namespace}-dramatiq",
         heartbeat_timeout_ms=settings.heartbeat_timeout_ms,
         maintenance_chance=settings.maintenance_chance,
+        max_retries=settings.max_retries,
         wake=settings.wake_consumer,
     )
     dramatiq.set_broker(broker)

@@ -21,6 +21,8 @@ class Settings:
     # How long a command's handler waits for an unreachable Redis before letting its message
     # go back on the queue.
     store_wait_seconds: float = 30.0
+    # Tries of a command that fails (outside the rules) before it is answered as failed.
+    max_retries: int = 20
     # Broker calls out of a million that also requeue dead workers' unacked messages.
     maintenance_chance: int = 10_000
     # False runs dramatiq's own consumer (sleeps after an empty fetch): the bench's baseline.
@@ -44,6 +46,7 @@ class Settings:
             "command_wait_seconds": float(env.get("BOARDLOG_WAIT_SECONDS", 10.0)),
             "heartbeat_timeout_ms": int(env.get("BOARDLOG_HEARTBEAT_MS", 15_000)),
             "store_wait_seconds": float(env.get("BOARDLOG_STORE_WAIT_SECONDS", 30.0)),
+            "max_retries": int(env.get("BOARDLOG_MAX_RETRIES", 20)),
             "maintenance_chance": int(env.get("BOARDLOG_MAINTENANCE_CHANCE", 10_000)),
             "wake_consumer": env.get("BOARDLOG_WAKE_CONSUMER", "1") != "0",
         }
@@ -62,6 +65,7 @@ class Settings:
             "BOARDLOG_WAIT_SECONDS": str(self.command_wait_seconds),
             "BOARDLOG_HEARTBEAT_MS": str(self.heartbeat_timeout_ms),
             "BOARDLOG_STORE_WAIT_SECONDS": str(self.store_wait_seconds),
+            "BOARDLOG_MAX_RETRIES": str(self.max_retries),
             "BOARDLOG_MAINTENANCE_CHANCE": str(self.maintenance_chance),
             "BOARDLOG_WAKE_CONSUMER": "1" if self.wake_consumer else "0",
         }

@@ -17,6 +17,7 @@ log = structlog.get_logger("boardlog.worker")
 
 COMMANDS_QUEUE = "commands"
 HANDLE_COMMAND = "handle_command"
+GAVE_UP = "command_gave_up"
 
 
 def declare(
@@ -45,13 +46,24 @@ def declare(
                 stopping.wait(pause)
                 pause = min(1.0, pause * 2)
 
+    def command_gave_up(message: dict[str, Any], retry_info: dict[str, Any]) -> None:
+        """Sent by the Retries middleware when a command's retries are spent: answer it."""
+        if handler is None:
+            raise RuntimeError("this process only enqueues commands")
+        gid, cid = message["args"]
+        handler.give_up(gid, cid, int(retry_info.get("retries", 0)) + 1)  # the first try and the retries
+
+    dramatiq.Actor(command_gave_up, broker=broker, actor_name=GAVE_UP, queue_name=COMMANDS_QUEUE,
+                   priority=0, options={})
     actor: dramatiq.Actor = dramatiq.Actor(
         handle_command,
         broker=broker,
         actor_name=HANDLE_COMMAND,
         queue_name=COMMANDS_QUEUE,
         priority=0,
-        options={"throws": (StoreUnreachable,)},  # neither retried nor logged as a crash
+        # StoreUnreachable: neither retried nor logged as a crash. A command that fails every
+        # try (a bug outside the rules) is answered, not left queued behind a dead letter.
+        options={"throws": (StoreUnreachable,), "on_retry_exhausted": GAVE_UP},
     )
     return actor
 

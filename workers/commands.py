@@ -123,3 +123,12 @@ class CommandHandler:
                 return res.prior
             item = self.cache.refresh(gid)  # someone else appended first: decide again
         raise RuntimeError(f"command {cid} on {gid} kept conflicting after {MAX_TRIES} tries")
+
+    def give_up(self, gid: str, cid: str, tries: int) -> dict[str, Any]:
+        """Answer a command whose every try failed (the first answer stands if it has one)."""
+        pending = self.store.pending(gid, cid) or {}
+        log.error("command.gave_up", game=gid, command=cid, tries=tries, type=pending.get("type"))
+        return self.store.reject(gid, cid, {
+            "id": cid, "status": "failed", "code": "internal_error", "http": 500,
+            "message": f"the command failed {tries} times (a bug, logged); it changed nothing",
+        }, pending.get("reply") or "")
