@@ -288,11 +288,27 @@
 
   /* ---- live updates -------------------------------------------------------------------- */
 
+  /* The browser reconnects an EventSource by itself after a dropped connection, but gives up
+     for good when the reconnect gets an error answer (a 503 while Redis restarts, a 502 from a
+     proxy while the API restarts): then open a new one, after 1 s doubling to 30 s. */
+  let es = null;
+  let retryMs = 1000;
+  let leaving = false;
   function listen() {
+    if (leaving) return;
     const live = $("live");
-    const es = new EventSource(`/v1/games/${encodeURIComponent(gid)}/stream`);
-    es.addEventListener("open", () => { live.textContent = "live"; live.className = "live on"; });
-    es.addEventListener("error", () => { live.textContent = "reconnecting…"; live.className = "live off"; });
+    es = new EventSource(`/v1/games/${encodeURIComponent(gid)}/stream`);
+    es.addEventListener("open", () => {
+      live.textContent = "live"; live.className = "live on"; retryMs = 1000; delete live.dataset.retry;
+    });
+    es.addEventListener("error", () => {
+      live.textContent = "reconnecting…"; live.className = "live off";
+      if (es.readyState === EventSource.CLOSED) {
+        live.dataset.retry = String(retryMs);  // the page's own retry, after the browser gave up
+        setTimeout(listen, retryMs);
+        retryMs = Math.min(retryMs * 2, 30000);
+      }
+    });
     es.addEventListener("summary", (ev) => {
       let s;
       try { s = JSON.parse(ev.data); } catch (e) { return; }
@@ -303,8 +319,8 @@
         refresh().catch((e) => showError($("page-msg"), e, "Could not refresh:"));
       }
     });
-    window.addEventListener("pagehide", () => es.close());
   }
+  window.addEventListener("pagehide", () => { leaving = true; if (es) es.close(); });
 
   (async () => {
     try {
