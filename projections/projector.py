@@ -88,6 +88,23 @@ class Projector:
             log.debug("projected", game=gid, seq=seq)
         return wrote
 
+    def project_or_log(self, gid: str) -> bool:
+        """`project`, except that a bug in the game's rules is logged instead of raised."""
+        try:
+            return self.project(gid)
+        except redis.RedisError:
+            raise
+        except Exception:
+            self._failed(gid)
+            return False
+
+    def _failed(self, gid: str) -> None:
+        # A bug in the rules' evolve or view. Both are pure, so trying this seq again fails the
+        # same way: log it, acknowledge the entries and let the game's next event try again,
+        # rather than stop the read models of every other game behind it.
+        log.exception("projector.failed", game=gid)
+        self.cache.drop(gid)
+
     def _projection(self, gid: str, item: Loaded) -> tuple[int, int, dict[str, bytes], bytes]:
         match = item.match
         created = self._created.get(gid)
@@ -113,11 +130,17 @@ class Projector:
         pipe = self.r.pipeline(transaction=False)
         calls = []
         for gid, item in cached:
-            if item is None:
-                item = self.cache.refresh(gid)  # not cached yet: snapshot and tail
-            else:
-                item = self.cache.catch_up(gid, item, [envelope_from_entry(f) for _, f in next(tails)])
-            keys, args = self.store.project_call(gid, *self._projection(gid, item))
+            try:
+                if item is None:
+                    item = self.cache.refresh(gid)  # not cached yet: snapshot and tail
+                else:
+                    item = self.cache.catch_up(gid, item, [envelope_from_entry(f) for _, f in next(tails)])
+                keys, args = self.store.project_call(gid, *self._projection(gid, item))
+            except redis.RedisError:
+                raise
+            except Exception:
+                self._failed(gid)
+                continue
             calls.append((keys, args))
             pipe.execute_command("EVALSHA", script.sha, len(keys), *keys, *args)
         for (keys, args), res in zip(calls, pipe.execute(raise_on_error=False), strict=True):
@@ -155,7 +178,7 @@ class Projector:
             return len(due)
         pipe = self.r.pipeline(transaction=False)
         for gid in due:
-            self.project(gid)
+            self.project_or_log(gid)
             for feed, entry_id in self._dirty.pop(gid):
                 pipe.xack(feed, GROUP, entry_id)
         pipe.execute()
@@ -261,5 +284,5 @@ def rebuild(store: EventStore) -> int:
     pipe.execute()
     fresh = Projector(store, consumer="rebuild")
     for gid in games:
-        fresh.project(gid)
+        fresh.project_or_log(gid)
     return len(games)

@@ -11,6 +11,7 @@ from projections.projector import GROUP, Projector, all_games, rebuild
 from projections.replay import match_at
 from rules.core import Command
 from service.matches import create_match
+from tests.support.racegame import VIEW_BUG_NOTE
 from workers.commands import CommandHandler
 
 
@@ -97,3 +98,32 @@ def test_a_forged_event_cannot_be_appended_out_of_order(store: EventStore) -> No
     envs = seal(gid, match.seq + 1, store.prev_hash(gid, match.seq), events, "c1", "t")
     assert store.append(gid, match.seq - 1, envs, "c1", {}, 0, "active").status == "conflict"
     assert store.append(gid, match.seq, envs, "c1", {}, fold_match(events, gid, match).draws, "active").status == "ok"
+
+
+def note(store: EventStore, gid: str, text: str) -> None:
+    cid = str(uuid.uuid4())
+    store.put_pending(gid, cid, {"type": "race.note", "args": {"text": text}, "seat": 0, "expect": None})
+    assert CommandHandler(store).handle(gid, cid)["status"] == "accepted"  # type: ignore[index]
+
+
+def test_a_game_whose_view_fails_does_not_stop_the_other_games_read_models(store: EventStore) -> None:
+    broken, fine = (create_match(store, {"game": "race", "seats": ["a", "b"]})["id"] for _ in range(2))
+    p = Projector(store, block_ms=10, min_gap_ms=0)
+    p.ensure_groups()
+    while p.step():
+        pass
+    before = store.checkpoint(broken)
+    for i in range(3):  # both games due together (one batch), then one at a time
+        note(store, broken, VIEW_BUG_NOTE if i == 0 else f"n{i}")
+        note(store, fine, f"n{i}")
+        while p.step():
+            pass
+        note(store, fine, f"m{i}")
+        while p.step():
+            pass
+    assert store.checkpoint(fine) == match_at(store, fine).seq
+    assert store.checkpoint(broken) == before  # its read models wait for a fixed rule
+    pending = sum(store.r.xpending(store.feed(k), GROUP)["pending"] for k in range(store.partitions))
+    assert pending == 0  # acknowledged: trying the same seq again would fail the same way
+    assert rebuild(store) == 2  # a rebuild goes on past it too
+    assert store.checkpoint(fine) == match_at(store, fine).seq

@@ -24,8 +24,10 @@ from rules.core import (
     SeatInfo,
 )
 
-# A note with this text makes decide raise, as a bug in a game's rules would.
+# A note with this text makes decide raise, as a bug in a game's rules would; one with the
+# other is accepted, and from then on view raises.
 RULES_BUG_NOTE = "rules-bug:raise"
+VIEW_BUG_NOTE = "rules-bug:view"
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +40,7 @@ class RaceState:
     notes: int = 0
     winner: int | None = None
     prompt: Prompt | None = None
+    broken_view: bool = False
 
 
 class RaceGame:
@@ -90,7 +93,7 @@ class RaceGame:
             nxt = (seat + 1) % state.seats
             return replace(state, positions=tuple(pos), turn=nxt, prompt=Prompt((nxt,), "roll"))
         if event.type == "race.NoteWritten":
-            return replace(state, notes=state.notes + 1)
+            return replace(state, notes=state.notes + 1, broken_view=state.broken_view or d["text"] == VIEW_BUG_NOTE)
         if event.type == "race.RaceWon":
             return replace(state, winner=d["seat"], prompt=None)
         raise ValueError(f"unknown event {event.type}")
@@ -100,6 +103,8 @@ class RaceGame:
             yield Command("race.roll", {}, seat)
 
     def view(self, state: RaceState, seat: int | None) -> dict[str, Any]:
+        if state.broken_view:
+            raise RuntimeError("a deliberate bug in the view")
         cells = [
             {"id": f"s{i}", "x": float(p), "y": float(i), "label": str(p), "fill": "",
              "pieces": [{"label": f"seat {i}", "owner": i}]}
