@@ -75,9 +75,20 @@ class BoardlogApp(FastAPI):
                     response = invalid_response(exc)
                 except (RedisConnectionError, RedisTimeoutError) as exc:
                     response = unavailable_response(exc)
+                except Exception:
+                    log.exception("api.failed", path=scope["path"])
+                    response = error_response(500, "internal_error", f"the server failed on {scope['path']} (a bug, logged)")
                 await response(scope, receive, send)
                 return
-        await super().__call__(scope, receive, send)
+        if scope["type"] != "http":
+            await super().__call__(scope, receive, send)
+            return
+        try:
+            await super().__call__(scope, receive, send)
+        except Exception:
+            # Starlette has answered the standard JSON 500 (the Exception handler) and raises it
+            # again for the server, which would log it and drop the connection: log it here.
+            log.exception("api.failed", path=scope["path"])
 
 
 class ApiError(Exception):
@@ -183,6 +194,12 @@ def create_app(settings: Settings | None = None, parts: Parts | None = None) -> 
     async def _http(_: Request, exc: StarletteHTTPException) -> Response:
         code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
         return error_response(exc.status_code, code, str(exc.detail))
+
+    @app.exception_handler(Exception)
+    async def _crash(request: Request, exc: Exception) -> Response:
+        # A bug (in the API or a game's view): the standard JSON error, not Starlette's text
+        # page; BoardlogApp logs the traceback.
+        return error_response(500, "internal_error", f"the server failed on {request.url.path} (a bug, logged)")
 
     # -- helpers ------------------------------------------------------------------------
 

@@ -13,7 +13,7 @@ import pytest
 from events.store import EventStore
 from tests.conftest import Stack
 from tests.integration.helpers import bearer, command, new_race
-from tests.support.racegame import RULES_BUG_NOTE
+from tests.support.racegame import RULES_BUG_NOTE, VIEW_BUG_NOTE
 
 
 @pytest.fixture
@@ -107,6 +107,19 @@ def test_a_bug_in_the_rules_answers_500_at_once_and_changes_nothing(
     [failed] = [x for x in logged if x["event"] == "command.failed"]
     assert failed["command"] == "bug-1" and failed["game"] == gid and failed["seq"] == n
     assert "a deliberate bug in the rules" in failed["exception"]
+
+
+def test_a_bug_in_a_view_answers_the_standard_json_error(
+    game: tuple[httpx.Client, str, list[str], str], stack: Stack
+) -> None:
+    c, gid, tokens, _ = game
+    r = command(c, gid, tokens[0], "race.note", {"text": VIEW_BUG_NOTE})
+    assert r.status_code == 200, r.text
+    head = r.json()["seq"][1]
+    assert_error(c.get(f"/v1/games/{gid}/view?at={head}", headers=bearer(tokens[0])), 500, "internal_error")
+    assert c.get(f"/v1/games/{gid}/view?at={head - 2}", headers=bearer(tokens[0])).status_code == 200
+    logged = [orjson.loads(line) for line in (stack.logdir / "api.log").read_text().splitlines()]  # type: ignore[operator]
+    assert any("a deliberate bug in the view" in x.get("exception", "") for x in logged)
 
 
 def test_only_the_admin_may_abort_or_export_early(game: tuple[httpx.Client, str, list[str], str]) -> None:
