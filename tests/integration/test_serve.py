@@ -87,9 +87,8 @@ def answered(url: str, gid: str, token: str, text: str, timeout: float = 60) -> 
 
 
 def test_serve_starts_again_every_part_that_dies(tmp_path: Path) -> None:
-    data, port, log = tmp_path / "var", free_port(), tmp_path / "serve.log"
-    url = f"http://127.0.0.1:{port}"
-    p = start_serve(data, port, log)
+    url = f"http://127.0.0.1:{free_port()}"
+    p = start_serve(tmp_path / "var", int(url.rsplit(":", 1)[1]), tmp_path / "serve.log")
     try:
         wait_http(url, timeout=30)
         with httpx.Client(base_url=url, timeout=30) as c:
@@ -109,7 +108,7 @@ def test_serve_starts_again_every_part_that_dies(tmp_path: Path) -> None:
             wait_for(lambda: c.get(f"/v1/games/{gid}").json()["seq"] == events[-1]["seq"], timeout=20)
     finally:
         assert stop(p) == 0
-    text = log.read_text()
+    text = (tmp_path / "serve.log").read_text()
     for name in ("worker-1", "projector", "api"):
         assert f'"part":"{name}"' in text and "serve.part_restarted" in text, text[-3000:]
     assert "serve.redis_restarted" in text, text[-3000:]
