@@ -32,7 +32,8 @@ def tag(partition: int) -> str:
 class GameKeys:
     """The keys of one game (all in its partition's slot)."""
 
-    __slots__ = ("auth", "base", "events", "feed", "gid", "lobby", "meta", "notify", "pending", "results", "rm", "secret", "snap")
+    __slots__ = ("auth", "base", "events", "feed", "gid", "lobby", "meta", "notify", "pending", "queued", "results", "rm",
+                 "secret", "snap")
 
     def __init__(self, game_id: str, ns: str = "bl") -> None:
         t = tag(partition_of(game_id))
@@ -50,6 +51,7 @@ class GameKeys:
         self.notify = f"{base}:notify"
         self.feed = f"{ns}:{t}:feed"
         self.lobby = f"{ns}:{t}:lobby"
+        self.queued = f"{ns}:{t}:queued"
 
 
 def feed_key(partition: int, ns: str = "bl") -> str:
@@ -63,3 +65,9 @@ def reply_channel(name: str, ns: str = "bl") -> str:
 
 def lobby_key(partition: int, ns: str = "bl") -> str:
     return f"{ns}:{tag(partition)}:lobby"
+
+
+def queued_key(partition: int, ns: str = "bl") -> str:
+    """The partition's commands by when they were queued ("<gid> <cid>"), for the sweep that
+    queues again a command whose message was lost."""
+    return f"{ns}:{tag(partition)}:queued"

@@ -18,7 +18,7 @@ import rules
 from events.chain import genesis
 from events.codec import canonical, loads
 from events.envelope import Envelope
-from events.keys import DEFAULT_PARTITIONS, GameKeys, feed_key, lobby_key
+from events.keys import DEFAULT_PARTITIONS, GameKeys, feed_key, lobby_key, queued_key
 from events.link import Links, checked, no_script
 
 SNAPSHOT_EVERY = 500
@@ -97,6 +97,10 @@ class AppendResult:
     prior: dict[str, Any] | None = None
 
 
+def queued_member(gid: str, command_id: str) -> str:
+    return f"{gid} {command_id}"
+
+
 def envelope_from_entry(fields: dict[bytes, bytes]) -> Envelope:
     return Envelope.from_json(loads(fields[b"e"]))
 
@@ -125,6 +129,9 @@ class EventStore:
 
     def lobby(self, partition: int) -> str:
         return lobby_key(partition, self.ns)
+
+    def queued(self, partition: int) -> str:
+        return queued_key(partition, self.ns)
 
     # -- writes ---------------------------------------------------------------------------
 
@@ -183,9 +190,13 @@ class EventStore:
         answer: dict[str, Any] = loads(raw)
         return answer
 
-    def put_pending(self, gid: str, command_id: str, command: dict[str, Any]) -> bool:
-        """Record a queued command by id; False when that id was queued before."""
-        return bool(self.r.hsetnx(self.keys(gid).pending, command_id, canonical(command)))
+    def put_pending(self, gid: str, command_id: str, command: dict[str, Any], queued_ms: int | None = None) -> bool:
+        """Record a queued command by id (and when, for the lost-message sweep); False when
+        that id was queued before."""
+        k = self.keys(gid)
+        if queued_ms is not None:
+            self.r.zadd(k.queued, {queued_member(gid, command_id): queued_ms})
+        return bool(self.r.hsetnx(k.pending, command_id, canonical(command)))
 
     def pending(self, gid: str, command_id: str) -> dict[str, Any] | None:
         raw = self.r.hget(self.keys(gid).pending, command_id)

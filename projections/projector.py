@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import socket
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import datetime
 from typing import Any
 
@@ -46,6 +46,8 @@ class Projector:
         batch: int = 200,
         min_gap_ms: float = 50.0,
         min_read_gap_ms: float = 10.0,
+        requeue: Callable[[str, str], object] | None = None,
+        requeue_after_ms: int = 60_000,
     ) -> None:
         self.store = store
         self.r: Any = store.r
@@ -70,6 +72,11 @@ class Projector:
         self.min_read_gap = min_read_gap_ms / 1000
         self._read_at = 0.0
         self._read_found = False
+        # Commands still unanswered requeue_after_ms after they were queued are queued again
+        # (harmless if their message was only slow): a lost message must not leave one queued.
+        self.requeue = requeue
+        self.requeue_after_ms = requeue_after_ms
+        self._last_sweep = time.monotonic()
 
     def ensure_groups(self) -> None:
         for feed in self.feeds:
@@ -202,10 +209,53 @@ class Projector:
                     break
         return n
 
+    def sweep_queued(self) -> int:
+        """Queue again every command queued over requeue_after_ms ago that has no answer yet,
+        and forget the answered ones; how many were queued again."""
+        assert self.requeue is not None
+        now_ms = int(time.time() * 1000)
+        keys = [self.store.queued(p) for p in range(self.store.partitions)]
+        pipe = self.r.pipeline(transaction=False)
+        for key in keys:
+            pipe.zrangebyscore(key, "-inf", now_ms - self.requeue_after_ms, start=0, num=self.batch)
+        found = [(key, [m.decode() for m in rows]) for key, rows in zip(keys, pipe.execute(), strict=True) if rows]
+        if not found:
+            return 0
+        pipe = self.r.pipeline(transaction=False)
+        for _, members in found:
+            for m in members:
+                gid, cid = m.split(" ", 1)
+                k = self.store.keys(gid)
+                pipe.hexists(k.results, cid)
+                pipe.hexists(k.pending, cid)
+        flags = iter(pipe.execute())
+        again: list[tuple[str, str]] = []
+        pipe = self.r.pipeline(transaction=False)
+        for key, members in found:
+            done = []
+            for m in members:
+                answered, waiting = next(flags), next(flags)
+                if waiting and not answered:
+                    again.append((key, m))
+                    pipe.zadd(key, {m: now_ms})  # and again after as long, until answered
+                else:
+                    done.append(m)
+            if done:
+                pipe.zrem(key, *done)
+        pipe.execute()
+        for _, m in again:
+            gid, cid = m.split(" ", 1)
+            self.requeue(gid, cid)
+            log.warning("command.requeued", game=gid, command=cid, after_ms=self.requeue_after_ms)
+        return len(again)
+
     def step(self) -> int:
         """One read of every feed (blocking up to block_ms); returns entries handled."""
         now = time.monotonic()
         n = 0
+        if self.requeue is not None and now - self._last_sweep > self.requeue_after_ms / 4000:
+            self._last_sweep = now
+            self.sweep_queued()
         if now - self._last_claim > self.claim_idle_ms / 2000:
             self._last_claim = now
             n += self.claim_dead()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager, suppress
 from pathlib import Path
@@ -29,6 +30,7 @@ from events.export import export_lines, read_record
 from events.keys import is_game_id, partition_of
 from events.link import checked, no_script
 from events.match import ABORT, JOIN, MAX_ENTROPY
+from events.store import queued_member
 from projections.lobby import Cursor, lobby_rows
 from projections.readmodels import summary_of, view_field, view_of
 from projections.replay import events_for, match_at
@@ -355,13 +357,17 @@ def create_app(settings: Settings | None = None, parts: Parts | None = None) -> 
             fut = replies.expect(gid, cid)
         try:
             aio: aioredis.Redis = state["aio"]
-            pending_key = P().store.keys(gid).pending
+            keys = P().store.keys(gid)
+            pending_key = keys.pending
+            # When it was queued: a sweep queues it again if its message is lost (a broker
+            # Redis restarted without its data) and it is still unanswered a while later.
+            queued = ("ZADD", keys.queued, int(time.time() * 1000), queued_member(gid, cid))
             batch: Batch | None = state["batch"]
             if batch is not None and state["broker_aio"] is aio:
                 # One round trip. A repeated id may enqueue twice; the handler makes that a no-op.
                 broker = P().broker
                 message, enqueue = broker.prepare_enqueue(P().actor.message(gid, cid))
-                out = await batch.run([("HSETNX", pending_key, cid, canonical(payload)), *enqueue])
+                out = await batch.run([("HSETNX", pending_key, cid, canonical(payload)), *enqueue, queued])
                 if no_script(out[1]):
                     checked(await batch.run([broker.load_dispatch(), *enqueue]))
                 else:
@@ -371,9 +377,11 @@ def create_app(settings: Settings | None = None, parts: Parts | None = None) -> 
             elif state["broker_aio"] is aio:
                 pipe = aio.pipeline(transaction=False)
                 pipe.hsetnx(pending_key, cid, canonical(payload))
+                pipe.execute_command(*queued)
                 await P().broker.enqueue_async(pipe, P().actor.message(gid, cid))
                 log.debug("command.queued", game=gid, command=cid, type=command.type, seq=seq)
             elif await aio.hsetnx(pending_key, cid, canonical(payload)):
+                await aio.execute_command(*queued)
                 await P().broker.enqueue_async(state["broker_aio"], P().actor.message(gid, cid))
                 log.debug("command.queued", game=gid, command=cid, type=command.type, seq=seq)
             if not wait:

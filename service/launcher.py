@@ -49,7 +49,8 @@ def run_worker(settings: Settings, threads: int) -> None:
 
 def run_projector(settings: Settings) -> None:
     parts = build(settings)
-    projector = Projector(parts.store)
+    projector = Projector(parts.store, requeue=parts.actor.send,
+                          requeue_after_ms=int(settings.requeue_after_seconds * 1000))
     stop = _stop_event()
 
     def watch() -> None:

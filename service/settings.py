@@ -23,6 +23,9 @@ class Settings:
     store_wait_seconds: float = 30.0
     # Tries of a command that fails (outside the rules) before it is answered as failed.
     max_retries: int = 20
+    # A command still unanswered this long after it was queued is queued again (its message
+    # may be lost: a broker Redis restarted without its data).
+    requeue_after_seconds: float = 60.0
     # Broker calls out of a million that also requeue dead workers' unacked messages.
     maintenance_chance: int = 10_000
     # False runs dramatiq's own consumer (sleeps after an empty fetch): the bench's baseline.
@@ -47,6 +50,7 @@ class Settings:
             "heartbeat_timeout_ms": int(env.get("BOARDLOG_HEARTBEAT_MS", 15_000)),
             "store_wait_seconds": float(env.get("BOARDLOG_STORE_WAIT_SECONDS", 30.0)),
             "max_retries": int(env.get("BOARDLOG_MAX_RETRIES", 20)),
+            "requeue_after_seconds": float(env.get("BOARDLOG_REQUEUE_AFTER_SECONDS", 60.0)),
             "maintenance_chance": int(env.get("BOARDLOG_MAINTENANCE_CHANCE", 10_000)),
             "wake_consumer": env.get("BOARDLOG_WAKE_CONSUMER", "1") != "0",
         }
@@ -66,6 +70,7 @@ class Settings:
             "BOARDLOG_HEARTBEAT_MS": str(self.heartbeat_timeout_ms),
             "BOARDLOG_STORE_WAIT_SECONDS": str(self.store_wait_seconds),
             "BOARDLOG_MAX_RETRIES": str(self.max_retries),
+            "BOARDLOG_REQUEUE_AFTER_SECONDS": str(self.requeue_after_seconds),
             "BOARDLOG_MAINTENANCE_CHANCE": str(self.maintenance_chance),
             "BOARDLOG_WAKE_CONSUMER": "1" if self.wake_consumer else "0",
         }

@@ -68,7 +68,7 @@ def test_serve_stopped_and_started_again_keeps_every_game(tmp_path: Path) -> Non
         assert stop(p) == 0
 
 
-def answered(url: str, gid: str, token: str, text: str, timeout: float = 60) -> None:
+def answered(url: str, gid: str, token: str, text: str, log: Path, timeout: float = 60) -> None:
     """Write a note, sending the same command id again (as a client should) until it is answered."""
     cid = str(uuid.uuid4())
     deadline = time.monotonic() + timeout
@@ -83,7 +83,25 @@ def answered(url: str, gid: str, token: str, text: str, timeout: float = 60) -> 
         except httpx.HTTPError:
             pass  # the API is starting again
         time.sleep(0.2)
-    raise AssertionError(f"note {text!r} not answered in {timeout} s")
+    raise AssertionError(f"note {text!r} not answered in {timeout} s; serve's log ends:\n{log.read_text()[-3000:]}")
+
+
+def find_child(p: subprocess.Popen[bytes], part: str, timeout: float = 10) -> psutil.Process:
+    """serve's one running child whose command line holds `part` (one restarted a moment ago
+    may still be on its way; one just killed may linger as a zombie)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        found = []
+        for ch in psutil.Process(p.pid).children():
+            try:
+                if ch.status() != psutil.STATUS_ZOMBIE and part in " ".join(ch.cmdline()):
+                    found.append(ch)
+            except psutil.Error:
+                continue  # gone while we looked
+        if len(found) == 1 or time.monotonic() > deadline:
+            assert len(found) == 1, (part, found)
+            return found[0]
+        time.sleep(0.1)
 
 
 def test_serve_starts_again_every_part_that_dies(tmp_path: Path) -> None:
@@ -94,13 +112,13 @@ def test_serve_starts_again_every_part_that_dies(tmp_path: Path) -> None:
         with httpx.Client(base_url=url, timeout=30) as c:
             gid, tokens, _ = new_race(c)
         texts = ["first"]
-        answered(url, gid, tokens[0], texts[-1])
+        answered(url, gid, tokens[0], texts[-1], tmp_path / "serve.log")
         for part in ("service.cli worker", "service.cli projector", "service.cli api", "redis-server"):
-            [child] = [ch for ch in psutil.Process(p.pid).children() if part in " ".join(ch.cmdline())]
+            child = find_child(p, part)
             child.kill()
             child.wait(10)
             texts.append(f"after {part}")
-            answered(url, gid, tokens[0], texts[-1])
+            answered(url, gid, tokens[0], texts[-1], tmp_path / "serve.log")
             assert p.poll() is None
         with httpx.Client(base_url=url, timeout=30) as c:
             events = c.get(f"/v1/games/{gid}/events").json()["events"]
