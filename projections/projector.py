@@ -209,18 +209,30 @@ class Projector:
                     break
         return n
 
-    def sweep_queued(self) -> int:
+    def sweep_queued(self, max_rounds: int = 100) -> int:
         """Queue again every command queued over requeue_after_ms ago that has no answer yet,
         and forget the answered ones; how many were queued again."""
-        assert self.requeue is not None
+        requeue = self.requeue
+        assert requeue is not None
         now_ms = int(time.time() * 1000)
         keys = [self.store.queued(p) for p in range(self.store.partitions)]
-        pipe = self.r.pipeline(transaction=False)
-        for key in keys:
-            pipe.zrangebyscore(key, "-inf", now_ms - self.requeue_after_ms, start=0, num=self.batch)
-        found = [(key, [m.decode() for m in rows]) for key, rows in zip(keys, pipe.execute(), strict=True) if rows]
-        if not found:
-            return 0
+        total = 0
+        for _ in range(max_rounds):
+            pipe = self.r.pipeline(transaction=False)
+            for key in keys:
+                pipe.zrangebyscore(key, "-inf", now_ms - self.requeue_after_ms, start=0, num=self.batch)
+            found = [(key, [m.decode() for m in rows]) for key, rows in zip(keys, pipe.execute(), strict=True) if rows]
+            if not found:
+                break
+            total += self._sweep_round(found, now_ms, requeue)
+            keys = [key for key, members in found if len(members) == self.batch]  # more may wait
+            if not keys:
+                break
+        return total
+
+    def _sweep_round(
+        self, found: list[tuple[str, list[str]]], now_ms: int, requeue: Callable[[str, str], object]
+    ) -> int:
         pipe = self.r.pipeline(transaction=False)
         for _, members in found:
             for m in members:
@@ -229,23 +241,23 @@ class Projector:
                 pipe.hexists(k.results, cid)
                 pipe.hexists(k.pending, cid)
         flags = iter(pipe.execute())
-        again: list[tuple[str, str]] = []
+        again: list[str] = []
         pipe = self.r.pipeline(transaction=False)
         for key, members in found:
             done = []
             for m in members:
                 answered, waiting = next(flags), next(flags)
                 if waiting and not answered:
-                    again.append((key, m))
+                    again.append(m)
                     pipe.zadd(key, {m: now_ms})  # and again after as long, until answered
                 else:
                     done.append(m)
             if done:
                 pipe.zrem(key, *done)
         pipe.execute()
-        for _, m in again:
+        for m in again:
             gid, cid = m.split(" ", 1)
-            self.requeue(gid, cid)
+            requeue(gid, cid)
             log.warning("command.requeued", game=gid, command=cid, after_ms=self.requeue_after_ms)
         return len(again)
 

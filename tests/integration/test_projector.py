@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 import uuid
 
 from events.chain import seal
@@ -127,3 +128,21 @@ def test_a_game_whose_view_fails_does_not_stop_the_other_games_read_models(store
     assert pending == 0  # acknowledged: trying the same seq again would fail the same way
     assert rebuild(store) == 2  # a rebuild goes on past it too
     assert store.checkpoint(fine) == match_at(store, fine).seq
+
+
+def test_the_sweep_queues_again_only_unanswered_commands_older_than_its_wait(store: EventStore) -> None:
+    gid = create_match(store, {"game": "race", "seats": ["a", "b"]})["id"]
+    old, now = 1_000, int(time.time() * 1000)
+    for i in range(23):  # more than one round of 5
+        store.put_pending(gid, f"w{i}", {"type": "race.note", "args": {"text": "x"}, "seat": 0}, queued_ms=old)
+    for i in range(7):
+        store.put_pending(gid, f"a{i}", {"type": "race.note", "args": {"text": "x"}, "seat": 0}, queued_ms=old)
+        store.reject(gid, f"a{i}", {"id": f"a{i}", "status": "rejected", "code": "x", "message": "x", "http": 422})
+    store.put_pending(gid, "fresh", {"type": "race.note", "args": {}, "seat": 0}, queued_ms=now)
+    again: list[tuple[str, str]] = []
+    p = Projector(store, batch=5, requeue=lambda g, c: again.append((g, c)), requeue_after_ms=60_000)
+    assert p.sweep_queued() == 23
+    assert sorted(again) == sorted((gid, f"w{i}") for i in range(23))
+    queued = dict(store.r.zrange(store.keys(gid).queued, 0, -1, withscores=True))
+    assert len(queued) == 24 and all(score >= now for score in queued.values())  # answered ones gone
+    assert p.sweep_queued() == 0  # not again before another wait
