@@ -23,19 +23,28 @@ from service.settings import Settings
 log = structlog.get_logger("boardlog.launcher")
 
 
-def _stop_event() -> threading.Event:
+def stop_event() -> threading.Event:
+    """An event set by the first SIGINT or SIGTERM; later ones do nothing."""
     stop = threading.Event()
 
-    def handler(signum: int, _: FrameType | None) -> None:
+    def later(signum: int, _: FrameType | None) -> None:
+        pass
+
+    def first(signum: int, _: FrameType | None) -> None:
+        # Ctrl-C reaches the whole group and serve then sends SIGTERM: a second signal landing
+        # while this handler is inside Event.set, whose lock is not reentrant, hung the process
+        # for good. So later signals find a handler that takes no lock.
+        signal.signal(signal.SIGINT, later)
+        signal.signal(signal.SIGTERM, later)
         stop.set()
 
-    signal.signal(signal.SIGINT, handler)
-    signal.signal(signal.SIGTERM, handler)
+    signal.signal(signal.SIGINT, first)
+    signal.signal(signal.SIGTERM, first)
     return stop
 
 
 def run_worker(settings: Settings, threads: int) -> None:
-    stop = _stop_event()
+    stop = stop_event()
     parts = build(settings, handle=True)
     worker = dramatiq.Worker(parts.broker, worker_threads=threads, worker_timeout=1000)
     worker.start()
@@ -51,7 +60,7 @@ def run_projector(settings: Settings) -> None:
     parts = build(settings)
     projector = Projector(parts.store, requeue=parts.actor.send,
                           requeue_after_ms=int(settings.requeue_after_seconds * 1000))
-    stop = _stop_event()
+    stop = stop_event()
 
     def watch() -> None:
         stop.wait()
@@ -134,7 +143,7 @@ def _wait_for_api(url: str, children: list[subprocess.Popen[bytes]], stop: threa
 def serve(settings: Settings, host: str, port: int, data: Path, workers: int, threads: int) -> int:
     """Start Redis (embedded unless REDIS_URL is set), workers, projector and API; start a part
     again when it dies; stop them all on a signal."""
-    stop = _stop_event()
+    stop = stop_event()
     embedded: EmbeddedRedis | None = None
     if "REDIS_URL" not in os.environ:
         embedded = EmbeddedRedis(data).start()
