@@ -185,7 +185,7 @@ def serve(settings: Settings, host: str, port: int, data: Path, workers: int, th
             if exit_code is not None:
                 log.error("serve.part_exited", part=part.name, code=exit_code,
                           restart_in=round((part.restart_at or now) - now, 2))
-            if part.restart_at is not None and now >= part.restart_at:
+            if part.restart_at is not None and now >= part.restart_at and not stop.is_set():
                 part.start(env)
                 log.warning("serve.part_restarted", part=part.name, pid=part.proc.pid if part.proc else None)
         stop.wait(0.25)
