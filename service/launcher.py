@@ -181,11 +181,13 @@ def serve(settings: Settings, host: str, port: int, data: Path, workers: int, th
                 stop.wait(1.0)
                 continue
         for part in parts:
+            if stop.is_set():
+                break  # Ctrl-C reaches the parts too: one may be gone before this loop sees it
             exit_code = part.exited(now)
             if exit_code is not None:
                 log.error("serve.part_exited", part=part.name, code=exit_code,
                           restart_in=round((part.restart_at or now) - now, 2))
-            if part.restart_at is not None and now >= part.restart_at and not stop.is_set():
+            if part.restart_at is not None and now >= part.restart_at:
                 part.start(env)
                 log.warning("serve.part_restarted", part=part.name, pid=part.proc.pid if part.proc else None)
         stop.wait(0.25)
