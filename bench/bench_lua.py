@@ -1,13 +1,11 @@
-"""How fast a Lua append can be here: the shipped append script beside smaller scripts that do
-only part of its work, each as a rate against a plain XADD of the same envelope over the same
-connection, in alternating blocks (the machine is noisy).
+"""The Lua append beside the previous one and two floors, each as a rate against a plain XADD
+of the same envelope over the same connection, in alternating blocks (the machine is noisy).
 
 Usage: .venv/bin/python -m bench.bench_lua [runs] [appends per run]
 
-The issue's target is the Lua append at >= 80 % of a plain single-round-trip XADD. The smaller
-scripts are not used anywhere: they show where the time goes (an EVALSHA with its arguments,
-each write inside a script) and what the least script that still checks the seq and the
-command id, appends, stores the result and announces the game would reach.
+The issue's target is the Lua append at >= 80 % of a plain single-round-trip XADD. The floors
+are used nowhere: one XADD inside a script (what any script with one write pays) and an empty
+script with the same arguments (what EVALSHA itself costs).
 """
 
 from __future__ import annotations
@@ -33,39 +31,39 @@ ENVELOPE = (b'{"at":"2026-11-29T23:00:00.000Z","command":"c0b1a5e2-9f4e-4c1b-8d7
             + b'","prev":"' + b"b" * 64 + b'","seat":0,"seq":1234,"type":"race.DieRolled"}')
 RESULT = b'{"http":200,"id":"c0b1a5e2-9f4e-4c1b-8d7a-3e2f1a0b9c8d","seq":[1234,1234],"status":"accepted"}'
 
-# The issue's five duties and nothing else: the command id not applied (results hash), the
-# expected seq (the stream's length: seq counts from 1 and a stream is never trimmed), the
-# XADD, the result stored, the game announced on the feed. No head hash, no pending entry to
-# drop, no reply published to a waiter.
-REQUIRED_ONLY = """
-local e = tonumber(ARGV[1])
-local prior = redis.call('HGET', KEYS[2], ARGV[2])
-if prior then return prior end
-if redis.call('XLEN', KEYS[1]) ~= e then return -1 end
-redis.call('XADD', KEYS[1], (e + 1) .. '-0', 'e', ARGV[5])
-redis.call('HSET', KEYS[2], ARGV[2], ARGV[3])
-redis.call('XADD', KEYS[3], '*', 'g', ARGV[4], 's', e + 1)
-return e + 1
-"""
-# A redesign that keeps what the shipped script does beyond the duties, as cheaply as found:
-# the queued body kept in the results hash (so storing the result replaces it, no HDEL), the
-# head's status written only when it changes, the seq from XLEN, the feed trimmed elsewhere,
-# and the reply still published to a waiter.
-DUTIES_AND_REPLY = """
-local e = tonumber(ARGV[1])
-local prior = redis.call('HGET', KEYS[2], ARGV[2])
-if prior and string.byte(prior, 1) ~= 80 then return prior end
-local cur = redis.call('XLEN', KEYS[1])
-if cur ~= e then return -1 - cur end
-local n = #ARGV - 6
-for i = 1, n do
-  redis.call('XADD', KEYS[1], (e + i) .. '-0', 'e', ARGV[6 + i])
+# The append script before 2026-11-29's fifth session: it also woke the waiter (PUBLISH),
+# dropped the queued body (HDEL), kept a five-field head hash, read the seq from that hash
+# and capped the feed (MAXLEN ~), all inside the script.
+PREVIOUS = """
+-- Append all events of one command, atomically.
+-- KEYS: 1 events stream, 2 meta hash, 3 results hash, 4 partition feed, 5 pending hash
+-- ARGV: 1 expected seq, 2 command id ('' for none), 3 result json, 4 game id,
+--       5 new head hash, 6 draws, 7 status, 8 updated-at,
+--       9 reply channel ('' for none: nobody waits), 10.. envelopes (one or more)
+-- Reads two fields; writes only what must persist. The waiter is woken by PUBLISH, which
+-- is not written to the AOF (a wake-up list cost a key, an RPUSH and an EXPIRE per command).
+local expected = tonumber(ARGV[1])
+local cid = ARGV[2]
+if cid ~= '' then
+  local prior = redis.call('HGET', KEYS[3], cid)
+  if prior then return {'dup', prior} end
 end
-redis.call('HSET', KEYS[2], ARGV[2], ARGV[3])
-if ARGV[6] ~= '' then redis.call('PUBLISH', ARGV[6], ARGV[4] .. ' ' .. ARGV[3]) end
-if ARGV[5] ~= '' then redis.call('HSET', KEYS[4], 'status', ARGV[5]) end
-redis.call('XADD', KEYS[3], '*', 'g', ARGV[4], 's', e + n)
-return e + n
+local cur = tonumber(redis.call('HGET', KEYS[2], 'seq') or '0')
+if cur ~= expected then return {'conflict', cur} end
+local n = #ARGV - 9
+for i = 1, n do
+  redis.call('XADD', KEYS[1], (expected + i) .. '-0', 'e', ARGV[9 + i])
+end
+local seq = expected + n
+redis.call('HSET', KEYS[2], 'seq', seq, 'hash', ARGV[5], 'draws', ARGV[6], 'status', ARGV[7],
+  'updated', ARGV[8])
+if cid ~= '' then
+  redis.call('HSET', KEYS[3], cid, ARGV[3])
+  redis.call('HDEL', KEYS[5], cid)
+  if ARGV[9] ~= '' then redis.call('PUBLISH', ARGV[9], ARGV[4] .. ' ' .. ARGV[3]) end
+end
+redis.call('XADD', KEYS[4], 'MAXLEN', '~', '1000000', '*', 'g', ARGV[4], 's', seq)
+return {'ok', seq}
 """
 ONE_XADD = """
 redis.call('XADD', KEYS[1], (tonumber(ARGV[1]) + 1) .. '-0', 'e', ARGV[5])
@@ -77,20 +75,17 @@ EMPTY = "return 1"
 def measure(links: Links, client: redis.Redis, n: int) -> dict[str, float]:
     """Each script's rate over the plain XADD's, appending n one-event commands to a new game."""
     ratios: dict[str, float] = {}
-    for name, source in (("shipped append.lua", APPEND_LUA), ("the duties, a reply, status on change", DUTIES_AND_REPLY),
-                         ("the five duties only", REQUIRED_ONLY),
+    for name, source in (("shipped append.lua", APPEND_LUA), ("the previous append.lua", PREVIOUS),
                          ("one XADD in a script", ONE_XADD), ("empty script, same arguments", EMPTY)):
         sha = client.script_load(source)
         ns = f"bl{uuid.uuid4().hex[:8]}:{{p01}}"
         events, meta, results, feed, pending, plain = (f"{ns}:{k}" for k in ("ev", "meta", "res", "feed", "pend", "x"))
 
-        if name == "shipped append.lua":  # as the worker calls it, with a reply channel
+        if source is PREVIOUS:  # as the worker called it, with a reply channel
             calls = [("EVALSHA", sha, 5, events, meta, results, feed, pending, i, f"c{i}", RESULT,
                       "p01-benchappend01", "h" * 64, 0, "active", "t", f"{ns}:reply", ENVELOPE) for i in range(n)]
-        elif source is DUTIES_AND_REPLY:
-            calls = [("EVALSHA", sha, 4, events, results, feed, meta, i, f"c{i}", RESULT, "p01-benchappend01",
-                      "", f"{ns}:reply", ENVELOPE) for i in range(n)]
-        else:
+        else:  # as EventStore.append calls the shipped script
+
             calls = [("EVALSHA", sha, 3, events, results, feed, i, f"c{i}", RESULT, "p01-benchappend01", ENVELOPE)
                      for i in range(n)]
         lua_s = plain_s = 0.0

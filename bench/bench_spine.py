@@ -234,7 +234,7 @@ def bench_append(client: redis.Redis, n: int = 5000) -> dict[str, float]:
 
     def chain(gid: str) -> list[list[Any]]:
         envs = seal(gid, 1, genesis(gid), [Event("boardlog.GameCreated", {"game": "race"})], None, "t")
-        store.create(gid, envs, 0, "active", b"\0" * 32, {}, "t")
+        store.create(gid, envs, "active", b"\0" * 32, {}, "t")
         prev, out = envs[-1].hash, []
         for i in range(n):
             e = seal(gid, i + 2, prev, [Event("race.DieRolled", {"die": 3, "bonus": 0}, 0)], f"c{i}", "t")
@@ -242,16 +242,13 @@ def bench_append(client: redis.Redis, n: int = 5000) -> dict[str, float]:
             prev = e[-1].hash
         return out
 
-    # As the worker calls it: with a reply channel, so the script publishes the result.
-    reply = f"{store.ns}:reply:bench"
     result = canonical({"status": "accepted"})
     plain_key = f"{store.ns}:plainxadd"
     over_py = Lua(client, APPEND_LUA)  # no link: redis-py's execute_command
     rates: dict[str, float] = {}
     for path, gid in (("link", "p01-benchappend01"), ("redis-py", "p03-benchappend03")):
         k = store.keys(gid)
-        calls = [([k.events, k.meta, k.results, k.feed, k.pending],
-                  [i + 1, f"c{i}", result, gid, e[-1].hash, 0, "active", "t", reply, canonical(e[0].to_json())])
+        calls = [([k.events, k.results, k.feed], [i + 1, f"c{i}", result, gid, canonical(e[0].to_json())])
                  for i, e in enumerate(chain(gid))]
         lua = store._append if path == "link" else over_py
 
@@ -278,7 +275,7 @@ def bench_append(client: redis.Redis, n: int = 5000) -> dict[str, float]:
     batches2 = chain(gid2)
     t0 = time.perf_counter()
     for i, e in enumerate(batches2):
-        store.append(gid2, i + 1, e, f"c{i}", {"status": "accepted"}, 0, "active", reply)
+        store.append(gid2, i + 1, e, f"c{i}", {"status": "accepted"})
     rates["whole"] = n / (time.perf_counter() - t0)
     for key in client.scan_iter(match=f"{store.ns}:*"):
         client.delete(key)

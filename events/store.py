@@ -85,7 +85,6 @@ def _rules_fingerprint() -> bytes:
 class Head:
     seq: int
     hash: str
-    draws: int
     status: str
     game: str
 
@@ -136,18 +135,18 @@ class EventStore:
     # -- writes ---------------------------------------------------------------------------
 
     def create(
-        self, gid: str, envelopes: Sequence[Envelope], draws: int, status: str, seed: bytes,
+        self, gid: str, envelopes: Sequence[Envelope], status: str, seed: bytes,
         tokens: dict[str, str], created_at: str,
     ) -> AppendResult:
         """Store a new game: its opening events, secret seed and hashed tokens."""
         k = self.keys(gid)
         pipe = self.r.pipeline(transaction=True)
-        pipe.hset(k.meta, mapping={"game": envelopes[0].data["game"], "created": created_at})
+        pipe.hset(k.meta, mapping={"game": envelopes[0].data["game"], "created": created_at, "status": status})
         pipe.set(k.secret, seed.hex())
         if tokens:
             pipe.hset(k.auth, mapping=tokens)
         pipe.execute()
-        return self.append(gid, 0, envelopes, None, None, draws, status)
+        return self.append(gid, 0, envelopes, None, None)
 
     def append(
         self,
@@ -156,32 +155,43 @@ class EventStore:
         envelopes: Sequence[Envelope],
         command_id: str | None,
         result: dict[str, Any] | None,
-        draws: int,
-        status: str,
-        reply: str = "",
     ) -> AppendResult:
-        """Append one command's events at `expected_seq`; `reply` names the channel its waiter
-        listens on (the result is published there)."""
+        """Append one command's events at `expected_seq`, storing its result; then `settle`."""
         k = self.keys(gid)
         out = self._append(
-            keys=[k.events, k.meta, k.results, k.feed, k.pending],
+            keys=[k.events, k.results, k.feed],
             args=[
                 expected_seq,
                 command_id or "",
                 canonical(result) if result is not None else b"",
                 gid,
-                envelopes[-1].hash,
-                draws,
-                status,
-                envelopes[-1].at,
-                reply if command_id else "",
                 *(canonical(e.to_json()) for e in envelopes),
             ],
         )
-        tag = out[0].decode() if isinstance(out[0], bytes) else out[0]
-        if tag == "dup":
-            return AppendResult("dup", prior=loads(out[1]))
-        return AppendResult(tag, seq=int(out[1]))
+        if isinstance(out, bytes):
+            return AppendResult("dup", prior=loads(out))
+        if out < 0:
+            return AppendResult("conflict", seq=-1 - out)
+        return AppendResult("ok", seq=out)
+
+    def settle(
+        self, gid: str, command_id: str, result: dict[str, Any], reply: str = "", status: str | None = None
+    ) -> None:
+        """After an append: wake the waiter on `reply` (if any), drop the queued body and, when
+        the command changed the game's status (it ended), record that; one round trip."""
+        k = self.keys(gid)
+        calls: list[tuple[Any, ...]] = [("HDEL", k.pending, command_id)]
+        if status is not None:
+            calls.append(("HSET", k.meta, "status", status))
+        if reply:
+            calls.append(("PUBLISH", reply, f"{gid} ".encode() + canonical(result)))
+        if self._links is not None:
+            checked(self._links.run(calls))
+            return
+        pipe = self.r.pipeline(transaction=False)
+        for c in calls:
+            pipe.execute_command(*c)
+        pipe.execute()
 
     def reject(self, gid: str, command_id: str, result: dict[str, Any], reply: str = "") -> dict[str, Any]:
         """Store a rejection (first answer wins); returns the answer that stands."""
@@ -203,20 +213,28 @@ class EventStore:
         return None if raw is None else loads(raw)
 
     def pending_and_tail(
-        self, gid: str, command_id: str, after_seq: int
-    ) -> tuple[dict[str, Any] | None, list[Envelope]]:
-        """A queued command and the game's events after `after_seq`, in one round trip."""
+        self, gid: str, command_id: str, after_seq: int | None
+    ) -> tuple[dict[str, Any] | None, dict[str, Any] | None, list[Envelope]]:
+        """A queued command's body, its answer if it has one, and the game's events after
+        `after_seq` (None: no events), in one round trip. A body with an answer was applied by
+        a worker that stopped before it settled the command."""
         k = self.keys(gid)
+        calls: list[tuple[Any, ...]] = [("HGET", k.pending, command_id), ("HGET", k.results, command_id)]
+        if after_seq is not None:
+            calls.append(("XRANGE", k.events, f"{after_seq + 1}-0", "+"))
         if self._links is not None:
-            raw, flat = checked(self._links.run(
-                [("HGET", k.pending, command_id), ("XRANGE", k.events, f"{after_seq + 1}-0", "+")]))
+            got = checked(self._links.run(calls))
+            flat = got[2] if after_seq is not None else []
             entries = [(i, dict(zip(f[::2], f[1::2], strict=True))) for i, f in flat]
         else:
             pipe = self.r.pipeline(transaction=False)
-            pipe.hget(k.pending, command_id)
-            pipe.xrange(k.events, f"{after_seq + 1}-0", "+")
-            raw, entries = pipe.execute()
-        return (None if raw is None else loads(raw)), [envelope_from_entry(f) for _, f in entries]
+            for c in calls:
+                pipe.execute_command(*c)
+            got = pipe.execute()
+            entries = [(i, f) for i, f in (got[2] if after_seq is not None else [])]
+        raw, answer = got[0], got[1]
+        return ((None if raw is None else loads(raw)), (None if answer is None else loads(answer)),
+                [envelope_from_entry(f) for _, f in entries])
 
     # -- reads ----------------------------------------------------------------------------
 
@@ -224,10 +242,15 @@ class EventStore:
         return bool(self.r.exists(self.keys(gid).meta))
 
     def head(self, gid: str) -> Head | None:
-        vals = self.r.hmget(self.keys(gid).meta, ["seq", "hash", "draws", "status", "game"])
-        if vals[0] is None:
+        k = self.keys(gid)
+        pipe = self.r.pipeline(transaction=False)
+        pipe.xrevrange(k.events, "+", "-", count=1)
+        pipe.hmget(k.meta, ["status", "game"])
+        last, (status, game) = pipe.execute()
+        if not last or status is None:
             return None
-        return Head(int(vals[0]), vals[1].decode(), int(vals[2]), vals[3].decode(), vals[4].decode())
+        env = envelope_from_entry(last[0][1])
+        return Head(env.seq, env.hash, status.decode(), game.decode())
 
     def read(self, gid: str, start: int = 1, end: int | None = None) -> list[Envelope]:
         """Envelopes with start <= seq <= end (end None: to the head)."""

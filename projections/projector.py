@@ -27,6 +27,7 @@ from projections.readmodels import read_model_fields
 log = structlog.get_logger("boardlog.projector")
 
 GROUP = "projector"
+TRIM_SECONDS = 10.0
 
 
 def _ms(iso: str) -> int:
@@ -77,6 +78,9 @@ class Projector:
         self.requeue = requeue
         self.requeue_after_ms = requeue_after_ms
         self._last_sweep = time.monotonic()
+        # The append script no longer caps the feeds (one write less in it): entries the group
+        # has read and acknowledged are trimmed here every TRIM_SECONDS.
+        self._last_trim = time.monotonic()
 
     def ensure_groups(self) -> None:
         for feed in self.feeds:
@@ -261,10 +265,38 @@ class Projector:
             log.warning("command.requeued", game=gid, command=cid, after_ms=self.requeue_after_ms)
         return len(again)
 
+    def trim_feeds(self) -> int:
+        """Drop the feed entries below the group's oldest unacknowledged one (or, with none,
+        below its last delivered one); how many feeds were trimmed."""
+        pipe = self.r.pipeline(transaction=False)
+        for feed in self.feeds:
+            pipe.xinfo_groups(feed)
+            pipe.xpending(feed, GROUP)
+        replies = pipe.execute(raise_on_error=False)
+        pipe = self.r.pipeline(transaction=False)
+        n = 0
+        for i, feed in enumerate(self.feeds):
+            groups, pending = replies[2 * i], replies[2 * i + 1]
+            if isinstance(groups, Exception) or isinstance(pending, Exception):
+                continue  # no feed or no group yet
+            ours = [g for g in groups if g["name"] in (GROUP, GROUP.encode())]
+            if not ours:
+                continue
+            bound = pending["min"] if pending["pending"] else ours[0]["last-delivered-id"]
+            if bound in (b"0-0", "0-0"):
+                continue
+            pipe.xtrim(feed, minid=bound, approximate=True)
+            n += 1
+        pipe.execute()
+        return n
+
     def step(self) -> int:
         """One read of every feed (blocking up to block_ms); returns entries handled."""
         now = time.monotonic()
         n = 0
+        if now - self._last_trim > TRIM_SECONDS:
+            self._last_trim = now
+            self.trim_feeds()
         if self.requeue is not None and now - self._last_sweep > self.requeue_after_ms / 4000:
             self._last_sweep = now
             self.sweep_queued()

@@ -256,24 +256,26 @@ def create_app(settings: Settings | None = None, parts: Parts | None = None) -> 
         token = bearer_token(request, required=True)
         batch: Batch | None = state["batch"]
         if batch is not None:
-            head, role, result = checked(await batch.run([
-                ("HMGET", k.meta, "seq", "status", "game"),
+            seq, head, role, result = checked(await batch.run([
+                ("XLEN", k.events),  # seq counts from 1 and an event stream is never trimmed
+                ("HMGET", k.meta, "status", "game"),
                 ("HGET", k.auth, token_digest(token or "")),
                 ("HGET", k.results, cid or ""),
             ]))
         else:
             aio: aioredis.Redis = state["aio"]
             pipe = aio.pipeline(transaction=False)
-            pipe.hmget(k.meta, ["seq", "status", "game"])
+            pipe.xlen(k.events)
+            pipe.hmget(k.meta, ["status", "game"])
             pipe.hget(k.auth, token_digest(token or ""))
             pipe.hget(k.results, cid or "")
-            head, role, result = await pipe.execute()
+            seq, head, role, result = await pipe.execute()
         if head[0] is None:
             raise ApiError(404, "unknown_game", f"no game {gid!r}")
         who_ = principal_of(role)
         if who_ is None:
             raise ApiError(401, "bad_token", "that token is not valid for this game")
-        return [int(head[0]), head[1].decode(), head[2].decode(), result], who_
+        return [int(seq), head[0].decode(), head[1].decode(), result], who_
 
     def summary(gid: str) -> dict[str, Any]:
         raw = P().store.read_model(gid, "summary")

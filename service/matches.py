@@ -76,7 +76,7 @@ def create_match(store: EventStore, body: Mapping[str, Any]) -> dict[str, Any]:
     admin = secrets.token_urlsafe(24)
     auth = {token_digest(t): f"seat:{seat}" for seat, t in tokens.items()}
     auth[token_digest(admin)] = "admin"
-    store.create(gid, envelopes, match.draws, match.status, seed, auth, at)
+    store.create(gid, envelopes, match.status, seed, auth, at)
     return {
         "id": gid,
         "game": name,

@@ -51,20 +51,20 @@ class CommandHandler:
 
     def handle(self, gid: str, cid: str) -> dict[str, Any] | None:
         cached = self.cache.peek(gid)
-        if cached is None:
-            pending = self.store.pending(gid, cid)
-        else:
-            # With several workers the cached match is often a command or two behind: read
-            # the tail with the command, so the first decide is on the current state.
-            pending, tail = self.store.pending_and_tail(gid, cid, cached.match.seq)
-            if pending is not None:
-                self.cache.catch_up(gid, cached, tail)
-        if pending is None:
+        # With several workers the cached match is often a command or two behind: read the
+        # tail with the command, so the first decide is on the current state.
+        pending, answer, tail = self.store.pending_and_tail(gid, cid, None if cached is None else cached.match.seq)
+        if answer is not None or pending is None:
             # Already answered (a redelivery after the append) or never queued.
-            result = self.store.result(gid, cid)
-            log.info("command.already_answered", game=gid, command=cid, found=result is not None,
-                     seq=(result or {}).get("seq"))
-            return result
+            log.info("command.already_answered", game=gid, command=cid, found=answer is not None,
+                     seq=(answer or {}).get("seq"))
+            if answer is not None and pending is not None:
+                # Its worker stopped between the append and settling it: settle it now.
+                item = self.cache.refresh(gid)
+                self.store.settle(gid, cid, answer, pending.get("reply") or "", item.match.status)
+            return answer
+        if cached is not None:
+            self.cache.catch_up(gid, cached, tail)
         bound = log.bind(game=gid, command=cid, type=pending.get("type"))
         command = Command(pending["type"], pending.get("args") or {}, pending.get("seat"))
         expect = pending.get("expect")
@@ -109,17 +109,22 @@ class CommandHandler:
             envelopes = seal(gid, first, item.hash, events, cid, utcnow())
             result = {"id": cid, "status": "accepted", "http": 200,
                       "seq": [first, envelopes[-1].seq]}
-            res = self.store.append(gid, match.seq, envelopes, cid, result, after.draws, after.status, reply)
+            res = self.store.append(gid, match.seq, envelopes, cid, result)
             if res.status == "ok":
                 if self._crash_after_append:
                     os.kill(os.getpid(), signal.SIGKILL)
+                self.store.settle(gid, cid, result, reply, after.status if after.status != match.status else None)
                 self.cache.put(gid, Loaded(after, envelopes[-1].hash, envelopes[-1].at))
                 if after.seq // SNAPSHOT_EVERY > match.seq // SNAPSHOT_EVERY:
                     self.store.save_snapshot(gid, after.seq, after)
                 bound.info("command.accepted", seq=after.seq, events=len(events))
                 return result
             if res.status == "dup":
-                bound.info("command.duplicate", seq=(res.prior or {}).get("seq"))
+                # Applied before by a worker that may have died before settling it.
+                assert res.prior is not None
+                item = self.cache.refresh(gid)
+                self.store.settle(gid, cid, res.prior, reply, item.match.status)
+                bound.info("command.duplicate", seq=res.prior.get("seq"))
                 return res.prior
             item = self.cache.refresh(gid)  # someone else appended first: decide again
         raise RuntimeError(f"command {cid} on {gid} kept conflicting after {MAX_TRIES} tries")

@@ -39,7 +39,7 @@ def opening(store: EventStore, n: int = 3) -> list:  # type: ignore[type-arg]
         Event("race.Thing", {"i": i}) for i in range(1, n)
     ]
     envs = seal(GID, 1, genesis(GID), events, None, "2026-11-29T00:00:00.000Z")
-    res = store.create(GID, envs, 0, "active", b"\x01" * 32, {"h": "seat:0"}, "2026-11-29T00:00:00.000Z")
+    res = store.create(GID, envs, "active", b"\x01" * 32, {"h": "seat:0"}, "2026-11-29T00:00:00.000Z")
     assert res.status == "ok" and res.seq == n
     return envs
 
@@ -58,7 +58,7 @@ def test_entry_ids_are_seq_dash_zero(any_store: EventStore) -> None:
 def test_append_checks_the_expected_seq(any_store: EventStore) -> None:
     envs = opening(any_store)
     stale = more(any_store, 2, envs[1].hash, 1, "c1")
-    res = any_store.append(GID, 2, stale, "c1", {"status": "accepted"}, 0, "active")
+    res = any_store.append(GID, 2, stale, "c1", {"status": "accepted"})
     assert res.status == "conflict" and res.seq == 3
     assert len(any_store.read(GID)) == 3
     assert any_store.result(GID, "c1") is None
@@ -67,12 +67,12 @@ def test_append_checks_the_expected_seq(any_store: EventStore) -> None:
 def test_append_is_all_or_nothing_and_announces_on_the_feed(any_store: EventStore) -> None:
     envs = opening(any_store)
     new = more(any_store, 3, envs[-1].hash, 4, "c1")
-    res = any_store.append(GID, 3, new, "c1", {"status": "accepted", "seq": [4, 7]}, 5, "active")
+    res = any_store.append(GID, 3, new, "c1", {"status": "accepted", "seq": [4, 7]})
     assert res.status == "ok" and res.seq == 7
     got = any_store.read(GID)
     assert [e.seq for e in got] == list(range(1, 8)) and verify(got) is None
     head = any_store.head(GID)
-    assert head is not None and (head.seq, head.hash, head.draws) == (7, new[-1].hash, 5)
+    assert head is not None and (head.seq, head.hash, head.status) == (7, new[-1].hash, "active")
     feed = any_store.r.xrange(any_store.keys(GID).feed)
     assert [f[b"g"] for _, f in feed] == [GID.encode(), GID.encode()]
 
@@ -80,9 +80,9 @@ def test_append_is_all_or_nothing_and_announces_on_the_feed(any_store: EventStor
 def test_a_command_id_applies_once(any_store: EventStore) -> None:
     envs = opening(any_store)
     new = more(any_store, 3, envs[-1].hash, 1, "c1")
-    assert any_store.append(GID, 3, new, "c1", {"status": "accepted"}, 0, "active").status == "ok"
+    assert any_store.append(GID, 3, new, "c1", {"status": "accepted"}).status == "ok"
     again = more(any_store, 4, new[-1].hash, 1, "c1")
-    res = any_store.append(GID, 4, again, "c1", {"status": "other"}, 0, "active")
+    res = any_store.append(GID, 4, again, "c1", {"status": "other"})
     assert res.status == "dup" and res.prior == {"status": "accepted"}
     assert len(any_store.read(GID)) == 4
 
@@ -130,7 +130,10 @@ def test_read_models_keep_the_newest_checkpoint(any_store: EventStore) -> None:
 def test_a_queued_command_is_read_with_the_tail_after_a_seq(any_store: EventStore) -> None:
     envs = opening(any_store, 5)
     any_store.put_pending(GID, "c7", {"type": "race.roll", "args": {}, "seat": 0})
-    pending, tail = any_store.pending_and_tail(GID, "c7", 3)
-    assert pending == {"type": "race.roll", "args": {}, "seat": 0}
+    pending, answer, tail = any_store.pending_and_tail(GID, "c7", 3)
+    assert pending == {"type": "race.roll", "args": {}, "seat": 0} and answer is None
     assert tail == envs[3:]
-    assert any_store.pending_and_tail(GID, "nope", 5) == (None, [])
+    assert any_store.pending_and_tail(GID, "nope", 5) == (None, None, [])
+    assert any_store.pending_and_tail(GID, "c7", None) == (pending, None, [])
+    any_store.reject(GID, "c7", {"status": "rejected"})
+    assert any_store.pending_and_tail(GID, "c7", None) == (None, {"status": "rejected"}, [])

@@ -41,8 +41,11 @@ def test_a_worker_killed_after_the_append_loses_nothing_and_applies_once(stack: 
         # A healthy worker picks up the unacknowledged message once the dead one's heartbeat expires.
         stack.start("worker", "worker", "--threads", "2")
         log = stack.logdir / "worker.log"  # type: ignore[operator]
+        # Killed before it settled the command, the worker left its queued body: the new one
+        # finds the answer beside it and settles it, without deciding again.
         wait_for(lambda: "command.already_answered" in log.read_text(), timeout=30, interval=0.2)
         assert len([e for e in store.read(gid) if e.type == "race.DieRolled"]) == 1
+        assert store.pending(gid, cid) is None
         # and the game goes on normally
         nxt = command(c, gid, tokens[1])
         assert nxt.status_code == 200, nxt.text

@@ -114,6 +114,8 @@ def test_serve_starts_again_every_part_that_dies(tmp_path: Path) -> None:
     p = start_serve(tmp_path / "var", int(url.rsplit(":", 1)[1]), tmp_path / "serve.log")
     try:
         wait_http(url, timeout=30)
+        # serve fails fast if a part exits before it has seen the API answer: wait for that.
+        wait_for(lambda: "boardlog is up" in (tmp_path / "serve.log").read_text(), timeout=30)
         with httpx.Client(base_url=url, timeout=30) as c:
             gid, tokens, _ = new_race(c)
         texts = ["first"]

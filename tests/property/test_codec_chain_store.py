@@ -74,15 +74,15 @@ def test_link_depends_on_prev(events: list[Event]) -> None:
 def test_the_store_keeps_exactly_the_appends_that_won(batches: list[int], stale_at: int) -> None:
     store = EventStore(fakeredis.FakeRedis(), "prop", partitions=4)
     first = seal(GID, 1, genesis(GID), [Event("boardlog.GameCreated", {"game": "race"})], None, "t")
-    store.create(GID, first, 0, "active", b"\x00" * 32, {}, "t")
+    store.create(GID, first, "active", b"\x00" * 32, {}, "t")
     expected = list(first)
     for n, k in enumerate(batches):
         head = expected[-1]
         new = seal(GID, head.seq + 1, head.hash, [Event("race.A", {"n": n, "j": j}) for j in range(k)], f"c{n}", "t")
         if n == stale_at:
-            assert store.append(GID, head.seq - 1, new, f"c{n}", {"n": n}, 0, "active").status == "conflict"
-        assert store.append(GID, head.seq, new, f"c{n}", {"n": n}, 0, "active").status == "ok"
-        assert store.append(GID, head.seq + k, new, f"c{n}", {"n": n}, 0, "active").status == "dup"
+            assert store.append(GID, head.seq - 1, new, f"c{n}", {"n": n}).status == "conflict"
+        assert store.append(GID, head.seq, new, f"c{n}", {"n": n}).status == "ok"
+        assert store.append(GID, head.seq + k, new, f"c{n}", {"n": n}).status == "dup"
         expected += new
     got = store.read(GID)
     assert got == expected and verify(got) is None
