@@ -29,6 +29,7 @@ class Link:
         self._reader: Any = None
         self._buf = bytearray(65536)
         self.reconnects = 0  # batches sent again on a new connection
+        self._owed = 0  # replies to commands sent by `send`, read (and dropped) before the next batch's
 
     def _connect(self) -> socket.socket:
         conn: Any = self.pool.make_connection()
@@ -45,6 +46,20 @@ class Link:
         if self._conn is not None:
             self._conn.disconnect()
         self._conn = self._sock = self._reader = None
+        self._owed = 0
+
+    def send(self, commands: Sequence[Sequence[Any]]) -> None:
+        """Send commands without waiting for their replies: they are read, and dropped, with
+        the next batch's. For writes whose outcome nobody waits on; an error reply among them
+        is lost, and so are the commands themselves if the connection breaks before Redis
+        reads them."""
+        sock = self._sock or self._connect()
+        try:
+            sock.sendall(b"".join([hiredis.pack_command(tuple(c)) for c in commands]))
+        except OSError as e:
+            self.close()
+            raise rx.ConnectionError(f"error talking to Redis: {e}") from None
+        self._owed += len(commands)
 
     def run(self, commands: Sequence[Sequence[Any]]) -> list[Any]:
         """The replies in order; an error reply is returned as its ResponseError, not raised.
@@ -63,9 +78,10 @@ class Link:
         reader = self._reader
         try:
             sock.sendall(b"".join([hiredis.pack_command(tuple(c)) for c in commands]))
+            owed, self._owed = self._owed, 0
             out: list[Any] = []
             buf = self._buf
-            while len(out) < len(commands):
+            while len(out) < owed + len(commands):
                 got = reader.gets()
                 if got is False:
                     n = sock.recv_into(buf)
@@ -74,6 +90,7 @@ class Link:
                     reader.feed(buf, 0, n)
                 else:
                     out.append(got)
+            out = out[owed:]
             loading(out)
             return out
         except TimeoutError as e:  # the socket's own timeout
@@ -114,6 +131,9 @@ class Links:
 
     def run(self, commands: Sequence[Sequence[Any]]) -> list[Any]:
         return self.get().run(commands)
+
+    def send(self, commands: Sequence[Sequence[Any]]) -> None:
+        self.get().send(commands)
 
 
 def loading(replies: list[Any]) -> None:

@@ -178,7 +178,7 @@ class EventStore:
         self, gid: str, command_id: str, result: dict[str, Any], reply: str = "", status: str | None = None
     ) -> None:
         """After an append: wake the waiter on `reply` (if any), drop the queued body and, when
-        the command changed the game's status (it ended), record that; one round trip."""
+        the command changed the game's status (it ended), record that."""
         k = self.keys(gid)
         calls: list[tuple[Any, ...]] = [("HDEL", k.pending, command_id)]
         if status is not None:
@@ -186,7 +186,10 @@ class EventStore:
         if reply:
             calls.append(("PUBLISH", reply, f"{gid} ".encode() + canonical(result)))
         if self._links is not None:
-            checked(self._links.run(calls))
+            # Not waited for: the worker goes on to its next message, and the replies are read
+            # with its next round trip. If they are lost with the connection, the waiter finds
+            # the stored result within a second and the queued-command sweep drops the body.
+            self._links.send(calls)
             return
         pipe = self.r.pipeline(transaction=False)
         for c in calls:

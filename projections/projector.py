@@ -256,6 +256,9 @@ class Projector:
                     pipe.zadd(key, {m: now_ms})  # and again after as long, until answered
                 else:
                     done.append(m)
+                    if waiting:  # answered, its body left behind (its settling was lost)
+                        gid, cid = m.split(" ", 1)
+                        pipe.hdel(self.store.keys(gid).pending, cid)
             if done:
                 pipe.zrem(key, *done)
         pipe.execute()

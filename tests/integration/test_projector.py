@@ -139,10 +139,14 @@ def test_the_sweep_queues_again_only_unanswered_commands_older_than_its_wait(sto
         store.put_pending(gid, f"a{i}", {"type": "race.note", "args": {"text": "x"}, "seat": 0}, queued_ms=old)
         store.reject(gid, f"a{i}", {"id": f"a{i}", "status": "rejected", "code": "x", "message": "x", "http": 422})
     store.put_pending(gid, "fresh", {"type": "race.note", "args": {}, "seat": 0}, queued_ms=now)
+    # Answered, its body left behind (the worker's settling was lost with its connection).
+    store.put_pending(gid, "left", {"type": "race.note", "args": {}, "seat": 0}, queued_ms=old)
+    store.r.hset(store.keys(gid).results, "left", b'{"status":"accepted"}')
     again: list[tuple[str, str]] = []
     p = Projector(store, batch=5, requeue=lambda g, c: again.append((g, c)), requeue_after_ms=60_000)
     assert p.sweep_queued() == 23
     assert sorted(again) == sorted((gid, f"w{i}") for i in range(23))
     queued = dict(store.r.zrange(store.keys(gid).queued, 0, -1, withscores=True))
     assert len(queued) == 24 and all(score >= now for score in queued.values())  # answered ones gone
+    assert store.pending(gid, "left") is None
     assert p.sweep_queued() == 0  # not again before another wait

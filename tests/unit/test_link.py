@@ -76,3 +76,20 @@ def test_each_thread_has_its_own_connection(client: redis.Redis, key: str) -> No
 def test_clients_without_a_plain_socket_keep_redis_py() -> None:
     assert Links.for_client(fakeredis.FakeRedis()) is None
     assert Links.for_client(object()) is None
+
+
+def test_commands_sent_without_waiting_take_effect_and_their_replies_are_dropped(client: redis.Redis, key: str) -> None:
+    link = Link(client.connection_pool)
+    link.send([("RPUSH", key, "a"), ("GET", key)])  # the second answers an error: dropped too
+    link.send([("RPUSH", key, "b")])
+    assert link.run([("LRANGE", key, 0, -1), ("LLEN", key)]) == [[b"a", b"b"], 2]
+    assert link.run([("LLEN", key)]) == [2]
+    link.close()
+
+
+def test_replies_owed_on_a_closed_connection_are_forgotten(client: redis.Redis, key: str) -> None:
+    link = Link(client.connection_pool)
+    link.send([("RPUSH", key, "a")])
+    link.close()
+    assert link.run([("LLEN", key)]) == [1]  # a new connection owes nothing
+    link.close()
