@@ -288,7 +288,7 @@ class Projector:
             bound = pending["min"] if pending["pending"] else ours[0]["last-delivered-id"]
             if bound in (b"0-0", "0-0"):
                 continue
-            pipe.xtrim(feed, minid=bound, approximate=True)
+            pipe.xtrim(feed, minid=bound, approximate=False)
             n += 1
         pipe.execute()
         return n

@@ -150,3 +150,23 @@ def test_the_sweep_queues_again_only_unanswered_commands_older_than_its_wait(sto
     assert len(queued) == 24 and all(score >= now for score in queued.values())  # answered ones gone
     assert store.pending(gid, "left") is None
     assert p.sweep_queued() == 0  # not again before another wait
+
+
+def test_the_feeds_are_trimmed_below_what_the_group_still_needs(store: EventStore) -> None:
+    gids = [create_match(store, {"game": "race", "seats": ["a", "b"]})["id"] for _ in range(3)]
+    for gid in gids:
+        play(store, gid, 4)
+    feeds = sorted({store.keys(gid).feed for gid in gids})
+    p = Projector(store, block_ms=10, batch=2)
+    p.ensure_groups()
+    before = {f: store.r.xlen(f) for f in feeds}
+    p.trim_feeds()
+    assert {f: store.r.xlen(f) for f in feeds} == before  # nothing delivered yet: all kept
+    store.r.xreadgroup(GROUP, "slow", {feeds[0]: ">"}, count=1)  # read, never acknowledged
+    while p.step():
+        pass
+    p.trim_feeds()
+    kept = store.r.xrange(feeds[0])
+    assert len(kept) >= 1 and kept[0][0] == store.r.xpending(feeds[0], GROUP)["min"]  # the unacknowledged one stays
+    for f in feeds[1:]:
+        assert store.r.xlen(f) <= 1  # all acknowledged: only the last delivered entry stays
