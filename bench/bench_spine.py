@@ -243,7 +243,8 @@ def bench_append(client: redis.Redis, n: int = 5000) -> dict[str, float]:
         return out
 
     result = canonical({"status": "accepted"})
-    plain_key = f"{store.ns}:plainxadd"
+    # A game's events stream, as the script writes to (same key shape and length).
+    plain_key = store.keys("p01-benchplainxadd").events
     over_py = Lua(client, APPEND_LUA)  # no link: redis-py's execute_command
     rates: dict[str, float] = {}
     for path, gid in (("link", "p01-benchappend01"), ("redis-py", "p03-benchappend03")):

@@ -21,5 +21,5 @@ for i = 1, n do
   redis.call('XADD', KEYS[1], (e + i) .. '-0', 'e', ARGV[4 + i])
 end
 if cid ~= '' then redis.call('HSET', KEYS[2], cid, ARGV[3]) end
-redis.call('XADD', KEYS[3], '*', 'g', ARGV[4], 's', e + n)
+redis.call('XADD', KEYS[3], '*', 'g', ARGV[4])
 return e + n
