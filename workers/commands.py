@@ -59,9 +59,7 @@ class CommandHandler:
             log.info("command.already_answered", game=gid, command=cid, found=answer is not None,
                      seq=(answer or {}).get("seq"))
             if answer is not None and pending is not None:
-                # Its worker stopped between the append and settling it: settle it now.
-                item = self.cache.refresh(gid)
-                self.store.settle(gid, cid, answer, pending.get("reply") or "", item.match.status)
+                self._settle_late(gid, cid, answer, pending.get("reply") or "")
             return answer
         if cached is not None:
             self.cache.catch_up(gid, cached, tail)
@@ -120,14 +118,17 @@ class CommandHandler:
                 bound.info("command.accepted", seq=after.seq, events=len(events))
                 return result
             if res.status == "dup":
-                # Applied before by a worker that may have died before settling it.
                 assert res.prior is not None
-                item = self.cache.refresh(gid)
-                self.store.settle(gid, cid, res.prior, reply, item.match.status)
+                self._settle_late(gid, cid, res.prior, reply)
                 bound.info("command.duplicate", seq=res.prior.get("seq"))
                 return res.prior
             item = self.cache.refresh(gid)  # someone else appended first: decide again
         raise RuntimeError(f"command {cid} on {gid} kept conflicting after {MAX_TRIES} tries")
+
+    def _settle_late(self, gid: str, cid: str, answer: dict[str, Any], reply: str) -> None:
+        """Settle a command another worker applied and may have stopped before settling,
+        recording the game's status as it stands (the command may have ended the game)."""
+        self.store.settle(gid, cid, answer, reply, self.cache.refresh(gid).match.status)
 
     def give_up(self, gid: str, cid: str, tries: int) -> dict[str, Any]:
         """Answer a command whose every try failed (the first answer stands if it has one)."""
