@@ -79,7 +79,7 @@ class BoardlogApp(FastAPI):
                     response = unavailable_response(exc)
                 except Exception:
                     log.exception("api.failed", path=scope["path"])
-                    response = error_response(500, "internal_error", f"the server failed on {scope['path']} (a bug, logged)")
+                    response = crash_response(scope["path"])
                 await response(scope, receive, send)
                 return
         if scope["type"] != "http":
@@ -105,6 +105,10 @@ def json_response(body: Any, status: int = 200, headers: dict[str, str] | None =
 
 def error_response(status: int, code: str, message: str) -> Response:
     return json_response({"error": {"code": code, "message": message}}, status)
+
+
+def crash_response(path: str) -> Response:
+    return error_response(500, "internal_error", f"the server failed on {path} (a bug, logged)")
 
 
 def invalid_response(exc: InvalidCommand) -> Response:
@@ -201,7 +205,7 @@ def create_app(settings: Settings | None = None, parts: Parts | None = None) -> 
     async def _crash(request: Request, exc: Exception) -> Response:
         # A bug (in the API or a game's view): the standard JSON error, not Starlette's text
         # page; BoardlogApp logs the traceback.
-        return error_response(500, "internal_error", f"the server failed on {request.url.path} (a bug, logged)")
+        return crash_response(request.url.path)
 
     # -- helpers ------------------------------------------------------------------------
 
