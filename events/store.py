@@ -100,6 +100,12 @@ def queued_member(gid: str, command_id: str) -> str:
     return f"{gid} {command_id}"
 
 
+def queued_command(member: str) -> tuple[str, str]:
+    """The game id and command id of a `queued_member`."""
+    gid, _, command_id = member.partition(" ")
+    return gid, command_id
+
+
 def envelope_from_entry(fields: dict[bytes, bytes]) -> Envelope:
     return Envelope.from_json(loads(fields[b"e"]))
 

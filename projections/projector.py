@@ -21,7 +21,7 @@ from redis.exceptions import NoScriptError
 
 from events.cache import Loaded, MatchCache
 from events.codec import canonical
-from events.store import EventStore, envelope_from_entry
+from events.store import EventStore, envelope_from_entry, queued_command
 from projections.readmodels import read_model_fields
 
 log = structlog.get_logger("boardlog.projector")
@@ -240,7 +240,7 @@ class Projector:
         pipe = self.r.pipeline(transaction=False)
         for _, members in found:
             for m in members:
-                gid, cid = m.split(" ", 1)
+                gid, cid = queued_command(m)
                 k = self.store.keys(gid)
                 pipe.hexists(k.results, cid)
                 pipe.hexists(k.pending, cid)
@@ -257,13 +257,13 @@ class Projector:
                 else:
                     done.append(m)
                     if waiting:  # answered, its body left behind (its settling was lost)
-                        gid, cid = m.split(" ", 1)
+                        gid, cid = queued_command(m)
                         pipe.hdel(self.store.keys(gid).pending, cid)
             if done:
                 pipe.zrem(key, *done)
         pipe.execute()
         for m in again:
-            gid, cid = m.split(" ", 1)
+            gid, cid = queued_command(m)
             requeue(gid, cid)
             log.warning("command.requeued", game=gid, command=cid, after_ms=self.requeue_after_ms)
         return len(again)
