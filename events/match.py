@@ -22,6 +22,7 @@ from rules.core import (
     SeatInfo,
     get_game,
 )
+from rules.decider import decide
 
 GAME_CREATED = "boardlog.GameCreated"
 COMMAND_ACCEPTED = "boardlog.CommandAccepted"
@@ -200,15 +201,28 @@ def decide_and_fold(
         end = start
     else:
         rng = Rng(seed, bytes.fromhex(match.entropy), match.gid, start)
-        game_events = match.rules.decide(match.state, command, rng)
+        decision = decide(match.rules, match.state, command, rng)
         end = rng.draws
-    accepted = Event(
+        accepted = _accepted(command, command_id, start, end)
+        events = [accepted, *decision.events]
+        # The rules folded their events as they made them: take that state, fold nothing again.
+        after = replace(match, state=decision.state, seq=match.seq + len(events), draws=end)
+        return _revealed(events, after, seed)
+    events = [_accepted(command, command_id, start, end), *game_events]
+    after = fold_match(events, match.gid, match)
+    return _revealed(events, after, seed)
+
+
+def _accepted(command: Command, command_id: str, start: int, end: int) -> Event:
+    return Event(
         COMMAND_ACCEPTED,
         {"id": command_id, "type": command.type, "args": dict(command.args), "rng": [start, end]},
         command.seat,
     )
-    events = [accepted, *game_events]
-    after = fold_match(events, match.gid, match)
+
+
+def _revealed(events: list[Event], after: Match, seed: bytes) -> tuple[list[Event], Match]:
+    """The seed is revealed by the command that ends the game."""
     if after.over:
         reveal = Event(SEED_REVEALED, {"seed": seed.hex()})
         events.append(reveal)

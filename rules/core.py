@@ -72,6 +72,14 @@ class Outcome:
         return {"winners": list(self.winners), "scores": list(self.scores), "reason": self.reason}
 
 
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """What `decide` hands back: the events a command causes and the state they fold to."""
+
+    events: list[Event]
+    state: Any
+
+
 class InvalidCommand(ValueError):
     """A command that is malformed before the rules look at it (bad syntax, unknown type)."""
 
@@ -176,8 +184,17 @@ class Game(Protocol):
         """The events that lay out a new match; raises InvalidCommand for bad options."""
         ...
 
-    def decide(self, state: Any, command: Command, rng: Rng) -> list[Event]:
-        """The events a command causes; raises IllegalCommand (or InvalidCommand)."""
+    def decide(self, state: Any, command: Command, rng: Rng) -> Decision:
+        """The events a command causes and the state after them; raises IllegalCommand.
+
+        The platform (`rules.decider.decide`) has already checked that the game is not over,
+        that the command's seat is one the prompt names, that its type is one `answers` lists
+        for the prompt, and has normalised it with `parse_command`: a game checks only its rules.
+        """
+        ...
+
+    def answers(self, prompt: Prompt) -> frozenset[str]:
+        """The command types that answer `prompt` (the platform refuses any other)."""
         ...
 
     def evolve(self, state: Any, event: Event) -> Any:

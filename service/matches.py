@@ -9,11 +9,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from events.chain import genesis, seal
+from events.clock import utcnow
 from events.keys import new_game_id
 from events.match import created_event, fold_match
 from events.store import EventStore
 from rules.core import InvalidCommand, SeatInfo, get_game
-from workers.commands import utcnow
 
 MAX_NAME = 40
 MAX_ENTROPY = 256

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import os
 import signal
-import time
 from typing import Any
 
 import structlog
 
 from events.cache import Loaded, MatchCache
 from events.chain import seal
+from events.clock import utcnow
 from events.match import decide_and_fold
 from events.store import SNAPSHOT_EVERY, EventStore
 from rules.core import Command, IllegalCommand, InvalidCommand
@@ -18,19 +18,6 @@ from rules.core import Command, IllegalCommand, InvalidCommand
 log = structlog.get_logger("boardlog.worker")
 
 MAX_TRIES = 100
-
-
-_second: tuple[int, str] = (-1, "")
-
-
-def utcnow() -> str:
-    """Now as ISO 8601 UTC with milliseconds; the seconds part is formatted once a second."""
-    global _second
-    sec, ms = divmod(time.time_ns() // 1_000_000, 1000)
-    if _second[0] != sec:
-        _second = (sec, time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(sec)))
-    return f"{_second[1]}.{ms:03d}Z"
-
 
 
 class CommandHandler:

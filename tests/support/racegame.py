@@ -14,8 +14,8 @@ from typing import Any
 
 from rules.core import (
     Command,
+    Decision,
     Event,
-    IllegalCommand,
     InvalidCommand,
     Options,
     Outcome,
@@ -64,22 +64,25 @@ class RaceGame:
         charms = [rng.randint(1, 6) for _ in seats]
         return [Event("race.RaceSetUp", {"seats": len(seats), "target": target, "charms": charms})]
 
-    def decide(self, state: RaceState, command: Command, rng: Rng) -> list[Event]:
-        if state.winner is not None:
-            raise IllegalCommand("game_over", "the race is over")
+    def answers(self, prompt: Prompt) -> frozenset[str]:
+        return self.command_types
+
+    def decide(self, state: RaceState, command: Command, rng: Rng) -> Decision:
         if command.type == "race.note":
             if command.args["text"] == RULES_BUG_NOTE:
                 raise RuntimeError("a deliberate bug in the rules")
-            return [Event("race.NoteWritten", {"text": command.args["text"]}, command.seat)]
-        if command.seat != state.turn:
-            raise IllegalCommand("not_your_turn", f"it is seat {state.turn}'s turn")
-        die = rng.randint(1, 6)
-        seat = state.turn
-        bonus = 2 if die == state.charms[seat] else 0
-        events = [Event("race.DieRolled", {"die": die, "bonus": bonus}, seat)]
-        if state.positions[seat] + die + bonus >= state.target:
-            events.append(Event("race.RaceWon", {"seat": seat}, seat))
-        return events
+            events = [Event("race.NoteWritten", {"text": command.args["text"]}, command.seat)]
+        else:
+            die = rng.randint(1, 6)
+            seat = state.turn
+            bonus = 2 if die == state.charms[seat] else 0
+            events = [Event("race.DieRolled", {"die": die, "bonus": bonus}, seat)]
+            if state.positions[seat] + die + bonus >= state.target:
+                events.append(Event("race.RaceWon", {"seat": seat}, seat))
+        after = state
+        for e in events:
+            after = self.evolve(after, e)
+        return Decision(events, after)
 
     def evolve(self, state: RaceState, event: Event) -> RaceState:
         d = event.data

@@ -1,7 +1,8 @@
 """Seeded random bots that play a game through `legal_commands`, checking the Game contract.
 
 Every game's random-play test calls `play_random`. It checks, as it goes:
-- every command a bot picks from `legal_commands` is accepted by `decide`;
+- every command a bot picks from `legal_commands` is accepted by the platform's `decide`,
+  and the state its Decision hands back equals its events folded;
 - the command's notation round-trips (`parse_text(format_text(c)) == c`) and its JSON
   shape is accepted by `parse_command`;
 - events are JSON-able and survive an orjson round trip unchanged;
@@ -23,6 +24,7 @@ from typing import Any
 import orjson
 
 from rules.core import Command, Event, Game, Outcome, Rng, SeatInfo, fold
+from rules.decider import decide
 
 
 @dataclass
@@ -106,15 +108,19 @@ def play_random(
             again = game.parse_command(cmd.type, orjson.loads(orjson.dumps(dict(cmd.args))), seat)
             assert again == cmd, f"JSON shape does not round-trip: {cmd}"
         t0 = time.perf_counter()
-        new = game.decide(state, cmd, rng)
+        decision = decide(game, state, cmd, rng)
         rec.decide_seconds += time.perf_counter() - t0
+        new = decision.events
         assert new, f"an accepted command produced no event: {cmd}"
         _roundtrip_events(new)
         rec.steps.append((len(rec.events), cmd))
         t0 = time.perf_counter()
+        folded = state
         for e in new:
-            state = game.evolve(state, e)
+            folded = game.evolve(folded, e)
         rec.evolve_seconds += time.perf_counter() - t0
+        assert decision.state == folded, f"decide's state differs from its events folded: {cmd}"
+        state = decision.state
         rec.events.extend(new)
         rec.commands.append(cmd)
     else:
@@ -130,9 +136,8 @@ def play_random(
         again_events = list(game.setup(options, seats, rerun_rng))
         st = fold(game, again_events)
         for _, cmd in rec.steps:
-            produced = game.decide(st, cmd, rerun_rng)
-            for e in produced:
-                st = game.evolve(st, e)
-            again_events.extend(produced)
+            again = decide(game, st, cmd, rerun_rng)
+            st = again.state
+            again_events.extend(again.events)
         assert again_events == rec.events, "re-running the commands gave different events"
     return rec
