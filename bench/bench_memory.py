@@ -27,8 +27,8 @@ sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
 import redis  # noqa: E402
 
-from events.match import fold_match  # noqa: E402
-from events.store import EventStore  # noqa: E402
+from events.domain.match import fold_match  # noqa: E402
+from events.redisstore.store import EventStore  # noqa: E402
 from projections.projector import rebuild  # noqa: E402
 from rules import catalog  # noqa: E402
 from rules.core import Command  # noqa: E402

@@ -26,11 +26,11 @@ import orjson
 import psutil
 import redis
 
-from events.chain import genesis, seal
-from events.codec import canonical
-from events.link import Links
-from events.match import fold_match
-from events.store import APPEND_LUA, EventStore, Lua
+from events.domain.match import fold_match
+from events.mapping.chain import genesis, seal
+from events.mapping.codec import canonical
+from events.redisstore.link import Links
+from events.redisstore.store import APPEND_LUA, EventStore, Lua
 from projections.replay import match_at
 from rules import catalog
 from rules.core import Event

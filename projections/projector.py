@@ -19,9 +19,9 @@ import structlog
 from redis.cluster import RedisCluster
 from redis.exceptions import NoScriptError
 
-from events.cache import Loaded, MatchCache
-from events.codec import canonical
-from events.store import EventStore, envelope_from_entry, queued_command
+from events.mapping.codec import canonical
+from events.redisstore.cache import Loaded, MatchCache
+from events.redisstore.store import EventStore, envelope_from_entry, queued_command
 from projections.readmodels import read_model_fields
 
 log = structlog.get_logger("boardlog.projector")

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from events.codec import canonical
-from events.envelope import Envelope
-from events.match import COMMAND_ACCEPTED, GAME_CREATED, SEED_REVEALED, Match
+from events.domain.match import COMMAND_ACCEPTED, GAME_CREATED, SEED_REVEALED, Match
+from events.mapping.codec import canonical
+from events.mapping.envelope import Envelope
 from rules.core import Command, Event
 
 PUBLIC = "public"

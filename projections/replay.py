@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from events.match import Match, fold_match
-from events.store import EventStore
+from events.domain.match import Match, fold_match
+from events.redisstore.store import EventStore
 from projections.readmodels import redact_envelope, view_of
 
 

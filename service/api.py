@@ -23,14 +23,14 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import Receive, Scope, Send
 
-from events.audit import audit
-from events.cache import MatchCache
-from events.codec import canonical, loads
-from events.export import export_lines, read_record
-from events.keys import is_game_id, partition_of
-from events.link import checked, no_script
-from events.match import ABORT, JOIN, MAX_ENTROPY
-from events.store import queued_member
+from events.domain.audit import audit
+from events.domain.match import ABORT, JOIN, MAX_ENTROPY
+from events.mapping.codec import canonical, loads
+from events.mapping.export import export_lines, read_record
+from events.redisstore.cache import MatchCache
+from events.redisstore.keys import is_game_id, partition_of
+from events.redisstore.link import checked, no_script
+from events.redisstore.store import queued_member
 from projections.lobby import Cursor, lobby_rows
 from projections.readmodels import summary_of, view_field, view_of
 from projections.replay import events_for, match_at

@@ -19,7 +19,7 @@ import hiredis
 import redis.asyncio as aioredis
 from redis import exceptions as rx
 
-from events.link import loading
+from events.redisstore.link import loading
 
 MAX_IDLE = 64
 _CHUNK = 65536

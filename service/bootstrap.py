@@ -12,7 +12,7 @@ from redis.asyncio.retry import Retry as AsyncRetry
 from redis.backoff import ExponentialWithJitterBackoff
 from redis.cluster import RedisCluster
 
-from events.store import EventStore
+from events.redisstore.store import EventStore
 from rules import catalog
 from service.settings import Settings
 from workers.actors import declare

@@ -86,7 +86,7 @@ def rebuild() -> None:
 @app.command()
 def export(gid: str) -> None:
     """Write a game's JSON Lines record to standard output."""
-    from events.export import export_lines
+    from events.mapping.export import export_lines
     from service.bootstrap import build
 
     parts = build(_settings())
@@ -102,8 +102,8 @@ def export(gid: str) -> None:
 @app.command()
 def audit(file: Path) -> None:
     """Audit an exported record offline (no Redis): chain, seed, every command re-run."""
-    from events.audit import audit as run
-    from events.export import read_record
+    from events.domain.audit import audit as run
+    from events.mapping.export import read_record
     from service.bootstrap import load_games
 
     settings = _settings()

@@ -8,11 +8,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from events.chain import genesis, seal
-from events.clock import utcnow
-from events.keys import new_game_id
-from events.match import created_event, fold_match
-from events.store import EventStore
+from events.domain.clock import utcnow
+from events.domain.match import created_event, fold_match
+from events.mapping.chain import genesis, seal
+from events.redisstore.keys import new_game_id
+from events.redisstore.store import EventStore
 from rules.core import InvalidCommand, SeatInfo, get_game
 
 MAX_NAME = 40

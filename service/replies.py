@@ -18,8 +18,8 @@ import redis.asyncio as aioredis
 import structlog
 from redis import exceptions as rx
 
-from events.codec import loads
-from events.keys import reply_channel
+from events.mapping.codec import loads
+from events.redisstore.keys import reply_channel
 from service.batch import RawConnection
 
 log = structlog.get_logger("boardlog.api")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
-from events.keys import DEFAULT_PARTITIONS
+from events.redisstore.keys import DEFAULT_PARTITIONS
 
 
 @dataclass(frozen=True, slots=True)

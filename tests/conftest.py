@@ -17,7 +17,7 @@ import httpx
 import pytest
 import redis
 
-from events.store import EventStore
+from events.redisstore.store import EventStore
 from rules import catalog
 from service.embedded import EmbeddedRedis, free_port
 

@@ -9,8 +9,8 @@ import fakeredis
 import pytest
 import redis
 
-from events.chain import genesis, seal, verify
-from events.store import EventStore
+from events.mapping.chain import genesis, seal, verify
+from events.redisstore.store import EventStore
 from rules.core import Event
 from service.bootstrap import redis_client
 

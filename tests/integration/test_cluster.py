@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from events.audit import audit
-from events.export import read_record
-from events.store import EventStore
+from events.domain.audit import audit
+from events.mapping.export import read_record
+from events.redisstore.store import EventStore
 from projections.projector import all_games, rebuild
 from service.bootstrap import redis_client
 from tests.conftest import Stack, child_env, running_stack, wait_for

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 
-from events.chain import verify
-from events.store import EventStore
+from events.mapping.chain import verify
+from events.redisstore.store import EventStore
 from tests.conftest import Stack, wait_for
 from tests.integration.helpers import command, new_race, unacked
 

@@ -11,8 +11,8 @@ import uuid
 
 import pytest
 
-from events.audit import audit
-from events.export import read_record
+from events.domain.audit import audit
+from events.mapping.export import read_record
 from rules import catalog
 from rules.core import get_game
 from tests.conftest import Stack

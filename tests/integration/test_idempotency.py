@@ -6,7 +6,7 @@ import signal
 import time
 import uuid
 
-from events.store import EventStore
+from events.redisstore.store import EventStore
 from tests.conftest import Stack, wait_for
 from tests.integration.helpers import bearer, command, new_race
 

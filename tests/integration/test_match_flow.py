@@ -6,8 +6,8 @@ import uuid
 
 import orjson
 
-from events.audit import audit
-from events.export import read_record
+from events.domain.audit import audit
+from events.mapping.export import read_record
 from tests.conftest import Stack, wait_for
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import time
 import uuid
 
-from events.chain import seal
-from events.match import decide_match
-from events.store import EventStore
+from events.domain.match import decide_match
+from events.mapping.chain import seal
+from events.redisstore.store import EventStore
 from projections.projector import GROUP, Projector, all_games, rebuild
 from projections.replay import match_at
 from rules.core import Command

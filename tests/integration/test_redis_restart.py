@@ -13,8 +13,8 @@ import httpx
 import orjson
 import redis
 
-from events.chain import verify
-from events.store import EventStore
+from events.mapping.chain import verify
+from events.redisstore.store import EventStore
 from service.embedded import EmbeddedRedis
 from tests.conftest import child_env, running_stack, wait_for
 from tests.integration.helpers import bearer, new_race, unacked

@@ -13,7 +13,7 @@ from pathlib import Path
 import httpx
 import redis
 
-from events.store import EventStore
+from events.redisstore.store import EventStore
 from tests.conftest import Stack, child_env, running_stack, wait_for
 from tests.integration.helpers import command, new_race, unacked
 

@@ -6,9 +6,9 @@ import fakeredis
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from events.chain import genesis, link, seal, verify
-from events.codec import canonical, loads
-from events.store import EventStore
+from events.mapping.chain import genesis, link, seal, verify
+from events.mapping.codec import canonical, loads
+from events.redisstore.store import EventStore
 from rules.core import Event
 
 json_values = st.recursive(

@@ -6,9 +6,9 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from events.chain import genesis, seal
-from events.envelope import Envelope
-from events.match import created_event, decide_match, fold_match
+from events.domain.match import created_event, decide_match, fold_match
+from events.mapping.chain import genesis, seal
+from events.mapping.envelope import Envelope
 from rules.core import SeatInfo, get_game
 
 

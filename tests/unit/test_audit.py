@@ -6,10 +6,10 @@ from dataclasses import replace
 
 import pytest
 
-from events.audit import audit
-from events.chain import link
-from events.envelope import Envelope
-from events.export import export_lines, read_record
+from events.domain.audit import audit
+from events.mapping.chain import link
+from events.mapping.envelope import Envelope
+from events.mapping.export import export_lines, read_record
 from tests.support.records import play_offline
 
 

@@ -11,7 +11,7 @@ import pytest
 import redis
 from redis import exceptions as rx
 
-from events.link import Link, Links
+from events.redisstore.link import Link, Links
 
 
 @pytest.fixture

@@ -6,8 +6,8 @@ import hashlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from events.codec import canonical
-from events.envelope import Envelope
+from events.mapping.codec import canonical
+from events.mapping.envelope import Envelope
 from rules.core import Event
 
 

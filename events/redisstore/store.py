@@ -15,17 +15,17 @@ import redis
 from redis.exceptions import NoScriptError
 
 import rules
-from events.chain import genesis
-from events.codec import canonical, loads
-from events.envelope import Envelope
-from events.keys import DEFAULT_PARTITIONS, GameKeys, feed_key, lobby_key, queued_key
-from events.link import Links, checked, no_script
+from events.mapping.chain import genesis
+from events.mapping.codec import canonical, loads
+from events.mapping.envelope import Envelope
+from events.redisstore.keys import DEFAULT_PARTITIONS, GameKeys, feed_key, lobby_key, queued_key
+from events.redisstore.link import Links, checked, no_script
 
 SNAPSHOT_EVERY = 500
 
 
 def _script(name: str) -> str:
-    return resources.files("events").joinpath("lua", name).read_text()
+    return resources.files("events.redisstore").joinpath("lua", name).read_text()
 
 
 APPEND_LUA = _script("append.lua")

@@ -6,10 +6,7 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
-from events.chain import verify
-from events.envelope import Envelope
-from events.export import Record
-from events.match import (
+from events.domain.match import (
     COMMAND_ACCEPTED,
     GAME_CREATED,
     SEED_REVEALED,
@@ -19,6 +16,9 @@ from events.match import (
     decide_match,
     fold_match,
 )
+from events.mapping.chain import verify
+from events.mapping.envelope import Envelope
+from events.mapping.export import Record
 from rules.core import Event, IllegalCommand, InvalidCommand, SeatInfo, get_game
 
 

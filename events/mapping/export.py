@@ -6,9 +6,9 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from events.codec import canonical, loads
-from events.envelope import Envelope
-from events.match import SEED_REVEALED
+from events.domain.match import SEED_REVEALED
+from events.mapping.codec import canonical, loads
+from events.mapping.envelope import Envelope
 
 ENVELOPE_KEYS = frozenset({"game", "seq", "type", "data", "seat", "command", "at", "prev", "hash"})
 

@@ -6,9 +6,9 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from events.envelope import Envelope
-from events.match import Match, fold_match
-from events.store import EventStore
+from events.domain.match import Match, fold_match
+from events.mapping.envelope import Envelope
+from events.redisstore.store import EventStore
 
 
 @dataclass(slots=True)
