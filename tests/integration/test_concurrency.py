@@ -28,7 +28,7 @@ def test_commands_without_expect_all_apply_in_some_order(stack: Stack, store: Ev
         gid, tokens, _ = new_race(c)
         with ThreadPoolExecutor(20) as pool:
             codes = list(pool.map(
-                lambda i: command(c, gid, tokens[i % 2], "race.note", {"text": f"n{i}"}).status_code, range(40)))
+                lambda i: command(c, gid, tokens[0], "race.note", {"text": f"n{i}"}).status_code, range(40)))
         assert codes == [200] * 40
         envs = store.read(gid)
         assert verify(envs) is None

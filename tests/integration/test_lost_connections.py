@@ -27,17 +27,17 @@ def test_a_dropped_reply_subscription_is_made_again_and_no_answer_is_lost(privat
         assert subscribers() == 1
         t0 = time.perf_counter()
         for i in range(5):
-            assert command(c, gid, tokens[i % 2], "race.note", {"text": f"a{i}"}).status_code == 200
+            assert command(c, gid, tokens[0], "race.note", {"text": f"a{i}"}).status_code == 200
         fast = (time.perf_counter() - t0) / 5
         assert fast < 0.5  # woken by the published answer, not by the one-second poll
         r.client_kill_filter(_type="pubsub")
         for i in range(3):  # answered from the stored results or the new subscription
-            res = command(c, gid, tokens[i % 2], "race.note", {"text": f"b{i}"})
+            res = command(c, gid, tokens[0], "race.note", {"text": f"b{i}"})
             assert res.status_code == 200 and res.json()["status"] == "accepted", res.text
         wait_for(lambda: subscribers() == 1, timeout=5)
         t0 = time.perf_counter()
         for i in range(5):
-            assert command(c, gid, tokens[i % 2], "race.note", {"text": f"c{i}"}).status_code == 200
+            assert command(c, gid, tokens[0], "race.note", {"text": f"c{i}"}).status_code == 200
         assert (time.perf_counter() - t0) / 5 < 0.5
         assert "replies.listen_failed" in (stack.logdir / "api.log").read_text()  # type: ignore[operator]
     r.close()
@@ -53,7 +53,7 @@ def test_commands_go_on_after_redis_drops_every_client_connection(private_redis:
         for round_ in range(3):
             for i in range(4):
                 texts.append(f"r{round_}n{i}")
-                res = command(c, gid, tokens[i % 2], "race.note", {"text": texts[-1]})
+                res = command(c, gid, tokens[0], "race.note", {"text": texts[-1]})
                 assert res.status_code == 200, (res.text, stack.logs())
             assert c.get(f"/v1/games/{gid}").status_code == 200  # a redis-py asyncio read
             # The API's batch and redis-py connections, the workers' own connections and the

@@ -23,13 +23,13 @@ def test_commands_go_on_after_the_server_forgets_its_scripts(private_redis: str,
     with running_stack(child_env(private_redis, ns), tmp_path / "logs") as stack, stack.client() as c:
         gid, tokens, _ = new_race(c)
         for i in range(4):
-            assert command(c, gid, tokens[i % 2], "race.note", {"text": f"a{i}"}).status_code == 200
+            assert command(c, gid, tokens[0], "race.note", {"text": f"a{i}"}).status_code == 200
         for _ in range(3):
             r.script_flush()
             # API enqueue, consumer fetch and ack, the append: each meets NOSCRIPT once.
             with ThreadPoolExecutor(8) as pool:
                 codes = list(pool.map(
-                    lambda i: command(c, gid, tokens[i % 2], "race.note", {"text": f"b{i}"}).status_code,
+                    lambda i: command(c, gid, tokens[0], "race.note", {"text": f"b{i}"}).status_code,
                     range(8)))
             assert codes == [200] * 8, (codes, stack.logs())
         envs = store.read(gid)

@@ -1,6 +1,8 @@
 """A tiny test-only game ("race") for the platform tests; never shipped or listed.
 
-Seats take turns rolling a die and advancing; the first to reach the target wins.
+Seats take turns rolling a die and advancing; the first to reach the target wins. The seat
+whose turn it is may also write a note (any text; it changes nothing), which is what the
+platform tests send when they need many commands that never end the game.
 Each seat draws a secret charm number at set-up (hidden from the others): rolling
 it moves two extra spaces. So the game has randomness, a prompt, hidden
 information and an end, which is all the platform needs to exercise.
