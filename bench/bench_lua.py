@@ -22,8 +22,8 @@ sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
 import redis  # noqa: E402
 
-from events.redisstore.link import Links, checked  # noqa: E402
 from events.redisstore.store import APPEND_LUA  # noqa: E402
+from events.redisstore.wire import Links, checked  # noqa: E402
 from service.embedded import EmbeddedRedis  # noqa: E402
 
 ENVELOPE = (b'{"at":"2026-11-29T23:00:00.000Z","command":"c0b1a5e2-9f4e-4c1b-8d7a-3e2f1a0b9c8d",'

@@ -29,8 +29,8 @@ import redis
 from events.domain.match import fold_match
 from events.mapping.chain import genesis, seal
 from events.mapping.codec import canonical
-from events.redisstore.link import Links
 from events.redisstore.store import APPEND_LUA, EventStore, Lua
+from events.redisstore.wire import Links
 from projections.replay import match_at
 from rules import catalog
 from rules.core import Event

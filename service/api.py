@@ -29,17 +29,16 @@ from events.mapping.codec import canonical, loads
 from events.mapping.export import export_lines, read_record
 from events.redisstore.cache import MatchCache
 from events.redisstore.keys import is_game_id, partition_of
-from events.redisstore.link import checked, no_script
+from events.redisstore.replies import Replies
 from events.redisstore.store import queued_member
+from events.redisstore.wire import Batch, checked, no_script
 from projections.lobby import Cursor, lobby_rows
 from projections.readmodels import summary_of, view_field, view_of
 from projections.replay import events_for, match_at
 from rules.core import Command, InvalidCommand, games
-from service.batch import Batch
 from service.bootstrap import Parts, async_redis_client, build
 from service.logs import configure
 from service.matches import Principal, create_match, principal_of, token_digest, who
-from service.replies import Replies
 from service.settings import Settings
 
 log = structlog.get_logger("boardlog.api")

@@ -7,9 +7,9 @@ import time
 from typing import Any
 
 import dramatiq
-import redis
 import structlog
 
+from events.redisstore.errors import StoreUnavailable
 from workers.broker import StoreUnreachable
 from workers.commands import CommandHandler
 
@@ -37,7 +37,7 @@ def declare(
             try:
                 handler.handle(gid, cid)
                 return
-            except (redis.ConnectionError, redis.TimeoutError) as e:
+            except StoreUnavailable as e:
                 if time.monotonic() > deadline or stopping.is_set():
                     # The message stays in the ack set; a sweep puts it back (StoreUnreachable).
                     log.warning("command.store_unavailable", game=gid, command=cid, error=str(e), waiting=False)

@@ -30,8 +30,9 @@ from dramatiq.errors import ConnectionClosed
 from dramatiq.middleware import Retries
 from redis.exceptions import NoScriptError
 
-from events.link import Links, checked, no_script
-from events.store import Lua
+from events.redisstore.errors import StoreUnavailable
+from events.redisstore.store import Lua
+from events.redisstore.wire import Links, checked, no_script
 
 log = structlog.get_logger("boardlog.worker")
 
@@ -120,7 +121,7 @@ class WakeConsumer(_RedisConsumer):
         try:
             if self.acks:
                 self._with_acks(("PING",))
-        except redis.ConnectionError as e:
+        except (redis.ConnectionError, StoreUnavailable) as e:
             raise ConnectionClosed(e) from None
         finally:
             super().close()
@@ -169,7 +170,7 @@ class WakeConsumer(_RedisConsumer):
                 self.idle = not self.message_cache
                 if self.idle:
                     return None
-        except redis.ConnectionError as e:
+        except (redis.ConnectionError, StoreUnavailable) as e:
             raise ConnectionClosed(e) from None
 
 

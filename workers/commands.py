@@ -8,11 +8,11 @@ from typing import Any
 
 import structlog
 
-from events.cache import Loaded, MatchCache
-from events.chain import seal
-from events.clock import utcnow
-from events.match import decide_and_fold
-from events.store import SNAPSHOT_EVERY, EventStore
+from events.domain.clock import utcnow
+from events.domain.match import decide_and_fold
+from events.mapping.chain import seal
+from events.redisstore.cache import Loaded, MatchCache
+from events.redisstore.store import SNAPSHOT_EVERY, EventStore
 from rules.core import Command, IllegalCommand, InvalidCommand
 
 log = structlog.get_logger("boardlog.worker")

@@ -5,11 +5,11 @@ from __future__ import annotations
 import functools
 import hashlib
 import pickle
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 import redis
 from redis.exceptions import NoScriptError
@@ -18,10 +18,29 @@ import rules
 from events.mapping.chain import genesis
 from events.mapping.codec import canonical, loads
 from events.mapping.envelope import Envelope
+from events.redisstore.errors import StoreUnavailable
 from events.redisstore.keys import DEFAULT_PARTITIONS, GameKeys, feed_key, lobby_key, queued_key
-from events.redisstore.link import Links, checked, no_script
+from events.redisstore.wire import Links, checked, no_script
 
 SNAPSHOT_EVERY = 500
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def _reports_unavailable(method: Callable[_P, _R]) -> Callable[_P, _R]:
+    """The method, raising StoreUnavailable where redis-py says Redis is out of reach (refused,
+    dropped, timed out, still loading), so the store's callers handle no client's exceptions.
+    The raw link raises StoreUnavailable itself."""
+
+    @functools.wraps(method)
+    def call(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+        try:
+            return method(*args, **kwargs)
+        except (redis.ConnectionError, redis.TimeoutError) as e:
+            raise StoreUnavailable(str(e)) from e
+
+    return call
 
 
 def _script(name: str) -> str:
@@ -140,6 +159,7 @@ class EventStore:
 
     # -- writes ---------------------------------------------------------------------------
 
+    @_reports_unavailable
     def create(
         self, gid: str, envelopes: Sequence[Envelope], status: str, seed: bytes,
         tokens: dict[str, str], created_at: str,
@@ -154,6 +174,7 @@ class EventStore:
         pipe.execute()
         return self.append(gid, 0, envelopes, None, None)
 
+    @_reports_unavailable
     def append(
         self,
         gid: str,
@@ -180,6 +201,7 @@ class EventStore:
             return AppendResult("conflict", seq=-1 - out)
         return AppendResult("ok", seq=out)
 
+    @_reports_unavailable
     def settle(
         self, gid: str, command_id: str, result: dict[str, Any], reply: str = "", status: str | None = None
     ) -> None:
@@ -202,6 +224,7 @@ class EventStore:
             pipe.execute_command(*c)
         pipe.execute()
 
+    @_reports_unavailable
     def reject(self, gid: str, command_id: str, result: dict[str, Any], reply: str = "") -> dict[str, Any]:
         """Store a rejection (first answer wins); returns the answer that stands."""
         k = self.keys(gid)
@@ -209,6 +232,7 @@ class EventStore:
         answer: dict[str, Any] = loads(raw)
         return answer
 
+    @_reports_unavailable
     def put_pending(self, gid: str, command_id: str, command: dict[str, Any], queued_ms: int | None = None) -> bool:
         """Record a queued command by id (and when, for the lost-message sweep); False when
         that id was queued before."""
@@ -217,10 +241,12 @@ class EventStore:
             self.r.zadd(k.queued, {queued_member(gid, command_id): queued_ms})
         return bool(self.r.hsetnx(k.pending, command_id, canonical(command)))
 
+    @_reports_unavailable
     def pending(self, gid: str, command_id: str) -> dict[str, Any] | None:
         raw = self.r.hget(self.keys(gid).pending, command_id)
         return None if raw is None else loads(raw)
 
+    @_reports_unavailable
     def pending_and_tail(
         self, gid: str, command_id: str, after_seq: int | None
     ) -> tuple[dict[str, Any] | None, dict[str, Any] | None, list[Envelope]]:
@@ -247,9 +273,11 @@ class EventStore:
 
     # -- reads ----------------------------------------------------------------------------
 
+    @_reports_unavailable
     def exists(self, gid: str) -> bool:
         return bool(self.r.exists(self.keys(gid).meta))
 
+    @_reports_unavailable
     def head(self, gid: str) -> Head | None:
         k = self.keys(gid)
         pipe = self.r.pipeline(transaction=False)
@@ -261,6 +289,7 @@ class EventStore:
         env = envelope_from_entry(last[0][1])
         return Head(env.seq, env.hash, status.decode(), game.decode())
 
+    @_reports_unavailable
     def read(self, gid: str, start: int = 1, end: int | None = None) -> list[Envelope]:
         """Envelopes with start <= seq <= end (end None: to the head)."""
         if end is not None and end < start:
@@ -276,10 +305,12 @@ class EventStore:
         env = self.read(gid, seq, seq)
         return env[0].hash
 
+    @_reports_unavailable
     def result(self, gid: str, command_id: str) -> dict[str, Any] | None:
         raw = self.r.hget(self.keys(gid).results, command_id)
         return None if raw is None else loads(raw)
 
+    @_reports_unavailable
     def seed(self, gid: str) -> bytes:
         raw = self.r.get(self.keys(gid).secret)
         if raw is None:
@@ -293,6 +324,7 @@ class EventStore:
             self._fingerprint = _rules_fingerprint()
         return self._fingerprint
 
+    @_reports_unavailable
     def save_snapshot(self, gid: str, seq: int, value: Any) -> None:
         k = self.keys(gid)
         blob = self.fingerprint() + pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
@@ -301,6 +333,7 @@ class EventStore:
         pipe.zadd(k.snap + "idx", {str(seq): seq})
         pipe.execute()
 
+    @_reports_unavailable
     def load_snapshot(self, gid: str, at: int) -> tuple[int, Any] | None:
         """The latest snapshot taken at or before seq `at`, if any still matches these rules."""
         k = self.keys(gid)
@@ -315,6 +348,7 @@ class EventStore:
 
     # -- read models ----------------------------------------------------------------------
 
+    @_reports_unavailable
     def project(
         self, gid: str, seq: int, score_ms: int, fields: dict[str, bytes], notice: bytes
     ) -> bool:
@@ -332,10 +366,12 @@ class EventStore:
             flat += [name, value]
         return [k.rm, k.lobby], [gid, seq, score_ms, k.notify, notice, len(fields), *flat]
 
+    @_reports_unavailable
     def read_model(self, gid: str, field: str) -> bytes | None:
         val = self.r.hget(self.keys(gid).rm, field)
         return None if val is None else bytes(val)
 
+    @_reports_unavailable
     def checkpoint(self, gid: str) -> int:
         raw = self.r.hget(self.keys(gid).rm, "checkpoint")
         return 0 if raw is None else int(raw)

@@ -16,11 +16,10 @@ from typing import Any
 
 import redis.asyncio as aioredis
 import structlog
-from redis import exceptions as rx
 
 from events.mapping.codec import loads
 from events.redisstore.keys import reply_channel
-from service.batch import RawConnection
+from events.redisstore.wire import AsyncLink, message_data, subscribe
 
 log = structlog.get_logger("boardlog.api")
 
@@ -32,7 +31,7 @@ class Replies:
         self._waiting: dict[tuple[str, str], list[asyncio.Future[dict[str, Any] | None]]] = {}
         self._task: asyncio.Task[None] | None = None
         self._pubsub: Any = None
-        self._sub: RawConnection | None = None
+        self._sub: AsyncLink | None = None
         # A cluster client keeps redis-py's PubSub (it picks the node).
         self._raw = not isinstance(aio, aioredis.RedisCluster)
 
@@ -85,16 +84,8 @@ class Replies:
             if not fut.done():
                 fut.set_result(result)
 
-    async def _subscribe(self) -> RawConnection:
-        """The reply channel subscribed on a connection of its own, read raw: redis-py's PubSub
-        costs ~15 us of CPU a message (a timeout, a retry wrapper, push-message handling)."""
-        sub = await RawConnection.open(self.aio.connection_pool)
-        sub.send([("SUBSCRIBE", self.channel)])
-        first = await sub.reply()
-        if not isinstance(first, list) or first[0] != b"subscribe":
-            await sub.close()
-            raise rx.ConnectionError(f"SUBSCRIBE answered {first!r}")
-        return sub
+    async def _subscribe(self) -> AsyncLink:
+        return await subscribe(self.aio.connection_pool, self.channel)
 
     async def _next(self) -> bytes | None:
         """The next published answer (None for any other message), subscribing again first
@@ -104,8 +95,7 @@ class Replies:
             return msg["data"] if msg is not None and msg["type"] == "message" else None
         if self._sub is None:
             self._sub = await self._subscribe()
-        reply = await self._sub.reply()
-        return reply[2] if reply[0] == b"message" else None
+        return message_data(await self._sub.reply())
 
     async def _listen(self) -> None:
         pause = 0.0

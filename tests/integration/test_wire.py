@@ -1,4 +1,4 @@
-"""The worker's own Redis connection (events/link.py) against a real Redis: replies, errors, reconnects."""
+"""The raw Redis protocol (events/redisstore/wire.py) against a real Redis: replies, errors, reconnects, sync and async."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 import redis
 from redis import exceptions as rx
 
-from events.redisstore.link import Link, Links
+from events.redisstore.wire import Link, Links
 
 
 @pytest.fixture
