@@ -4,7 +4,7 @@ The rulebook's map images are not in its text, so each set-up column gets one ma
 Random method from a fixed seed (`Rng(b"rite-premade", b"", "<column>-<k>")`, the first k whose
 map keeps the three balance rules) for the column's own line-up, frozen into maps.json with its
 faction tiles stored by turn-track slot. The HG and HGU maps predate this script and are kept
-as shipped. Run `python -m tests.rite.make_premade_maps` to print the file; `test_setup.py`
+as shipped. Run `python -m scripts.make_premade_maps` to print the file; `test_setup.py`
 checks that the frozen maps of the other columns are what this script makes.
 """
 
