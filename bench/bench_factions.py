@@ -1,9 +1,11 @@
 """Random-play figures for Factions: Battlegrounds.
 
 Run: .venv/bin/python bench/bench_factions.py [games_2p] [games_3p] [games_4p]
-Prints decide commands/s, evolve events/s, the longest legal_commands call (wall clock, as the
-harness times them, and CPU time from a re-run, which a busy machine does not dilute), game lengths
-and win rates (by faction over 2-player pairs, by seat and by advantage).
+Prints decide commands/s (through the platform's Decider, `rules.decider.decide`, whose Decision
+already holds the folded state: the figure includes that one fold), evolve events/s (a second,
+timed fold of the same events), the longest legal_commands call (wall clock, as the harness times
+them, and CPU time from a re-run, which a busy machine does not dilute), game lengths and win rates
+(by faction over 2-player pairs, by seat and by advantage).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from pathlib import Path
 sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
 from rules.core import Command, Rng, SeatInfo, fold  # noqa: E402
+from rules.decider import decide  # noqa: E402
 from rules.factions import GAME  # noqa: E402
 from rules.factions.content import FACTION_IDS  # noqa: E402
 from tests.support.randomplay import play_random  # noqa: E402
@@ -49,11 +52,13 @@ def cpu_rerun(options: dict[str, object], n: int, seed: int, steps: list[tuple[i
         t0 = time.process_time()
         GAME.legal_commands(state, cmd.seat)
         t1 = time.process_time()
-        new = GAME.decide(state, cmd, rng)
+        decision = decide(GAME, state, cmd, rng)
         t2 = time.process_time()
+        new = decision.events
         for e in new:
             state = GAME.evolve(state, e)
         t3 = time.process_time()
+        assert state == decision.state
         lmax = max(lmax, t1 - t0)
         dec += t2 - t1
         evo += t3 - t2

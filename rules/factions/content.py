@@ -1,10 +1,12 @@
-"""Faction and layout data, loaded from `content/` and validated once at import."""
+"""Faction and layout data, loaded from `content/` and validated once at import; read-only."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from types import MappingProxyType
 
 _DIR = Path(__file__).parent / "content"
 
@@ -67,7 +69,7 @@ class UnitCard:
 class Faction:
     id: str
     name: str
-    units: dict[str, UnitCard]
+    units: Mapping[str, UnitCard]  # by code, in the order of factions.json
     tiles: tuple[str, ...]  # "NW NE / SW SE" as "ab/cd"
 
 
@@ -120,7 +122,7 @@ def _load_factions() -> dict[str, Faction]:
         # The Vanguard draft never dead-ends if, after 3 set aside and up to 4 picks, one unit costing <= 5 is left.
         if sum(1 for u in units.values() if u.cost <= 5) < 8:
             raise ValueError(f"{fid} needs at least 8 units costing 5 gold or less")
-        out[fid] = Faction(fid, d["name"], units, tiles)
+        out[fid] = Faction(fid, d["name"], MappingProxyType(units), tiles)
     if set(raw) != set(FACTION_IDS):
         raise ValueError("factions.json must hold exactly the nine factions")
     return out
@@ -141,5 +143,5 @@ def _load_layouts() -> dict[int, Layout]:
     return out
 
 
-FACTIONS: dict[str, Faction] = _load_factions()
-LAYOUTS: dict[int, Layout] = _load_layouts()
+FACTIONS: Mapping[str, Faction] = MappingProxyType(_load_factions())
+LAYOUTS: Mapping[int, Layout] = MappingProxyType(_load_layouts())

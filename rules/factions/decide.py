@@ -1,64 +1,36 @@
-"""Commands to events: check against the legal lists, resolve combat, run the automatic steps."""
+"""Commands to events: check against the legal lists, resolve combat, run the automatic steps.
+
+The platform (rules.decider) has already checked that the game is not over, that the seat is
+the prompted one, that the command type answers the prompt (legal.ANSWERS) and the command's
+shape: the handlers here check only the rules.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
 
-from rules.core import Command, Event, IllegalCommand, Rng
+from rules.core import Command, Decision, IllegalCommand, Rng
 from rules.factions import legal as L
 from rules.factions.board import parse_space, space_name
 from rules.factions.content import Power
 from rules.factions.evolve import evolve
-from rules.factions.notation import parse_command
 from rules.factions.state import BASE, State, Unit
+from rules.kit import Emitter
 
-PROMPT_VERBS = {
-    "advantage": {"factions.choose"},
-    "tile": {"factions.tile"},
-    "center": {"factions.center"},
-    "aside": {"factions.aside"},
-    "draft": {"factions.recruit", "factions.done"},
-    "reinforce": {"factions.recruit", "factions.done"},
-    "turn": {"factions.activate", "factions.command", "factions.recruit"},
-    "activation": {"factions.step", "factions.fly", "factions.land", "factions.attack",
-                   "factions.shoot", "factions.use", "factions.end"},
-}
+# One command's events, each folded into `log.s` as it is emitted, so later checks see its effect.
+Log = Emitter[State]
 
 
-class Log:
-    """Events of one command, folded as they are written so later checks see their effect."""
-
-    __slots__ = ("events", "s")
-
-    def __init__(self, s: State) -> None:
-        self.s = s
-        self.events: list[Event] = []
-
-    def add(self, type: str, data: dict[str, Any], seat: int | None = None) -> None:
-        e = Event(f"factions.{type}", data, seat)
-        self.events.append(e)
-        self.s = evolve(self.s, e)
-
-    @property
-    def over(self) -> bool:
-        return self.s.phase == "over"
+def decide(s: State, c: Command, rng: Rng) -> Decision:
+    assert c.seat is not None  # the platform refuses a command without a seat
+    log = Emitter("factions.", evolve, s, rng)
+    _HANDLERS[c.type](log, c, c.seat)
+    _advance(log)
+    return log.decision()
 
 
-def decide(s: State, c: Command, rng: Rng) -> list[Event]:
-    if c.seat is not None:
-        # Malformed arguments become InvalidCommand here rather than a KeyError further down.
-        c = parse_command(c.type, c.args, c.seat)
-    if s.phase == "over":
-        raise IllegalCommand("game_over", "the game is over")
-    seat = c.seat
-    if seat is None or seat not in s.ps:
-        raise IllegalCommand("not_your_turn", f"seat {seat} is not prompted now")
-    if c.type not in PROMPT_VERBS.get(s.pk, ()):
-        raise IllegalCommand("wrong_prompt", f"{c.type} does not answer a {s.pk!r} prompt")
-    log = Log(s)
-    _HANDLERS[c.type](log, c, seat, rng)
-    _advance(log, rng)
-    return log.events
+def _over(log: Log) -> bool:
+    return log.s.phase == "over"
 
 
 def _check(c: Command, options: list[Command], code: str, message: str) -> None:
@@ -66,32 +38,32 @@ def _check(c: Command, options: list[Command], code: str, message: str) -> None:
         raise IllegalCommand(code, message)
 
 
-def _choose(log: Log, c: Command, seat: int, rng: Rng) -> None:
+def _choose(log: Log, c: Command, seat: int) -> None:
     if c.args["advantage"] not in L.advantage_options(log.s):
         raise IllegalCommand("bad_advantage", f"{c.args['advantage']} is not on offer")
-    log.add("AdvantageChosen", {"seat": seat, "advantage": c.args["advantage"]}, seat)
+    log.emit("AdvantageChosen", {"seat": seat, "advantage": c.args["advantage"]}, seat)
 
 
-def _tile(log: Log, c: Command, seat: int, rng: Rng) -> None:
+def _tile(log: Log, c: Command, seat: int) -> None:
     if dict(c.args) not in L.tile_options(log.s, seat):
         raise IllegalCommand("illegal_tile", "that tile cannot go there (used, taken spot, or water on a base camp spot)")
-    log.add("TilePlaced", {"seat": seat, **c.args}, seat)
+    log.emit("TilePlaced", {"seat": seat, **c.args}, seat)
 
 
-def _center(log: Log, c: Command, seat: int, rng: Rng) -> None:
+def _center(log: Log, c: Command, seat: int) -> None:
     placed = L.center_placements(log.s, c.args["kind"], c.args["space"])
     if placed is None:
         raise IllegalCommand("illegal_center", "that Resource Center placement breaks the placement rules")
-    log.add("CentersPlaced", {"seat": seat, "placed": [{"kind": k, "space": sp} for k, sp in placed]}, seat)
+    log.emit("CentersPlaced", {"seat": seat, "placed": [{"kind": k, "space": sp} for k, sp in placed]}, seat)
 
 
-def _aside(log: Log, c: Command, seat: int, rng: Rng) -> None:
+def _aside(log: Log, c: Command, seat: int) -> None:
     if c.args["unit"] not in log.s.pool[seat]:
         raise IllegalCommand("unknown_unit", f"{c.args['unit']} is not in your Warband")
-    log.add("UnitSetAside", {"seat": seat, "unit": c.args["unit"]}, seat)
+    log.emit("UnitSetAside", {"seat": seat, "unit": c.args["unit"]}, seat)
 
 
-def _recruit(log: Log, c: Command, seat: int, rng: Rng) -> None:
+def _recruit(log: Log, c: Command, seat: int) -> None:
     s = log.s
     code = c.args["unit"]
     if code not in s.pool[seat]:
@@ -100,23 +72,23 @@ def _recruit(log: Log, c: Command, seat: int, rng: Rng) -> None:
         raise IllegalCommand("not_enough_gold", f"{code} costs more gold than you have")
     if s.pk == "turn" and s.stage != "main":
         raise IllegalCommand("not_now", "recruit before an activation only in Step 1")
-    log.add("UnitRecruited", {"seat": seat, "unit": code, "cost": s.card_of(seat, code).cost}, seat)
+    log.emit("UnitRecruited", {"seat": seat, "unit": code, "cost": s.card_of(seat, code).cost}, seat)
 
 
-def _done(log: Log, c: Command, seat: int, rng: Rng) -> None:
+def _done(log: Log, c: Command, seat: int) -> None:
     if log.s.pk == "draft" and log.s.spent[seat] < 5:
         raise IllegalCommand("vanguard_too_small", "spend at least 5 gold on your Vanguard")
-    log.add("RecruitingDone", {"seat": seat}, seat)
+    log.emit("RecruitingDone", {"seat": seat}, seat)
 
 
-def _activate(log: Log, c: Command, seat: int, rng: Rng) -> None:
+def _activate(log: Log, c: Command, seat: int) -> None:
     _check(c, L.turn_options(log.s, seat), "not_in_rank_order", "that unit cannot activate now")
-    log.add("UnitActivated", {"seat": seat, "unit": f"{seat}:{c.args['unit']}"}, seat)
+    log.emit("UnitActivated", {"seat": seat, "unit": f"{seat}:{c.args['unit']}"}, seat)
 
 
-def _command(log: Log, c: Command, seat: int, rng: Rng) -> None:
+def _command(log: Log, c: Command, seat: int) -> None:
     _check(c, L.turn_options(log.s, seat), "illegal_command", "that Captain cannot command that unit now")
-    log.add("CaptainCommanded", {"seat": seat, "captain": f"{seat}:{c.args['captain']}",
+    log.emit("CaptainCommanded", {"seat": seat, "captain": f"{seat}:{c.args['captain']}",
                                  "unit": f"{seat}:{c.args['unit']}"}, seat)
 
 
@@ -126,11 +98,11 @@ def _active(log: Log) -> Unit:
 
 
 def _end(log: Log, u: Unit) -> None:
-    if not log.over:
-        log.add("ActivationEnded", {"seat": u.seat, "unit": u.key}, u.seat)
+    if not _over(log):
+        log.emit("ActivationEnded", {"seat": u.seat, "unit": u.key}, u.seat)
 
 
-def _step(log: Log, c: Command, seat: int, rng: Rng) -> None:
+def _step(log: Log, c: Command, seat: int) -> None:
     s = log.s
     geo = s.geo
     assert geo is not None
@@ -139,7 +111,7 @@ def _step(log: Log, c: Command, seat: int, rng: Rng) -> None:
     if dict(c.args) not in opts:
         raise IllegalCommand("illegal_step", "that space cannot be reached with one step now")
     frm = "base" if u.pos == BASE else space_name(u.pos, geo.width)
-    log.add("UnitMoved", {"seat": seat, "unit": u.key, "from": frm, **c.args}, seat)
+    log.emit("UnitMoved", {"seat": seat, "unit": u.key, "from": frm, **c.args}, seat)
     to = parse_space(c.args["to"], geo.width, geo.height)
     assert to is not None
     if not u.flying:
@@ -155,19 +127,19 @@ def _claim(log: Log, seat: int, pos: int) -> None:
         if p == pos and owner != seat:
             # Capturing a claimed center pays +2 at once; a first claim pays at Step 4.
             bonus = 2 if owner >= 0 else 0
-            log.add("CenterClaimed", {"seat": seat, "space": space_name(pos, geo.width), "from": owner,
+            log.emit("CenterClaimed", {"seat": seat, "space": space_name(pos, geo.width), "from": owner,
                                       "bonus": bonus}, seat)
 
 
-def _fly(log: Log, c: Command, seat: int, rng: Rng) -> None:
+def _fly(log: Log, c: Command, seat: int) -> None:
     _check(c, L.activation_options(log.s, seat), "cannot_fly", "this unit cannot take off now")
-    log.add("TookOff", {"seat": seat, "unit": _active(log).key}, seat)
+    log.emit("TookOff", {"seat": seat, "unit": _active(log).key}, seat)
 
 
-def _land(log: Log, c: Command, seat: int, rng: Rng) -> None:
+def _land(log: Log, c: Command, seat: int) -> None:
     _check(c, L.activation_options(log.s, seat), "cannot_land", "this unit cannot land now")
     u = _active(log)
-    log.add("Landed", {"seat": seat, "unit": u.key}, seat)
+    log.emit("Landed", {"seat": seat, "unit": u.key}, seat)
     geo = log.s.geo
     assert geo is not None
     _claim(log, seat, u.pos)
@@ -184,7 +156,7 @@ def _target(log: Log, c: Command) -> Unit:
     return log.s.units[log.s.occ[pos]]
 
 
-def _attack(log: Log, c: Command, seat: int, rng: Rng) -> None:
+def _attack(log: Log, c: Command, seat: int) -> None:
     s = log.s
     geo = s.geo
     assert geo is not None
@@ -192,11 +164,11 @@ def _attack(log: Log, c: Command, seat: int, rng: Rng) -> None:
     t = _target(log, c)
     if t.pos not in L.melee_targets(s, geo, u):
         raise IllegalCommand("illegal_target", "melee needs an adjacent enemy (flying units fight flying units)")
-    _strike(log, u, t, _attack_value(s, u), "melee", None, rng)
+    _strike(log, u, t, _attack_value(s, u), "melee", None)
     _end(log, u)
 
 
-def _shoot(log: Log, c: Command, seat: int, rng: Rng) -> None:
+def _shoot(log: Log, c: Command, seat: int) -> None:
     s = log.s
     geo = s.geo
     assert geo is not None
@@ -204,7 +176,7 @@ def _shoot(log: Log, c: Command, seat: int, rng: Rng) -> None:
     t = _target(log, c)
     if t.pos not in L.shoot_targets(s, geo, u):
         raise IllegalCommand("illegal_target", "that unit is not within range along legal lines")
-    _strike(log, u, t, _attack_value(s, u), "range", None, rng)
+    _strike(log, u, t, _attack_value(s, u), "range", None)
     _end(log, u)
 
 
@@ -220,13 +192,13 @@ def _evade(s: State, t: Unit, kind: str) -> int:
     return 0 if kind == "melee" else ev
 
 
-def _strike(log: Log, u: Unit, t: Unit, amount: int, kind: str, power: str | None, rng: Rng) -> bool:
+def _strike(log: Log, u: Unit, t: Unit, amount: int, kind: str, power: str | None) -> bool:
     """One hit on one target; returns True when it landed."""
     s = log.s
     ev = _evade(s, t, kind)
-    roll = rng.randint(1, 6) if ev > 0 else None
+    roll = log.rng.randint(1, 6) if ev > 0 else None
     hit = roll is None or roll > ev
-    log.add("AttackMade", {"seat": u.seat, "unit": u.key, "target": t.key, "kind": kind, "power": power,
+    log.emit("AttackMade", {"seat": u.seat, "unit": u.key, "target": t.key, "kind": kind, "power": power,
                            "roll": roll, "hit": hit}, u.seat)
     if hit and amount > 0:
         _damage(log, u.seat, t, amount)
@@ -240,14 +212,14 @@ def _damage(log: Log, by: int, t: Unit, amount: int) -> None:
         amount -= 1  # the Heart token soaks one point and goes
     total = t.damage + max(0, amount)
     if total >= card.health:
-        log.add("UnitEliminated", {"unit": t.key, "by": by, "vp": card.cost}, by)
+        log.emit("UnitEliminated", {"unit": t.key, "by": by, "vp": card.cost}, by)
         if log.s.vp[by] >= log.s.layout.target:
-            log.add("GameWon", {"winners": [by], "reason": f"reached {log.s.layout.target} victory points"})
+            log.emit("GameWon", {"winners": [by], "reason": f"reached {log.s.layout.target} victory points"})
     else:
-        log.add("UnitDamaged", {"unit": t.key, "amount": amount, "damage": total}, by)
+        log.emit("UnitDamaged", {"unit": t.key, "amount": amount, "damage": total}, by)
 
 
-def _use(log: Log, c: Command, seat: int, rng: Rng) -> None:
+def _use(log: Log, c: Command, seat: int) -> None:
     s = log.s
     geo = s.geo
     assert geo is not None
@@ -260,9 +232,9 @@ def _use(log: Log, c: Command, seat: int, rng: Rng) -> None:
     t = _target(log, c)
     if t.pos not in L.power_targets(s, geo, u, p):
         raise IllegalCommand("illegal_target", f"{p.name} cannot target that unit now")
-    log.add("PowerUsed", {"seat": seat, "unit": u.key, "power": p.code, "mana": p.mana if p.kind == "spell" else 0,
+    log.emit("PowerUsed", {"seat": seat, "unit": u.key, "power": p.code, "mana": p.mana if p.kind == "spell" else 0,
                           "target": c.args["target"]}, seat)
-    _resolve(log, u, t, p, rng)
+    _resolve(log, u, t, p)
     _end(log, u)
 
 
@@ -285,29 +257,29 @@ def _affected(log: Log, u: Unit, t: Unit, p: Power) -> list[Unit]:
     return sorted(out, key=lambda v: v.pos)
 
 
-def _resolve(log: Log, u: Unit, t: Unit, p: Power, rng: Rng) -> None:
+def _resolve(log: Log, u: Unit, t: Unit, p: Power) -> None:
     kind = p.kind
     if p.effect == "heal":
-        log.add("UnitHealed", {"unit": t.key, "amount": p.amount, "damage": max(0, t.damage - p.amount)}, u.seat)
+        log.emit("UnitHealed", {"unit": t.key, "amount": p.amount, "damage": max(0, t.damage - p.amount)}, u.seat)
         return
     if p.effect in ("boost_attack", "boost_health"):
-        log.add("UnitBoosted", {"unit": t.key, "stat": p.effect[6:]}, u.seat)
+        log.emit("UnitBoosted", {"unit": t.key, "stat": p.effect[6:]}, u.seat)
         return
     for v in _affected(log, u, t, p):
-        if log.over:
+        if _over(log):
             return
         v2 = log.s.units.get(v.key)
         if v2 is None:
             continue
         amount = p.amount if p.effect == "damage" else 0
-        hit = _strike(log, u, v2, amount, kind, p.code, rng)
+        hit = _strike(log, u, v2, amount, kind, p.code)
         if not hit:
             continue
         v3 = log.s.units.get(v.key)
         if v3 is None:
             continue
         if p.effect == "weaken":
-            log.add("UnitWeakened", {"unit": v3.key}, u.seat)
+            log.emit("UnitWeakened", {"unit": v3.key}, u.seat)
         elif p.effect == "push":
             _push(log, u, v3)
 
@@ -319,24 +291,24 @@ def _push(log: Log, u: Unit, t: Unit) -> None:
     ux, uy, tx, ty = u.pos % w, u.pos // w, t.pos % w, t.pos // w
     nx, ny = tx + (tx > ux) - (tx < ux), ty + (ty > uy) - (ty < uy)
     if 0 <= nx < w and 0 <= ny < geo.height and ny * w + nx not in log.s.occ:
-        log.add("UnitPushed", {"unit": t.key, "from": space_name(t.pos, w), "to": space_name(ny * w + nx, w)},
+        log.emit("UnitPushed", {"unit": t.key, "from": space_name(t.pos, w), "to": space_name(ny * w + nx, w)},
                 u.seat)
 
 
-def _end_cmd(log: Log, c: Command, seat: int, rng: Rng) -> None:
+def _end_cmd(log: Log, c: Command, seat: int) -> None:
     _check(c, L.activation_options(log.s, seat), "must_enter",
            "a unit in Base Camp must enter the Battleground when an entry space is open")
     _end(log, _active(log))
 
 
-def _advance(log: Log, rng: Rng) -> None:
+def _advance(log: Log) -> None:
     """Run the steps nobody chooses: round start, resource counting, the two-empty-phases loss."""
-    while not log.over:
+    while not _over(log):
         s = log.s
         if s.phase == "draft" and not s.pk:
-            log.add("RoundStarted", {"round": 1, "tie": _tie(s, rng)})
+            log.emit("RoundStarted", {"round": 1, "tie": _tie(s, log.rng)})
         elif s.phase == "play" and s.stage == "upkeep":
-            _upkeep(log, rng)
+            _upkeep(log)
         else:
             return
 
@@ -348,7 +320,7 @@ def _tie(s: State, rng: Rng) -> list[int]:
     return rng.shuffled([seat for seat in range(s.n) if seat not in s.out])
 
 
-def _upkeep(log: Log, rng: Rng) -> None:
+def _upkeep(log: Log) -> None:
     s = log.s
     gains = []
     empty = []
@@ -374,25 +346,26 @@ def _upkeep(log: Log, rng: Rng) -> None:
         gains.append([gold, mana])
         on_board = any(u.seat == seat and u.pos >= 0 for u in s.units.values())
         empty.append(0 if on_board else s.empty_phases[seat] + 1)
-    log.add("ResourcesCounted", {"gains": gains, "empty": empty})
+    log.emit("ResourcesCounted", {"gains": gains, "empty": empty})
     for seat in range(s.n):
         if seat not in s.out and empty[seat] >= 2:
-            log.add("SeatLost", {"seat": seat, "reason": "no units on the Battleground for 2 Reinforcement Phases"})
+            log.emit("SeatLost", {"seat": seat, "reason": "no units on the Battleground for 2 Reinforcement Phases"})
     alive = [seat for seat in range(s.n) if seat not in log.s.out]
     if len(alive) == 1:
-        log.add("GameWon", {"winners": alive, "reason": "every other General lost the Battleground"})
+        log.emit("GameWon", {"winners": alive, "reason": "every other General lost the Battleground"})
         return
     if not alive:
         # Everyone left lost at once: the most Victory Points wins (RULINGS.md).
         last = [seat for seat in range(s.n) if seat not in s.out]
         top = max(log.s.vp[seat] for seat in last)
-        log.add("GameWon", {"winners": [seat for seat in last if log.s.vp[seat] == top],
+        log.emit("GameWon", {"winners": [seat for seat in last if log.s.vp[seat] == top],
                             "reason": "every General lost the Battleground; most victory points"})
         return
-    log.add("RoundStarted", {"round": s.round + 1, "tie": _tie(log.s, rng)})
+    log.emit("RoundStarted", {"round": s.round + 1, "tie": _tie(log.s, log.rng)})
 
 
-_HANDLERS = {
+# Each command type's handler (which prompt a type answers is legal.ANSWERS).
+_HANDLERS: dict[str, Callable[[Log, Command, int], None]] = {
     "factions.choose": _choose,
     "factions.tile": _tile,
     "factions.center": _center,
@@ -409,5 +382,3 @@ _HANDLERS = {
     "factions.use": _use,
     "factions.end": _end_cmd,
 }
-
-__all__ = ["decide"]

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 from typing import Any
 
 from rules.core import Event
 from rules.factions.board import build_geometry, parse_space, rotate
 from rules.factions.content import FACTIONS, LAYOUTS
 from rules.factions.schedule import after_reinforce, schedule
-from rules.factions.state import Setup, State, Unit
+from rules.factions.state import Setup, State, Unit, revise, revise_setup, revise_unit
 
 D = Mapping[str, Any]
 
@@ -24,7 +23,8 @@ def _add(t: tuple[int, ...], i: int, v: int) -> tuple[int, ...]:
 
 
 def _su(s: State, **kw: Any) -> State:
-    return s.with_(setup=replace(s.setup, **kw))
+    """The state with some set-up fields changed."""
+    return revise(s, setup=revise_setup(s.setup, **kw))
 
 
 def _put(s: State, u: Unit) -> dict[str, Unit]:
@@ -47,7 +47,7 @@ def _setup(s: State, d: D) -> State:
     )
     if n == 4:
         return _advantages_settled(s)
-    return s.with_(pk="advantage", ps=(s.ranking[0],))
+    return revise(s, pk="advantage", ps=(s.ranking[0],))
 
 
 def _advantages_settled(s: State) -> State:
@@ -58,7 +58,7 @@ def _advantages_settled(s: State) -> State:
         p1 = seat if adv == "terrain" else 1 - seat
         p2 = 1 - p1
         s = _su(s, tile_first=p1, center_seat=p2, recruit_last=p2, order=(p1, p2), tile_seq=(p1, p2) * 4 + (p1,))
-        return s.with_(phase="tiles", pk="tile", ps=(p1,))
+        return revise(s, phase="tiles", pk="tile", ps=(p1,))
     if n == 3:
         taken = dict((adv, seat) for seat, adv in s.choices)
         left = [a for a in ("tile_first", "resources", "recruit_last") if a not in taken]
@@ -69,14 +69,14 @@ def _advantages_settled(s: State) -> State:
     tile_seq = tuple((first + k) % n for k in range(n)) * 4
     order = tuple((last + 1 + k) % n for k in range(n))
     s = _su(s, tile_first=first, center_seat=cseat, recruit_last=last, order=order, tile_seq=tile_seq)
-    return s.with_(phase="tiles", pk="tile", ps=(first,))
+    return revise(s, phase="tiles", pk="tile", ps=(first,))
 
 
 def _advantage(s: State, d: D) -> State:
     s = _su(s, choices=(*s.choices, (d["seat"], d["advantage"])))
     if s.n == 2 or len(s.choices) == 2:
         return _advantages_settled(s)
-    return s.with_(pk="advantage", ps=(s.ranking[len(s.choices)],))
+    return revise(s, pk="advantage", ps=(s.ranking[len(s.choices)],))
 
 
 def _tile(s: State, d: D) -> State:
@@ -88,9 +88,9 @@ def _tile(s: State, d: D) -> State:
     s = _su(s, tiles=tiles, hand=hand)
     if placed < len(tiles):
         nxt = s.tile_seq[placed]
-        return s.with_(pk="tile", ps=(nxt,))
+        return revise(s, pk="tile", ps=(nxt,))
     geo = build_geometry(s.layout, tiles)
-    return s.with_(geo=geo, phase="centers", pk="center", ps=(s.center_seat,))
+    return revise(s, geo=geo, phase="centers", pk="center", ps=(s.center_seat,))
 
 
 def centers_needed(s: State) -> int:
@@ -103,21 +103,21 @@ def centers_needed(s: State) -> int:
 def _center(s: State, d: D) -> State:
     w, h = s.layout.width, s.layout.height
     placed = tuple((parse_space(c["space"], w, h) or 0, c["kind"], -1) for c in d["placed"])
-    s = _su(s, center_step=s.center_step + 1).with_(centers=s.centers + placed)
+    s = revise(_su(s, center_step=s.center_step + 1), centers=s.centers + placed)
     if s.center_step < centers_needed(s):
         return s
     first = s.order[0]
-    return s.with_(phase="aside", pk="aside", ps=(first,))
+    return revise(s, phase="aside", pk="aside", ps=(first,))
 
 
 def _aside(s: State, d: D) -> State:
     seat, code = d["seat"], d["unit"]
-    s = _su(s, aside=_set(s.aside, seat, (*s.aside[seat], code))).with_(
-                pool=_set(s.pool, seat, tuple(c for c in s.pool[seat] if c != code)))
+    s = revise(_su(s, aside=_set(s.aside, seat, (*s.aside[seat], code))),
+               pool=_set(s.pool, seat, tuple(c for c in s.pool[seat] if c != code)))
     for seat2 in s.order:
         if len(s.aside[seat2]) < 3:
-            return s.with_(pk="aside", ps=(seat2,))
-    return s.with_(phase="draft", pk="draft", ps=(s.order[0],))
+            return revise(s, pk="aside", ps=(seat2,))
+    return revise(s, phase="draft", pk="draft", ps=(s.order[0],))
 
 
 def _recruit(s: State, d: D) -> State:
@@ -125,7 +125,7 @@ def _recruit(s: State, d: D) -> State:
     card = s.card_of(seat, code)
     fresh = s.phase == "play" and s.stage == "reinforce"
     u = Unit(seat, code, card.rank, flying=card.aerial, fresh=fresh)
-    s = s.with_(units=_put(s, u), gold=_add(s.gold, seat, -card.cost),
+    s = revise(s, units=_put(s, u), gold=_add(s.gold, seat, -card.cost),
                 pool=_set(s.pool, seat, tuple(c for c in s.pool[seat] if c != code)))
     if s.phase == "draft":
         return _su(s, spent=_add(s.spent, seat, card.cost))
@@ -141,8 +141,8 @@ def _done(s: State, d: D) -> State:
         s = _su(s, drafted=_set(s.drafted, seat, True))
         for seat2 in s.order:
             if not s.drafted[seat2]:
-                return s.with_(pk="draft", ps=(seat2,))
-        return s.with_(pk="", ps=())
+                return revise(s, pk="draft", ps=(seat2,))
+        return revise(s, pk="", ps=())
     return after_reinforce(s, seat)
 
 
@@ -153,12 +153,12 @@ def _round(s: State, d: D) -> State:
     assert geo is not None
     for k, u in s.units.items():
         # Step 5: End of Activation, Command and one-round tokens go.
-        u2 = u.with_(done=False, commanding=False, fresh=False, weak=0) if (
+        u2 = revise_unit(u, done=False, commanding=False, fresh=False, weak=0) if (
             u.done or u.commanding or u.fresh or u.weak) else u
         units[k] = u2
         if u.pos >= 0 and geo.owner[u.pos] == u.seat:
             home.add(k)
-    s = s.with_(phase="play", stage="main", round=d["round"], tie=tuple(d["tie"]), units=units,
+    s = revise(s, phase="play", stage="main", round=d["round"], tie=tuple(d["tie"]), units=units,
                 home_start=frozenset(home), level=0, last=-1, active=None)
     return schedule(s)
 
@@ -166,13 +166,13 @@ def _round(s: State, d: D) -> State:
 def _activated(s: State, d: D) -> State:
     key = d["unit"]
     u = s.units[key]
-    return s.with_(active=key, moves_left=s.card(u).movement, mode=0, last=u.seat,
+    return revise(s, active=key, moves_left=s.card(u).movement, mode=0, last=u.seat,
                    pk="activation", ps=(u.seat,))
 
 
 def _commanded(s: State, d: D) -> State:
     cap = s.units[d["captain"]]
-    s = s.with_(units=_put(s, cap.with_(commanding=True)))
+    s = revise(s, units=_put(s, revise_unit(cap, commanding=True)))
     return _activated(s, {"unit": d["unit"]})
 
 
@@ -192,11 +192,11 @@ def _moved(s: State, d: D) -> State:
         other_key = occ[to]
         aside = parse_space(d["aside"], w, h)
         assert aside is not None
-        units[other_key] = units[other_key].with_(pos=aside)
+        units[other_key] = revise_unit(units[other_key], pos=aside)
         occ[aside] = other_key
-    units[key] = u.with_(pos=to)
+    units[key] = revise_unit(u, pos=to)
     occ[to] = key
-    return s.with_(units=units, occ=occ, moves_left=s.moves_left - 1)
+    return revise(s, units=units, occ=occ, moves_left=s.moves_left - 1)
 
 
 def _claimed(s: State, d: D) -> State:
@@ -207,18 +207,18 @@ def _claimed(s: State, d: D) -> State:
     centers = tuple((p, k, seat) if p == pos else (p, k, o) for p, k, o in s.centers)
     kind = next(k for p, k, _ in s.centers if p == pos)
     if kind == "gold":
-        return s.with_(centers=centers, gold=_add(s.gold, seat, bonus))
-    return s.with_(centers=centers, mana=_add(s.mana, seat, bonus))
+        return revise(s, centers=centers, gold=_add(s.gold, seat, bonus))
+    return revise(s, centers=centers, mana=_add(s.mana, seat, bonus))
 
 
 def _flew(s: State, d: D) -> State:
     u = s.units[d["unit"]]
-    return s.with_(units=_put(s, u.with_(flying=True)), mode=1)
+    return revise(s, units=_put(s, revise_unit(u, flying=True)), mode=1)
 
 
 def _landed(s: State, d: D) -> State:
     u = s.units[d["unit"]]
-    return s.with_(units=_put(s, u.with_(flying=False)), mode=2)
+    return revise(s, units=_put(s, revise_unit(u, flying=False)), mode=2)
 
 
 def _power_used(s: State, d: D) -> State:
@@ -228,31 +228,31 @@ def _power_used(s: State, d: D) -> State:
     used = tuple((p, n + 1) if p == power else (p, n) for p, n in u.used)
     if not any(p == power for p, _ in u.used):
         used = (*used, (power, 1))
-    return s.with_(units=_put(s, u.with_(used=used)), mana=_add(s.mana, seat, -d["mana"]))
+    return revise(s, units=_put(s, revise_unit(u, used=used)), mana=_add(s.mana, seat, -d["mana"]))
 
 
 def _damaged(s: State, d: D) -> State:
     u = s.units[d["unit"]]
-    return s.with_(units=_put(s, u.with_(damage=d["damage"], hp_boost=0, atk_boost=0)))
+    return revise(s, units=_put(s, revise_unit(u, damage=d["damage"], hp_boost=0, atk_boost=0)))
 
 
 def _healed(s: State, d: D) -> State:
     u = s.units[d["unit"]]
-    return s.with_(units=_put(s, u.with_(damage=d["damage"])))
+    return revise(s, units=_put(s, revise_unit(u, damage=d["damage"])))
 
 
 def _boosted(s: State, d: D) -> State:
     u = s.units[d["unit"]]
     if d["stat"] == "attack":
-        u = u.with_(atk_boost=1)
+        u = revise_unit(u, atk_boost=1)
     else:
-        u = u.with_(hp_boost=1)
-    return s.with_(units=_put(s, u))
+        u = revise_unit(u, hp_boost=1)
+    return revise(s, units=_put(s, u))
 
 
 def _weakened(s: State, d: D) -> State:
     u = s.units[d["unit"]]
-    return s.with_(units=_put(s, u.with_(weak=1)))
+    return revise(s, units=_put(s, revise_unit(u, weak=1)))
 
 
 def _pushed(s: State, d: D) -> State:
@@ -265,7 +265,7 @@ def _pushed(s: State, d: D) -> State:
     occ = dict(s.occ)
     del occ[u.pos]
     occ[to] = key
-    return s.with_(units=_put(s, u.with_(pos=to)), occ=occ)
+    return revise(s, units=_put(s, revise_unit(u, pos=to)), occ=occ)
 
 
 def _eliminated(s: State, d: D) -> State:
@@ -276,7 +276,7 @@ def _eliminated(s: State, d: D) -> State:
     occ = dict(s.occ)
     if u.pos >= 0:
         occ.pop(u.pos, None)
-    return s.with_(units=units, occ=occ, vp=_add(s.vp, by, points),
+    return revise(s, units=units, occ=occ, vp=_add(s.vp, by, points),
                    eliminated=_set(s.eliminated, u.seat, (*s.eliminated[u.seat], u.code)))
 
 
@@ -284,25 +284,25 @@ def _ended(s: State, d: D) -> State:
     u = s.units.get(d["unit"])
     units = s.units
     if u is not None:
-        units = _put(s, u.with_(done=True))
-    return schedule(s.with_(units=units, active=None, moves_left=0, mode=0))
+        units = _put(s, revise_unit(u, done=True))
+    return schedule(revise(s, units=units, active=None, moves_left=0, mode=0))
 
 
 def _counted(s: State, d: D) -> State:
     gold = tuple(g + a for g, (a, _) in zip(s.gold, d["gains"], strict=True))
     mana = tuple(m + b for m, (_, b) in zip(s.mana, d["gains"], strict=True))
-    return s.with_(gold=gold, mana=mana, empty_phases=tuple(d["empty"]))
+    return revise(s, gold=gold, mana=mana, empty_phases=tuple(d["empty"]))
 
 
 def _lost(s: State, d: D) -> State:
     seat = d["seat"]
     units = {k: u for k, u in s.units.items() if u.seat != seat}
     occ = {p: k for p, k in s.occ.items() if k in units}
-    return s.with_(out=s.out | {seat}, units=units, occ=occ)
+    return revise(s, out=s.out | {seat}, units=units, occ=occ)
 
 
 def _won(s: State, d: D) -> State:
-    return s.with_(phase="over", winners=tuple(d["winners"]), reason=d["reason"], pk="", ps=(),
+    return revise(s, phase="over", winners=tuple(d["winners"]), reason=d["reason"], pk="", ps=(),
                    active=None)
 
 

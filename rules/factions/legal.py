@@ -12,6 +12,19 @@ from rules.factions.state import BASE, State, Unit
 
 Args = dict[str, Any]
 
+# The command types that answer each prompt kind (the platform refuses any other type).
+ANSWERS: dict[str, frozenset[str]] = {
+    "advantage": frozenset({"factions.choose"}),
+    "tile": frozenset({"factions.tile"}),
+    "center": frozenset({"factions.center"}),
+    "aside": frozenset({"factions.aside"}),
+    "draft": frozenset({"factions.recruit", "factions.done"}),
+    "reinforce": frozenset({"factions.recruit", "factions.done"}),
+    "turn": frozenset({"factions.activate", "factions.command", "factions.recruit"}),
+    "activation": frozenset({"factions.step", "factions.fly", "factions.land", "factions.attack",
+                             "factions.shoot", "factions.use", "factions.end"}),
+}
+
 
 def _cmd(verb: str, seat: int, **args: Any) -> Command:
     return Command(f"factions.{verb}", args, seat)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rules.factions.state import State, Unit
+from rules.factions.state import State, Unit, revise
 
 
 def pending(s: State, stage: str) -> list[Unit]:
@@ -40,9 +40,9 @@ def _next_in_level(s: State, stage: str) -> State:
         for k in range(1, s.n + 1):
             seat = (s.last + k) % s.n
             if seat in seats:
-                return s.with_(stage=stage, turn=seat, pk="turn", ps=(seat,))
+                return revise(s, stage=stage, turn=seat, pk="turn", ps=(seat,))
     first = seats[0] if len(seats) == 1 else min(seats, key=lambda seat: tie_key(s, seat))
-    return s.with_(stage=stage, level=top, last=-1, turn=first, pk="turn", ps=(first,))
+    return revise(s, stage=stage, level=top, last=-1, turn=first, pk="turn", ps=(first,))
 
 
 def schedule(s: State) -> State:
@@ -55,7 +55,7 @@ def schedule(s: State) -> State:
             return _next_in_level(s, "main")
         if pending(s, "captains"):
             if stage != "captains":
-                s = s.with_(level=0, last=-1)
+                s = revise(s, level=0, last=-1)
             return _next_in_level(s, "captains")
         return _reinforce_from(s, 0)
     if stage == "reinforce":
@@ -63,7 +63,7 @@ def schedule(s: State) -> State:
     if stage == "fresh":
         if pending(s, "fresh"):
             return _next_in_level(s, "fresh")
-        return s.with_(stage="upkeep", pk="", ps=(), turn=-1)
+        return revise(s, stage="upkeep", pk="", ps=(), turn=-1)
     return s
 
 
@@ -71,8 +71,8 @@ def _reinforce_from(s: State, idx: int) -> State:
     for k in range(idx, len(s.order)):
         seat = s.order[k]
         if seat not in s.out:
-            return s.with_(stage="reinforce", turn=seat, pk="reinforce", ps=(seat,), level=0, last=-1)
-    return schedule(s.with_(stage="fresh", level=0, last=-1))
+            return revise(s, stage="reinforce", turn=seat, pk="reinforce", ps=(seat,), level=0, last=-1)
+    return schedule(revise(s, stage="fresh", level=0, last=-1))
 
 
 def after_reinforce(s: State, seat: int) -> State:

@@ -6,7 +6,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from rules.core import Command, Event, Rng
+from rules.core import Command, Event, IllegalCommand, Rng
+from rules.decider import decide
 from rules.factions import GAME
 from rules.factions.board import build_geometry, parse_space
 from rules.factions.schedule import schedule
@@ -85,17 +86,25 @@ class FixedRng(Rng):
 
 
 def run(s: State, *texts: str, seat: int | None = None, rng: Rng | None = None) -> tuple[State, list[Event]]:
-    """Apply text commands (seat defaults to the prompted seat); return the state and all events."""
+    """Apply text commands through the platform's Decider (seat defaults to the prompted seat);
+    return the state and all events."""
     rng = rng or Rng(b"test")
     events: list[Event] = []
     for t in texts:
         st = seat if seat is not None else s.ps[0]
-        cmd = GAME.parse_text(t, st)
-        new = GAME.decide(s, cmd, rng)
-        for e in new:
-            s = GAME.evolve(s, e)
-        events += new
+        d = decide(GAME, s, GAME.parse_text(t, st), rng)
+        s = d.state
+        events += d.events
     return s, events
+
+
+def refusal(s: State, text: str, seat: int) -> str:
+    """The code the Decider refuses a text command with (fails when it is accepted)."""
+    try:
+        decide(GAME, s, GAME.parse_text(text, seat), Rng(b"refused"))
+    except IllegalCommand as e:
+        return e.code
+    raise AssertionError(f"{text!r} by seat {seat} was accepted")
 
 
 def texts(s: State, seat: int) -> list[str]:

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from rules.core import Command, InvalidCommand
+from rules.core import Command, InvalidCommand, Rng
+from rules.decider import decide
 from rules.factions import GAME
+from tests.factions.helpers import position
 
 SAMPLES = ["choose terrain", "tile 3 5 180", "center gold c3", "aside RS", "recruit EG", "done",
            "activate SC", "command EG MI", "step d4", "step c1 aside b1", "fly", "land", "attack d5",
@@ -48,11 +50,13 @@ def test_bad_text_is_invalid(text: str) -> None:
 
 
 def test_decide_refuses_malformed_and_unknown_commands() -> None:
-    from tests.factions.helpers import position
-
     s = position([(0, "EG", "c2"), (1, "SC", "c5")])
-    with pytest.raises(InvalidCommand):
-        GAME.decide(s, Command("factions.activate", {}, 0), None)  # type: ignore[arg-type]
-    with pytest.raises(InvalidCommand):
-        GAME.decide(s, Command("factions.teleport", {"to": "a1"}, 0), None)  # type: ignore[arg-type]
-    assert GAME.decide(s, Command("factions.activate", {"unit": "eg"}, 0), None)  # type: ignore[arg-type]
+    with pytest.raises(InvalidCommand) as e:
+        decide(GAME, s, Command("factions.activate", {}, 0), Rng(b""))
+    assert e.value.code == "bad_args"
+    with pytest.raises(InvalidCommand) as e:
+        decide(GAME, s, Command("factions.teleport", {"to": "a1"}, 0), Rng(b""))
+    assert e.value.code == "unknown_command"
+    # The Decider normalises the JSON shape (unit codes upper case) before the rules look.
+    d = decide(GAME, s, Command("factions.activate", {"unit": "eg"}, 0), Rng(b""))
+    assert [e.data for e in d.events] == [{"seat": 0, "unit": "0:EG"}] and d.state.active == "0:EG"

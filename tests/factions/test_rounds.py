@@ -6,10 +6,11 @@ from dataclasses import replace
 
 import pytest
 
-from rules.core import IllegalCommand
+from rules.core import Command, IllegalCommand, Rng
+from rules.decider import decide
 from rules.factions import GAME
 from rules.factions.schedule import schedule
-from tests.factions.helpers import position, run, texts, tiles_2p, unit_at
+from tests.factions.helpers import position, refusal, run, texts, tiles_2p, unit_at
 
 
 def test_highest_rank_activates_first() -> None:
@@ -98,9 +99,7 @@ def test_units_cannot_move_through_each_other() -> None:
     s = position([(0, "RS", "a1"), (0, "MI", "a2"), (1, "MI", "f6")])
     s, _ = run(s, "activate RS")
     assert "step a2" not in texts(s, 0)
-    with pytest.raises(IllegalCommand) as e:
-        GAME.decide(s, GAME.parse_text("step a2", 0), None)  # type: ignore[arg-type]
-    assert e.value.code == "illegal_step"
+    assert refusal(s, "step a2", 0) == "illegal_step"
 
 
 def test_water_ends_activation_of_ground_units() -> None:
@@ -191,15 +190,12 @@ def test_loss_after_two_empty_reinforcement_phases() -> None:
 
 def test_out_of_turn_is_refused_without_change() -> None:
     s = position([(0, "EG", "c2"), (1, "SC", "c5")], p1=0)
+    assert refusal(s, "activate SC", 1) == "not_your_turn"
+    assert refusal(s, "step c3", 0) == "wrong_prompt"
+    assert refusal(s, "activate RS", 0) == "not_in_rank_order"
     with pytest.raises(IllegalCommand) as e:
-        GAME.decide(s, GAME.parse_text("activate SC", 1), None)  # type: ignore[arg-type]
-    assert e.value.code == "not_your_turn"
-    with pytest.raises(IllegalCommand) as e:
-        GAME.decide(s, GAME.parse_text("step c3", 0), None)  # type: ignore[arg-type]
-    assert e.value.code == "wrong_prompt"
-    with pytest.raises(IllegalCommand) as e:
-        GAME.decide(s, GAME.parse_text("activate RS", 0), None)  # type: ignore[arg-type]
-    assert e.value.code == "not_in_rank_order"
+        decide(GAME, s, Command("factions.activate", {"unit": "EG"}, None), Rng(b""))
+    assert e.value.code == "seat_required"
     assert s.turn == 0 and s.active is None
 
 

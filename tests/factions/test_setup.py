@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from rules.core import IllegalCommand, InvalidCommand, Rng, SeatInfo, fold
+from rules.core import Event, InvalidCommand, Rng, SeatInfo, fold
 from rules.factions import GAME
 from rules.factions.board import camp_spots, parse_space, space_name
 from rules.factions.content import FACTIONS
 from rules.factions.state import State
-from tests.factions.helpers import run, texts
+from tests.factions.helpers import FixedRng, refusal, run, texts
 
 
 def _new(n: int = 2, seed: bytes = b"s", **opts: object) -> State:
@@ -49,8 +49,8 @@ def test_no_water_on_base_camp_spots_and_rotation() -> None:
         _, num, spot, _ = t.split()
         pattern = FACTIONS[s.factions[s.ps[0]]].tiles[int(num) - 1]
         assert not (int(spot) in camps and "W" in pattern)
-    with pytest.raises(IllegalCommand):
-        GAME.decide(s, GAME.parse_text("tile 5 2 0", s.ps[0]), Rng(b""))  # tile 5 has water
+    assert 2 in camps and "W" in FACTIONS[s.factions[s.ps[0]]].tiles[4]
+    assert refusal(s, "tile 5 2 0", s.ps[0]) == "illegal_tile"  # tile 5 has water
 
 
 def test_resource_centers_diagonal_then_rows_with_edges() -> None:
@@ -86,9 +86,7 @@ def test_vanguard_printed_example_and_five_gold_minimum() -> None:
     assert s.phase == "draft" and s.ps == (p1,)
     s, _ = run(s, "recruit MI", seat=p1)
     assert "done" not in texts(s, p1)  # at least 5 gold must be spent
-    with pytest.raises(IllegalCommand) as e:
-        GAME.decide(s, GAME.parse_text("done", p1), Rng(b""))
-    assert e.value.code == "vanguard_too_small"
+    assert refusal(s, "done", p1) == "vanguard_too_small"
     s, _ = run(s, "recruit EG", "recruit RS", "recruit BO", "done", seat=p1)  # 10 gold: 0 left
     s, _ = run(s, "recruit SC", "recruit DW", "recruit IS", seat=p2)  # 8 gold: 2 left
     assert s.ps == (p2,)
@@ -122,10 +120,41 @@ def test_four_players_highest_roll_takes_all_three() -> None:
     assert s.layout.target == 40
 
 
-def test_rolls_reroll_ties() -> None:
+def _roll_off(rolls: list[int], n: int = 3) -> Event:
+    rng = FixedRng(rolls)
+    (e,) = GAME.setup({}, [SeatInfo(i, f"p{i}") for i in range(n)], rng)
+    assert rng.rolls == [], "every listed roll is drawn, and no other"
+    return e
+
+
+def test_tied_rolls_are_rolled_again_by_the_tied_seats_only() -> None:
+    # Seats 0 and 1 tie on 4 above seat 2's 2; only they roll again (3 and 5): seat 1 goes first.
+    e = _roll_off([4, 4, 2, 3, 5])
+    assert e.data["rolls"] == [[4, 3], [4, 5], [2]] and e.data["ranking"] == [1, 0, 2]
+    s = fold(GAME, [e])
+    assert s.ranking == (1, 0, 2) and s.pk == "advantage" and s.ps == (1,)  # the roll's winner chooses
+    # A tie can repeat: seats 0 and 2 tie on 3 below seat 1's 6, tie again on 3, then roll 1 and 2.
+    e = _roll_off([3, 6, 3, 3, 3, 1, 2])
+    assert e.data["rolls"] == [[3, 3, 1], [6], [3, 3, 2]] and e.data["ranking"] == [1, 2, 0]
+    # Two seats: a tie on 6 is rolled again too.
+    e = _roll_off([6, 6, 2, 4], 2)
+    assert e.data["rolls"] == [[6, 2], [6, 4]] and fold(GAME, [e]).ps == (1,)
+
+
+def test_rankings_follow_every_roll() -> None:
+    rerolled = 0
     for seed in range(30):
-        s = _new(3, seed=bytes([seed]))
-        assert sorted(s.ranking) == [0, 1, 2]
+        e = GAME.setup({}, [SeatInfo(i, f"p{i}") for i in range(3)], Rng(bytes([seed])))[0]
+        rolls, ranking = e.data["rolls"], e.data["ranking"]
+        # A seat rolls again only while it ties another seat on everything rolled so far ...
+        for seat, mine in enumerate(rolls):
+            for k in range(1, len(mine)):
+                assert any(o[:k] == mine[:k] for i, o in enumerate(rolls) if i != seat), (seed, rolls)
+        # ... so the rolls end all different, and the ranking is theirs, highest first.
+        assert len({tuple(r) for r in rolls}) == 3
+        assert ranking == sorted(range(3), key=lambda seat: rolls[seat], reverse=True)
+        rerolled += any(len(r) > 1 for r in rolls)
+    assert rerolled >= 5  # a third of three-seat games tie: the seeds above do re-roll
 
 
 def test_bad_options_are_refused() -> None:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 
-from rules.core import Command, Event
+from rules.core import Command, Event, fold
 from rules.factions import GAME
 from tests.factions.helpers import position
+from tests.support.randomplay import play_random
 
 
 def test_view_has_generic_grid_board_and_camps() -> None:
@@ -39,9 +40,6 @@ def test_initial_view() -> None:
 
 
 def test_views_of_three_and_four_player_games() -> None:
-    from rules.core import fold
-    from tests.support.randomplay import play_random
-
     for n in (3, 4):
         rec = play_random(GAME, {}, [f"p{i}" for i in range(n)], 40 + n, replay_checks=0, check_audit=False)
         for cut in (1, len(rec.events) // 3, len(rec.events)):
