@@ -2,15 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rules.core import Command
 from rules.dragondale.state import State
-
-if TYPE_CHECKING:
-    pass
-
-Task = dict[str, Any]
 
 
 def answer(seat: int, verb: str, **args: Any) -> Command:

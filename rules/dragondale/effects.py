@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from itertools import combinations
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rules.core import Command
 from rules.dragondale.choices import (
@@ -18,6 +18,7 @@ from rules.dragondale.content import (
     TRIBES,
     UNDERSIDES,
 )
+from rules.dragondale.flow import Flow, Task
 from rules.dragondale.queries import (
     board,
     can_enter,
@@ -30,13 +31,8 @@ from rules.dragondale.queries import (
 from rules.dragondale.state import DRAGON, State
 from rules.dragondale.turn import empower, empower_answers, explore_answers, start_explore
 
-if TYPE_CHECKING:
-    from rules.dragondale.engine import Engine
 
-Task = dict[str, Any]
-
-
-def step_eff(e: Engine, t: Task) -> bool:
+def step_eff(e: Flow, t: Task) -> bool:
     if t["i"] >= len(t["list"]):
         e.stack.pop()
         return False
@@ -46,11 +42,11 @@ def step_eff(e: Engine, t: Task) -> bool:
     return False
 
 
-def _ctx_units(e: Engine, seat: int, t: Task) -> list[str]:
+def _ctx_units(e: Flow, seat: int, t: Task) -> list[str]:
     return [u.id for u in units_at(e.s, seat, t["ctx"]["terr"])]
 
 
-def eff_dispel_enemy(e: Engine, t: Task, eff: dict[str, Any]) -> None:
+def eff_dispel_enemy(e: Flow, t: Task, eff: dict[str, Any]) -> None:
     seat, opp, terr = t["seat"], t["ctx"]["opp"], t["ctx"]["terr"]
     if opp == DRAGON:
         if eff.get("dragon") and e.s.dragon == terr:
@@ -62,7 +58,7 @@ def eff_dispel_enemy(e: Engine, t: Task, eff: dict[str, Any]) -> None:
     _dispel_n(e, seat, opp, terr, n)
 
 
-def _dispel_n(e: Engine, chooser: int, victim: int, terr: str, n: int) -> None:
+def _dispel_n(e: Flow, chooser: int, victim: int, terr: str, n: int) -> None:
     units = [u.id for u in units_at(e.s, victim, terr)]
     if n <= 0 or not units:
         return
@@ -72,98 +68,98 @@ def _dispel_n(e: Engine, chooser: int, victim: int, terr: str, n: int) -> None:
         e.push({"k": "pick", "seat": chooser, "victim": victim, "terr": terr, "n": n})
 
 
-def eff_dispel_own(e: Engine, t: Task, eff: dict[str, Any]) -> None:
+def eff_dispel_own(e: Flow, t: Task, eff: dict[str, Any]) -> None:
     _dispel_n(e, t["seat"], t["seat"], t["ctx"]["terr"], eff["n"])
 
 
-def eff_dispel_dragon(e: Engine, t: Task, eff: dict[str, Any]) -> None:
+def eff_dispel_dragon(e: Flow, t: Task, eff: dict[str, Any]) -> None:
     if t["ctx"].get("opp") == DRAGON and e.s.dragon == t["ctx"]["terr"]:
         e.dispel_dragon(t["seat"])
 
 
-def eff_enemy_to_camp(e: Engine, t: Task, eff: dict[str, Any]) -> None:
+def eff_enemy_to_camp(e: Flow, t: Task, eff: dict[str, Any]) -> None:
     opp = t["ctx"]["opp"]
     if opp != DRAGON:
         e.to_camp(opp, [u.id for u in units_at(e.s, opp, t["ctx"]["terr"])])
 
 
-def eff_own_to_camp(e: Engine, t: Task, eff: dict[str, Any]) -> None:
+def eff_own_to_camp(e: Flow, t: Task, eff: dict[str, Any]) -> None:
     e.to_camp(t["seat"], _ctx_units(e, t["seat"], t))
 
 
-def eff_move_own(e: Engine, t: Task, eff: dict[str, Any]) -> None:
+def eff_move_own(e: Flow, t: Task, eff: dict[str, Any]) -> None:
     if forced_options(e.s, t["seat"], t["ctx"]["terr"], eff["max"]):
         e.push({"k": "fmove", "seat": t["seat"], "terr": t["ctx"]["terr"], "max": eff["max"],
                 "hide": eff.get("hide", False)})
 
 
-def eff_hide_own(e: Engine, t: Task, eff: dict[str, Any]) -> None:
+def eff_hide_own(e: Flow, t: Task, eff: dict[str, Any]) -> None:
     e.hide(t["seat"], _ctx_units(e, t["seat"], t))
 
 
-def eff_hide_all(e: Engine, t: Task, eff: dict[str, Any]) -> None:
+def eff_hide_all(e: Flow, t: Task, eff: dict[str, Any]) -> None:
     seat = t["seat"]
     e.hide(seat, [u.id for u in e.s.tribes[seat].units if u.loc and not enemies_at(e.s, seat, u.loc)])
 
 
-def eff_boost(e: Engine, t: Task, eff: dict[str, Any]) -> None:
+def eff_boost(e: Flow, t: Task, eff: dict[str, Any]) -> None:
     for _ in range(eff.get("n", 1)):
         e.boost(t["seat"])
 
 
-def eff_gain_insight(e: Engine, t: Task, eff: dict[str, Any]) -> None:
+def eff_gain_insight(e: Flow, t: Task, eff: dict[str, Any]) -> None:
     for _ in range(eff.get("n", 1)):
         e.draw_insight(t["seat"])
 
 
-def eff_fury_up(e: Engine, t: Task, eff: dict[str, Any]) -> None:
+def eff_fury_up(e: Flow, t: Task, eff: dict[str, Any]) -> None:
     e.fury_step(t["seat"], 1)
 
 
-def eff_fury_down(e: Engine, t: Task, eff: dict[str, Any]) -> None:
+def eff_fury_down(e: Flow, t: Task, eff: dict[str, Any]) -> None:
     e.fury_step(t["seat"], -1)
 
 
-def eff_dominance(e: Engine, t: Task, eff: dict[str, Any]) -> None:
+def eff_dominance(e: Flow, t: Task, eff: dict[str, Any]) -> None:
     e.tribe_up(t["seat"])
 
 
-def eff_end_encounter(e: Engine, t: Task, eff: dict[str, Any]) -> None:
+def eff_end_encounter(e: Flow, t: Task, eff: dict[str, Any]) -> None:
     if e.ctl.get("enc") is not None and t["ctx"].get("terr"):
         e.ctl["enc"]["ended"] = True
         t["i"] = len(t["list"])
 
 
-def eff_lose_insight(e: Engine, t: Task, eff: dict[str, Any]) -> None:
+def eff_lose_insight(e: Flow, t: Task, eff: dict[str, Any]) -> None:
     if e.s.tribes[t["seat"]].tokens:
         e.push({"k": "lose", "seat": t["seat"]})
 
 
-def eff_reveal_all_insight(e: Engine, t: Task, eff: dict[str, Any]) -> None:
+def eff_reveal_all_insight(e: Flow, t: Task, eff: dict[str, Any]) -> None:
     seat = t["seat"]
     for i, tok in enumerate(e.s.tribes[seat].tokens):
         if tok.hidden:
             e.emit("InsightRevealed", {"index": i, "type": tok.type}, seat)
 
 
-def eff_move_unit(e: Engine, t: Task, eff: dict[str, Any]) -> None:
+def eff_move_unit(e: Flow, t: Task, eff: dict[str, Any]) -> None:
     e.push({"k": "cmove", "seat": t["seat"]})
 
 
-def eff_explore(e: Engine, t: Task, eff: dict[str, Any]) -> None:
+def eff_explore(e: Flow, t: Task, eff: dict[str, Any]) -> None:
     e.push({"k": "cexplore", "seat": t["seat"]})
 
 
-def eff_empower(e: Engine, t: Task, eff: dict[str, Any]) -> None:
+def eff_empower(e: Flow, t: Task, eff: dict[str, Any]) -> None:
     if e.s.tribes[t["seat"]].library:
         e.push({"k": "cempower", "seat": t["seat"]})
 
 
-def eff_dragon_move(e: Engine, t: Task, eff: dict[str, Any]) -> None:
+def eff_dragon_move(e: Flow, t: Task, eff: dict[str, Any]) -> None:
     e.dragon_go()
 
 
-def eff_dragon_reach(e: Engine, t: Task, eff: dict[str, Any]) -> None:
+def eff_dragon_reach(e: Flow, t: Task, eff: dict[str, Any]) -> None:
     seat = t["seat"]
     if e.s.dragon is None:
         return
@@ -175,40 +171,67 @@ def eff_dragon_reach(e: Engine, t: Task, eff: dict[str, Any]) -> None:
         e.dragon_into(dest)
 
 
-def eff_alter_tree(e: Engine, t: Task, eff: dict[str, Any]) -> None:
+def eff_alter_tree(e: Flow, t: Task, eff: dict[str, Any]) -> None:
     e.push({"k": "tree", "seat": t["seat"], "intro": bool(eff.get("intro")), "stage": "pick"})
 
 
-def eff_check_tree(e: Engine, t: Task, eff: dict[str, Any]) -> None:
+def eff_check_tree(e: Flow, t: Task, eff: dict[str, Any]) -> None:
     if any(x.state == "unaltered" for x in e.s.trees):
         e.push({"k": "check", "seat": t["seat"]})
 
 
-def eff_peek_dragon(e: Engine, t: Task, eff: dict[str, Any]) -> None:
+def eff_peek_dragon(e: Flow, t: Task, eff: dict[str, Any]) -> None:
     if not e.s.mdeck:
         e.mshuffle()
     e.emit("DragonPeeked", {"secret": {"card": e.s.mdeck[0]}}, t["seat"])
 
 
-def eff_return_unit(e: Engine, t: Task, eff: dict[str, Any]) -> None:
+def eff_return_unit(e: Flow, t: Task, eff: dict[str, Any]) -> None:
     if any(u.loc is None for u in e.s.tribes[t["seat"]].units):
         e.push({"k": "ret", "seat": t["seat"]})
 
 
-def eff_may(e: Engine, t: Task, eff: dict[str, Any]) -> None:
+def eff_may(e: Flow, t: Task, eff: dict[str, Any]) -> None:
     e.push({"k": "may", "seat": t["seat"], "cost": eff["cost"], "then": eff["then"], "ctx": t["ctx"]})
 
 
-def eff_choose(e: Engine, t: Task, eff: dict[str, Any]) -> None:
+def eff_choose(e: Flow, t: Task, eff: dict[str, Any]) -> None:
     e.push({"k": "opt", "seat": t["seat"], "options": eff["options"], "ctx": t["ctx"]})
 
 
-EFFECTS: dict[str, Callable[[Engine, Task, dict[str, Any]], None]] = {
-    name[4:]: fn for name, fn in globals().items() if name.startswith("eff_") and callable(fn)
+# what each effect named in the content (`{"do": name, ...}`) does; content.EFFECTS lists the names
+EFFECTS: dict[str, Callable[[Flow, Task, dict[str, Any]], None]] = {
+    "dispel_enemy": eff_dispel_enemy,
+    "dispel_own": eff_dispel_own,
+    "dispel_dragon": eff_dispel_dragon,
+    "enemy_to_camp": eff_enemy_to_camp,
+    "own_to_camp": eff_own_to_camp,
+    "move_own": eff_move_own,
+    "hide_own": eff_hide_own,
+    "hide_all": eff_hide_all,
+    "boost": eff_boost,
+    "gain_insight": eff_gain_insight,
+    "fury_up": eff_fury_up,
+    "fury_down": eff_fury_down,
+    "dominance": eff_dominance,
+    "end_encounter": eff_end_encounter,
+    "lose_insight": eff_lose_insight,
+    "reveal_all_insight": eff_reveal_all_insight,
+    "move_unit": eff_move_unit,
+    "explore": eff_explore,
+    "empower": eff_empower,
+    "dragon_move": eff_dragon_move,
+    "dragon_reach": eff_dragon_reach,
+    "alter_tree": eff_alter_tree,
+    "check_tree": eff_check_tree,
+    "peek_dragon": eff_peek_dragon,
+    "return_unit": eff_return_unit,
+    "may": eff_may,
+    "choose": eff_choose,
 }
 
 
-def ask_seat(e: Engine, t: Task) -> bool:
+def ask_seat(e: Flow, t: Task) -> bool:
     return e.ask([t["seat"]], t)
 
 
@@ -218,7 +241,7 @@ def legal_pick(s: State, t: Task, seat: int) -> list[Command]:
     return [option(seat, "dispel:" + "+".join(c)) for c in combos]
 
 
-def handle_pick(e: Engine, t: Task, cmd: Command) -> None:
+def handle_pick(e: Flow, t: Task, cmd: Command) -> None:
     e.stack.pop()
     want = option_of(cmd).split(":")[1].split("+")
     pool = units_at(e.s, t["victim"], t["terr"])
@@ -233,7 +256,7 @@ def legal_fmove(s: State, t: Task, seat: int) -> list[Command]:
     return [option(seat, o) for o in forced_options(s, seat, t["terr"], t["max"])]
 
 
-def handle_fmove(e: Engine, t: Task, cmd: Command) -> None:
+def handle_fmove(e: Flow, t: Task, cmd: Command) -> None:
     e.stack.pop()
     seat, terr = t["seat"], t["terr"]
     spec = option_of(cmd)[3:]
@@ -253,7 +276,7 @@ def legal_lose(s: State, t: Task, seat: int) -> list[Command]:
     return pay_answers(s, seat)
 
 
-def handle_lose(e: Engine, t: Task, cmd: Command) -> None:
+def handle_lose(e: Flow, t: Task, cmd: Command) -> None:
     e.stack.pop()
     e.pay_tokens(t["seat"], list(cmd.args["tokens"]))
 
@@ -283,13 +306,13 @@ def legal_cmove(s: State, t: Task, seat: int) -> list[Command]:
     return [*[option(seat, o) for o in _cmove_opts(s, seat)], answer(seat, "skip")]
 
 
-def _abandon_card(e: Engine) -> None:
+def _abandon_card(e: Flow) -> None:
     """A "-" effect not done: ignore the rest of the card."""
     if e.stack and e.stack[-1]["k"] == "eff":
         e.stack[-1]["i"] = len(e.stack[-1]["list"])
 
 
-def handle_cmove(e: Engine, t: Task, cmd: Command) -> None:
+def handle_cmove(e: Flow, t: Task, cmd: Command) -> None:
     e.stack.pop()
     if cmd.type.endswith("skip"):
         _abandon_card(e)
@@ -303,7 +326,7 @@ def legal_cexplore(s: State, t: Task, seat: int) -> list[Command]:
     return [*explore_answers(s, seat), answer(seat, "skip")]
 
 
-def handle_cexplore(e: Engine, t: Task, cmd: Command) -> None:
+def handle_cexplore(e: Flow, t: Task, cmd: Command) -> None:
     e.stack.pop()
     if cmd.type.endswith("skip"):
         _abandon_card(e)
@@ -315,7 +338,7 @@ def legal_cempower(s: State, t: Task, seat: int) -> list[Command]:
     return [*empower_answers(s, seat), answer(seat, "skip")]
 
 
-def handle_cempower(e: Engine, t: Task, cmd: Command) -> None:
+def handle_cempower(e: Flow, t: Task, cmd: Command) -> None:
     e.stack.pop()
     if cmd.type.endswith("skip"):
         _abandon_card(e)
@@ -329,7 +352,7 @@ def legal_reach(s: State, t: Task, seat: int) -> list[Command]:
     return [*[option(seat, f"dragon:{d}") for d in mine if d != s.dragon], answer(seat, "skip")]
 
 
-def handle_reach(e: Engine, t: Task, cmd: Command) -> None:
+def handle_reach(e: Flow, t: Task, cmd: Command) -> None:
     e.stack.pop()
     if cmd.type.endswith("choose"):
         e.dragon_into(option_of(cmd).split(":")[1])
@@ -366,7 +389,7 @@ def _eligible_trees(s: State, seat: int) -> list[Any]:
     return out
 
 
-def step_tree(e: Engine, t: Task) -> bool:
+def step_tree(e: Flow, t: Task) -> bool:
     # always asked, even with no eligible tree, so the prompt says nothing about hidden units
     return e.ask([t["seat"]], t, {"stage": t["stage"], "tree": t.get("tree")})
 
@@ -379,7 +402,7 @@ def legal_tree(s: State, t: Task, seat: int) -> list[Command]:
     return [*[answer(seat, "pay", tokens=c) for c in combos], answer(seat, "skip")]
 
 
-def handle_tree(e: Engine, t: Task, cmd: Command) -> None:
+def handle_tree(e: Flow, t: Task, cmd: Command) -> None:
     seat = t["seat"]
     if t["stage"] == "pick":
         if cmd.type.endswith("skip"):
@@ -415,7 +438,7 @@ def legal_check(s: State, t: Task, seat: int) -> list[Command]:
     return [option(seat, f"tree:{x.id}") for x in s.trees if x.state == "unaltered"]
 
 
-def handle_check(e: Engine, t: Task, cmd: Command) -> None:
+def handle_check(e: Flow, t: Task, cmd: Command) -> None:
     e.stack.pop()
     tid = option_of(cmd).split(":")[1]
     tree = next(x for x in e.s.trees if x.id == tid)
@@ -426,7 +449,7 @@ def legal_ret(s: State, t: Task, seat: int) -> list[Command]:
     return [answer(seat, "return", unit=u.id) for u in s.tribes[seat].units if u.loc is None]
 
 
-def handle_ret(e: Engine, t: Task, cmd: Command) -> None:
+def handle_ret(e: Flow, t: Task, cmd: Command) -> None:
     e.stack.pop()
     e.to_camp(t["seat"], [cmd.args["unit"]])
 
@@ -443,7 +466,7 @@ def legal_may(s: State, t: Task, seat: int) -> list[Command]:
     return out
 
 
-def handle_may(e: Engine, t: Task, cmd: Command) -> None:
+def handle_may(e: Flow, t: Task, cmd: Command) -> None:
     seat = t["seat"]
     e.stack.pop()
     verb = cmd.type.split(".")[1]
@@ -463,7 +486,7 @@ def legal_opt(s: State, t: Task, seat: int) -> list[Command]:
     return [option(seat, f"opt:{i}") for i in range(len(t["options"]))]
 
 
-def handle_opt(e: Engine, t: Task, cmd: Command) -> None:
+def handle_opt(e: Flow, t: Task, cmd: Command) -> None:
     e.stack.pop()
     i = int(option_of(cmd).split(":")[1])
     e.push({"k": "eff", "seat": t["seat"], "list": t["options"][i], "i": 0, "ctx": t["ctx"]})

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rules.core import Command
 from rules.dragondale.choices import (
@@ -16,6 +16,7 @@ from rules.dragondale.content import (
     LOW,
     STANCES,
 )
+from rules.dragondale.flow import Flow, Task
 from rules.dragondale.queries import (
     conquered_runes,
     dominance_rank,
@@ -23,11 +24,6 @@ from rules.dragondale.queries import (
     units_at,
 )
 from rules.dragondale.state import DRAGON, State
-
-if TYPE_CHECKING:
-    from rules.dragondale.engine import Engine
-
-Task = dict[str, Any]
 
 
 def _present(s: State, terr: str, side: int) -> bool:
@@ -44,7 +40,7 @@ def _side_name(s: State, side: int) -> str:
     return "dragon" if side == DRAGON else s.tribes[side].name
 
 
-def step_encounters(e: Engine, t: Task) -> bool:
+def step_encounters(e: Flow, t: Task) -> bool:
     t["pairs"] = [p for p in t["pairs"] if _present(e.s, p[0], p[1]) and _present(e.s, p[0], p[2])]
     if not t["pairs"]:
         e.stack.pop()
@@ -59,14 +55,14 @@ def legal_encounters(s: State, t: Task, seat: int) -> list[Command]:
     return out
 
 
-def handle_encounters(e: Engine, t: Task, cmd: Command) -> None:
+def handle_encounters(e: Flow, t: Task, cmd: Command) -> None:
     _, terr, a, b = option_of(cmd).split(":")
     pick = next(p for p in t["pairs"] if p[0] == terr and _side_name(e.s, p[1]) == a and _side_name(e.s, p[2]) == b)
     t["pairs"].remove(pick)
     e.push({"k": "enc", "terr": terr, "x": pick[1], "y": pick[2], "stage": "begin"})
 
 
-def _roles(e: Engine, x: int, y: int) -> tuple[list[int], int | None]:
+def _roles(e: Flow, x: int, y: int) -> tuple[list[int], int | None]:
     """Tribe sides in deciding order (passive first) and the active side, if any."""
     sides = [v for v in (x, y) if v != DRAGON]
     active = e.turn if e.turn in sides else None
@@ -74,7 +70,7 @@ def _roles(e: Engine, x: int, y: int) -> tuple[list[int], int | None]:
     return (passive + ([active] if active is not None else [])), active
 
 
-def step_enc(e: Engine, t: Task) -> bool:
+def step_enc(e: Flow, t: Task) -> bool:
     s = e.s
     terr, x, y = t["terr"], t["x"], t["y"]
     order, active = _roles(e, x, y)
@@ -131,14 +127,14 @@ def step_enc(e: Engine, t: Task) -> bool:
     return False
 
 
-def _lower_present(e: Engine, enc: dict[str, Any], side: int) -> bool:
+def _lower_present(e: Flow, enc: dict[str, Any], side: int) -> bool:
     if side == DRAGON:
         return e.s.dragon == enc["terr"]
     utype = enc["unit"][str(side)]
     return any(u.loc == enc["terr"] and u.type == utype for u in e.s.tribes[side].units)
 
 
-def _initiative(e: Engine, t: Task, active: int | None) -> None:
+def _initiative(e: Flow, t: Task, active: int | None) -> None:
     s = e.s
     enc = e.ctl["enc"]
     init: dict[str, int] = {}
@@ -175,7 +171,7 @@ def _initiative(e: Engine, t: Task, active: int | None) -> None:
         _side_name(s, int(k)): v for k, v in init.items()}, "first": _side_name(s, first)})
 
 
-def _push_effects(e: Engine, enc: dict[str, Any], side: int) -> None:
+def _push_effects(e: Flow, enc: dict[str, Any], side: int) -> None:
     if side == DRAGON:
         tribe = enc["y"] if enc["x"] == DRAGON else enc["x"]
         lv = e.s.tribes[tribe].fury
@@ -194,7 +190,7 @@ def legal_enc_unit(s: State, t: Task, seat: int) -> list[Command]:
     return [option(seat, f"unit:{ty}") for ty in types]
 
 
-def handle_enc_unit(e: Engine, t: Task, cmd: Command) -> None:
+def handle_enc_unit(e: Flow, t: Task, cmd: Command) -> None:
     e.ctl["enc"]["unit"][str(cmd.seat)] = option_of(cmd).split(":")[1]
 
 
@@ -202,7 +198,7 @@ def legal_enc_pay(s: State, t: Task, seat: int) -> list[Command]:
     return [answer(seat, "skip"), *pay_answers(s, seat)]
 
 
-def handle_enc_pay(e: Engine, t: Task, cmd: Command) -> None:
+def handle_enc_pay(e: Flow, t: Task, cmd: Command) -> None:
     assert cmd.seat is not None
     e.ctl["enc"]["paid"][str(cmd.seat)] = cmd.type.endswith("pay")
     if cmd.type.endswith("pay"):

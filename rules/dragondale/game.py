@@ -1,14 +1,13 @@
-"""The `dragondale` Game object tying the rules core together."""
+"""The `dragondale` Game object: the composition of the rules core's modules."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from rules.core import Command, Event, Options, Outcome, Rng, SeatInfo
-from rules.dragondale import notation
+from rules.core import Command, Decision, Event, Options, Outcome, Prompt, Rng, SeatInfo
+from rules.dragondale import decide, evolve, legal, notation, setup, view
 from rules.dragondale.state import State
-from rules.dragondale.view import redact, redact_command, view
 
 
 class DragonDale:
@@ -20,36 +19,31 @@ class DragonDale:
     command_types = notation.COMMAND_TYPES
 
     def setup(self, options: Options, seats: Sequence[SeatInfo], rng: Rng) -> list[Event]:
-        from rules.dragondale.setup import setup_events
+        return setup.setup_events(options, seats, rng)
 
-        return setup_events(options, seats, rng)
+    def decide(self, state: Any, command: Command, rng: Rng) -> Decision:
+        return decide.decide(state, command, rng)
 
-    def decide(self, state: Any, command: Command, rng: Rng) -> list[Event]:
-        from rules.dragondale.engine import decide
-
-        return decide(state, command, rng)
+    def answers(self, prompt: Prompt) -> frozenset[str]:
+        return legal.answers(prompt)
 
     def evolve(self, state: Any, event: Event) -> Any:
-        from rules.dragondale.evolve import evolve
-
-        return evolve(state, event)
+        return evolve.evolve(state, event)
 
     def initial_state(self) -> State:
         return State()
 
     def legal_commands(self, state: Any, seat: int) -> Iterable[Command]:
-        from rules.dragondale.engine import legal_for
-
-        return legal_for(state, seat)
+        return legal.legal_commands(state, seat)
 
     def view(self, state: Any, seat: int | None) -> dict[str, Any]:
-        return view(state, seat)
+        return view.view(state, seat)
 
     def redact(self, event: Event, seat: int | None) -> Event | None:
-        return redact(event, seat)
+        return view.redact(event, seat)
 
     def redact_command(self, command: Command, seat: int | None) -> Command | None:
-        return redact_command(command, seat)
+        return view.redact_command(command, seat)
 
     def is_over(self, state: Any) -> Outcome | None:
         o = state.outcome

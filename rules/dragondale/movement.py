@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from rules.core import Command
 from rules.dragondale.choices import (
     answer,
@@ -11,6 +9,7 @@ from rules.dragondale.choices import (
     option_of,
     pay_answers,
 )
+from rules.dragondale.flow import Flow, Task
 from rules.dragondale.queries import (
     board,
     enemies_at,
@@ -19,13 +18,8 @@ from rules.dragondale.queries import (
 )
 from rules.dragondale.state import DRAGON, State
 
-if TYPE_CHECKING:
-    from rules.dragondale.engine import Engine
 
-Task = dict[str, Any]
-
-
-def step_move(e: Engine, t: Task) -> bool:
+def step_move(e: Flow, t: Task) -> bool:
     s = e.s
     seat = t["seat"]
     b = board(s)
@@ -99,7 +93,7 @@ def legal_companion(s: State, t: Task, seat: int) -> list[Command]:
     return [option(seat, o) for o in _companion_opts(s, seat, t["cur"], moving, dests)]
 
 
-def handle_companion(e: Engine, t: Task, cmd: Command) -> None:
+def handle_companion(e: Flow, t: Task, cmd: Command) -> None:
     _, unit, tunnel = option_of(cmd).split(":")
     e.emit("UnitsMoved", {"moves": [[unit, t["cur"], tunnel]]}, t["seat"])
     e.pickup(t["seat"], tunnel)
@@ -114,7 +108,7 @@ def legal_move(s: State, t: Task, seat: int) -> list[Command]:
     return _marsh_cmds(s, seat)
 
 
-def handle_move(e: Engine, t: Task, cmd: Command) -> None:
+def handle_move(e: Flow, t: Task, cmd: Command) -> None:
     seat = t["seat"]
     if cmd.type.endswith("pay"):
         e.pay_tokens(seat, list(cmd.args["tokens"]))
@@ -123,7 +117,7 @@ def handle_move(e: Engine, t: Task, cmd: Command) -> None:
     t["done"].append(t["cur"])
 
 
-def step_reward(e: Engine, t: Task) -> bool:
+def step_reward(e: Flow, t: Task) -> bool:
     return e.ask([t["seat"]], t, {"territory": t["terr"]})
 
 
@@ -137,7 +131,7 @@ def legal_reward(s: State, t: Task, seat: int) -> list[Command]:
     return out
 
 
-def handle_reward(e: Engine, t: Task, cmd: Command) -> None:
+def handle_reward(e: Flow, t: Task, cmd: Command) -> None:
     seat = t["seat"]
     e.stack.pop()
     parts = option_of(cmd).split(":")

@@ -5,8 +5,8 @@ from __future__ import annotations
 from itertools import combinations
 
 from rules.dragondale.board import BOARDS_BY_N, ENTER_CAP, LEAVE_CAP, Board
-from rules.dragondale.content import MOVEMENT_CARDS, STANCES, TRIBES
-from rules.dragondale.state import DRAGON, State, Token, Unit
+from rules.dragondale.content import TRACK, TRIBES
+from rules.dragondale.state import State, Token, Unit
 
 INF = 99
 
@@ -203,8 +203,6 @@ def dominance_rank(s: State, side: int) -> int:
 
 
 def might(s: State, level: int, itype: str) -> int:
-    from rules.dragondale.content import TRACK
-
     col = "might_top" if itype in s.fury_top else "might_bottom"
     return int(TRACK[col][str(level)])
 
@@ -229,14 +227,3 @@ def token_combos(tokens: tuple[Token, ...], cost: dict) -> list[list[int]]:
         sig = tuple(sorted(tokens[i] for i in g))
         out.setdefault(sig, sorted(g))
     return sorted(out.values())
-
-
-def stance_of(card: str) -> dict:
-    return STANCES[card]
-
-
-def is_stay(card: str) -> bool:
-    return "stay" in MOVEMENT_CARDS[card]
-
-
-__all__ = ["DRAGON"]

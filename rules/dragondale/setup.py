@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rules.core import Event, InvalidCommand, Rng, SeatInfo, fold
+from rules.core import Event, InvalidCommand, Rng, SeatInfo
 from rules.dragondale.board import board_for
 from rules.dragondale.content import (
     CARDS,
@@ -16,7 +16,10 @@ from rules.dragondale.content import (
     TRIBES,
     UNDERSIDES,
 )
-from rules.dragondale.state import DRAGON
+from rules.dragondale.decide import run
+from rules.dragondale.evolve import evolve
+from rules.dragondale.flow import Flow
+from rules.dragondale.state import DRAGON, State
 
 TRIBE_ORDER = ("vikings", "celts", "druids", "dark_faery")
 PREFIX = {"vikings": "v", "celts": "c", "druids": "d", "dark_faery": "f"}
@@ -135,15 +138,12 @@ def setup_events(options: Mapping[str, Any], seats: Sequence[SeatInfo], rng: Rng
             "newcomer": newcomer[seat],
             "secret": {"types": type_of, "hand": hand, "library": library, "stances": stances},
         }, seat))
-    from rules.dragondale.engine import Engine, Task
-    from rules.dragondale.game import GAME
-
-    state = fold(GAME, events)
-    e = Engine(state, rng)
-    first: list[Task] = []
+    state = State()
+    for e in events:
+        state = evolve(state, e)
+    f = Flow(state, rng)
     if experienced:
-        e.emit("StanceTodo", {"todo": {str(i): list(TRIBES[t]["stances"]) for i, t in enumerate(tribes)}})
-        first.append({"k": "stance_round"})
-    e.push(*first)
-    e.run()
-    return events + e.finish()
+        f.emit("StanceTodo", {"todo": {str(i): list(TRIBES[t]["stances"]) for i, t in enumerate(tribes)}})
+        f.push({"k": "stance_round"})
+    run(f)
+    return events + f.finish().events

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -68,18 +69,25 @@ class TribeState:
 
 @dataclass(frozen=True, slots=True)
 class State:
-    """The whole match; `ctl` drives the flow and is public."""
+    """The whole match; `ctl` drives the flow and is public.
 
-    ctl: dict[str, Any] = field(default_factory=dict)
+    The mappings here are never changed in place. `evolve` builds a new dict whenever it
+    changes `bag`, `terr_tokens` or `fury_tokens`. `ctl` (the task stack, the prompt, the
+    encounter in progress and whose turn it is) is JSON data that `rules.dragondale.flow.Flow`
+    copies, deeply, in exactly one place: when a decision starts. The decision works on its own
+    copy and hands it to its closing `PromptChanged` event, which becomes the next state's `ctl`.
+    """
+
+    ctl: Mapping[str, Any] = field(default_factory=dict)
     prompt: Prompt | None = None
     n: int = 0
     board: str = ""
     experienced: bool = False
     order: tuple[int, ...] = ()
     tribes: tuple[TribeState, ...] = ()
-    bag: dict[str, int] = field(default_factory=dict)
-    terr_tokens: dict[str, tuple[Token, ...]] = field(default_factory=dict)
-    fury_tokens: dict[str, Token] = field(default_factory=dict)
+    bag: Mapping[str, int] = field(default_factory=dict)
+    terr_tokens: Mapping[str, tuple[Token, ...]] = field(default_factory=dict)
+    fury_tokens: Mapping[str, Token] = field(default_factory=dict)
     fury_cards: tuple[tuple[str, bool], ...] = ()
     fury_top: tuple[str, ...] = ()
     fury_bottom: tuple[str, ...] = ()
@@ -91,22 +99,8 @@ class State:
     mdeck: tuple[str, ...] = ()
     trees: tuple[Tree, ...] = ()
     turn_no: int = 0
-    outcome: dict[str, Any] | None = None
+    outcome: Mapping[str, Any] | None = None
 
 
+# the Dragon's place in the dominance order and on either side of an encounter
 DRAGON = -1
-
-_set = object.__setattr__
-
-
-def with_(obj: Any, **changes: Any) -> Any:
-    """A copy of a frozen slotted value with some fields changed (a fast `dataclasses.replace`)."""
-    cls = type(obj)
-    new = object.__new__(cls)
-    for name in cls.__slots__:
-        _set(new, name, getattr(obj, name))
-    for name, value in changes.items():
-        if name not in cls.__slots__:
-            raise AttributeError(name)
-        _set(new, name, value)
-    return new

@@ -1,9 +1,18 @@
-"""The task table: each task kind with its step, legal answers and handler."""
+"""The task tables: each task kind's step, and each prompt kind's answers, legal list and handler.
+
+A step (`STEPS`) runs a task on top of the stack: it returns False when it is done with it for
+now (it popped it, or pushed others), True when it asked a prompt (`Flow.ask`). A prompt kind
+(`PROMPTS`) names the command types that may answer it, lists the legal answers for a seat and
+applies the one chosen. A task may ask more than one kind of prompt (an encounter asks `enc_unit`
+then `enc_pay`), and so a prompt kind is not always a task kind.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
+from rules.core import Command
 from rules.dragondale.effects import (
     ask_seat,
     handle_cempower,
@@ -43,6 +52,7 @@ from rules.dragondale.encounter import (
     step_enc,
     step_encounters,
 )
+from rules.dragondale.flow import Flow, Task
 from rules.dragondale.movement import (
     handle_companion,
     handle_move,
@@ -53,6 +63,7 @@ from rules.dragondale.movement import (
     step_move,
     step_reward,
 )
+from rules.dragondale.state import State
 from rules.dragondale.turn import (
     handle_action,
     handle_edge,
@@ -91,41 +102,88 @@ from rules.dragondale.turn import (
     step_tribe_action,
 )
 
+StepFn = Callable[[Flow, Task], bool]
+LegalFn = Callable[[State, Task, int], list[Command]]
+HandleFn = Callable[[Flow, Task, Command], None]
 
-def register(reg: Callable[..., None]) -> None:
-    reg("start", step_start, legal_start, handle_start)
-    reg("tribe_action", step_tribe_action, legal_tribe_action, handle_tribe_action)
-    reg("action", step_action, legal_action, handle_action)
-    reg("take", step_take, legal_take, handle_take)
-    reg("plan_react", step_plan_react, legal_plan_react, handle_plan_react)
-    reg("move", step_move, legal_move, handle_move)
-    reg("companion", step_move, legal_companion, handle_companion)
-    reg("reward", step_reward, legal_reward, handle_reward)
-    reg("encounters", step_encounters, legal_encounters, handle_encounters)
-    reg("enc", step_enc)
-    reg("enc_unit", step_enc, legal_enc_unit, handle_enc_unit)
-    reg("enc_pay", step_enc, legal_enc_pay, handle_enc_pay)
-    reg("eff", step_eff)
-    reg("pick", ask_seat, legal_pick, handle_pick)
-    reg("fmove", ask_seat, legal_fmove, handle_fmove)
-    reg("lose", ask_seat, legal_lose, handle_lose)
-    reg("cmove", ask_seat, legal_cmove, handle_cmove)
-    reg("cexplore", ask_seat, legal_cexplore, handle_cexplore)
-    reg("cempower", ask_seat, legal_cempower, handle_cempower)
-    reg("reach", ask_seat, legal_reach, handle_reach)
-    reg("tree", step_tree, legal_tree, handle_tree)
-    reg("check", ask_seat, legal_check, handle_check)
-    reg("ret", ask_seat, legal_ret, handle_ret)
-    reg("may", ask_seat, legal_may, handle_may)
-    reg("opt", ask_seat, legal_opt, handle_opt)
-    reg("step_c", step_c)
-    reg("step_d", step_d)
-    reg("fury_offer", step_fury_offer, legal_fury_offer, handle_fury_offer)
-    reg("stay", ask_seat, legal_stay, handle_stay)
-    reg("step_e", step_e)
-    reg("fury_react", step_fury_react, legal_fury_react, handle_fury_react)
-    reg("edge", ask_seat, legal_edge, handle_edge)
-    reg("step_f", step_f)
-    reg("restance", step_restance, legal_restance, handle_stance)
-    reg("stance_round", step_stance_round, legal_stance_round, handle_stance)
-    reg("end_turn", step_end_turn)
+
+@dataclass(frozen=True, slots=True)
+class Answers:
+    """How a prompt kind is answered: the command types it takes, the legal ones, their effect."""
+
+    types: frozenset[str]
+    legal: LegalFn
+    handle: HandleFn
+
+
+def _types(*verbs: str) -> frozenset[str]:
+    return frozenset("dragondale." + v for v in verbs)
+
+
+STEPS: dict[str, StepFn] = {
+    "start": step_start,
+    "tribe_action": step_tribe_action,
+    "action": step_action,
+    "take": step_take,
+    "plan_react": step_plan_react,
+    "move": step_move,
+    "reward": step_reward,
+    "encounters": step_encounters,
+    "enc": step_enc,
+    "eff": step_eff,
+    "pick": ask_seat,
+    "fmove": ask_seat,
+    "lose": ask_seat,
+    "cmove": ask_seat,
+    "cexplore": ask_seat,
+    "cempower": ask_seat,
+    "reach": ask_seat,
+    "tree": step_tree,
+    "check": ask_seat,
+    "ret": ask_seat,
+    "may": ask_seat,
+    "opt": ask_seat,
+    "step_c": step_c,
+    "step_d": step_d,
+    "fury_offer": step_fury_offer,
+    "stay": ask_seat,
+    "step_e": step_e,
+    "fury_react": step_fury_react,
+    "edge": ask_seat,
+    "step_f": step_f,
+    "restance": step_restance,
+    "stance_round": step_stance_round,
+    "end_turn": step_end_turn,
+}
+
+PROMPTS: dict[str, Answers] = {
+    "start": Answers(_types("announce", "discard", "return", "skip"), legal_start, handle_start),
+    "tribe_action": Answers(_types("choose", "skip"), legal_tribe_action, handle_tribe_action),
+    "action": Answers(_types("empower", "explore", "plan", "poison", "skip", "special"), legal_action, handle_action),
+    "take": Answers(_types("take"), legal_take, handle_take),
+    "plan_react": Answers(_types("choose", "skip"), legal_plan_react, handle_plan_react),
+    "move": Answers(_types("discard", "pay"), legal_move, handle_move),
+    "companion": Answers(_types("choose"), legal_companion, handle_companion),
+    "reward": Answers(_types("choose"), legal_reward, handle_reward),
+    "encounters": Answers(_types("choose"), legal_encounters, handle_encounters),
+    "enc_unit": Answers(_types("choose"), legal_enc_unit, handle_enc_unit),
+    "enc_pay": Answers(_types("pay", "skip"), legal_enc_pay, handle_enc_pay),
+    "pick": Answers(_types("choose"), legal_pick, handle_pick),
+    "fmove": Answers(_types("choose"), legal_fmove, handle_fmove),
+    "lose": Answers(_types("pay"), legal_lose, handle_lose),
+    "cmove": Answers(_types("choose", "skip"), legal_cmove, handle_cmove),
+    "cexplore": Answers(_types("explore", "skip"), legal_cexplore, handle_cexplore),
+    "cempower": Answers(_types("empower", "skip"), legal_cempower, handle_cempower),
+    "reach": Answers(_types("choose", "skip"), legal_reach, handle_reach),
+    "tree": Answers(_types("choose", "pay", "skip"), legal_tree, handle_tree),
+    "check": Answers(_types("choose"), legal_check, handle_check),
+    "ret": Answers(_types("return"), legal_ret, handle_ret),
+    "may": Answers(_types("discard", "pay", "reveal", "skip"), legal_may, handle_may),
+    "opt": Answers(_types("choose"), legal_opt, handle_opt),
+    "fury_offer": Answers(_types("choose", "skip"), legal_fury_offer, handle_fury_offer),
+    "stay": Answers(_types("choose"), legal_stay, handle_stay),
+    "fury_react": Answers(_types("choose"), legal_fury_react, handle_fury_react),
+    "edge": Answers(_types("choose", "pay"), legal_edge, handle_edge),
+    "restance": Answers(_types("stance"), legal_restance, handle_stance),
+    "stance_round": Answers(_types("stance"), legal_stance_round, handle_stance),
+}

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from itertools import combinations
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rules.core import Command
 from rules.dragondale.choices import (
@@ -22,6 +22,7 @@ from rules.dragondale.content import (
     STANCES,
     START,
 )
+from rules.dragondale.flow import Flow, Task
 from rules.dragondale.queries import (
     board,
     conqueror,
@@ -35,13 +36,8 @@ from rules.dragondale.queries import (
 )
 from rules.dragondale.state import DRAGON, State
 
-if TYPE_CHECKING:
-    from rules.dragondale.engine import Engine
 
-Task = dict[str, Any]
-
-
-def step_start(e: Engine, t: Task) -> bool:
+def step_start(e: Flow, t: Task) -> bool:
     s = e.s
     seat = t["seat"]
     if vp(s, seat) >= 4:
@@ -63,7 +59,7 @@ def legal_start(s: State, t: Task, seat: int) -> list[Command]:
     return [*out, answer(seat, "skip")]
 
 
-def handle_start(e: Engine, t: Task, cmd: Command) -> None:
+def handle_start(e: Flow, t: Task, cmd: Command) -> None:
     seat = t["seat"]
     e.stack.pop()
     if cmd.type.endswith("announce"):
@@ -77,7 +73,7 @@ def handle_start(e: Engine, t: Task, cmd: Command) -> None:
         e.draw_insight(seat)
 
 
-def step_tribe_action(e: Engine, t: Task) -> bool:
+def step_tribe_action(e: Flow, t: Task) -> bool:
     if len(legal_tribe_action(e.s, t, t["seat"])) <= 1:
         e.stack.pop()
         return False
@@ -97,7 +93,7 @@ def legal_tribe_action(s: State, t: Task, seat: int) -> list[Command]:
     return [*out, answer(seat, "skip")]
 
 
-def handle_tribe_action(e: Engine, t: Task, cmd: Command) -> None:
+def handle_tribe_action(e: Flow, t: Task, cmd: Command) -> None:
     seat = t["seat"]
     e.stack.pop()
     if cmd.type.endswith("skip"):
@@ -113,7 +109,7 @@ def handle_tribe_action(e: Engine, t: Task, cmd: Command) -> None:
         e.emit("TreeChecked", {"tree": arg, "secret": {"under": tree.under}}, seat)
 
 
-def step_action(e: Engine, t: Task) -> bool:
+def step_action(e: Flow, t: Task) -> bool:
     return e.ask([t["seat"]], t, {"action": t["n"]})
 
 
@@ -174,7 +170,7 @@ def _poisonable(s: State, seat: int) -> list[Any]:
             and any(w in mine for w in b.trees[x.id])]
 
 
-def handle_action(e: Engine, t: Task, cmd: Command) -> None:
+def handle_action(e: Flow, t: Task, cmd: Command) -> None:
     seat = t["seat"]
     e.stack.pop()
     verb = cmd.type.split(".")[1]
@@ -200,7 +196,7 @@ def handle_action(e: Engine, t: Task, cmd: Command) -> None:
         e.emit("TreeChecked", {"tree": tree.id, "secret": {"under": tree.under}}, seat)
 
 
-def start_explore(e: Engine, seat: int, a: Any) -> None:
+def start_explore(e: Flow, seat: int, a: Any) -> None:
     if a["dir"] == "in":
         legs = [{"from": v, "to": a["target"], "units": []} for v in a["via"]]
     else:
@@ -208,12 +204,12 @@ def start_explore(e: Engine, seat: int, a: Any) -> None:
     e.push({"k": "take", "seat": seat, "mv": {"dir": a["dir"], "target": a["target"], "legs": legs}, "i": 0})
 
 
-def empower(e: Engine, seat: int, a: Any) -> None:
+def empower(e: Flow, seat: int, a: Any) -> None:
     e.emit("CardEmpowered", {"card": a["card"], "effect": a["effect"]}, seat)
     apply_empower(e, seat, a["effect"])
 
 
-def apply_empower(e: Engine, seat: int, eff: str) -> None:
+def apply_empower(e: Flow, seat: int, eff: str) -> None:
     if eff == "insight":
         e.draw_insight(seat)
     elif eff.startswith("exchange:"):
@@ -227,7 +223,7 @@ def apply_empower(e: Engine, seat: int, eff: str) -> None:
         e.boost(seat)
 
 
-def step_take(e: Engine, t: Task) -> bool:
+def step_take(e: Flow, t: Task) -> bool:
     return e.ask([t["seat"]], t, {"leg": t["mv"]["legs"][t["i"]]["from"] + "->" + t["mv"]["legs"][t["i"]]["to"]})
 
 
@@ -240,7 +236,7 @@ def legal_take(s: State, t: Task, seat: int) -> list[Command]:
     return out
 
 
-def handle_take(e: Engine, t: Task, cmd: Command) -> None:
+def handle_take(e: Flow, t: Task, cmd: Command) -> None:
     mv = t["mv"]
     mv["legs"][t["i"]]["units"] = list(cmd.args["units"])
     t["i"] += 1
@@ -249,7 +245,7 @@ def handle_take(e: Engine, t: Task, cmd: Command) -> None:
         e.start_move(t["seat"], mv["legs"], "explore")
 
 
-def step_plan_react(e: Engine, t: Task) -> bool:
+def step_plan_react(e: Flow, t: Task) -> bool:
     if not hidden_tokens(e.s, t["seat"]):
         e.stack.pop()
         return False
@@ -265,7 +261,7 @@ def legal_plan_react(s: State, t: Task, seat: int) -> list[Command]:
     return out
 
 
-def handle_plan_react(e: Engine, t: Task, cmd: Command) -> None:
+def handle_plan_react(e: Flow, t: Task, cmd: Command) -> None:
     seat = t["seat"]
     e.stack.pop()
     if cmd.type.endswith("skip"):
@@ -280,7 +276,7 @@ def handle_plan_react(e: Engine, t: Task, cmd: Command) -> None:
         e.emit("IdeaTaken", {"secret": {"card": ideas[e.rng.below(len(ideas))]}}, seat)
 
 
-def step_c(e: Engine, t: Task) -> bool:
+def step_c(e: Flow, t: Task) -> bool:
     e.stack.pop()
     s = e.s
     seat = e.turn
@@ -303,7 +299,7 @@ def step_c(e: Engine, t: Task) -> bool:
     return False
 
 
-def step_d(e: Engine, t: Task) -> bool:
+def step_d(e: Flow, t: Task) -> bool:
     e.stack.pop()
     s = e.s
     if s.stone != e.turn:
@@ -323,7 +319,7 @@ def step_d(e: Engine, t: Task) -> bool:
     return False
 
 
-def step_fury_offer(e: Engine, t: Task) -> bool:
+def step_fury_offer(e: Flow, t: Task) -> bool:
     tr = e.s.tribes[t["seat"]]
     if e.s.fury_cards[tr.fury - LOW][1]:
         e.stack.pop()
@@ -335,7 +331,7 @@ def legal_fury_offer(s: State, t: Task, seat: int) -> list[Command]:
     return [option(seat, "reveal_fury"), answer(seat, "skip")]
 
 
-def handle_fury_offer(e: Engine, t: Task, cmd: Command) -> None:
+def handle_fury_offer(e: Flow, t: Task, cmd: Command) -> None:
     e.stack.pop()
     if cmd.type.endswith("choose"):
         lv = e.s.tribes[t["seat"]].fury
@@ -349,7 +345,7 @@ def legal_stay(s: State, t: Task, seat: int) -> list[Command]:
     return out
 
 
-def handle_stay(e: Engine, t: Task, cmd: Command) -> None:
+def handle_stay(e: Flow, t: Task, cmd: Command) -> None:
     e.stack.pop()
     if option_of(cmd) == "stay:dominance":
         e.dragon_down(may_end=False)
@@ -358,7 +354,7 @@ def handle_stay(e: Engine, t: Task, cmd: Command) -> None:
             e.draw_insight(seat)
 
 
-def step_e(e: Engine, t: Task) -> bool:
+def step_e(e: Flow, t: Task) -> bool:
     e.stack.pop()
     seats = [x for x in e.play_order_from(e.turn) if e.s.tribes[x].revealed]
     if seats:
@@ -380,7 +376,7 @@ def _goes_over(s: State, seat: int, active: int) -> bool:
     return not LOW <= s.tribes[seat].fury + fury_net(s, seat, active) <= HIGH
 
 
-def step_fury_react(e: Engine, t: Task) -> bool:
+def step_fury_react(e: Flow, t: Task) -> bool:
     s = e.s
     left = t["left"]
     if not left:
@@ -401,7 +397,7 @@ def legal_fury_react(s: State, t: Task, seat: int) -> list[Command]:
     return [option(seat, f"first:{s.tribes[x].name}") for x in t["left"]]
 
 
-def handle_fury_react(e: Engine, t: Task, cmd: Command) -> None:
+def handle_fury_react(e: Flow, t: Task, cmd: Command) -> None:
     name = option_of(cmd).split(":")[1]
     seat = next(x for x in t["left"] if e.s.tribes[x].name == name)
     t["left"].remove(seat)
@@ -412,7 +408,7 @@ def legal_edge(s: State, t: Task, seat: int) -> list[Command]:
     return [*pay_answers(s, seat), option(seat, "chaos" if t["side"] == "top" else "dreams")]
 
 
-def handle_edge(e: Engine, t: Task, cmd: Command) -> None:
+def handle_edge(e: Flow, t: Task, cmd: Command) -> None:
     seat = t["seat"]
     e.stack.pop()
     if cmd.type.endswith("pay"):
@@ -428,7 +424,7 @@ def handle_edge(e: Engine, t: Task, cmd: Command) -> None:
     e.emit("FuryMoved", {"to": START}, seat)
 
 
-def step_f(e: Engine, t: Task) -> bool:
+def step_f(e: Flow, t: Task) -> bool:
     e.stack.pop()
     s = e.s
     for seat in e.play_order_from(e.turn):
@@ -448,7 +444,7 @@ def step_f(e: Engine, t: Task) -> bool:
     return False
 
 
-def step_restance(e: Engine, t: Task) -> bool:
+def step_restance(e: Flow, t: Task) -> bool:
     if not e.s.tribes[t["seat"]].stance_todo:
         e.stack.pop()
         e.emit("StancesHidden", {}, t["seat"])
@@ -467,11 +463,11 @@ def legal_restance(s: State, t: Task, seat: int) -> list[Command]:
     return _stance_cmds(s, seat)
 
 
-def handle_stance(e: Engine, t: Task, cmd: Command) -> None:
+def handle_stance(e: Flow, t: Task, cmd: Command) -> None:
     e.emit("StanceChosen", {"unit": cmd.args["unit"], "secret": {"card": cmd.args["card"]}}, cmd.seat)
 
 
-def step_stance_round(e: Engine, t: Task) -> bool:
+def step_stance_round(e: Flow, t: Task) -> bool:
     seats = [i for i in range(e.s.n) if e.s.tribes[i].stance_todo]
     if not seats:
         e.stack.pop()
@@ -483,7 +479,7 @@ def legal_stance_round(s: State, t: Task, seat: int) -> list[Command]:
     return _stance_cmds(s, seat)
 
 
-def step_end_turn(e: Engine, t: Task) -> bool:
+def step_end_turn(e: Flow, t: Task) -> bool:
     e.stack.pop()
     s = e.s
     if not s.experienced and s.turn_no == s.n:

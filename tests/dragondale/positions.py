@@ -6,6 +6,7 @@ from dataclasses import replace
 from typing import Any
 
 from rules.core import Command, Event, Prompt, Rng, SeatInfo, fold
+from rules.decider import decide
 from rules.dragondale import GAME
 from rules.dragondale.state import State, Token, TribeState, Unit
 
@@ -70,10 +71,9 @@ def at_task(s: State, seat: int, task: dict[str, Any], kind: str | None = None, 
 
 
 def play(s: State, cmd: Command, seed: int = 7) -> tuple[State, list[Event]]:
-    events = GAME.decide(s, cmd, Rng(b"play", b"", f"p{seed}"))
-    for e in events:
-        s = GAME.evolve(s, e)
-    return s, events
+    """Run a command through the platform's checks and the rules: the new state and its events."""
+    d = decide(GAME, s, cmd, Rng(b"play", b"", f"p{seed}"))
+    return d.state, d.events
 
 
 def cmd(seat: int, verb: str, **args: Any) -> Command:

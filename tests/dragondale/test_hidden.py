@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.core import Event, Rng, SeatInfo, fold
+from rules.decider import decide
 from rules.dragondale import GAME
 from rules.dragondale.content import TRIBES
 from rules.dragondale.state import State, TribeState
@@ -115,7 +116,7 @@ def play_checked(n: int, seed: int, experienced: bool, newcomer: bool, view_ever
             assert rc is not None
             if viewer != seat and cmd.type == "dragondale.stance":
                 assert "card" not in rc.args
-        for e in GAME.decide(s, cmd, rng):
+        for e in decide(GAME, s, cmd, rng).events:
             after = GAME.evolve(s, e)
             check_event(e, s, after)
             s = after

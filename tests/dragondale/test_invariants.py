@@ -7,6 +7,7 @@ import random
 import pytest
 
 from rules.core import Rng, SeatInfo, fold
+from rules.decider import decide
 from rules.dragondale import GAME
 from rules.dragondale.board import board_for
 from rules.dragondale.content import CARDS
@@ -48,6 +49,6 @@ def test_invariants_hold_through_random_games(n: int, seed: int) -> None:
     while GAME.is_over(s) is None:
         assert s.prompt is not None
         seat = bot.choice(list(s.prompt.seats))
-        for e in GAME.decide(s, bot.choice(list(GAME.legal_commands(s, seat))), rng):
+        for e in decide(GAME, s, bot.choice(list(GAME.legal_commands(s, seat))), rng).events:
             s = GAME.evolve(s, e)
             _check(s, total)

@@ -7,11 +7,13 @@ from dataclasses import replace
 
 import pytest
 
-from rules.core import Rng
+from rules.core import Command, IllegalCommand, Rng
+from rules.decider import decide
 from rules.dragondale import GAME
 from rules.dragondale.board import board_for
 from rules.dragondale.content import MOVEMENT_CARDS
-from rules.dragondale.engine import Engine
+from rules.dragondale.decide import run
+from rules.dragondale.flow import Flow
 from rules.dragondale.queries import vp
 from rules.dragondale.state import DRAGON, State
 from tests.dragondale.positions import (
@@ -47,6 +49,39 @@ def take_sizes(s: State, seat: int = V) -> set[int]:
 
 def warriors(s: State, k: int) -> list[str]:
     return [unit_id(s, V, "warriors", i) for i in range(k)]
+
+
+def resume(s: State) -> State:
+    """Run the task stack of a hand-built position on to its first prompt."""
+    f = Flow(s, Rng(b"x"))
+    run(f)
+    d = f.finish()
+    assert d.events[-1].type == "dragondale.PromptChanged"
+    return d.state
+
+
+def refusal(s: State, c: Command) -> str:
+    with pytest.raises(IllegalCommand) as err:
+        decide(GAME, s, c, Rng(b"x"))
+    return err.value.code
+
+
+def test_refusals_by_the_platform_and_by_the_rules_change_nothing() -> None:
+    s = at_action(park(park(new_game(["vikings", "celts"]), 0), 1), 0)
+    before = s
+    assert refusal(s, cmd(1, "skip")) == "not_your_turn"
+    assert refusal(s, Command("dragondale.skip", {}, None)) == "seat_required"
+    assert refusal(s, cmd(0, "take", units=["v1"])) == "wrong_prompt"  # no action prompt takes units
+    # an action prompt may take "plan", but only the second action offers it
+    assert refusal(s, cmd(0, "plan")) == "illegal_choice"
+    assert refusal(s, cmd(0, "explore", dir="in", target="camp_b", via=["thicket2"])) == "illegal_choice"
+    assert s == before
+
+
+def test_commands_after_the_end_are_refused() -> None:
+    s = new_game(["vikings", "celts"])
+    s = replace(s, outcome={"winners": [0], "scores": [4, 0], "reason": "announced victory"})
+    assert refusal(s, Command("dragondale.skip", {}, 0)) == "game_over"
 
 
 def test_marshland_leaving_costs_a_card_or_an_insight() -> None:
@@ -252,11 +287,8 @@ def test_over_the_top_is_chaos() -> None:
     s = tribe(two(), V, fury=10)
     s = at_task(s, V, {"k": "eff", "seat": V, "list": [{"do": "fury_up"}], "i": 0, "ctx": {}})
     s = replace(s, ctl={**s.ctl, "prompt": None}, prompt=None)
-    e = Engine(s, Rng(b"x"))
-    e.run()
-    assert e.ctl["prompt"]["kind"] == "edge"
-    for ev in e.finish():
-        s = GAME.evolve(s, ev)
+    s = resume(s)
+    assert s.prompt is not None and s.prompt.kind == "edge"
     before = s.dominance.index(DRAGON)
     s, ev = play(s, cmd(V, "choose", option="chaos"))
     assert "FuryTokensExchanged" in types_of(ev)
@@ -332,10 +364,7 @@ def test_dispelling_the_dragon_gives_vp_stone_and_it_returns_next_turn() -> None
     s = at_task(s, C, {"k": "eff", "seat": C, "list": [{"do": "dispel_dragon"}], "i": 0,
                        "ctx": {"terr": "ash", "opp": DRAGON}}, turn=V)
     s = replace(s, ctl={**s.ctl, "prompt": None}, prompt=None)
-    e = Engine(s, Rng(b"x"))
-    e.run()
-    for ev in e.finish():
-        s = GAME.evolve(s, ev)
+    s = resume(s)
     assert s.dragon is None and s.dragon_vp == C and s.stone == C
     assert s.dominance == (C, DRAGON, V) and vp(s, C) == 1
     # at the Celts' next turn, step D returns the Dragon and the VP is gone
@@ -407,9 +436,9 @@ def test_insight_bag_draw_favours_the_tribe_shape() -> None:
     counts: Counter[str] = Counter()
     rng = Rng(b"bag")
     for _ in range(2000):
-        e = Engine(s, rng)
-        e.draw_insight(V)  # Vikings prefer squares: weight 3 to 1
-        counts[e.events[0].data["secret"]["token"][1]] += 1
+        f = Flow(s, rng)
+        f.draw_insight(V)  # Vikings prefer squares: weight 3 to 1
+        counts[f.events[0].data["secret"]["token"][1]] += 1
     assert 0.70 < counts["square"] / 2000 < 0.80
 
 
@@ -560,9 +589,9 @@ def test_lure_the_dragon_moves_it_and_meets_the_tribes_there() -> None:
     s = replace(s, dragon="ash", mdeck=("oak2", "yew1"))
     s = at_task(s, V, {"k": "eff", "seat": V, "list": [{"do": "dragon_move"}], "i": 0, "ctx": {}})
     s = replace(s, ctl={**s.ctl, "prompt": None}, prompt=None)
-    e = Engine(s, Rng(b"x"))
-    e.run()
-    evs = e.finish()
+    f = Flow(s, Rng(b"x"))
+    run(f)
+    evs = f.finish().events
     assert [x.data for x in evs if x.type.endswith("DragonMoved")] == [{"to": "oak", "from": "ash"}]
     assert any(x.type.endswith("EncounterStarted") for x in evs)
 
@@ -574,10 +603,8 @@ def test_reaching_the_dragon_tree_only_moves_the_dragon_to_you() -> None:
     s = replace(s, dragon="ash", mdeck=("oak2", "yew1"))
     s = at_task(s, V, {"k": "eff", "seat": V, "list": [{"do": "dragon_reach"}], "i": 0, "ctx": {}})
     s = replace(s, ctl={**s.ctl, "prompt": None}, prompt=None)
-    e = Engine(s, Rng(b"x"))
-    e.run()
-    e.finish()
-    assert e.s.dragon == "ash"  # the card said oak: nobody of yours there, the Dragon stays
+    s = resume(s)
+    assert s.dragon == "ash"  # the card said oak: nobody of yours there, the Dragon stays
 
 
 def test_second_effect_skipped_when_the_first_side_has_left() -> None:
@@ -683,10 +710,7 @@ def test_card_explore_is_a_full_exploration_with_a_discard_cost() -> None:
     s = at_task(s, V, {"k": "eff", "seat": V, "list": [
         {"do": "may", "cost": "discard", "then": [{"do": "explore"}]}], "i": 0, "ctx": {}})
     s = replace(s, ctl={**s.ctl, "prompt": None}, prompt=None)
-    e = Engine(s, Rng(b"x"))
-    e.run()
-    for ev in e.finish():
-        s = GAME.evolve(s, ev)
+    s = resume(s)
     assert s.prompt is not None and s.prompt.kind == "may"
     s, _ = play(s, cmd(V, "discard", card="vik-h1"))
     assert s.prompt is not None and s.prompt.kind == "cexplore"

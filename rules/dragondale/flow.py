@@ -1,18 +1,18 @@
-"""The flow of play: a stack of tasks in the public `ctl` record, run until someone must choose.
+"""One decision in progress: the running state, its task stack and the moves rules share.
 
-`decide` checks a command against the legal answers of the task on top of the stack, applies
-it, and runs the stack on. Every state change is an event folded at once, and the run ends with
-a `PromptChanged` event carrying the new control record, so replay never re-runs this logic.
+The flow of play is a stack of tasks in the public control record `ctl`; `rules.dragondale.decide`
+runs it until someone must choose. Every state change is an event folded at once (the kit's
+`Emitter`), and the decision ends with a `PromptChanged` event carrying the new control record,
+so replay never re-runs this logic.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import orjson
 
-from rules.core import Command, Event, IllegalCommand, Rng
+from rules.core import Decision, Rng
 from rules.dragondale.content import (
     HIGH,
     LOW,
@@ -27,74 +27,39 @@ from rules.dragondale.queries import (
     vp,
 )
 from rules.dragondale.state import DRAGON, State
+from rules.kit import Emitter
 
-N = "dragondale."
+# a task on the stack: {"k": kind, ...its own fields}; JSON data, since it is part of `ctl`
 Task = dict[str, Any]
-LegalFn = Callable[[State, Task, int], list[Command]]
-HandleFn = Callable[["Engine", Task, Command], None]
-StepFn = Callable[["Engine", Task], bool]
-
-STEPS: dict[str, StepFn] = {}
-LEGAL: dict[str, LegalFn] = {}
-HANDLE: dict[str, HandleFn] = {}
-# prompts answered automatically when they have exactly one answer (no real choice)
-AUTO = frozenset({"companion", "encounters", "enc_unit", "pick", "fmove"})
 
 
-class Engine:
-    """One decide call: the state so far, the events made, and the control record."""
+class Flow(Emitter[State]):
+    """The kit's emit-and-fold context with Dragon Dale's control record and task stack."""
+
+    __slots__ = ("ctl", "stack")
 
     def __init__(self, state: State, rng: Rng) -> None:
-        self.s = state
-        self.rng = rng
-        self.events: list[Event] = []
+        super().__init__("dragondale.", evolve, state, rng)
+        # the one place `ctl` is copied (see State): tasks are changed in place while the
+        # decision runs, and the state's record must stay as it was
         self.ctl: dict[str, Any] = orjson.loads(orjson.dumps(state.ctl)) if state.ctl else {
             "stack": [], "prompt": None, "enc": None, "turn": -1,
         }
         self.stack: list[Task] = self.ctl["stack"]
 
-    # -- plumbing ------------------------------------------------------------------------
-    def emit(self, typ: str, data: dict[str, Any], seat: int | None = None) -> None:
-        e = Event(N + typ, data, seat)
-        self.events.append(e)
-        self.s = evolve(self.s, e)
-
-    def finish(self) -> list[Event]:
-        self.emit("PromptChanged", {"ctl": orjson.loads(orjson.dumps(self.ctl))})
-        return self.events
+    def finish(self) -> Decision:
+        """Close the decision: the control record goes into the log, and from there the state."""
+        self.emit("PromptChanged", {"ctl": self.ctl})
+        return self.decision()
 
     def push(self, *tasks: Task) -> None:
         """Push tasks so that the first given runs first."""
         self.stack.extend(reversed(tasks))
 
     def ask(self, seats: list[int], task: Task, options: dict[str, Any] | None = None) -> bool:
+        """Prompt `seats` to answer `task` (its kind names the prompt); a step returns this."""
         self.ctl["prompt"] = {"seats": seats, "kind": task["k"], "options": options or {}}
         return True
-
-    def apply(self, task: Task, cmd: Command) -> None:
-        HANDLE[self.ctl["prompt"]["kind"]](self, task, cmd)
-
-    def run(self) -> None:
-        while True:
-            self.ctl["prompt"] = None
-            if self.s.outcome is not None:
-                self.stack.clear()
-                return
-            if self.check_end():
-                continue
-            if not self.stack:
-                self.next_turn()
-                continue
-            task = self.stack[-1]
-            if STEPS[task["k"]](self, task):
-                kind = self.ctl["prompt"]["kind"]
-                if kind in AUTO:
-                    seat = self.ctl["prompt"]["seats"][0]
-                    legal = LEGAL[kind](self.s, task, seat)
-                    if len(legal) == 1:
-                        self.apply(task, legal[0])
-                        continue
-                return
 
     # -- game-wide changes -----------------------------------------------------------------
     def check_end(self) -> bool:
@@ -297,49 +262,3 @@ class Engine:
     def start_move(self, seat: int, legs: list[dict[str, Any]], kind: str, hide: bool = False) -> None:
         self.push({"k": "move", "seat": seat, "legs": legs, "kind": kind, "hide": hide,
                    "stage": "companion", "done": []})
-
-
-def _register(kind: str, step: StepFn, legal: LegalFn | None = None, handle: HandleFn | None = None) -> None:
-    STEPS[kind] = step
-    if legal is not None:
-        LEGAL[kind] = legal
-    if handle is not None:
-        HANDLE[kind] = handle
-
-
-def legal_for(s: State, seat: int) -> list[Command]:
-    if s.prompt is None or seat not in s.prompt.seats:
-        return []
-    task = s.ctl["stack"][-1]
-    return LEGAL[s.prompt.kind](s, task, seat)
-
-
-def decide(s: State, cmd: Command, rng: Rng) -> list[Event]:
-    if s.outcome is not None:
-        raise IllegalCommand("game_over", "the game is over")
-    if s.prompt is None or cmd.seat not in s.prompt.seats:
-        raise IllegalCommand("not_your_turn", f"seat {cmd.seat} is not prompted now")
-    task = s.ctl["stack"][-1]
-    assert cmd.seat is not None
-    legal = LEGAL[s.prompt.kind](s, task, cmd.seat)
-    if cmd not in legal:
-        kinds = {c.type for c in legal}
-        if cmd.type not in kinds:
-            raise IllegalCommand("wrong_command", f"{cmd.type} does not answer the prompt {s.prompt.kind}")
-        raise IllegalCommand("illegal_choice", f"{cmd.type} {dict(cmd.args)} is not allowed now")
-    e = Engine(s, rng)
-    e.apply(e.stack[-1], cmd)
-    e.run()
-    return e.finish()
-
-
-def start_events(s: State, rng: Rng, first: list[Task]) -> list[Event]:
-    e = Engine(s, rng)
-    e.push(*first)
-    e.run()
-    return e.finish()
-
-
-from rules.dragondale import tasks as _tasks  # noqa: E402  (registers the task table)
-
-_tasks.register(_register)
