@@ -37,8 +37,41 @@ from events.redisstore.wire import Links, checked, no_script
 log = structlog.get_logger("boardlog.worker")
 
 WAKE_CAP = 64
+# The script dramatiq's Redis broker runs for every queue operation, read from the installed
+# dramatiq: the consumer below sends it raw (fetch and ack with other commands in one round
+# trip) and reads the keys it keeps (the ack set). Its digest as installed and tested, with
+# dramatiq's pin in pyproject.toml; tests/unit/test_dramatiq_canary.py checks the rest of what
+# this module reads of dramatiq.
+DISPATCH_LUA_SHA256 = "ba4d872e4fb204ebc3f73ca4719265a9946d70e847856c125314f01a8c90540c"
 _DISPATCH_LUA = (Path(dramatiq.__file__).parent / "brokers" / "redis" / "dispatch.lua").read_text()
 _DISPATCH_SHA = hashlib.sha1(_DISPATCH_LUA.encode()).hexdigest()
+
+
+class DramatiqChanged(RuntimeError):
+    """The installed dramatiq is not the one this broker was written against."""
+
+
+def check_dispatch_lua(source: str) -> None:
+    """Refuse a dispatch.lua other than the one tested: its commands, arguments and keys are
+    spoken here directly, and a changed script would be called with the old ones."""
+    digest = hashlib.sha256(source.encode()).hexdigest()
+    if digest != DISPATCH_LUA_SHA256:
+        raise DramatiqChanged(
+            f"dramatiq {dramatiq.__version__}'s brokers/redis/dispatch.lua has sha256 {digest}, not the "
+            f"{DISPATCH_LUA_SHA256} workers/broker.py was written against: read the new script, adapt "
+            "WakeConsumer and dispatch_command, then update DISPATCH_LUA_SHA256 and dramatiq's pin"
+        )
+
+
+class _DramatiqLua(Lua):
+    """A script dramatiq's own code calls (ack, nack, requeue, enqueue): it handles redis-py's
+    ConnectionError, so the link's StoreUnavailable reaches it as one."""
+
+    def __call__(self, keys: Sequence[Any], args: Sequence[Any]) -> Any:
+        try:
+            return super().__call__(keys, args)
+        except StoreUnavailable as e:
+            raise redis.ConnectionError(str(e)) from e
 
 
 class StoreUnreachable(Exception):
@@ -121,7 +154,7 @@ class WakeConsumer(_RedisConsumer):
         try:
             if self.acks:
                 self._with_acks(("PING",))
-        except (redis.ConnectionError, StoreUnavailable) as e:
+        except redis.ConnectionError as e:
             raise ConnectionClosed(e) from None
         finally:
             super().close()
@@ -170,7 +203,7 @@ class WakeConsumer(_RedisConsumer):
                 self.idle = not self.message_cache
                 if self.idle:
                     return None
-        except (redis.ConnectionError, StoreUnavailable) as e:
+        except redis.ConnectionError as e:
             raise ConnectionClosed(e) from None
 
 
@@ -180,13 +213,14 @@ class WakingRedisBroker(RedisBroker):
     wake = True
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
+        check_dispatch_lua(_DISPATCH_LUA)
         super().__init__(*args, **kwargs)
         self._async_dispatch_loaded = False
         # Fetch and ack run dramatiq's dispatch script once a message each: call it without
         # redis-py's Script wrapper (~15 us of client CPU a call), over a connection of the
         # consumer thread's own where the client allows it.
         self.links = Links.for_client(self.client)
-        self.scripts["dispatch"] = Lua(self.client, _DISPATCH_LUA, self.links)
+        self.scripts["dispatch"] = _DramatiqLua(self.client, _DISPATCH_LUA, self.links)
         self.handed: dict[str, set[str]] = {}
         # Set when the worker process begins to stop: a handler waiting for Redis gives up.
         self.stopping = threading.Event()
@@ -209,7 +243,10 @@ class WakingRedisBroker(RedisBroker):
 
     def _send(self, commands: Sequence[tuple[Any, ...]]) -> list[Any]:
         if self.links is not None:
-            return self.links.run(commands)
+            try:
+                return self.links.run(commands)
+            except StoreUnavailable as e:  # the consumer, like dramatiq's, handles redis-py's
+                raise redis.ConnectionError(str(e)) from e
         pipe = self.client.pipeline(transaction=False)
         for c in commands:
             pipe.execute_command(*c)

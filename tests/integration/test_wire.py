@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import uuid
 from collections.abc import Iterator
@@ -9,9 +10,17 @@ from collections.abc import Iterator
 import fakeredis
 import pytest
 import redis
+import redis.asyncio as aioredis
 from redis import exceptions as rx
+from redis.asyncio.retry import Retry as AsyncRetry
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
-from events.redisstore.wire import Link, Links
+from events.redisstore.errors import StoreUnavailable
+from events.redisstore.wire import Batch, Link, Links, message_data, subscribe
+from service.embedded import free_port
+
+pytestmark = pytest.mark.integration
 
 
 @pytest.fixture
@@ -93,3 +102,95 @@ def test_replies_owed_on_a_closed_connection_are_forgotten(client: redis.Redis, 
     link.close()
     assert link.run([("LLEN", key)]) == [1]  # a new connection owes nothing
     link.close()
+
+
+def test_a_server_out_of_reach_is_store_unavailable() -> None:
+    # No retries of redis-py's own at connect: the link's one retry is what is tested.
+    link = Link(redis.Redis(port=free_port(), retry=Retry(NoBackoff(), 0)).connection_pool)
+    with pytest.raises(StoreUnavailable):
+        link.run([("PING",)])
+    with pytest.raises(StoreUnavailable):
+        link.send([("PING",)])
+    assert link.reconnects == 1  # the batch was tried once more on a new connection
+
+
+# -- async: Batch and the raw subscription ------------------------------------------------------
+
+def test_a_batch_answers_in_order_on_reused_connections(redis_url: str, key: str) -> None:
+    async def go() -> None:
+        aio = aioredis.Redis.from_url(redis_url)
+        batch = Batch(aio)
+        out = await batch.run([("RPUSH", key, "a", b"b", 3), ("GET", key), ("CLIENT", "ID")])
+        assert out[0] == 3
+        assert isinstance(out[1], rx.ResponseError) and "WRONGTYPE" in str(out[1])
+        again = await batch.run([("LRANGE", key, 0, -1), ("CLIENT", "ID")])
+        assert again[0] == [b"a", b"b", b"3"]
+        assert again[1] == out[2]  # the idle connection was used again
+        big = b"x" * 300_000
+        assert await batch.run([("SET", key, big), ("GET", key)]) == [b"OK", big]
+        await batch.close()
+        await aio.aclose()
+
+    asyncio.run(go())
+
+
+def test_a_batch_on_a_killed_connection_is_sent_again_on_a_new_one(redis_url: str, client: redis.Redis, key: str) -> None:
+    async def go() -> None:
+        aio = aioredis.Redis.from_url(redis_url)
+        batch = Batch(aio)
+        (first,) = await batch.run([("CLIENT", "ID")])
+        client.client_kill_filter(_id=first)
+        assert await batch.run([("INCR", key), ("CLIENT", "ID")]) != [1, first]
+        assert int(client.get(key) or 0) == 1  # applied once
+        await batch.close()
+        await aio.aclose()
+
+    asyncio.run(go())
+
+
+def test_a_batch_cancelled_halfway_leaves_no_connection_behind(redis_url: str, client: redis.Redis, key: str) -> None:
+    async def go() -> None:
+        aio = aioredis.Redis.from_url(redis_url)
+        batch = Batch(aio)
+        (first,) = await batch.run([("CLIENT", "ID")])
+        task = asyncio.create_task(batch.run([("BLPOP", key, 5)]))
+        await asyncio.sleep(0.1)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        # The cancelled connection (its reply still owed) is closed, not kept for reuse.
+        for _ in range(100):
+            if all(int(c["id"]) != first for c in client.client_list()):
+                break
+            await asyncio.sleep(0.01)
+        assert all(int(c["id"]) != first for c in client.client_list())
+        assert await batch.run([("PING",)]) == [b"PONG"]
+        await batch.close()
+        await aio.aclose()
+
+    asyncio.run(go())
+
+
+def test_a_batch_to_a_server_out_of_reach_is_store_unavailable() -> None:
+    async def go() -> None:
+        aio = aioredis.Redis(port=free_port(), retry=AsyncRetry(NoBackoff(), 0))
+        with pytest.raises(StoreUnavailable):
+            await Batch(aio).run([("PING",)])
+        await aio.aclose()
+
+    asyncio.run(go())
+
+
+def test_a_raw_subscription_reads_published_messages(redis_url: str, client: redis.Redis, key: str) -> None:
+    async def go() -> None:
+        aio = aioredis.Redis.from_url(redis_url)
+        sub = await subscribe(aio.connection_pool, key)
+        assert client.publish(key, b"g1 {}") == 1
+        assert message_data(await sub.reply()) == b"g1 {}"
+        client.client_kill_filter(_type="pubsub")
+        with pytest.raises(StoreUnavailable):
+            await sub.reply()
+        await sub.close()
+        await aio.aclose()
+
+    asyncio.run(go())

@@ -9,8 +9,12 @@ from typing import Any
 import dramatiq
 import pytest
 import redis
+from dramatiq.errors import ConnectionClosed
 
+from service.embedded import free_port
 from workers.broker import StoreUnreachable, WakeConsumer, WakingRedisBroker, make_broker
+
+pytestmark = pytest.mark.integration
 
 QUEUE = "commands"
 
@@ -46,9 +50,9 @@ def drain(c: WakeConsumer, want: int, tries: int = 50) -> list[Any]:
 
 
 def ack_set(b: WakingRedisBroker) -> set[bytes]:
-    members: set[bytes] = redis.Redis(connection_pool=b.client.connection_pool).smembers(
+    members = redis.Redis(connection_pool=b.client.connection_pool).smembers(
         f"{b.namespace}:__acks__.{b.broker_id}.{QUEUE}")
-    return members
+    return {m.encode() if isinstance(m, str) else m for m in members}
 
 
 def test_a_fetch_whose_reply_was_lost_is_put_back_by_the_next_consumer(broker: WakingRedisBroker) -> None:
@@ -100,3 +104,19 @@ def test_a_message_whose_handler_could_not_reach_redis_is_neither_acked_nor_lost
     c.close()
     assert ack_set(broker) == set()
     assert redis.Redis(connection_pool=broker.client.connection_pool).zcard(f"{broker.namespace}:{QUEUE}.XQ") == 0
+
+
+def test_a_redis_out_of_reach_closes_the_consumer_as_dramatiq_expects() -> None:
+    # dramatiq's worker makes a new consumer on ConnectionClosed; the link's StoreUnavailable
+    # must reach it as that, from our fetch and from dramatiq's own nack alike.
+    b = make_broker(f"redis://127.0.0.1:{free_port()}/0?socket_connect_timeout=1", namespace="unreachable")
+    try:
+        c = consumer(b)
+        with pytest.raises(ConnectionClosed):
+            next(c)
+        message: dramatiq.Message[Any] = dramatiq.Message(queue_name=QUEUE, actor_name="handle", args=(), kwargs={},
+                                   options={"redis_message_id": "m1"})
+        with pytest.raises(ConnectionClosed):
+            c.nack(dramatiq.broker.MessageProxy(message))
+    finally:
+        b.close()

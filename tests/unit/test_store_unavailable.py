@@ -1,0 +1,61 @@
+"""Every EventStore call that reaches Redis says StoreUnavailable, never a redis-py error, when
+the server is out of reach: the store's callers (workers, projector, API) handle only that."""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+import redis
+from redis.backoff import NoBackoff
+from redis.retry import Retry
+
+from events.domain.clock import utcnow
+from events.mapping.chain import seal
+from events.redisstore.errors import StoreUnavailable
+from events.redisstore.store import EventStore
+from rules.core import Event
+from service.embedded import free_port
+
+GID = "p01-unreachable01"
+NO_IO = {"keys", "feed", "lobby", "queued", "fingerprint", "project_call"}
+
+
+def calls() -> dict[str, Callable[[EventStore], Any]]:
+    env = seal(GID, 1, "00" * 32, [Event("race.Started", {"game": "race"})], None, utcnow())
+    return {
+        "create": lambda s: s.create(GID, env, "active", b"seed", {}, "now"),
+        "append": lambda s: s.append(GID, 0, env, "c1", {"id": "c1"}),
+        "settle": lambda s: s.settle(GID, "c1", {"id": "c1"}, "reply", "over"),
+        "reject": lambda s: s.reject(GID, "c1", {"id": "c1"}),
+        "put_pending": lambda s: s.put_pending(GID, "c1", {"type": "race.roll"}, 1),
+        "pending": lambda s: s.pending(GID, "c1"),
+        "pending_and_tail": lambda s: s.pending_and_tail(GID, "c1", 0),
+        "exists": lambda s: s.exists(GID),
+        "head": lambda s: s.head(GID),
+        "read": lambda s: s.read(GID),
+        "prev_hash": lambda s: s.prev_hash(GID, 3),
+        "result": lambda s: s.result(GID, "c1"),
+        "seed": lambda s: s.seed(GID),
+        "save_snapshot": lambda s: s.save_snapshot(GID, 500, {"any": "state"}),
+        "load_snapshot": lambda s: s.load_snapshot(GID, 500),
+        "project": lambda s: s.project(GID, 1, 0, {"summary": b"{}"}, b"{}"),
+        "read_model": lambda s: s.read_model(GID, "summary"),
+        "checkpoint": lambda s: s.checkpoint(GID),
+    }
+
+
+def test_every_call_that_reaches_redis_is_listed_here() -> None:
+    public = {n for n, f in inspect.getmembers(EventStore, inspect.isfunction) if not n.startswith("_")}
+    missing = public - NO_IO - set(calls())
+    assert not missing, f"EventStore methods not checked for StoreUnavailable (add them to calls()): {missing}"
+
+
+@pytest.mark.parametrize("name", sorted(calls()))
+def test_a_server_out_of_reach_is_store_unavailable(name: str) -> None:
+    client = redis.Redis(port=free_port(), retry=Retry(NoBackoff(), 0), socket_connect_timeout=1)
+    store = EventStore(client, "t", partitions=8)
+    with pytest.raises(StoreUnavailable):
+        calls()[name](store)
