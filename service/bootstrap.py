@@ -1,7 +1,11 @@
-"""Builds the clients, store and broker from settings: the one place they are made."""
+"""The composition root: every client, the store, the broker and the API's parts are made here
+from settings, and nowhere else (nothing is made at import time)."""
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass
 
 import dramatiq
@@ -12,7 +16,13 @@ from redis.asyncio.retry import Retry as AsyncRetry
 from redis.backoff import ExponentialWithJitterBackoff
 from redis.cluster import RedisCluster
 
+from events.redisstore.aiostore import AsyncStore
+from events.redisstore.cache import MatchCache
+from events.redisstore.errors import StoreUnavailable
+from events.redisstore.queue import ClusterQueue, CommandQueue, OneTripQueue, SeparateBrokerQueue
+from events.redisstore.replies import Replies
 from events.redisstore.store import EventStore
+from events.redisstore.wire import Batch
 from rules import catalog
 from service.settings import Settings
 from workers.actors import declare
@@ -20,13 +30,35 @@ from workers.broker import WakingRedisBroker, make_broker
 from workers.commands import CommandHandler
 
 
-@dataclass
+@dataclass(frozen=True)
 class Parts:
+    """One process's sync parts: the store, the broker and the command actor."""
+
     settings: Settings
     redis: redis.Redis
     store: EventStore
     broker: WakingRedisBroker
     actor: dramatiq.Actor
+
+
+@dataclass(frozen=True)
+class ApiParts:
+    """What the API's handlers use: the sync parts, and the event loop's own (reads, the
+    command queue, the reply subscription) with the match cache of `legal`."""
+
+    core: Parts
+    reads: AsyncStore
+    queue: CommandQueue
+    replies: Replies
+    cache: MatchCache
+
+    @property
+    def settings(self) -> Settings:
+        return self.core.settings
+
+    @property
+    def store(self) -> EventStore:
+        return self.core.store
 
 
 CLUSTER_SCHEME = "redis+cluster://"
@@ -77,3 +109,50 @@ def build(settings: Settings, *, handle: bool = False) -> Parts:
     dramatiq.set_broker(broker)
     actor = declare(broker, CommandHandler(store) if handle else None, settings.store_wait_seconds)
     return Parts(settings, client, store, broker, actor)
+
+
+def command_queue(
+    core: Parts, aio: aioredis.Redis, broker_aio: aioredis.Redis, batch: Batch | None
+) -> CommandQueue:
+    """The command queue's adapter for where the events and the broker live."""
+    keys, broker, message = core.store.keys, core.broker, core.actor.message
+    if batch is None:  # a Redis Cluster (`build` refuses a broker on one)
+        return ClusterQueue(aio, broker_aio, keys, broker, message)
+    if broker_aio is aio:
+        return OneTripQueue(batch, keys, broker, message)
+    return SeparateBrokerQueue(batch, broker_aio, keys, broker, message)
+
+
+async def _warm(broker: WakingRedisBroker) -> None:
+    """dramatiq asks Redis for Lua's stack size on the first enqueue, a blocking call in the
+    event loop: ask now, off the loop (if Redis is not up yet, the first enqueue asks)."""
+    with suppress(redis.ConnectionError, redis.TimeoutError, StoreUnavailable):
+        await asyncio.to_thread(broker._max_unpack_size)
+
+
+@asynccontextmanager
+async def api_parts(settings: Settings, core: Parts | None = None) -> AsyncIterator[ApiParts]:
+    """The API's parts for as long as the block runs (the app's lifespan); closed after."""
+    core = core or build(settings)
+    aio = async_redis_client(settings.redis_url)
+    same_broker = settings.broker == settings.redis_url
+    broker_aio = aio if same_broker else async_redis_client(settings.broker)
+    cluster = isinstance(aio, AsyncRedisCluster)
+    if cluster:
+        # Pub/sub looks up the slot map without loading it: load it before the first stream.
+        await aio.initialize()
+    replies = Replies(aio, settings.namespace)
+    await replies.start()
+    # The hot path's round trips skip redis-py's Pipeline on a plain Redis.
+    batch = None if cluster else Batch(aio)
+    await _warm(core.broker)
+    try:
+        yield ApiParts(core, AsyncStore(aio, core.store.keys, batch), command_queue(core, aio, broker_aio, batch),
+                       replies, MatchCache(core.store, size=512))
+    finally:
+        if batch is not None:
+            await batch.close()
+        await replies.stop()
+        if broker_aio is not aio:
+            await broker_aio.aclose()
+        await aio.aclose()

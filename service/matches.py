@@ -1,4 +1,4 @@
-"""Creating matches and telling who a bearer token belongs to."""
+"""Creating matches, and the principal (seat or admin) a bearer token's stored role names."""
 
 from __future__ import annotations
 
@@ -83,13 +83,6 @@ def create_match(store: EventStore, body: Mapping[str, Any]) -> dict[str, Any]:
         "seats": [{"seat": s.seat, "name": s.name, "token": tokens[s.seat]} for s in seats],
         "admin_token": admin,
     }
-
-
-def who(store: EventStore, gid: str, token: str | None) -> Principal | None:
-    """The principal of a token for this game; None when the token is not valid here."""
-    if token is None:
-        return Principal()
-    return principal_of(store.r.hget(store.keys(gid).auth, token_digest(token)))
 
 
 def principal_of(role: bytes | None) -> Principal | None:

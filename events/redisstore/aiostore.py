@@ -1,0 +1,144 @@
+"""The API's reads of the store from its event loop, behind one small facade.
+
+Every Redis call the API makes from its event loop for a read (a game's head with the bearer's
+role and a command's answer, a stored result, a read model, a game's notices for its stream)
+goes through `AsyncStore`. Like the sync store, it raises `StoreUnavailable` wherever Redis is
+out of reach (refused, dropped, timed out, still loading its data), so the API handles no Redis
+client's exceptions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager, suppress
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import redis
+import redis.asyncio as aioredis
+
+from events.redisstore.errors import StoreUnavailable
+from events.redisstore.keys import GameKeys
+from events.redisstore.wire import checked
+
+# BusyLoadingError (a server still loading its data) is a ConnectionError.
+UNREACHABLE = (redis.ConnectionError, redis.TimeoutError)
+
+
+class RoundTrip(Protocol):
+    """Several commands in one round trip, the replies in order, an error reply in its place
+    (the wire's `Batch`); raises StoreUnavailable when Redis is out of reach."""
+
+    async def run(self, commands: Sequence[Sequence[Any]]) -> list[Any]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class CommandHead:
+    """What the command path reads in one round trip before it queues a command."""
+
+    seq: int  # seq counts from 1 and an event stream is never trimmed: its length
+    status: str | None  # None: there is no such game
+    game: str
+    role: bytes | None  # what the bearer's token names ("seat:N", "admin"); None: not valid here
+    result: bytes | None  # the command's stored answer, if it has one
+
+
+class Notices:
+    """One game's notices (the projector publishes each new summary), as they come."""
+
+    def __init__(self, pubsub: Any) -> None:
+        self._pubsub = pubsub
+
+    async def next(self, timeout: float) -> bytes | None:
+        """The next notice's payload; None when none came within `timeout` seconds."""
+        try:
+            msg = await self._pubsub.get_message(ignore_subscribe_messages=True, timeout=timeout)
+        except UNREACHABLE as e:
+            raise StoreUnavailable(str(e)) from e
+        return None if msg is None else bytes(msg["data"])
+
+
+class AsyncStore:
+    """Reads one deployment's games from an event loop; takes its clients, never makes one.
+
+    `trip` (the wire's raw batches, for a plain Redis) carries the command path's read; without
+    it (a Redis Cluster client, which picks the node) redis-py's pipeline does.
+    """
+
+    def __init__(self, aio: aioredis.Redis, keys: Callable[[str], GameKeys], trip: RoundTrip | None) -> None:
+        self.aio = aio
+        self.keys = keys
+        self.trip = trip
+
+    async def head(self, gid: str, token_digest: str, cid: str) -> CommandHead:
+        """The game's seq, status and type, the role of a token's digest and the answer of
+        command `cid` ("" for none), in one round trip."""
+        k = self.keys(gid)
+        try:
+            if self.trip is not None:
+                seq, meta, role, result = checked(await self.trip.run([
+                    ("XLEN", k.events),
+                    ("HMGET", k.meta, "status", "game"),
+                    ("HGET", k.auth, token_digest),
+                    ("HGET", k.results, cid),
+                ]))
+            else:
+                pipe = self.aio.pipeline(transaction=False)
+                pipe.xlen(k.events)
+                pipe.hmget(k.meta, ["status", "game"])
+                pipe.hget(k.auth, token_digest)
+                pipe.hget(k.results, cid)
+                seq, meta, role, result = await pipe.execute()
+        except UNREACHABLE as e:
+            raise StoreUnavailable(str(e)) from e
+        status, game = meta
+        if status is None:
+            return CommandHead(0, None, "", None, None)
+        return CommandHead(int(seq), status.decode(), game.decode(), role, result)
+
+    async def _call(self, *command: Any) -> Any:
+        try:
+            return await self.aio.execute_command(*command)
+        except UNREACHABLE as e:
+            raise StoreUnavailable(str(e)) from e
+
+    async def exists(self, gid: str) -> bool:
+        return bool(await self._call("EXISTS", self.keys(gid).meta))
+
+    async def role(self, gid: str, token_digest: str) -> bytes | None:
+        """What a token's digest names in this game ("seat:N", "admin"); None: not valid here."""
+        role: bytes | None = await self._call("HGET", self.keys(gid).auth, token_digest)
+        return role
+
+    async def read_model(self, gid: str, field: str) -> bytes | None:
+        raw: bytes | None = await self._call("HGET", self.keys(gid).rm, field)
+        return raw
+
+    async def result(self, gid: str, cid: str) -> bytes | None:
+        """A command's stored answer (JSON), if it has one."""
+        raw: bytes | None = await self._call("HGET", self.keys(gid).results, cid)
+        return raw
+
+    async def answered(self, gid: str, cid: str) -> bool:
+        return bool(await self._call("HEXISTS", self.keys(gid).results, cid))
+
+    async def queued(self, gid: str, cid: str) -> bool:
+        """Whether a command is queued and not yet settled (its pending record is there)."""
+        return bool(await self._call("HEXISTS", self.keys(gid).pending, cid))
+
+    @asynccontextmanager
+    async def notices(self, gid: str) -> AsyncIterator[Notices]:
+        """Subscribed to the game's notices for as long as the block runs."""
+        channel = self.keys(gid).notify
+        pubsub = self.aio.pubsub()
+        try:
+            await pubsub.subscribe(channel)
+        except UNREACHABLE as e:
+            await pubsub.aclose()
+            raise StoreUnavailable(str(e)) from e
+        try:
+            yield Notices(pubsub)
+        finally:
+            with suppress(*UNREACHABLE):  # the connection is gone, and the subscription with it
+                await pubsub.unsubscribe(channel)
+            await pubsub.aclose()

@@ -1,0 +1,180 @@
+"""Commands: submit one (the hot path), its result, and the platform's own (join, abort)."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+from collections.abc import Callable
+from typing import Any
+
+import structlog
+from fastapi import APIRouter, Request
+from fastapi.responses import Response
+
+from events.domain.match import ABORT, JOIN, MAX_ENTROPY
+from events.mapping.codec import canonical, loads
+from events.redisstore.aiostore import CommandHead
+from events.redisstore.replies import Replies
+from rules.core import Command, games
+from service.bootstrap import ApiParts
+from service.http.access import bearer_token, command_head, game_exists
+from service.http.body import json_body
+from service.http.errors import ApiError, result_response
+from service.http.parts import parts
+from service.http.responses import json_response
+from service.matches import Principal
+
+log = structlog.get_logger("boardlog.api")
+
+router = APIRouter()
+
+_CID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+_FIELDS = {"id", "type", "args", "text", "expect"}
+
+
+@router.post("/v1/games/{gid}/commands", summary="Queue a command (?wait=1 waits for its result)")
+async def post_command(gid: str, request: Request, wait: int = 0) -> Response:
+    bearer_token(request, required=True)
+    body = await json_body(request)
+    cid = body.get("id")
+    if not isinstance(cid, str) or not _CID.match(cid):
+        raise ApiError(422, "bad_command_id", "'id' must be 1 to 64 letters, digits, '-' or '_' (a uuid)")
+    p = parts(request)
+    head, who = await command_head(p, request, gid, cid)
+    expect = body.get("expect")
+    if expect is not None and (not isinstance(expect, int) or isinstance(expect, bool) or expect < 0):
+        raise ApiError(422, "bad_expect", "'expect' must be a non-negative integer seq")
+    return await submit(p, gid, cid, head, lambda game: parse(game, body, who), expect, bool(wait))
+
+
+async def submit(
+    p: ApiParts, gid: str, cid: str, head: CommandHead, make: Callable[[str], Command], expect: int | None,
+    wait: bool,
+) -> Response:
+    """Queue a command once per id; answer its result at once when it already has one."""
+    if head.result is not None:
+        return result_response(loads(head.result))
+    if head.status != "active":
+        raise ApiError(409, "game_over", f"the game is {head.status}")
+    command = make(head.game)
+    payload = {**command.to_json(), "expect": expect}
+    replies = p.replies
+    if not wait:
+        await queue(p, gid, cid, payload, command, head.seq)
+        return json_response({"id": cid, "status": "queued"}, 202)
+    payload["reply"] = replies.channel
+    # Listen before queueing, so the answer cannot come before the waiter.
+    fut = replies.expect(gid, cid)
+    try:
+        await queue(p, gid, cid, payload, command, head.seq)
+        result = await wait_result(p, gid, cid, fut)
+    finally:
+        replies.forget(gid, cid, fut)
+    if result is None:
+        return json_response({"id": cid, "status": "queued"}, 202)
+    return result_response(result)
+
+
+async def queue(p: ApiParts, gid: str, cid: str, payload: dict[str, Any], command: Command, seq: int) -> None:
+    # When it was queued: a sweep queues it again if its message is lost (a broker Redis
+    # restarted without its data) and it is still unanswered a while later.
+    if await p.queue.submit(gid, cid, canonical(payload), int(time.time() * 1000)):
+        log.debug("command.queued", game=gid, command=cid, type=command.type, seq=seq)
+
+
+def parse(game_name: str, body: dict[str, Any], who: Principal) -> Command:
+    """The command a request's body names, for the bearer."""
+    extra = set(body) - _FIELDS
+    if extra:
+        raise ApiError(422, "bad_request", f"unknown fields: {sorted(extra)}")
+    game = games()[game_name]
+    ctype = body.get("type")
+    if ctype == ABORT:
+        if not who.admin:
+            raise ApiError(403, "admin_only", "only the game's admin token may abort it")
+        reason = body.get("args", {}).get("reason", "admin") if isinstance(body.get("args"), dict) else "admin"
+        return Command(ABORT, {"reason": str(reason)[:200]}, None)
+    if who.seat is None:
+        raise ApiError(403, "seat_required", "commands are issued with a seat token")
+    if "text" in body:
+        if "type" in body or "args" in body or not isinstance(body["text"], str):
+            raise ApiError(422, "bad_request", "send either 'text' or 'type' with 'args'")
+        return game.parse_text(body["text"], who.seat)
+    if not isinstance(ctype, str):
+        raise ApiError(422, "bad_request", "'type' must be a command type such as 'rite.move'")
+    if ctype not in game.command_types:
+        raise ApiError(422, "unknown_command", f"{game_name} has no command {ctype!r}")
+    args = body.get("args", {})
+    if not isinstance(args, dict):
+        raise ApiError(422, "bad_args", "'args' must be an object")
+    return game.parse_command(ctype, args, who.seat)
+
+
+async def wait_result(
+    p: ApiParts, gid: str, cid: str, fut: asyncio.Future[dict[str, Any] | None]
+) -> dict[str, Any] | None:
+    """The command's result once published (or stored), None after the command wait."""
+    replies = p.replies
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + p.settings.command_wait_seconds
+    try:
+        while True:
+            left = deadline - loop.time()
+            if left <= 0:
+                return None
+            timer = loop.call_later(min(left, 1.0), Replies.time_up, fut)
+            got = await fut
+            timer.cancel()
+            if got is not None:
+                return got
+            # No wake-up heard (another process queued this id first, or a reconnect):
+            # the stored result is the truth.
+            stored = await p.reads.result(gid, cid)
+            if stored is not None:
+                found: dict[str, Any] = loads(stored)
+                return found
+            replies.forget(gid, cid, fut)
+            fut = replies.expect(gid, cid)
+    finally:
+        replies.forget(gid, cid, fut)
+
+
+@router.get("/v1/games/{gid}/commands/{cid}", summary="A command's result")
+async def command_result(gid: str, cid: str, request: Request) -> Response:
+    p = parts(request)
+    await game_exists(p, gid)
+    result = await p.reads.result(gid, cid)
+    if result is not None:
+        return result_response(loads(result))
+    if await p.reads.queued(gid, cid):
+        return json_response({"id": cid, "status": "queued"}, 202)
+    raise ApiError(404, "unknown_command_id", f"no command {cid!r} in this game")
+
+
+@router.post("/v1/games/{gid}/join", summary="Add the bearer seat's entropy to every later draw (once)")
+async def join(gid: str, request: Request) -> Response:
+    p = parts(request)
+    body = await json_body(request)
+    head, who = await command_head(p, request, gid)
+    if who.seat is None:
+        raise ApiError(403, "seat_required", "a seat joins with its own token")
+    entropy = body.get("entropy")
+    if not isinstance(entropy, str) or not 1 <= len(entropy) <= MAX_ENTROPY or set(body) != {"entropy"}:
+        raise ApiError(422, "bad_entropy", f"send {{\"entropy\": <1 to {MAX_ENTROPY} characters>}}")
+    cid = f"join-{who.seat}"
+    if await p.reads.answered(gid, cid):
+        raise ApiError(409, "already_joined", f"seat {who.seat} has already added its entropy")
+    seat = who.seat
+    return await submit(p, gid, cid, head, lambda _: Command(JOIN, {"entropy": entropy}, seat), None, True)
+
+
+@router.post("/v1/games/{gid}/abort", summary="End a game now (admin)")
+async def abort(gid: str, request: Request) -> Response:
+    p = parts(request)
+    # One abort per game: the fixed id makes a repeated request answer the first one.
+    cid = f"abort-{gid}"
+    head, who = await command_head(p, request, gid, cid)
+    if not who.admin:
+        raise ApiError(403, "admin_only", "only the game's admin token may abort it")
+    return await submit(p, gid, cid, head, lambda _: Command(ABORT, {"reason": "admin"}, None), None, True)

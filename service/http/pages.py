@@ -1,0 +1,59 @@
+"""The web pages (lobby, board, replay) and the scripts and styles they load."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, Response
+
+from service.http.access import game_exists
+from service.http.errors import ApiError
+from service.http.parts import parts
+
+router = APIRouter()
+
+PAGES = Path(__file__).parent.parent / "pages"
+_STATIC = re.compile(r"^[a-z0-9_-]+\.(js|css)$")
+_NO_SUCH_GAME = (
+    "<!doctype html><html lang=en><meta charset=utf-8><title>No such game</title>"
+    "<link rel=stylesheet href=/static/style.css><main><h1>No such game</h1>"
+    "<p>There is no game with that id here. <a href=/>Back to the lobby</a>.</p></main></html>"
+)
+
+
+def page(name: str) -> HTMLResponse:
+    return HTMLResponse((PAGES / name).read_text())
+
+
+async def game_page(request: Request, gid: str, name: str) -> HTMLResponse:
+    try:
+        await game_exists(parts(request), gid)
+    except ApiError:
+        return HTMLResponse(_NO_SUCH_GAME, status_code=404)
+    return page(name)
+
+
+@router.get("/", include_in_schema=False)
+async def lobby_page() -> HTMLResponse:
+    return page("lobby.html")
+
+
+@router.get("/games/{gid}", include_in_schema=False)
+async def board_page(gid: str, request: Request) -> HTMLResponse:
+    return await game_page(request, gid, "board.html")
+
+
+@router.get("/games/{gid}/replay", include_in_schema=False)
+async def replay_page(gid: str, request: Request) -> HTMLResponse:
+    return await game_page(request, gid, "replay.html")
+
+
+@router.get("/static/{name}", include_in_schema=False)
+async def static(name: str) -> Response:
+    path = PAGES / name
+    if not _STATIC.match(name) or not path.is_file():
+        raise ApiError(404, "not_found", "no such file")
+    media = "text/javascript" if name.endswith(".js") else "text/css"
+    return Response(path.read_bytes(), media_type=media)

@@ -1,0 +1,135 @@
+"""Reading a game: the board for a seat, its legal commands, the log, the record, its audit, the stream."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+from fastapi import APIRouter, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import Response, StreamingResponse
+
+from events.domain.audit import audit
+from events.mapping.codec import canonical, loads
+from events.mapping.export import export_lines, read_record
+from events.redisstore.store import EventStore
+from projections.readmodels import view_field, view_of
+from projections.replay import events_for, match_at
+from service.bootstrap import ApiParts
+from service.http.access import game_exists, principal
+from service.http.errors import ApiError
+from service.http.games import current_summary
+from service.http.parts import parts
+from service.http.responses import json_response
+from service.matches import Principal
+
+router = APIRouter()
+
+MAX_EVENTS = 5000
+
+
+@router.get("/v1/games/{gid}/view", summary="The board for the bearer's seat (public without a token)")
+async def view(gid: str, request: Request, at: int | None = None) -> Response:
+    p = parts(request)
+    await game_exists(p, gid)
+    seat = (await principal(p, request, gid)).seat
+    if at is None:
+        raw = await p.reads.read_model(gid, view_field(seat))
+        if raw is not None:
+            return Response(raw, media_type="application/json")
+    elif at < 1:
+        raise ApiError(422, "bad_seq", "'at' counts from 1")
+    return await run_in_threadpool(lambda: json_response(view_of(match_at(p.store, gid, at), seat)))
+
+
+@router.get("/v1/games/{gid}/legal", summary="Every command the bearer's seat may issue now")
+async def legal(gid: str, request: Request) -> Response:
+    p = parts(request)
+    await game_exists(p, gid)
+    seat = (await principal(p, request, gid, required=True)).seat
+    if seat is None:
+        raise ApiError(403, "seat_required", "legal commands are listed for a seat token")
+
+    def listed() -> Response:
+        match = p.cache.refresh(gid).match
+        rules = match.rules
+        commands = [] if match.over else list(rules.legal_commands(match.state, seat))
+        return json_response({
+            "seq": match.seq,
+            "commands": [{"type": c.type, "args": dict(c.args), "text": rules.format_text(c)} for c in commands],
+        })
+
+    return await run_in_threadpool(listed)
+
+
+@router.get("/v1/games/{gid}/events", summary="The log, as the viewer may see it")
+async def log_events(gid: str, request: Request, limit: int = 500) -> Response:
+    """Events with from <= seq <= to, at most `limit` (500 by default, 5,000 at most)."""
+    p = parts(request)
+    await game_exists(p, gid)
+    who = await principal(p, request, gid)
+    q = request.query_params
+    try:
+        start = max(int(q.get("from", 1)), 1)
+        end = int(q["to"]) if "to" in q else None
+    except ValueError:
+        raise ApiError(422, "bad_seq", "'from' and 'to' are seq numbers") from None
+    limit = max(1, min(limit, MAX_EVENTS))
+    last = start + limit - 1 if end is None else min(end, start + limit - 1)
+    return await run_in_threadpool(lambda: _log_page(p.store, gid, who, start, last, end))
+
+
+def _log_page(store: EventStore, gid: str, who: Principal, start: int, last: int, end: int | None) -> Response:
+    if who.admin:
+        rows = [e.to_json() for e in store.read(gid, start, last)]
+    else:
+        rows = events_for(store, gid, who.seat, start, last)
+    head = store.head(gid)
+    more = head is not None and last < head.seq and (end is None or last < end)
+    return json_response({"events": rows, "next": last + 1 if more else None})
+
+
+@router.get("/v1/games/{gid}/export", summary="The JSON Lines record")
+async def export(gid: str, request: Request) -> Response:
+    p = parts(request)
+    await game_exists(p, gid)
+    who = await principal(p, request, gid)
+
+    def record() -> Response:
+        head = p.store.head(gid)
+        assert head is not None
+        if head.status == "active" and not who.admin:
+            raise ApiError(403, "game_not_over", "the record is exported after the end (or by the admin)")
+        return Response(b"".join(export_lines(p.store.read(gid))), media_type="application/x-ndjson",
+                        headers={"Content-Disposition": f'attachment; filename="{gid}.jsonl"'})
+
+    return await run_in_threadpool(record)
+
+
+@router.get("/v1/games/{gid}/audit", summary="The audit report of the record")
+async def audit_report(gid: str, request: Request) -> Response:
+    p = parts(request)
+    await game_exists(p, gid)
+    return await run_in_threadpool(
+        lambda: json_response(audit(read_record(export_lines(p.store.read(gid)))).to_json())
+    )
+
+
+@router.get("/v1/games/{gid}/stream", summary="Server-sent events: new seq and prompt changes")
+async def stream(gid: str, request: Request) -> StreamingResponse:
+    p = parts(request)
+    await game_exists(p, gid)
+    return StreamingResponse(_summaries(p, gid, request), media_type="text/event-stream",
+                             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+async def _summaries(p: ApiParts, gid: str, request: Request) -> AsyncIterator[bytes]:
+    """The summary now, then each one the projector publishes; a keep-alive every 15 s."""
+    async with p.reads.notices(gid) as notices:
+        first = await run_in_threadpool(lambda: current_summary(p.store, gid))
+        yield b"event: summary\ndata: " + canonical(first) + b"\n\n"
+        while not await request.is_disconnected():
+            data = await notices.next(timeout=15.0)
+            if data is None:
+                yield b": keep-alive\n\n"
+                continue
+            yield b"event: summary\ndata: " + loads(data)["summary"].encode() + b"\n\n"
