@@ -1,0 +1,279 @@
+"""The game contract, run over every registered game: a new game gets these tests for free.
+
+In the spirit of eventsourcing's backend suites: one suite, parametrised over every game in the
+registry (`rules.catalog.load()` then `rules.core.games()`, with the test game `race` that
+tests/conftest.py registers) and over every seat count from `min_seats` to `max_seats`, with the
+default options. Each case plays a short seeded random game through `play_random` (which already
+checks the chosen command, notation and JSON round trips, replay == live and the audit re-run),
+and this suite checks, at every state of that game:
+
+- setup works for each seat count (and refuses one seat too few or too many);
+- every command `legal_commands` lists for a prompted seat is accepted by the platform's
+  `rules.decider.decide`, and its notation prints and parses back to the same command;
+- a seat the prompt does not name has no legal command, and a legal command sent from it is
+  refused with `not_your_turn` (without a seat, `seat_required`; after the end, `game_over`);
+- `view` and `redact` never change the state or the event (their repr before and after);
+- the same seed gives the same events in a second Python process (another hash seed, so an
+  order that hangs on set or dict hashing shows up);
+- no seat's secret reaches another seat, by two checks that need no knowledge of the game:
+  * events: the game's own `redact` says what each seat may see. Where `redact(e, j)` shows more
+    than the public `redact(e, None)` (a leaf that differs or is absent there), that is seat
+    j's secret, and `redact(e, i)` for every other seat i shows the public value there
+    (an event's secret belongs to one seat);
+  * views: any part of a view that names another seat under `"seat"` or `"owner"` (a player's
+    panel, a piece) is seat k's, and a seat i != k sees exactly what the spectator sees of it:
+    `view(s, i)` equals `view(s, None)` there. So no seat sees more of another seat's hand,
+    hidden units or face-down cards than a spectator does; the viewer's own parts may differ.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+
+from rules import catalog
+from rules.core import (
+    Command,
+    Event,
+    Game,
+    IllegalCommand,
+    InvalidCommand,
+    Rng,
+    SeatInfo,
+    fold,
+    games,
+)
+from rules.decider import decide
+from tests.support.randomplay import PlayRecord, play_random
+
+ROOT = Path(__file__).resolve().parents[2]
+SEED = 13
+COMMANDS = 300  # a short game: the contract, not the ending (random-play tests play to the end)
+# How many of a state's legal commands are re-sent from other seats (each is refused the same way).
+RESENT = 3
+
+catalog.load()
+GAMES: dict[str, Game] = dict(sorted(games().items()))
+CASES = [(name, n) for name, g in GAMES.items() for n in range(g.min_seats, g.max_seats + 1)]
+IDS = [f"{name}-{n}" for name, n in CASES]
+MISSING = object()
+
+
+def _seats(n: int) -> list[SeatInfo]:
+    return [SeatInfo(i, f"p{i}") for i in range(n)]
+
+
+@cache
+def _record(name: str, n: int) -> PlayRecord:
+    return play_random(GAMES[name], {}, [s.name for s in _seats(n)], SEED, max_commands=COMMANDS,
+                       require_end=False)
+
+
+def transcripts() -> dict[str, list[Any]]:
+    """Every case's events as JSON: what a second process must produce from the same seed."""
+    return {f"{name}-{n}": [e.to_json() for e in _record(name, n).events] for name, n in CASES}
+
+
+def _walk(game: Game, rec: PlayRecord) -> Iterator[tuple[Any, list[Event]]]:
+    """(state, the events that led to it from the state before): after setup, then after
+    each command of the record."""
+    cuts = [seq for seq, _ in rec.steps] + [len(rec.events)]
+    state = fold(game, rec.events[: cuts[0]])
+    yield state, rec.events[: cuts[0]]
+    for start, end in itertools.pairwise(cuts):
+        state = fold(game, rec.events[start:end], state)
+        yield state, rec.events[start:end]
+
+
+def _json(x: Any) -> Any:
+    return orjson.loads(orjson.dumps(x, option=orjson.OPT_NON_STR_KEYS))
+
+
+def _leaves(x: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], Any]]:
+    if isinstance(x, dict) and x:
+        for k, v in x.items():
+            yield from _leaves(v, (*path, k))
+    elif isinstance(x, list) and x:
+        for k, v in enumerate(x):
+            yield from _leaves(v, (*path, k))
+    else:
+        yield path, x
+
+
+def _at(x: Any, path: tuple[Any, ...]) -> Any:
+    for k in path:
+        if (isinstance(x, dict) and k in x) or (isinstance(x, list) and isinstance(k, int) and k < len(x)):
+            x = x[k]
+        else:
+            return MISSING
+    return x
+
+
+def _panels(x: Any, viewer: int, seats: int, path: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], int]]:
+    """(path, seat) of each part of a view that names a seat other than `viewer`."""
+    if isinstance(x, dict):
+        for key in ("seat", "owner"):
+            k = x.get(key)
+            if type(k) is int and 0 <= k < seats and k != viewer:
+                yield path, k
+                return
+        for k, v in x.items():
+            yield from _panels(v, viewer, seats, (*path, k))
+    elif isinstance(x, list):
+        for k, v in enumerate(x):
+            yield from _panels(v, viewer, seats, (*path, k))
+
+
+@pytest.mark.parametrize(("name", "n"), CASES, ids=IDS)
+def test_setup_for_each_seat_count(name: str, n: int) -> None:
+    game = GAMES[name]
+    events = game.setup({}, _seats(n), Rng(b"contract-setup"))
+    assert events, "setup lays out the match in events"
+    state = fold(game, events)
+    assert game.is_over(state) is None
+    assert state.prompt is not None and state.prompt.seats, "a new game prompts someone"
+    assert set(state.prompt.seats) <= set(range(n))
+    for seat in state.prompt.seats:
+        assert list(game.legal_commands(state, seat)), f"prompted seat {seat} has no legal command"
+    for viewer in [None, *range(n)]:
+        orjson.dumps(game.view(state, viewer), option=orjson.OPT_NON_STR_KEYS)
+    if n == game.min_seats:  # once per game: one seat too few, one too many
+        for wrong in {game.min_seats - 1, game.max_seats + 1} - {0}:
+            with pytest.raises(InvalidCommand):
+                game.setup({}, _seats(wrong), Rng(b"contract-setup"))
+
+
+@pytest.mark.parametrize(("name", "n"), CASES, ids=IDS)
+def test_random_play_keeps_the_contract(name: str, n: int) -> None:
+    rec = _record(name, n)  # play_random raises on any breach it checks
+    assert rec.commands, "the random game played no command"
+
+
+@pytest.mark.parametrize(("name", "n"), CASES, ids=IDS)
+def test_every_listed_legal_command_is_accepted(name: str, n: int) -> None:
+    game = GAMES[name]
+    for state, _ in _walk(game, _record(name, n)):
+        if game.is_over(state) is not None:
+            continue
+        for seat in state.prompt.seats:
+            for cmd in game.legal_commands(state, seat):
+                text = game.format_text(cmd)
+                assert game.parse_text(text, seat) == cmd, f"notation does not round-trip: {text!r}"
+                try:
+                    decision = decide(game, state, cmd, Rng(b"contract"))
+                except (IllegalCommand, InvalidCommand) as e:
+                    raise AssertionError(f"listed legal command {cmd} ({text!r}) refused: {e}") from e
+                assert decision.events, f"an accepted command produced no event: {cmd}"
+
+
+@pytest.mark.parametrize(("name", "n"), CASES, ids=IDS)
+def test_only_the_prompted_seats_may_act(name: str, n: int) -> None:
+    game = GAMES[name]
+    state: Any = None
+    for state, _ in _walk(game, _record(name, n)):
+        if game.is_over(state) is not None:
+            break
+        prompted = set(state.prompt.seats)
+        sample = [c for s in sorted(prompted) for c in game.legal_commands(state, s)][:RESENT]
+        for cmd in sample:
+            with pytest.raises(IllegalCommand) as refused:
+                decide(game, state, Command(cmd.type, cmd.args, None), Rng(b"contract"))
+            assert refused.value.code == "seat_required"
+        for other in sorted(set(range(n)) - prompted):
+            assert list(game.legal_commands(state, other)) == [], f"seat {other} is not prompted"
+            for cmd in sample:
+                with pytest.raises(IllegalCommand) as refused:
+                    decide(game, state, Command(cmd.type, cmd.args, other), Rng(b"contract"))
+                assert refused.value.code == "not_your_turn", f"{cmd} from seat {other}: {refused.value}"
+    rec = _record(name, n)
+    if rec.outcome is not None:
+        for seat in range(n):
+            assert list(game.legal_commands(state, seat)) == [], "nobody may act after the end"
+        last = rec.commands[-1]
+        with pytest.raises(IllegalCommand) as refused:
+            decide(game, state, last, Rng(b"contract"))
+        assert refused.value.code == "game_over"
+
+
+@pytest.mark.parametrize(("name", "n"), CASES, ids=IDS)
+def test_view_and_redact_never_change_state(name: str, n: int) -> None:
+    game = GAMES[name]
+    for state, events in _walk(game, _record(name, n)):
+        before = repr(state)
+        logged = [repr(e) for e in events]
+        for viewer in [None, *range(n)]:
+            game.view(state, viewer)
+            for e in events:
+                game.redact(e, viewer)
+        assert repr(state) == before, "view or redact changed the state"
+        assert [repr(e) for e in events] == logged, "redact changed an event"
+
+
+@pytest.mark.parametrize(("name", "n"), CASES, ids=IDS)
+def test_no_other_seats_secret_in_any_view(name: str, n: int) -> None:
+    game = GAMES[name]
+    viewers: list[int | None] = [None, *range(n)]
+    for state, events in _walk(game, _record(name, n)):
+        for e in events:
+            seen = {v: game.redact(e, v) for v in viewers}
+            shown = {v: dict(_leaves(_json(r.to_json()["data"]))) for v, r in seen.items() if r is not None}
+            public = shown.get(None, {})
+            for j in range(n):
+                secret = [p for p, x in shown.get(j, {}).items() if public.get(p, MISSING) != x]
+                for i in set(shown) - {None, j}:
+                    for p in secret:
+                        assert shown[i].get(p, MISSING) == public.get(p, MISSING), (
+                            f"{e.type}: seat {i} sees seat {j}'s secret at data{list(p)}"
+                        )
+        spectator = _json(game.view(state, None))
+        for i in range(n):
+            mine = _json(game.view(state, i))
+            for path, k in _panels(mine, i, n):
+                assert _at(mine, path) == _at(spectator, path), (
+                    f"seat {i}'s view shows more of seat {k}'s part at {list(path)} than a spectator's"
+                )
+
+
+def _second_process() -> dict[str, list[Any]]:
+    """`transcripts()` from a fresh interpreter with a different hash seed."""
+    ours = os.environ.get("PYTHONHASHSEED", "")
+    path = os.pathsep.join(x for x in (str(ROOT), os.environ.get("PYTHONPATH", "")) if x)
+    env = {**os.environ, "PYTHONHASHSEED": str(int(ours) + 1) if ours.isdigit() else "0", "PYTHONPATH": path}
+    modules = sorted({type(g).__module__ for g in GAMES.values()})
+    code = (
+        "import sys, orjson\n"
+        "from rules import catalog\n"
+        f"catalog.load({modules!r})\n"
+        "from tests.contract.test_game_contract import transcripts\n"
+        "sys.stdout.buffer.write(orjson.dumps(transcripts()))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True,
+                         timeout=600, check=False)
+    assert out.returncode == 0, out.stderr.decode()[-3000:]
+    result: dict[str, list[Any]] = orjson.loads(out.stdout)
+    return result
+
+
+@pytest.fixture(scope="module")
+def second_process() -> dict[str, list[Any]]:
+    return _second_process()
+
+
+@pytest.mark.parametrize(("name", "n"), CASES, ids=IDS)
+def test_same_seed_same_events_in_another_process(
+    name: str, n: int, second_process: dict[str, list[Any]]
+) -> None:
+    ours = [e.to_json() for e in _record(name, n).events]
+    theirs = second_process[f"{name}-{n}"]
+    for seq, (a, b) in enumerate(zip(ours, theirs, strict=False), start=1):
+        assert _json(a) == b, f"seq {seq} differs in another process: {a} != {b}"
+    assert len(ours) == len(theirs)
