@@ -72,7 +72,11 @@ class OneTripQueue:
 
     async def submit(self, gid: str, cid: str, body: bytes, queued_ms: int) -> bool:
         k = self.keys(gid)
-        message, enqueue = self.broker.prepare_enqueue(self.message(gid, cid))
+        try:
+            # The broker asks Redis for Lua's stack size the first time (redis-py).
+            message, enqueue = self.broker.prepare_enqueue(self.message(gid, cid))
+        except UNREACHABLE as e:
+            raise StoreUnavailable(str(e)) from e
         queued = ("ZADD", k.queued, "NX", queued_ms, queued_member(gid, cid))
         out = await self.trip.run([("HSETNX", k.pending, cid, body), *enqueue, queued])
         if no_script(out[1]):  # the server was restarted or flushed: load dramatiq's script
