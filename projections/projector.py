@@ -10,33 +10,49 @@ from __future__ import annotations
 import os
 import socket
 import time
-from collections.abc import Callable, Iterable
+import uuid
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
-import redis
 import structlog
-from redis.cluster import RedisCluster
-from redis.exceptions import NoScriptError
 
-from events.mapping.codec import canonical
+from events.domain.match import fold_match
+from events.mapping.codec import canonical, loads
+from events.mapping.envelope import Envelope
 from events.redisstore.cache import Loaded, MatchCache
-from events.redisstore.store import EventStore, envelope_from_entry, queued_command
-from projections.readmodels import read_model_fields
+from events.redisstore.errors import StoreUnavailable
+from events.redisstore.feed import Entry, FeedGroup, GroupMissing
+from events.redisstore.store import EventStore
+from projections.readmodels import read_model_fields, summary_of, unfolded_summary, with_failure
 
 log = structlog.get_logger("boardlog.projector")
 
 GROUP = "projector"
 TRIM_SECONDS = 10.0
 
+# What one game's projection writes: game id, checkpoint seq, lobby score, fields, notice.
+Projection = tuple[str, int, int, dict[str, bytes], bytes]
+
 
 def _ms(iso: str) -> int:
     return int(datetime.fromisoformat(iso.replace("Z", "+00:00")).timestamp() * 1000)
 
 
-class Projector:
-    CLUSTER_IDLE_MS = 20
+def _fold_until_failure(gid: str, base: Loaded | None, tail: Sequence[Envelope]) -> tuple[Loaded | None, Envelope | None]:
+    """Fold `tail` into `base` one event at a time: the last match that folded, and the event
+    whose fold raised (None: every one folded)."""
+    good = base
+    for env in tail:
+        try:
+            match = fold_match([env.event], gid, None if good is None else good.match)
+        except Exception:
+            return good, env
+        good = Loaded(match, env.hash, env.at)
+    return good, None
 
+
+class Projector:
     def __init__(
         self,
         store: EventStore,
@@ -51,14 +67,12 @@ class Projector:
         requeue_after_ms: int = 60_000,
     ) -> None:
         self.store = store
-        self.r: Any = store.r
         self.consumer = consumer or f"{socket.gethostname()}-{os.getpid()}"
+        self.feed = FeedGroup(store, GROUP, self.consumer)
         self.block_ms = block_ms
         self.claim_idle_ms = claim_idle_ms
         self.batch = batch
         self.cache = MatchCache(store)
-        self.feeds = [store.feed(p) for p in range(store.partitions)]
-        self.cluster = isinstance(store.r, RedisCluster)
         self._created: dict[str, str] = {}
         self._last_claim = 0.0
         self.running = True
@@ -83,97 +97,115 @@ class Projector:
         self._last_trim = time.monotonic()
 
     def ensure_groups(self) -> None:
-        for feed in self.feeds:
-            try:
-                self.r.xgroup_create(feed, GROUP, id="0", mkstream=True)
-            except redis.ResponseError as e:
-                if "BUSYGROUP" not in str(e):
-                    raise
+        self.feed.ensure()
 
     def project(self, gid: str) -> bool:
-        """Bring one game's read models up to its head; True if anything was written."""
-        item = self.cache.refresh(gid)
-        seq, score, fields, notice = self._projection(gid, item)
-        wrote = self.store.project(gid, seq, score, fields, notice)
-        if wrote:
-            log.debug("projected", game=gid, seq=seq)
-        return wrote
-
-    def project_or_log(self, gid: str) -> bool:
-        """`project`, except that a bug in the game's rules is logged instead of raised."""
-        try:
-            return self.project(gid)
-        except redis.RedisError:
-            raise
-        except Exception:
-            self._failed(gid)
+        """Bring one game's read models up to its head; True if anything was written. When the
+        game's rules raise on it, its last good read models stay and its summary is marked."""
+        out = self._projected(gid, self.cache.peek(gid), None)
+        if out is None or not self.store.project(*out):
             return False
-
-    def _failed(self, gid: str) -> None:
-        # A bug in the rules' evolve or view. Both are pure, so trying this seq again fails the
-        # same way: log it, acknowledge the entries and let the game's next event try again,
-        # rather than stop the read models of every other game behind it.
-        log.exception("projector.failed", game=gid)
-        self.cache.drop(gid)
-
-    def _projection(self, gid: str, item: Loaded) -> tuple[int, int, dict[str, bytes], bytes]:
-        match = item.match
-        created = self._created.get(gid)
-        if created is None:
-            first = self.store.read(gid, 1, 1)
-            created = self._created[gid] = first[0].at
-        last = item.at or self.store.read(gid, match.seq, match.seq)[0].at
-        fields = read_model_fields(match, created, last)
-        notice = canonical({"seq": match.seq, "summary": fields["summary"].decode()})
-        return match.seq, _ms(last), fields, notice
+        log.debug("projected", game=gid, seq=out[1])
+        return True
 
     def _project_many(self, gids: list[str]) -> None:
         """Project several games in three round trips (their tails, their read models, the
-        acks) instead of two per game and one for the acks. Entries are acknowledged only
-        after their game's read models are written."""
+        acks) however many they are. Entries are acknowledged only after their game's read
+        models are written, or its failure recorded."""
         cached = [(gid, self.cache.peek(gid)) for gid in gids]
-        pipe = self.r.pipeline(transaction=False)
+        tails = iter(self.store.read_after([(gid, item.match.seq) for gid, item in cached if item is not None]))
+        out = []
         for gid, item in cached:
-            if item is not None:
-                pipe.xrange(self.store.keys(gid).events, f"{item.match.seq + 1}-0", "+")
-        tails = iter(pipe.execute())
-        script = self.store._project
-        pipe = self.r.pipeline(transaction=False)
-        calls = []
-        for gid, item in cached:
-            try:
-                if item is None:
-                    item = self.cache.refresh(gid)  # not cached yet: snapshot and tail
-                else:
-                    item = self.cache.catch_up(gid, item, [envelope_from_entry(f) for _, f in next(tails)])
-                keys, args = self.store.project_call(gid, *self._projection(gid, item))
-            except redis.RedisError:
-                raise
-            except Exception:
-                self._failed(gid)
-                continue
-            calls.append((keys, args))
-            pipe.execute_command("EVALSHA", script.sha, len(keys), *keys, *args)
-        for (keys, args), res in zip(calls, pipe.execute(raise_on_error=False), strict=True):
-            if isinstance(res, NoScriptError):
-                script(keys=keys, args=args)  # loads the script, then runs it
-            elif isinstance(res, Exception):
-                raise res
-        pipe = self.r.pipeline(transaction=False)
-        for gid in gids:
-            for feed, entry_id in self._dirty.pop(gid):
-                pipe.xack(feed, GROUP, entry_id)
-        pipe.execute()
+            p = self._projected(gid, item, None if item is None else next(tails))
+            if p is not None:
+                out.append(p)
+        if out:
+            self.store.project_many(out)
+        self.feed.ack([entry for gid in gids for entry in self._dirty.pop(gid)])
 
-    def _collect(self, feed: str, entries: Iterable[tuple[Any, dict[bytes, bytes]]]) -> int:
-        n = 0
-        for entry_id, fields in entries:
-            n += 1
-            if fields and b"g" in fields:
-                self._dirty.setdefault(fields[b"g"].decode(), []).append((feed, entry_id))
+    def _projected(self, gid: str, item: Loaded | None, tail: list[Envelope] | None) -> Projection | None:
+        """What to write for the game at its head, from its cached match and the events after it
+        (None: read them here); None when its rules raised (the failure is recorded)."""
+        try:
+            if item is None or tail is None:
+                item_now = self.cache.refresh(gid)  # not cached yet: snapshot and tail
             else:
-                self.r.xack(feed, GROUP, entry_id)
+                item_now = self.cache.catch_up(gid, item, tail)
+            return self._projection(gid, item_now)
+        except StoreUnavailable:
+            raise
+        except Exception as e:
+            # A bug in the rules' evolve or view (or a game this deployment does not know).
+            self._failed(gid, item, tail, e)
+            return None
+
+    def _projection(self, gid: str, item: Loaded) -> Projection:
+        match = item.match
+        last = item.at or self.store.read(gid, match.seq, match.seq)[0].at
+        fields = read_model_fields(match, self._created_at(gid), last)
+        notice = canonical({"seq": match.seq, "summary": fields["summary"].decode()})
+        return gid, match.seq, _ms(last), fields, notice
+
+    def _created_at(self, gid: str) -> str:
+        created = self._created.get(gid)
+        if created is None:
+            created = self._created[gid] = self.store.read(gid, 1, 1)[0].at
+        return created
+
+    def _failed(self, gid: str, base: Loaded | None, tail: list[Envelope] | None, error: Exception) -> None:
+        """Record that the rules raised projecting this game, as data: its views and checkpoint
+        stay the last good ones, and its summary (and so its lobby row) carries the marker
+        `projection_failed` with the seq that failed and an error id, also in the log line.
+
+        The rules are pure, so the same seq fails the same way every time: retrying would only
+        stop the read models of every other game behind this one. The entries are acknowledged;
+        the game's next event (or a rebuild, once the rules are fixed) tries again, and its
+        first good projection writes a summary without the marker."""
+        self.cache.drop(gid)
+        if tail is None:
+            tail = self.store.read(gid, 1 if base is None else base.match.seq + 1)
+        good, bad = _fold_until_failure(gid, base, tail)
+        # The event whose fold raised, or else the head, where the view (or summary) raised.
+        seq = bad.seq if bad is not None else (0 if good is None else good.match.seq)
+        eid = uuid.uuid4().hex[:12]
+        log.error("projector.failed", game=gid, seq=seq, error=eid, exc_info=error)
+        if seq == 0:
+            return  # no events at all: nothing to mark
+        if good is not None:
+            self.cache.put(gid, good)  # folded as far as it goes: the next try starts there
+        at = "" if good is None else good.at
+        checkpoint, stored = self.store.stored_summary(gid)
+        summary = loads(stored) if stored is not None else self._fallback_summary(gid, good)
+        summary.pop("projection_failed", None)
+        marked = canonical(with_failure(summary, seq, eid, type(error).__name__))
+        notice = canonical({"seq": summary["seq"], "summary": marked.decode()})
+        self.store.project_failed(gid, checkpoint, marked, _ms(at or summary["created"]), notice)
+
+    def _fallback_summary(self, gid: str, good: Loaded | None) -> dict[str, Any]:
+        """A summary for a game with none stored (a rebuild, or its first projection failed): of
+        as much of it as folds, or else of its opening."""
+        first = self.store.read(gid, 1, 1)[0]
+        if good is not None:
+            try:
+                return summary_of(good.match, first.at, good.at or first.at)
+            except Exception:
+                log.warning("projector.summary_failed", game=gid, seq=good.match.seq)
+        return unfolded_summary(gid, first)
+
+    def _handle(self, entries: Sequence[Entry]) -> int:
+        n = self._collect(entries)
+        self.flush(force=True)
         return n
+
+    def _collect(self, entries: Sequence[Entry]) -> int:
+        stray = []
+        for feed, entry_id, gid in entries:
+            if gid is None:
+                stray.append((feed, entry_id))
+            else:
+                self._dirty.setdefault(gid, []).append((feed, entry_id))
+        self.feed.ack(stray)
+        return len(entries)
 
     def flush(self, force: bool = False) -> int:
         """Project the dirty games whose last projection is old enough; ack their entries."""
@@ -184,33 +216,17 @@ class Projector:
             return 0
         for gid in due:
             self._projected_at[gid] = now
-        if len(due) > 1 and not self.cluster:
-            self._project_many(due)
-            return len(due)
-        pipe = self.r.pipeline(transaction=False)
-        for gid in due:
-            self.project_or_log(gid)
-            for feed, entry_id in self._dirty.pop(gid):
-                pipe.xack(feed, GROUP, entry_id)
-        pipe.execute()
+        self._project_many(due)
         return len(due)
-
-    def _handle(self, feed: str, entries: Iterable[tuple[Any, dict[bytes, bytes]]]) -> int:
-        n = self._collect(feed, entries)
-        self.flush(force=True)
-        return n
 
     def claim_dead(self) -> int:
         """Take over entries a dead consumer read but never acknowledged."""
         n = 0
-        for feed in self.feeds:
-            cursor = "0-0"
-            while True:
-                res = self.r.xautoclaim(feed, GROUP, self.consumer, self.claim_idle_ms, cursor, count=self.batch)
-                cursor, claimed = res[0], res[1]
-                n += self._handle(feed, [(i, f) for i, f in claimed if f is not None])
-                if cursor in (b"0-0", "0-0"):
-                    break
+        for feed in self.feed.feeds:
+            cursor: Any = "0-0"
+            while cursor is not None:
+                cursor, claimed = self.feed.claim(feed, cursor, self.claim_idle_ms, self.batch)
+                n += self._handle(claimed)
         return n
 
     def sweep_queued(self, max_rounds: int = 100) -> int:
@@ -219,79 +235,35 @@ class Projector:
         requeue = self.requeue
         assert requeue is not None
         now_ms = int(time.time() * 1000)
-        keys = [self.store.queued(p) for p in range(self.store.partitions)]
+        partitions = list(range(self.store.partitions))
         total = 0
         for _ in range(max_rounds):
-            pipe = self.r.pipeline(transaction=False)
-            for key in keys:
-                pipe.zrangebyscore(key, "-inf", now_ms - self.requeue_after_ms, start=0, num=self.batch)
-            found = [(key, [m.decode() for m in rows]) for key, rows in zip(keys, pipe.execute(), strict=True) if rows]
+            found = self.store.queued_before(partitions, now_ms - self.requeue_after_ms, self.batch)
             if not found:
                 break
-            total += self._sweep_round(found, now_ms, requeue)
-            keys = [key for key, members in found if len(members) == self.batch]  # more may wait
-            if not keys:
+            total += self._sweep_round([c for commands in found.values() for c in commands], now_ms, requeue)
+            partitions = [p for p, commands in found.items() if len(commands) == self.batch]  # more may wait
+            if not partitions:
                 break
         return total
 
-    def _sweep_round(
-        self, found: list[tuple[str, list[str]]], now_ms: int, requeue: Callable[[str, str], object]
-    ) -> int:
-        pipe = self.r.pipeline(transaction=False)
-        for _, members in found:
-            for m in members:
-                gid, cid = queued_command(m)
-                k = self.store.keys(gid)
-                pipe.hexists(k.results, cid)
-                pipe.hexists(k.pending, cid)
-        flags = iter(pipe.execute())
-        again: list[str] = []
-        pipe = self.r.pipeline(transaction=False)
-        for key, members in found:
-            done = []
-            for m in members:
-                answered, waiting = next(flags), next(flags)
-                if waiting and not answered:
-                    again.append(m)
-                    pipe.zadd(key, {m: now_ms})  # and again after as long, until answered
-                else:
-                    done.append(m)
-                    if waiting:  # answered, its body left behind (its settling was lost)
-                        gid, cid = queued_command(m)
-                        pipe.hdel(self.store.keys(gid).pending, cid)
-            if done:
-                pipe.zrem(key, *done)
-        pipe.execute()
-        for m in again:
-            gid, cid = queued_command(m)
+    def _sweep_round(self, commands: list[tuple[str, str]], now_ms: int, requeue: Callable[[str, str], object]) -> int:
+        again: list[tuple[str, str]] = []
+        forget: list[tuple[str, str, bool]] = []
+        for (gid, cid), (answered, waiting) in zip(commands, self.store.queued_states(commands), strict=True):
+            if waiting and not answered:
+                again.append((gid, cid))  # and again after as long, until answered
+            else:
+                forget.append((gid, cid, waiting))  # a body beside its answer: its settling was lost
+        self.store.sweep_queued(again, forget, now_ms)
+        for gid, cid in again:
             requeue(gid, cid)
             log.warning("command.requeued", game=gid, command=cid, after_ms=self.requeue_after_ms)
         return len(again)
 
     def trim_feeds(self) -> int:
-        """Drop the feed entries below the group's oldest unacknowledged one (or, with none,
-        below its last delivered one); how many feeds were trimmed."""
-        pipe = self.r.pipeline(transaction=False)
-        for feed in self.feeds:
-            pipe.xinfo_groups(feed)
-            pipe.xpending(feed, GROUP)
-        replies = pipe.execute(raise_on_error=False)
-        pipe = self.r.pipeline(transaction=False)
-        n = 0
-        for i, feed in enumerate(self.feeds):
-            groups, pending = replies[2 * i], replies[2 * i + 1]
-            if isinstance(groups, Exception) or isinstance(pending, Exception):
-                continue  # no feed or no group yet
-            ours = [g for g in groups if g["name"] in (GROUP, GROUP.encode())]
-            if not ours:
-                continue
-            bound = pending["min"] if pending["pending"] else ours[0]["last-delivered-id"]
-            if bound in (b"0-0", "0-0"):
-                continue
-            pipe.xtrim(feed, minid=bound, approximate=False)
-            n += 1
-        pipe.execute()
-        return n
+        """Drop the feed entries the group no longer needs; how many feeds were trimmed."""
+        return self.feed.trim()
 
     def step(self) -> int:
         """One read of every feed (blocking up to block_ms); returns entries handled."""
@@ -313,47 +285,27 @@ class Projector:
                 time.sleep(wait)
         self._read_at = time.monotonic()
         self._read_found = False
-        for feed, entries in self._read(block):
-            name = feed.decode() if isinstance(feed, bytes) else feed
-            self._read_found = True
-            n += self._collect(name, entries)
+        entries = self.feed.read(block, self.batch)
+        self._read_found = bool(entries)
+        n += self._collect(entries)
         self.flush()
         return n + len(self._dirty)
 
-    def _read(self, block_ms: int) -> list[Any]:
-        if not self.cluster:
-            resp = self.r.xreadgroup(
-                GROUP, self.consumer, dict.fromkeys(self.feeds, ">"), count=self.batch, block=block_ms
-            )
-            return list(resp or [])
-        # On a cluster each feed lives in its own slot, and one XREADGROUP cannot name keys in
-        # several slots: read every feed without blocking in one pipeline (one call per node),
-        # and pause when all were empty.
-        pipe = self.r.pipeline(transaction=False)
-        for feed in self.feeds:
-            pipe.xreadgroup(GROUP, self.consumer, {feed: ">"}, count=self.batch)
-        out = [row for resp in pipe.execute() for row in (resp or [])]
-        if not out:
-            time.sleep(min(block_ms, self.CLUSTER_IDLE_MS) / 1000)
-        return out
-
     def run(self) -> None:
         self.ensure_groups()
-        log.info("projector.started", consumer=self.consumer, partitions=len(self.feeds))
+        log.info("projector.started", consumer=self.consumer, partitions=len(self.feed.feeds))
         pause = 0.0
         while self.running:
             try:
                 self.step()
                 pause = 0.0
-            except (redis.ConnectionError, redis.TimeoutError) as e:
+            except StoreUnavailable as e:
                 # Redis restarting or out of reach: wait and read again. Whatever was read and
                 # not acknowledged stays pending and is claimed again (projection is idempotent).
                 pause = min(2.0, max(0.1, pause * 2))
                 log.warning("projector.redis_unavailable", error=str(e), retry_in=pause)
                 time.sleep(pause)
-            except redis.ResponseError as e:
-                if "NOGROUP" not in str(e):
-                    raise
+            except GroupMissing as e:
                 # The server lost its data (no AOF): make the groups again and go on.
                 log.warning("projector.groups_missing", error=str(e))
                 self.ensure_groups()
@@ -362,24 +314,16 @@ class Projector:
 
 
 def all_games(store: EventStore) -> list[str]:
-    """Every game id in this namespace, found from the meta keys."""
-    out = []
-    for key in store.r.scan_iter(match=f"{store.ns}:{{p*}}:g:*:meta", count=1000):
-        k = key.decode() if isinstance(key, bytes) else key
-        out.append(k.split(":g:", 1)[1].rsplit(":", 1)[0])
-    return sorted(out)
+    """Every game id in this namespace."""
+    return store.game_ids()
 
 
 def rebuild(store: EventStore) -> int:
-    """Drop every read model and the lobby, then project every game from its first event."""
+    """Drop every read model and the lobby, then project every game from its first event. A
+    game its rules fail on is marked (`projection_failed`) and the rebuild goes on past it."""
     games = all_games(store)
-    pipe = store.r.pipeline(transaction=False)
-    for p in range(store.partitions):
-        pipe.delete(store.lobby(p))
-    for gid in games:
-        pipe.delete(store.keys(gid).rm)
-    pipe.execute()
+    store.drop_read_models(games)
     fresh = Projector(store, consumer="rebuild")
     for gid in games:
-        fresh.project_or_log(gid)
+        fresh.project(gid)
     return len(games)

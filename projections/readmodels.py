@@ -12,7 +12,6 @@ from rules.core import Command, Event
 PUBLIC = "public"
 
 
-
 def summary_of(match: Match, created: str, updated: str) -> dict[str, Any]:
     prompt = match.prompt
     outcome = match.outcome()
@@ -27,6 +26,29 @@ def summary_of(match: Match, created: str, updated: str) -> dict[str, Any]:
         "created": created,
         "updated": updated,
     }
+
+
+def unfolded_summary(gid: str, created: Envelope) -> dict[str, Any]:
+    """The summary of a game not even its opening folds for (its game unknown here, or its rules
+    failing from the start): what the GameCreated event says, at seq 0."""
+    d = created.data
+    return {
+        "id": gid,
+        "game": d.get("game"),
+        "status": "active",
+        "seats": list(d.get("seats", [])),
+        "prompt": None,
+        "seq": 0,
+        "outcome": None,
+        "created": created.at,
+        "updated": created.at,
+    }
+
+
+def with_failure(summary: dict[str, Any], seq: int, error: str, kind: str) -> dict[str, Any]:
+    """`summary` marked as stuck: the rules raised projecting event `seq` (the log line
+    `projector.failed` with this `error` id has the traceback; `kind` is the exception's class)."""
+    return {**summary, "projection_failed": {"seq": seq, "error": error, "type": kind}}
 
 
 def view_of(match: Match, seat: int | None) -> dict[str, Any]:
