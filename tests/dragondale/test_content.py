@@ -1,16 +1,18 @@
-"""Boards and content load, are consistent, and the view has the generic board form."""
+"""Boards and content load and are consistent, and the rules cover every effect and event."""
 
 from __future__ import annotations
 
-import json
+import re
 from collections import deque
+from pathlib import Path
 
 import pytest
 
-from rules.dragondale import GAME
 from rules.dragondale.board import board_for
 from rules.dragondale.content import CARDS, FURY_CARDS, MOVEMENT_CARDS, STANCES, TRIBES
-from tests.dragondale.positions import new_game
+from rules.dragondale.content import EFFECTS as CONTENT_EFFECTS
+from rules.dragondale.effects import EFFECTS
+from rules.dragondale.evolve import HANDLERS
 
 
 @pytest.mark.parametrize("n", [2, 3, 4])
@@ -52,14 +54,14 @@ def test_content_counts() -> None:
     assert FURY_CARDS["banning"]["mod"] == 1 and FURY_CARDS["reflection"]["mod"] == -1
 
 
-@pytest.mark.parametrize("seat", [0, 1, None])
-def test_view_has_the_generic_board_and_is_json(seat: int | None) -> None:
-    s = new_game(["vikings", "celts", "druids"])
-    v = GAME.view(s, seat)
-    assert json.loads(json.dumps(v)) == v
-    board = v["board"]
-    assert board["kind"] == "areas" and board["edges"]
-    for cell in board["cells"]:
-        assert {"id", "x", "y", "label", "fill", "pieces"} <= set(cell)
-    own = [t for t in v["tribes"] if "hand" in t]
-    assert [t["seat"] for t in own] == ([] if seat is None else [seat])
+def test_every_effect_the_content_may_name_has_a_rule() -> None:
+    assert set(EFFECTS) == CONTENT_EFFECTS
+
+
+def test_every_event_the_rules_emit_has_a_fold_and_every_fold_an_event() -> None:
+    emitted: set[str] = set()
+    for path in (Path(__file__).resolve().parents[2] / "rules" / "dragondale").glob("*.py"):
+        text = path.read_text()
+        emitted |= {"dragondale." + e for e in re.findall(r'\.emit\(\s*"(\w+)"', text)}
+        emitted |= set(re.findall(r'Event\(\s*"(dragondale\.\w+)"', text))
+    assert emitted == set(HANDLERS)  # and no fold is left without an event
