@@ -26,6 +26,21 @@ RACE = "tests.support.racegame"
 
 catalog.load([RACE])
 
+# The fixtures that stand for a real Redis server. A test that asks for one says so itself,
+# with the `integration` marker (its module's `pytestmark` or its param's marks), so that
+# `-m "not integration"` needs no server; and tests/unit/ holds no such test.
+REAL_REDIS = frozenset({"redis_url", "private_redis", "cluster_url"})
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    wants = sorted(REAL_REDIS & set(getattr(item, "fixturenames", ())))
+    marked = item.get_closest_marker("integration") is not None
+    if wants and not marked:
+        pytest.fail(f"{item.nodeid} uses a real Redis ({', '.join(wants)}): mark it integration",
+                    pytrace=False)
+    if marked and item.path.is_relative_to(ROOT / "tests" / "unit"):
+        pytest.fail(f"{item.nodeid} needs a real Redis: it belongs in tests/integration/", pytrace=False)
+
 
 @pytest.fixture(scope="session")
 def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:

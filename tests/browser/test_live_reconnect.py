@@ -19,6 +19,7 @@ from tests.integration.helpers import bearer, new_race
 
 pytestmark = [
     pytest.mark.browser,
+    pytest.mark.integration,
     pytest.mark.skipif(not CHROMIUM.exists(), reason=f"{CHROMIUM} is absent: the browser tests need Debian's chromium"),
 ]
 

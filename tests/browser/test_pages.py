@@ -19,6 +19,7 @@ from tests.conftest import Stack, wait_for
 
 pytestmark = [
     pytest.mark.browser,
+    pytest.mark.integration,
     pytest.mark.skipif(not CHROMIUM.exists(), reason=f"{CHROMIUM} is absent: the browser tests need Debian's chromium"),
 ]
 

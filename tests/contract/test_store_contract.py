@@ -15,8 +15,13 @@ from rules.core import Event
 from service.bootstrap import redis_client
 
 
-@pytest.fixture(params=["fakeredis", "redis", "cluster"])
-def any_store(request: pytest.FixtureRequest, redis_url: str) -> Iterator[EventStore]:
+# The real servers' params are `integration`; fakeredis needs none (so the URL is asked for lazily).
+@pytest.fixture(params=[
+    "fakeredis",
+    pytest.param("redis", marks=pytest.mark.integration),
+    pytest.param("cluster", marks=pytest.mark.integration),
+])
+def any_store(request: pytest.FixtureRequest) -> Iterator[EventStore]:
     ns = f"t{uuid.uuid4().hex[:12]}"
     client: redis.Redis
     if request.param == "fakeredis":
@@ -24,7 +29,7 @@ def any_store(request: pytest.FixtureRequest, redis_url: str) -> Iterator[EventS
     elif request.param == "cluster":
         client = redis_client(request.getfixturevalue("cluster_url"))
     else:
-        client = redis.Redis.from_url(redis_url)
+        client = redis.Redis.from_url(request.getfixturevalue("redis_url"))
     yield EventStore(client, ns, partitions=4)
     for key in client.scan_iter(match=f"{ns}:*"):
         client.delete(key)

@@ -15,6 +15,8 @@ from tests.conftest import Stack
 from tests.integration.helpers import bearer, command, new_race
 from tests.support.racegame import RULES_BUG_NOTE, VIEW_BUG_NOTE
 
+pytestmark = pytest.mark.integration
+
 
 @pytest.fixture
 def game(stack: Stack, store: EventStore) -> Iterator[tuple[httpx.Client, str, list[str], str]]:

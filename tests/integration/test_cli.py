@@ -6,8 +6,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import ROOT, Stack
 from tests.integration.helpers import bearer, command, new_race
+
+pytestmark = pytest.mark.integration
 
 
 def cli(stack: Stack, *args: str) -> subprocess.CompletedProcess[bytes]:

@@ -16,6 +16,8 @@ from service.bootstrap import redis_client
 from tests.conftest import Stack, child_env, running_stack, wait_for
 from tests.integration.helpers import bearer, command
 
+pytestmark = pytest.mark.integration
+
 
 @pytest.fixture
 def cluster_stack(cluster_url: str, redis_url: str, tmp_path: Path) -> Iterator[Stack]:

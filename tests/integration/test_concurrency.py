@@ -4,10 +4,14 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 
+import pytest
+
 from events.mapping.chain import verify
 from events.redisstore.store import EventStore
 from tests.conftest import Stack, wait_for
 from tests.integration.helpers import command, new_race, unacked
+
+pytestmark = pytest.mark.integration
 
 
 def test_fifty_commands_with_the_same_expected_seq_one_wins(stack: Stack, store: EventStore) -> None:

@@ -18,6 +18,8 @@ from rules.core import get_game
 from tests.conftest import Stack
 from tests.integration.helpers import bearer
 
+pytestmark = pytest.mark.integration
+
 catalog.load()
 GAMES = ["race", *(m.rsplit(".", 1)[1] for m in catalog.SHIPPED)]
 

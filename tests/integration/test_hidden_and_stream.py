@@ -5,9 +5,12 @@ from __future__ import annotations
 import threading
 
 import httpx
+import pytest
 
 from tests.conftest import Stack, wait_for
 from tests.integration.helpers import bearer, command, new_race
+
+pytestmark = pytest.mark.integration
 
 
 def charms_seen(events: list[dict]) -> list:  # type: ignore[type-arg]

@@ -6,9 +6,13 @@ import signal
 import time
 import uuid
 
+import pytest
+
 from events.redisstore.store import EventStore
 from tests.conftest import Stack, wait_for
 from tests.integration.helpers import bearer, command, new_race
+
+pytestmark = pytest.mark.integration
 
 
 def test_the_same_command_id_posted_twice_applies_once(stack: Stack, store: EventStore) -> None:

@@ -7,12 +7,15 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import pytest
 import redis
 
 from events.mapping.chain import verify
 from events.redisstore.store import EventStore
 from tests.conftest import child_env, running_stack, wait_for
 from tests.integration.helpers import command, new_race
+
+pytestmark = pytest.mark.integration
 
 
 def test_a_dropped_reply_subscription_is_made_again_and_no_answer_is_lost(private_redis: str, tmp_path: Path) -> None:

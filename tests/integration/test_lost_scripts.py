@@ -6,12 +6,15 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import pytest
 import redis
 
 from events.mapping.chain import verify
 from events.redisstore.store import EventStore
 from tests.conftest import Stack, child_env, running_stack, wait_for
 from tests.integration.helpers import command, new_race, unacked
+
+pytestmark = pytest.mark.integration
 
 
 def test_commands_go_on_after_the_server_forgets_its_scripts(private_redis: str, tmp_path: Path) -> None:

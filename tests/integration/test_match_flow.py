@@ -5,10 +5,13 @@ from __future__ import annotations
 import uuid
 
 import orjson
+import pytest
 
 from events.domain.audit import audit
 from events.mapping.export import read_record
 from tests.conftest import Stack, wait_for
+
+pytestmark = pytest.mark.integration
 
 
 def test_whole_match_through_http_worker_redis_projector(stack: Stack) -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import time
 import uuid
 
+import pytest
+
 from events.domain.match import decide_match
 from events.mapping.chain import seal
 from events.redisstore.store import EventStore
@@ -14,6 +16,8 @@ from rules.core import Command
 from service.matches import create_match
 from tests.support.racegame import VIEW_BUG_NOTE
 from workers.commands import CommandHandler
+
+pytestmark = pytest.mark.integration
 
 
 def play(store: EventStore, gid: str, n: int) -> None:

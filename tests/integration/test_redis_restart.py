@@ -11,6 +11,7 @@ from pathlib import Path
 
 import httpx
 import orjson
+import pytest
 import redis
 
 from events.mapping.chain import verify
@@ -18,6 +19,8 @@ from events.redisstore.store import EventStore
 from service.embedded import EmbeddedRedis
 from tests.conftest import child_env, running_stack, wait_for
 from tests.integration.helpers import bearer, new_race, unacked
+
+pytestmark = pytest.mark.integration
 
 
 def test_a_redis_restart_under_load_loses_nothing_and_applies_nothing_twice(tmp_path: Path) -> None:

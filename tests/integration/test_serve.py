@@ -13,10 +13,13 @@ from pathlib import Path
 
 import httpx
 import psutil
+import pytest
 
 from service.embedded import free_port
 from tests.conftest import ROOT, child_env, wait_for, wait_http
 from tests.integration.helpers import command, new_race
+
+pytestmark = pytest.mark.integration
 
 
 def start_serve(data: Path, port: int, log: Path) -> subprocess.Popen[bytes]:

@@ -11,11 +11,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
+import pytest
 import redis
 
 from events.redisstore.store import EventStore
 from tests.conftest import Stack, child_env, running_stack, wait_for
 from tests.integration.helpers import command, new_race, unacked
+
+pytestmark = pytest.mark.integration
 
 
 @dataclass

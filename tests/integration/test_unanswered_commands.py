@@ -12,12 +12,15 @@ from pathlib import Path
 
 import httpx
 import orjson
+import pytest
 
 from events.redisstore.store import EventStore
 from tests.conftest import Stack, child_env, running_stack, wait_for
 from tests.integration.helpers import command, new_race, unacked
 from workers.actors import declare
 from workers.broker import make_broker
+
+pytestmark = pytest.mark.integration
 
 
 @contextlib.contextmanager
