@@ -96,6 +96,7 @@ class Flow(Emitter[State]):
 
     @property
     def turn(self) -> int:
+        """The seat whose turn it is (the active tribe)."""
         return int(self.ctl["turn"])
 
     def draw_insight(self, seat: int) -> None:
