@@ -9,8 +9,9 @@ from typing import Any
 import structlog
 
 from events.domain.clock import utcnow
-from events.domain.match import decide_and_fold
+from events.domain.match import Match, decide_and_fold
 from events.mapping.chain import seal
+from events.mapping.snapshot import SnapshotError
 from events.redisstore.cache import Loaded, MatchCache
 from events.redisstore.store import SNAPSHOT_EVERY, EventStore
 from rules.core import Command, IllegalCommand, InvalidCommand
@@ -101,7 +102,7 @@ class CommandHandler:
                 self.store.settle(gid, cid, result, reply, after.status if after.status != match.status else None)
                 self.cache.put(gid, Loaded(after, envelopes[-1].hash, envelopes[-1].at))
                 if after.seq // SNAPSHOT_EVERY > match.seq // SNAPSHOT_EVERY:
-                    self.store.save_snapshot(gid, after.seq, after)
+                    self._snapshot(gid, after)
                 bound.info("command.accepted", seq=after.seq, events=len(events))
                 return result
             if res.status == "dup":
@@ -111,6 +112,14 @@ class CommandHandler:
                 return res.prior
             item = self.cache.refresh(gid)  # someone else appended first: decide again
         raise RuntimeError(f"command {cid} on {gid} kept conflicting after {MAX_TRIES} tries")
+
+    def _snapshot(self, gid: str, match: Match) -> None:
+        try:
+            self.store.save_snapshot(gid, match.seq, match)
+        except SnapshotError:
+            # A state the codec cannot write (a bug in a game's state types): the command is
+            # applied and answered; the game is only folded from its events until it is fixed.
+            log.exception("snapshot.unwritable", game=gid, seq=match.seq)
 
     def _settle_late(self, gid: str, cid: str, answer: dict[str, Any], reply: str) -> None:
         """Settle a command another worker applied and may have stopped before settling,
