@@ -2,7 +2,9 @@
 
 Each feed entry names a game that changed. The projector catches that game up from
 its own position and writes the read models with their checkpoint in one script,
-so a redelivered or duplicated entry costs a little work and changes nothing.
+so a redelivered or duplicated entry costs a little work and changes nothing. A game whose
+rules raise while it is projected is recorded as data, not retried: see `Projector._failed` and
+"Failures as data" in docs/architecture.md.
 """
 
 from __future__ import annotations
@@ -175,6 +177,8 @@ class Projector:
             self.cache.put(gid, good)  # folded as far as it goes: the next try starts there
         at = "" if good is None else good.at
         checkpoint, stored = self.store.stored_summary(gid)
+        if checkpoint >= seq:
+            return  # projected past it already, by a projector whose rules work (a rolling fix)
         summary = loads(stored) if stored is not None else self._fallback_summary(gid, good)
         summary.pop("projection_failed", None)
         marked = canonical(with_failure(summary, seq, eid, type(error).__name__))
@@ -284,7 +288,6 @@ class Projector:
             if wait > 0:
                 time.sleep(wait)
         self._read_at = time.monotonic()
-        self._read_found = False
         entries = self.feed.read(block, self.batch)
         self._read_found = bool(entries)
         n += self._collect(entries)

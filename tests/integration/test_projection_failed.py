@@ -121,6 +121,10 @@ def test_a_rebuild_marks_the_game_again_and_drops_the_marker_once_the_rules_are_
     assert "projection_failed" not in summary(store, broken)
     assert "projection_failed" not in lobby_row(store, broken)
     assert store.checkpoint(broken) == bug_seq and all(views(store, broken).values())
+    # A projector still running the buggy rules cannot mark what the fixed ones projected.
+    monkeypatch.undo()
+    assert not Projector(store, consumer="old-rules").project(broken)
+    assert "projection_failed" not in summary(store, broken)
 
 
 def test_an_event_its_evolve_cannot_fold_marks_that_seq_and_later_events_cannot_clear_it(
