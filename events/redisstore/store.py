@@ -52,6 +52,7 @@ def _script(name: str) -> str:
 APPEND_LUA = _script("append.lua")
 REJECT_LUA = _script("reject.lua")
 PROJECT_LUA = _script("project.lua")
+PROJECT_FAILED_LUA = _script("project_failed.lua")
 
 
 @functools.lru_cache(maxsize=4096)
@@ -158,6 +159,7 @@ class EventStore:
         self._append = Lua(client, APPEND_LUA, self._links)
         self._reject = Lua(client, REJECT_LUA, self._links)
         self._project = Lua(client, PROJECT_LUA)
+        self._project_failed = Lua(client, PROJECT_FAILED_LUA)
         self._fingerprint: bytes | None = None
 
     def keys(self, gid: str) -> GameKeys:
@@ -395,3 +397,115 @@ class EventStore:
     def checkpoint(self, gid: str) -> int:
         raw = self.r.hget(self.keys(gid).rm, "checkpoint")
         return 0 if raw is None else int(raw)
+
+    @_reports_unavailable
+    def read_after(self, after: Sequence[tuple[str, int]]) -> list[list[Envelope]]:
+        """Each (game id, seq)'s envelopes after that seq, in one round trip (one by one on a
+        cluster, as `project_many`)."""
+        if len(after) <= 1 or isinstance(self.r, redis.RedisCluster):
+            return [self.read(gid, seq + 1) for gid, seq in after]
+        pipe = self.r.pipeline(transaction=False)
+        for gid, seq in after:
+            pipe.xrange(self.keys(gid).events, f"{seq + 1}-0", "+")
+        return [[envelope_from_entry(f) for _, f in rows] for rows in pipe.execute()]
+
+    @_reports_unavailable
+    def project_many(self, projections: Sequence[tuple[str, int, int, dict[str, bytes], bytes]]) -> list[bool]:
+        """`project` for several games (each a tuple of its arguments) in one round trip; on a
+        cluster one by one, as the projector always did there."""
+        if len(projections) <= 1 or isinstance(self.r, redis.RedisCluster):
+            return [self.project(*p) for p in projections]
+        script = self._project
+        calls = [self.project_call(*p) for p in projections]
+        pipe = self.r.pipeline(transaction=False)
+        for keys, args in calls:
+            pipe.execute_command("EVALSHA", script.sha, len(keys), *keys, *args)
+        out = []
+        for (keys, args), res in zip(calls, pipe.execute(raise_on_error=False), strict=True):
+            if isinstance(res, NoScriptError):
+                res = script(keys=keys, args=args)  # loads the script, then runs it
+            elif isinstance(res, Exception):
+                raise res
+            out.append(bool(res))
+        return out
+
+    @_reports_unavailable
+    def stored_summary(self, gid: str) -> tuple[int, bytes | None]:
+        """The checkpoint and the summary stored with it (0 and None: never projected)."""
+        checkpoint, summary = self.r.hmget(self.keys(gid).rm, ["checkpoint", "summary"])
+        return (0 if checkpoint is None else int(checkpoint)), (None if summary is None else bytes(summary))
+
+    @_reports_unavailable
+    def project_failed(self, gid: str, checkpoint: int, summary: bytes, score_ms: int, notice: bytes) -> bool:
+        """Replace the summary of a game its rules failed to project (the last good one, marked),
+        keeping its views and checkpoint; False when a projection past `checkpoint` was written
+        since that summary was read."""
+        k = self.keys(gid)
+        return bool(self._project_failed(keys=[k.rm, k.lobby], args=[gid, checkpoint, score_ms, k.notify, notice, summary]))
+
+    # -- queued commands: the sweep that queues a lost message's command again ------------
+
+    @_reports_unavailable
+    def queued_before(self, partitions: Sequence[int], before_ms: int, count: int) -> dict[int, list[tuple[str, str]]]:
+        """Up to `count` (game id, command id) of each partition queued at or before `before_ms`,
+        oldest first, in one round trip; partitions with none are left out."""
+        pipe = self.r.pipeline(transaction=False)
+        for p in partitions:
+            pipe.zrangebyscore(self.queued(p), "-inf", before_ms, start=0, num=count)
+        return {p: [queued_command(m.decode()) for m in rows]
+                for p, rows in zip(partitions, pipe.execute(), strict=True) if rows}
+
+    @_reports_unavailable
+    def queued_states(self, commands: Sequence[tuple[str, str]]) -> list[tuple[bool, bool]]:
+        """For each queued (game id, command id): whether it has an answer, and whether its body
+        is still stored."""
+        pipe = self.r.pipeline(transaction=False)
+        for gid, cid in commands:
+            k = self.keys(gid)
+            pipe.hexists(k.results, cid)
+            pipe.hexists(k.pending, cid)
+        flags = pipe.execute()
+        return [(bool(a), bool(w)) for a, w in zip(flags[::2], flags[1::2], strict=True)]
+
+    @_reports_unavailable
+    def sweep_queued(
+        self, again: Sequence[tuple[str, str]], forget: Sequence[tuple[str, str, bool]], at_ms: int
+    ) -> None:
+        """The sweep's writes in one round trip: the commands queued `again` count as queued at
+        `at_ms` (and are queued again after another wait while unanswered); the ones to
+        `forget` (game id, command id, drop its body) leave the queued set, and with the flag set
+        their body too (answered, the body left behind because the settling was lost)."""
+        pipe = self.r.pipeline(transaction=False)
+        for gid, cid in again:
+            pipe.zadd(self.keys(gid).queued, {queued_member(gid, cid): at_ms})
+        done: dict[str, list[str]] = {}
+        for gid, cid, drop_body in forget:
+            k = self.keys(gid)
+            done.setdefault(k.queued, []).append(queued_member(gid, cid))
+            if drop_body:
+                pipe.hdel(k.pending, cid)
+        for key, members in done.items():
+            pipe.zrem(key, *members)
+        pipe.execute()
+
+    # -- maintenance ----------------------------------------------------------------------
+
+    @_reports_unavailable
+    def game_ids(self) -> list[str]:
+        """Every game id in this namespace, found from the meta keys (a SCAN of the keyspace:
+        for maintenance such as a rebuild, never for a request)."""
+        out = []
+        for key in self.r.scan_iter(match=f"{self.ns}:{{p*}}:g:*:meta", count=1000):
+            k = key.decode() if isinstance(key, bytes) else key
+            out.append(k.split(":g:", 1)[1].rsplit(":", 1)[0])
+        return sorted(out)
+
+    @_reports_unavailable
+    def drop_read_models(self, gids: Sequence[str]) -> None:
+        """Delete these games' read models and every partition's lobby (a rebuild's first step)."""
+        pipe = self.r.pipeline(transaction=False)
+        for p in range(self.partitions):
+            pipe.delete(self.lobby(p))
+        for gid in gids:
+            pipe.delete(self.keys(gid).rm)
+        pipe.execute()
