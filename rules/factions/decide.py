@@ -8,6 +8,7 @@ shape: the handlers here check only the rules.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TypeAlias
 
 from rules.core import Command, Decision, IllegalCommand, Rng
 from rules.factions import legal as L
@@ -17,8 +18,9 @@ from rules.factions.evolve import evolve
 from rules.factions.state import BASE, State, Unit
 from rules.kit import Emitter
 
-# One command's events, each folded into `log.s` as it is emitted, so later checks see its effect.
-Log = Emitter[State]
+# The kit's context for one command: each event is folded into `log.s` as it is emitted, so later
+# checks in the same command see its effect.
+Log: TypeAlias = Emitter[State]
 
 
 def decide(s: State, c: Command, rng: Rng) -> Decision:

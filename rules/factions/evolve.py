@@ -125,14 +125,14 @@ def _recruit(s: State, d: D) -> State:
     card = s.card_of(seat, code)
     fresh = s.phase == "play" and s.stage == "reinforce"
     u = Unit(seat, code, card.rank, flying=card.aerial, fresh=fresh)
-    s = revise(s, units=_put(s, u), gold=_add(s.gold, seat, -card.cost),
-                pool=_set(s.pool, seat, tuple(c for c in s.pool[seat] if c != code)))
+    changes = {"units": _put(s, u), "gold": _add(s.gold, seat, -card.cost),
+               "pool": _set(s.pool, seat, tuple(c for c in s.pool[seat] if c != code))}
     if s.phase == "draft":
-        return _su(s, spent=_add(s.spent, seat, card.cost))
+        return revise(s, **changes, setup=revise_setup(s.setup, spent=_add(s.spent, seat, card.cost)))
     if s.stage == "main":
         # A newly recruited higher Rank can move the Rank Order up (Step 3, example).
-        return schedule(s)
-    return s
+        return schedule(s, **changes)
+    return revise(s, **changes)
 
 
 def _done(s: State, d: D) -> State:
@@ -163,17 +163,20 @@ def _round(s: State, d: D) -> State:
     return schedule(s)
 
 
-def _activated(s: State, d: D) -> State:
-    key = d["unit"]
+def _activate(s: State, key: str, **changes: Any) -> State:
     u = s.units[key]
-    return revise(s, active=key, moves_left=s.card(u).movement, mode=0, last=u.seat,
-                   pk="activation", ps=(u.seat,))
+    return revise(s, **changes, active=key, moves_left=s.card(u).movement, mode=0, last=u.seat,
+                  pk="activation", ps=(u.seat,))
+
+
+def _activated(s: State, d: D) -> State:
+    return _activate(s, d["unit"])
 
 
 def _commanded(s: State, d: D) -> State:
+    # The Captain commands another unit, so the token changes nothing `_activate` reads.
     cap = s.units[d["captain"]]
-    s = revise(s, units=_put(s, revise_unit(cap, commanding=True)))
-    return _activated(s, {"unit": d["unit"]})
+    return _activate(s, d["unit"], units=_put(s, revise_unit(cap, commanding=True)))
 
 
 def _moved(s: State, d: D) -> State:
@@ -285,7 +288,7 @@ def _ended(s: State, d: D) -> State:
     units = s.units
     if u is not None:
         units = _put(s, revise_unit(u, done=True))
-    return schedule(revise(s, units=units, active=None, moves_left=0, mode=0))
+    return schedule(s, units=units, active=None, moves_left=0, mode=0)
 
 
 def _counted(s: State, d: D) -> State:

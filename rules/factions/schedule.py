@@ -1,79 +1,100 @@
-"""Who acts next: rank order, the three tie-breakers, captains last, reinforcement order."""
+"""Who acts next: rank order, the three tie-breakers, captains last, reinforcement order.
+
+evolve copies the state once per event where it can: `schedule` takes the event's own changes
+and makes them in the same copy as the new stage, turn and prompt.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from rules.factions.state import State, Unit, revise
+
+Units = Mapping[str, Unit]
 
 
 def pending(s: State, stage: str) -> list[Unit]:
     """Units still to activate in this stage of the round."""
+    return _pending(s.units, stage)
+
+
+def _pending(units: Units, stage: str) -> list[Unit]:
     if stage == "main":
-        return [u for u in s.units.values() if not u.done and not u.commanding and not u.fresh]
+        return [u for u in units.values() if not u.done and not u.commanding and not u.fresh]
     if stage == "captains":
-        return [u for u in s.units.values() if u.commanding and not u.done]
+        return [u for u in units.values() if u.commanding and not u.done]
     if stage == "fresh":
-        return [u for u in s.units.values() if u.fresh and not u.done]
+        return [u for u in units.values() if u.fresh and not u.done]
     return []
 
 
-def tie_key(s: State, seat: int) -> tuple[int, int, int]:
+def tie_key(s: State, units: Units, seat: int) -> tuple[int, int, int]:
     """Rank Ties: most Captains, then most Units (Base Camp included), then the third breaker."""
-    caps = units = 0
-    for u in s.units.values():
+    caps = count = 0
+    for u in units.values():
         if u.seat == seat:
-            units += 1
+            count += 1
             if s.card(u).captain:
                 caps += 1
     if s.n == 2:
         third = 0 if seat == s.center_seat else 1  # Resource Advantage: fewer tiles wins
     else:
         third = s.tie.index(seat) if seat in s.tie else seat
-    return (-caps, -units, third)
+    return (-caps, -count, third)
 
 
-def _next_in_level(s: State, stage: str) -> State:
-    units = pending(s, stage)
-    top = max(u.rank for u in units)
-    seats = sorted({u.seat for u in units if u.rank == top})
-    if top == s.level and s.last >= 0:
+def _next_in_level(s: State, units: Units, stage: str, level: int, last: int, changes: dict[str, Any]) -> State:
+    """The turn of the highest rank pending in `stage`; `level` and `last` are the rank and seat so far."""
+    ready = _pending(units, stage)
+    top = max(u.rank for u in ready)
+    seats = sorted({u.seat for u in ready if u.rank == top})
+    if top == level and last >= 0:
         # Units then alternate: the next seat clockwise that still has a unit of this rank.
         for k in range(1, s.n + 1):
-            seat = (s.last + k) % s.n
+            seat = (last + k) % s.n
             if seat in seats:
-                return revise(s, stage=stage, turn=seat, pk="turn", ps=(seat,))
-    first = seats[0] if len(seats) == 1 else min(seats, key=lambda seat: tie_key(s, seat))
-    return revise(s, stage=stage, level=top, last=-1, turn=first, pk="turn", ps=(first,))
+                return revise(s, **changes, stage=stage, level=level, last=last, turn=seat, pk="turn", ps=(seat,))
+    first = seats[0] if len(seats) == 1 else min(seats, key=lambda seat: tie_key(s, units, seat))
+    return revise(s, **changes, stage=stage, level=top, last=-1, turn=first, pk="turn", ps=(first,))
 
 
-def schedule(s: State) -> State:
-    """Set stage, turn and prompt after the flow moved on (no unit is active)."""
+def schedule(s: State, **changes: Any) -> State:
+    """The state with `changes` made and stage, turn and prompt set after the flow moved on.
+
+    No unit is active. Of the fields the choice reads, only `units` may be among `changes`.
+    """
     if s.phase != "play":
-        return s
+        return revise(s, **changes) if changes else s
+    units = changes.get("units", s.units)
     stage = s.stage
     if stage in ("main", "captains"):
-        if pending(s, "main"):
-            return _next_in_level(s, "main")
-        if pending(s, "captains"):
+        if _pending(units, "main"):
+            return _next_in_level(s, units, "main", s.level, s.last, changes)
+        if _pending(units, "captains"):
             if stage != "captains":
-                s = revise(s, level=0, last=-1)
-            return _next_in_level(s, "captains")
-        return _reinforce_from(s, 0)
-    if stage == "reinforce":
-        return s
+                return _next_in_level(s, units, "captains", 0, -1, changes)
+            return _next_in_level(s, units, "captains", s.level, s.last, changes)
+        return _reinforce_from(s, 0, changes)
     if stage == "fresh":
-        if pending(s, "fresh"):
-            return _next_in_level(s, "fresh")
-        return revise(s, stage="upkeep", pk="", ps=(), turn=-1)
-    return s
+        return _fresh(s, units, s.level, s.last, changes)
+    return revise(s, **changes) if changes else s
 
 
-def _reinforce_from(s: State, idx: int) -> State:
+def _fresh(s: State, units: Units, level: int, last: int, changes: dict[str, Any]) -> State:
+    """Units recruited in the Reinforcement Phase activate; then the round's upkeep."""
+    if _pending(units, "fresh"):
+        return _next_in_level(s, units, "fresh", level, last, changes)
+    return revise(s, **changes, stage="upkeep", level=level, last=last, pk="", ps=(), turn=-1)
+
+
+def _reinforce_from(s: State, idx: int, changes: dict[str, Any]) -> State:
     for k in range(idx, len(s.order)):
         seat = s.order[k]
         if seat not in s.out:
-            return revise(s, stage="reinforce", turn=seat, pk="reinforce", ps=(seat,), level=0, last=-1)
-    return schedule(revise(s, stage="fresh", level=0, last=-1))
+            return revise(s, **changes, stage="reinforce", turn=seat, pk="reinforce", ps=(seat,), level=0, last=-1)
+    return _fresh(s, changes.get("units", s.units), 0, -1, changes)
 
 
 def after_reinforce(s: State, seat: int) -> State:
-    return _reinforce_from(s, s.order.index(seat) + 1)
+    return _reinforce_from(s, s.order.index(seat) + 1, {})
