@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager, suppress
+from contextlib import AsyncExitStack, asynccontextmanager, suppress
 from dataclasses import dataclass
 
 import dramatiq
@@ -132,27 +132,27 @@ async def _warm(broker: WakingRedisBroker) -> None:
 
 @asynccontextmanager
 async def api_parts(settings: Settings, core: Parts | None = None) -> AsyncIterator[ApiParts]:
-    """The API's parts for as long as the block runs (the app's lifespan); closed after."""
+    """The API's parts for as long as the block runs (the app's lifespan); closed after, last
+    made first closed."""
     core = core or build(settings)
-    aio = async_redis_client(settings.redis_url)
-    same_broker = settings.broker == settings.redis_url
-    broker_aio = aio if same_broker else async_redis_client(settings.broker)
-    cluster = isinstance(aio, AsyncRedisCluster)
-    if cluster:
-        # Pub/sub looks up the slot map without loading it: load it before the first stream.
-        await aio.initialize()
-    replies = Replies(aio, settings.namespace)
-    await replies.start()
-    # The hot path's round trips skip redis-py's Pipeline on a plain Redis.
-    batch = None if cluster else Batch(aio)
-    await _warm(core.broker)
-    try:
+    async with AsyncExitStack() as closing:
+        aio = async_redis_client(settings.redis_url)
+        closing.push_async_callback(aio.aclose)
+        broker_aio = aio
+        if settings.broker != settings.redis_url:
+            broker_aio = async_redis_client(settings.broker)
+            closing.push_async_callback(broker_aio.aclose)
+        cluster = isinstance(aio, AsyncRedisCluster)
+        if cluster:
+            # Pub/sub looks up the slot map without loading it: load it before the first stream.
+            await aio.initialize()
+        # The hot path's round trips skip redis-py's Pipeline on a plain Redis.
+        batch = None if cluster else Batch(aio)
+        if batch is not None:
+            closing.push_async_callback(batch.close)
+        replies = Replies(aio, settings.namespace)
+        await replies.start()
+        closing.push_async_callback(replies.stop)
+        await _warm(core.broker)
         yield ApiParts(core, AsyncStore(aio, core.store.keys, batch), command_queue(core, aio, broker_aio, batch),
                        replies, MatchCache(core.store, size=512))
-    finally:
-        if batch is not None:
-            await batch.close()
-        await replies.stop()
-        if broker_aio is not aio:
-            await broker_aio.aclose()
-        await aio.aclose()
