@@ -35,26 +35,14 @@ class Cursor:
 def _after(store: EventStore, cursor: Cursor | None, per: int) -> tuple[list[Cursor], Cursor | None]:
     """Up to `per` entries of each partition after `cursor`, merged in lobby order, cut where a
     partition may hold entries not read yet; and whether (and from where) more may follow."""
-    pipe = store.r.pipeline(transaction=False)
-    for p in range(store.partitions):
-        key = store.lobby(p)
-        if cursor is None:
-            pipe.zrevrangebyscore(key, "+inf", "-inf", start=0, num=per, withscores=True)
-        else:
-            # Same last activity as the cursor: only ids below it (they sort after it).
-            pipe.zrangebyscore(key, cursor.score, cursor.score, withscores=True)
-            pipe.zrevrangebyscore(key, f"({cursor.score}", "-inf", start=0, num=per, withscores=True)
-    replies = pipe.execute()
     merged: list[Cursor] = []
     bound: Cursor | None = None  # entries below it may be missing: a partition filled its page
-    step = 1 if cursor is None else 2
-    for i in range(0, len(replies), step):
-        rows = replies[i + step - 1]
-        if cursor is not None:
-            merged += [c for gid, s in replies[i] if (c := Cursor(int(s), gid.decode())) < cursor]
-        merged += [Cursor(int(s), gid.decode()) for gid, s in rows]
+    for ties, rows in store.lobby_below(None if cursor is None else cursor.score, per):
+        if cursor is not None:  # same last activity as the cursor: only ids below it (they sort after it)
+            merged += [c for gid, s in ties if (c := Cursor(s, gid)) < cursor]
+        merged += [Cursor(s, gid) for gid, s in rows]
         if len(rows) == per:
-            last = Cursor(int(rows[-1][1]), rows[-1][0].decode())
+            last = Cursor(rows[-1][1], rows[-1][0])
             bound = last if bound is None or last > bound else bound
     merged.sort(reverse=True)
     if bound is not None:
@@ -78,10 +66,7 @@ def lobby_rows(
         while i < len(candidates):
             chunk = candidates[i:i + (limit if filtered else limit - len(rows))]
             i += len(chunk)
-            pipe = store.r.pipeline(transaction=False)
-            for c in chunk:
-                pipe.hget(store.keys(c.gid).rm, "summary")
-            for c, raw in zip(chunk, pipe.execute(), strict=True):
+            for c, raw in zip(chunk, store.summaries([c.gid for c in chunk]), strict=True):
                 cursor = c
                 scanned += 1
                 if raw is None:

@@ -443,6 +443,34 @@ class EventStore:
         k = self.keys(gid)
         return bool(self._project_failed(keys=[k.rm, k.lobby], args=[gid, checkpoint, score_ms, k.notify, notice, summary]))
 
+    @_reports_unavailable
+    def summaries(self, gids: Sequence[str]) -> list[bytes | None]:
+        """The stored summaries of these games (None: not projected), in one round trip."""
+        pipe = self.r.pipeline(transaction=False)
+        for gid in gids:
+            pipe.hget(self.keys(gid).rm, "summary")
+        return [None if raw is None else bytes(raw) for raw in pipe.execute()]
+
+    @_reports_unavailable
+    def lobby_below(
+        self, score: int | None, count: int
+    ) -> list[tuple[list[tuple[str, int]], list[tuple[str, int]]]]:
+        """Each partition's lobby entries as (game id, last activity in ms): those at exactly
+        `score`, and up to `count` below it, highest first (score None: no ties, and the top
+        `count`). One round trip."""
+        pipe = self.r.pipeline(transaction=False)
+        for p in range(self.partitions):
+            key = self.lobby(p)
+            if score is None:
+                pipe.zrevrangebyscore(key, "+inf", "-inf", start=0, num=count, withscores=True)
+            else:
+                pipe.zrangebyscore(key, score, score, withscores=True)
+                pipe.zrevrangebyscore(key, f"({score}", "-inf", start=0, num=count, withscores=True)
+        replies = [[(gid.decode(), int(s)) for gid, s in rows] for rows in pipe.execute()]
+        if score is None:
+            return [([], rows) for rows in replies]
+        return list(zip(replies[::2], replies[1::2], strict=True))
+
     # -- queued commands: the sweep that queues a lost message's command again ------------
 
     @_reports_unavailable

@@ -54,6 +54,8 @@ def calls() -> dict[str, Callable[[EventStore], Any]]:
         "sweep_queued": lambda s: s.sweep_queued([(GID, "c1")], [(GID, "c2", True)], 0),
         "game_ids": lambda s: s.game_ids(),
         "drop_read_models": lambda s: s.drop_read_models([GID]),
+        "summaries": lambda s: s.summaries([GID]),
+        "lobby_below": lambda s: s.lobby_below(5, 10),
     }
     return {name: call for name, call in every.items() if hasattr(EventStore, name)}
 
