@@ -65,3 +65,17 @@ def test_a_snapshot_whose_classes_changed_is_a_cache_miss(store: EventStore) -> 
     store.r.zadd(store.keys(gid).snap + "idx", {str(match.seq): match.seq})
     assert store.load_snapshot(gid, match.seq) is None
     assert MatchCache(store).get(gid).match == match
+
+
+def test_the_worker_snapshots_every_so_many_events_and_a_load_starts_there(
+    store: EventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("workers.commands.SNAPSHOT_EVERY", 3)
+    gid = played(store, commands=7)
+    events = [e.event for e in store.read(gid)]
+    snap = store.load_snapshot(gid, len(events))
+    assert snap is not None
+    seq, match = snap
+    assert 3 < seq <= len(events) and seq // 3 == len(events) // 3
+    assert match == fold_match(events[:seq], gid)
+    assert MatchCache(store).get(gid).match == fold_match(events, gid)
