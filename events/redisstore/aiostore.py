@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager, suppress
-from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 import redis
 import redis.asyncio as aioredis
@@ -32,9 +31,9 @@ class RoundTrip(Protocol):
     async def run(self, commands: Sequence[Sequence[Any]]) -> list[Any]: ...
 
 
-@dataclass(frozen=True, slots=True)
-class CommandHead:
-    """What the command path reads in one round trip before it queues a command."""
+class CommandHead(NamedTuple):
+    """What the command path reads in one round trip before it queues a command (a tuple:
+    made on every command, and the cheapest typed record to make)."""
 
     seq: int  # seq counts from 1 and an event stream is never trimmed: its length
     status: str | None  # None: there is no such game
