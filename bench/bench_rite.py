@@ -26,6 +26,7 @@ from pathlib import Path
 sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
 from rules.core import Rng, fold  # noqa: E402
+from rules.decider import decide  # noqa: E402
 from rules.rite import GAME  # noqa: E402
 from tests.rite.bot import seeking  # noqa: E402
 from tests.rite.test_random_play import LINEUPS  # noqa: E402
@@ -37,7 +38,8 @@ ROTATE = "rotate"  # one method per game, turning with the seed
 
 
 def cpu_figures(rec: PlayRecord) -> tuple[float, float, float]:
-    """Replay the record: CPU seconds in decide, in evolve, and the slowest legal_commands call."""
+    """Replay the record: CPU seconds in the platform's decide (its checks and the game's rules,
+    the fold of the events as they are emitted included), in evolve, and the slowest legal_commands call."""
     state = fold(GAME, rec.events[: rec.steps[0][0]])
     rng = Rng(b"bench")
     dsec = esec = lmax = 0.0
@@ -48,7 +50,7 @@ def cpu_figures(rec: PlayRecord) -> tuple[float, float, float]:
         lmax = max(lmax, time.process_time() - t0)
         t0 = time.process_time()
         with contextlib.suppress(Exception):  # timing only: a fresh Rng may roll differently
-            GAME.decide(state, cmd, rng)
+            decide(GAME, state, cmd, rng)
         dsec += time.process_time() - t0
         t0 = time.process_time()
         for e in rec.events[seq:end]:

@@ -1,4 +1,11 @@
-"""Rite: hex-map faction war around a volcano (Humans, Goblins, Undead), as a rules.core.Game."""
+"""Rite: hex-map faction war around a volcano for 2 to 5 players (Humans, Goblins, Undead, Chaos,
+Primals), as a rules.core.Game.
+
+Where to start reading: `game.py` wires the parts; `state.py` is the position, `setup.py` lays out
+a match, `decide.py` maps each prompt to its command handlers (`actions`, `powers`, `chaos`,
+`primals`), `engine.py` resolves what follows on its own, `evolve.py` folds the events, `legal.py`
+lists the legal commands, `view.py` shows the board and `notation.py` reads and prints commands.
+"""
 
 from rules.core import register
 

@@ -5,16 +5,15 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator
-from dataclasses import replace
 from typing import Any
 
 from rules.core import Command, IllegalCommand
 
 from . import primals
+from .chaos_control import rise_options, think_tiles
 from .content import FACTIONS, FIRES, UNITS
-from .control import rise_options, think_tiles
+from .emitter import RiteEmitter
 from .engine import (
-    Ctx,
     action_limit,
     chose_done,
     defeat,
@@ -26,7 +25,6 @@ from .engine import (
     offered,
     pay,
     place_unit,
-    react_choices,
     warrior_placed,
 )
 from .primal_base import around, touching
@@ -43,10 +41,11 @@ from .query import (
     payer,
     reach,
     reach_all,
+    react_choices,
     taunters,
     tile,
 )
-from .state import BOARD, State
+from .state import BOARD, State, revise, with_unit
 
 
 def own_unit(s: State, seat: int, label: Any) -> int:
@@ -62,7 +61,7 @@ def need_action(s: State) -> None:
         raise IllegalCommand("action_taken", "you have already taken your action this turn")
 
 
-def take_action(c: Ctx, seat: int) -> None:
+def take_action(c: RiteEmitter, seat: int) -> None:
     c.emit("ActionTaken", {"seat": seat}, seat)
 
 
@@ -96,7 +95,7 @@ def _summon_source(s: State, seat: int, kind: str) -> int:
     return in_reserve(s, seat, kind, card=card)
 
 
-def do_summon(c: Ctx, seat: int, a: dict[str, Any]) -> None:
+def do_summon(c: RiteEmitter, seat: int, a: dict[str, Any]) -> None:
     s = c.s
     need_action(s)
     kind = a["unit"]
@@ -168,13 +167,13 @@ def _standing(s: State, uid: int, t: int) -> State:
     old = units[uid].tiles[0]
     if occ[old] == uid:
         occ[old] = -1
-    units[uid] = replace(units[uid], tiles=(t,))
+    units[uid] = with_unit(units[uid], tiles=(t,))
     if occ[t] < 0:
         occ[t] = uid
-    return replace(s, units=tuple(units), occ=tuple(occ))
+    return revise(s, units=tuple(units), occ=tuple(occ))
 
 
-def do_move(c: Ctx, seat: int, a: dict[str, Any]) -> None:
+def do_move(c: RiteEmitter, seat: int, a: dict[str, Any]) -> None:
     s = c.s
     pts = [tile(s, x) for x in a["path"]]
     uid = own_unit(s, seat, a["path"][0])
@@ -192,7 +191,7 @@ def do_move(c: Ctx, seat: int, a: dict[str, Any]) -> None:
     finish_move(c, seat, uid, path)
 
 
-def finish_move(c: Ctx, seat: int, uid: int, path: list[int]) -> None:
+def finish_move(c: RiteEmitter, seat: int, uid: int, path: list[int]) -> None:
     """Record a move, apply a fire token at its end, and offer Protecting Wings after an Angel's."""
     origin = path[0]
     c.emit("UnitMoved", {"uid": uid, "path": [c.lab(t) for t in path]}, seat)
@@ -234,13 +233,13 @@ def _wing_options(s: State) -> list[str]:
     return [*out, "done"]
 
 
-def open_wings(c: Ctx, angel: int, origin: int) -> None:
+def open_wings(c: RiteEmitter, angel: int, origin: int) -> None:
     c.mode("wings", [angel, origin])
     if _wing_options(c.s) == ["done"]:
         c.mode("turn")
 
 
-def do_wings(c: Ctx, seat: int, opt: str) -> None:
+def do_wings(c: RiteEmitter, seat: int, opt: str) -> None:
     s = c.s
     if chose_done(c, opt, _wing_options(s)):
         return
@@ -256,7 +255,7 @@ def do_wings(c: Ctx, seat: int, opt: str) -> None:
 # --- defeat ------------------------------------------------------------------------------------
 
 
-def do_defeat(c: Ctx, seat: int, a: dict[str, Any]) -> None:
+def do_defeat(c: RiteEmitter, seat: int, a: dict[str, Any]) -> None:
     s = c.s
     t = tile(s, a["target"])
     v = s.occ[t]
@@ -333,7 +332,7 @@ def _rock_ok(s: State, seat: int, r: int) -> bool:
     return False
 
 
-def do_rock(c: Ctx, seat: int, a: dict[str, Any]) -> None:
+def do_rock(c: RiteEmitter, seat: int, a: dict[str, Any]) -> None:
     s = c.s
     need_action(s)
     r = tile(s, a["at"])
@@ -373,7 +372,7 @@ def _fly_targets(s: State, seat: int, angel: int) -> Iterator[tuple[int, int]]:
             yield j, cost
 
 
-def do_fly(c: Ctx, seat: int, a: dict[str, Any]) -> None:
+def do_fly(c: RiteEmitter, seat: int, a: dict[str, Any]) -> None:
     s = c.s
     need_action(s)
     angel = own_unit(s, seat, a["from"])
@@ -416,7 +415,7 @@ def _fireball_targets(s: State, seat: int, sorc: int) -> Iterator[int]:
             yield j
 
 
-def do_fireball(c: Ctx, seat: int, a: dict[str, Any]) -> None:
+def do_fireball(c: RiteEmitter, seat: int, a: dict[str, Any]) -> None:
     s = c.s
     need_action(s)
     sorc = own_unit(s, seat, a["from"])
@@ -437,7 +436,7 @@ def _flames_ok(s: State, seat: int) -> bool:
     )
 
 
-def do_pay(c: Ctx, seat: int, a: dict[str, Any]) -> None:
+def do_pay(c: RiteEmitter, seat: int, a: dict[str, Any]) -> None:
     s = c.s
     sorc, t = s.mctx[0], s.mctx[1]
     x, y, flames = a["x"], a["y"], a["flames"]
@@ -472,7 +471,7 @@ def legal_pay(s: State, seat: int) -> Iterator[Command]:
                 yield cmd("pay", seat, x=x, y=y, flames=f)
 
 
-def use_flames(c: Ctx, seat: int, area: list[int]) -> None:
+def use_flames(c: RiteEmitter, seat: int, area: list[int]) -> None:
     """Lasting Flames: a fire token on each accessible tile of the targeted area."""
     c.emit("PowerUsed", {"seat": seat, "power": "flames", "card": 0}, seat)
     for j in area:
@@ -500,7 +499,7 @@ def _breathe_lines(s: State, seat: int, wy: int) -> Iterator[tuple[int, list[int
             yield seg[-1], seg
 
 
-def do_breathe(c: Ctx, seat: int, a: dict[str, Any]) -> None:
+def do_breathe(c: RiteEmitter, seat: int, a: dict[str, Any]) -> None:
     s = c.s
     need_action(s)
     wys = [u for u in _movers(s, seat) if s.units[u].kind == "wyrmling"]
@@ -558,7 +557,7 @@ def _presence_targets(s: State, seat: int) -> list[int]:
     return []
 
 
-def do_presence(c: Ctx, seat: int, a: dict[str, Any]) -> None:
+def do_presence(c: RiteEmitter, seat: int, a: dict[str, Any]) -> None:
     victims = _presence_targets(c.s, seat)
     if not victims:
         raise IllegalCommand("no_target", "Death's Presence has nothing to defeat (or was used this round)")
@@ -569,7 +568,7 @@ def do_presence(c: Ctx, seat: int, a: dict[str, Any]) -> None:
 # --- reactions, Firefly ties, end, pass ----------------------------------------------------------
 
 
-def do_react(c: Ctx, seat: int, opt: str) -> None:
+def do_react(c: RiteEmitter, seat: int, opt: str) -> None:
     s = c.s
     offered(opt, react_choices(s))
     if opt == "done":
@@ -592,7 +591,7 @@ def do_react(c: Ctx, seat: int, opt: str) -> None:
         end_react(c)
 
 
-def end_react(c: Ctx) -> None:
+def end_react(c: RiteEmitter) -> None:
     c.emit("ReactionsPending", {"tiles": []})
     c.mode(c.s.resume or "turn", list(c.s.mctx[1:]))
     s = c.s
@@ -606,7 +605,7 @@ def firefly_options(s: State) -> list[str]:
     return [str(x) for x in s.mctx[2:]]
 
 
-def do_firefly(c: Ctx, seat: int, opt: str) -> None:
+def do_firefly(c: RiteEmitter, seat: int, opt: str) -> None:
     s = c.s
     if opt not in firefly_options(s):
         raise IllegalCommand("bad_option", f"{opt} is not a closest target")
@@ -615,13 +614,13 @@ def do_firefly(c: Ctx, seat: int, opt: str) -> None:
     firefly_strike(c, ff, tile(s, opt))
 
 
-def do_end(c: Ctx, seat: int, a: dict[str, Any]) -> None:
+def do_end(c: RiteEmitter, seat: int, a: dict[str, Any]) -> None:
     if c.s.actions < 1:
         raise IllegalCommand("must_act", "take an action that requires energy, or pass")
     next_turn(c)
 
 
-def do_pass(c: Ctx, seat: int, a: dict[str, Any]) -> None:
+def do_pass(c: RiteEmitter, seat: int, a: dict[str, Any]) -> None:
     if c.s.actions > 0:
         raise IllegalCommand("already_acted", "you took an action this turn: end it instead")
     c.emit("Passed", {"seat": seat}, seat)
@@ -631,7 +630,7 @@ def order_options(s: State) -> list[str]:
     return [str(x) for x in s.mctx[1:]]
 
 
-def do_order(c: Ctx, seat: int, opt: str) -> None:
+def do_order(c: RiteEmitter, seat: int, opt: str) -> None:
     """Which of several simultaneous Earth Elementals resolves next."""
     s = c.s
     if opt not in order_options(s):

@@ -4,22 +4,22 @@ Hive Mind's Rite of Summoning; each with its legal-command enumeration."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 from rules.core import Command, IllegalCommand
 
 from . import actions as A
 from . import primals as PR
+from .chaos_control import chaos_seat, cot_thoughts, flippable, hive_tiles, rise_options
 from .content import FACTIONS, POWER_OWNER, UNITS
-from .control import chaos_seat, cot_thoughts, flippable, hive_tiles, rise_options
-from .engine import Ctx, action_limit, defeat, gain, offered, pay, place_unit, react_choices
+from .emitter import Handler, RiteEmitter
+from .engine import action_limit, defeat, offered, pay, place_unit
 from .powers import _use, power_ready
 from .powers import do_power as other_power
-from .query import COMMANDERS, budget, in_reserve, taunters
+from .query import COMMANDERS, budget, in_reserve, react_choices, taunters
 from .state import BOARD, RESERVE, State, revise
 
-Handler = Callable[[Ctx, int, dict[str, Any]], None]
 MODES = ("puppet", "proxy", "cot", "hiverite", "crise", "simul")
 POWERS = tuple(FACTIONS["chaos"]["powers"])  # puppet, corrupt, totalcontrol, puppets
 
@@ -33,7 +33,7 @@ def _need_chaos(s: State, seat: int) -> None:
         raise IllegalCommand("not_chaos", "only the Chaos player can do that")
 
 
-def _flip(c: Ctx, uid: int, seat: int, why: str) -> None:
+def _flip(c: RiteEmitter, uid: int, seat: int, why: str) -> None:
     c.emit("UnitFlipped", {"uid": uid, "to": seat, "at": c.lab(c.s.units[uid].tiles[0]), "why": why}, seat)
 
 
@@ -72,7 +72,7 @@ def _thought_targets(s: State, seat: int, th: int) -> Iterator[int]:
             yield j
 
 
-def do_thought(c: Ctx, seat: int, a: dict[str, Any]) -> None:
+def do_thought(c: RiteEmitter, seat: int, a: dict[str, Any]) -> None:
     s = c.s
     _need_chaos(s, seat)
     A.need_action(s)
@@ -96,7 +96,7 @@ def _steal_targets(s: State, seat: int, dop: int) -> Iterator[int]:
     yield from _thought_targets(s, seat, dop)
 
 
-def do_steal(c: Ctx, seat: int, a: dict[str, Any]) -> None:
+def do_steal(c: RiteEmitter, seat: int, a: dict[str, Any]) -> None:
     s = c.s
     _need_chaos(s, seat)
     dop = A.own_unit(s, seat, a["from"])
@@ -140,7 +140,7 @@ def _join_targets(s: State, seat: int) -> Iterator[int]:
             yield j
 
 
-def do_join(c: Ctx, seat: int, a: dict[str, Any]) -> None:
+def do_join(c: RiteEmitter, seat: int, a: dict[str, Any]) -> None:
     s = c.s
     _need_chaos(s, seat)
     A.need_action(s)
@@ -156,7 +156,7 @@ def do_join(c: Ctx, seat: int, a: dict[str, Any]) -> None:
     pay(c, seat, cost)
     A.take_action(c, seat)
     _flip(c, v, seat, "join")
-    gain(c, seat, cost)  # energy spent on a unit of an enemy faction
+    c.gain(seat, cost)  # energy spent on a unit of an enemy faction
 
 
 # --- powers --------------------------------------------------------------------------------------
@@ -190,7 +190,7 @@ def legal_powers(s: State, seat: int) -> Iterator[Command]:
                 yield A.cmd("power", seat, name=name, args=args)
 
 
-def do_power(c: Ctx, seat: int, a: dict[str, Any]) -> None:
+def do_power(c: RiteEmitter, seat: int, a: dict[str, Any]) -> None:
     s = c.s
     name, args = a["name"], list(a["args"])
     if name not in POWERS:
@@ -249,7 +249,7 @@ _PUPPET_VERBS: dict[str, Handler] = {"move": A.do_move, "defeat": A.do_defeat, "
 
 
 def _do_puppet(verb: str) -> Handler:
-    def h(c: Ctx, seat: int, a: dict[str, Any]) -> None:
+    def h(c: RiteEmitter, seat: int, a: dict[str, Any]) -> None:
         s = c.s
         lab = _puppet_tile(s)
         actor = a["path"][0] if verb == "move" else a.get("from")
@@ -313,7 +313,7 @@ def act_options(s: State, seat: int) -> list[str]:
     return out
 
 
-def do_act(c: Ctx, seat: int, a: dict[str, Any]) -> None:
+def do_act(c: RiteEmitter, seat: int, a: dict[str, Any]) -> None:
     s = c.s
     _need_chaos(s, seat)
     fac = a["faction"]
@@ -331,7 +331,7 @@ _PROXY_VERBS: dict[str, Handler] = {
 
 
 def _do_proxy(verb: str) -> Handler:
-    def h(c: Ctx, seat: int, a: dict[str, Any]) -> None:
+    def h(c: RiteEmitter, seat: int, a: dict[str, Any]) -> None:
         x = c.s.proxy
         if verb == "choose":
             if a["option"] != "done":
@@ -360,7 +360,7 @@ def cot_options(s: State) -> list[str]:
     return [f"thought:{s.geo.labels[t]}" for t in cot_thoughts(s, hive)] + ["defeat"]
 
 
-def do_cot(c: Ctx, seat: int, a: dict[str, Any]) -> None:
+def do_cot(c: RiteEmitter, seat: int, a: dict[str, Any]) -> None:
     s = c.s
     opt = a["option"]
     offered(opt, cot_options(s))
@@ -377,7 +377,7 @@ def hiverite_options(s: State) -> list[str]:
     return [s.geo.labels[t] for t in hive_tiles(s)]
 
 
-def do_hiverite(c: Ctx, seat: int, a: dict[str, Any]) -> None:
+def do_hiverite(c: RiteEmitter, seat: int, a: dict[str, Any]) -> None:
     s = c.s
     opt = a["option"]
     if opt not in hiverite_options(s):
@@ -386,7 +386,7 @@ def do_hiverite(c: Ctx, seat: int, a: dict[str, Any]) -> None:
     c.mode(s.mctx[1])
 
 
-def do_rise(c: Ctx, seat: int, a: dict[str, Any]) -> None:
+def do_rise(c: RiteEmitter, seat: int, a: dict[str, Any]) -> None:
     """Rise Again with a Necromancer Chaos controls: the Warrior comes from the Undead reserve, flipped."""
     s = c.s
     opt = a["option"]
@@ -413,7 +413,7 @@ def do_rise(c: Ctx, seat: int, a: dict[str, Any]) -> None:
 SIMUL_OPTIONS = ("undead", "chaos")
 
 
-def do_simul(c: Ctx, seat: int, a: dict[str, Any]) -> None:
+def do_simul(c: RiteEmitter, seat: int, a: dict[str, Any]) -> None:
     """Order the two Rise Agains: the prompt of the one chosen is opened over the other's."""
     s = c.s
     opt = a["option"]
@@ -427,29 +427,12 @@ def do_simul(c: Ctx, seat: int, a: dict[str, Any]) -> None:
         c.mode("react", [False, *ctx], resume=back)
 
 
-# --- glue for game.py ------------------------------------------------------------------------------
+# --- the prompts' answers, for decide.py's table --------------------------------------------------
 
-
-_TURN: dict[str, Handler] = {"thought": do_thought, "steal": do_steal, "join": do_join, "act": do_act, "power": do_power}
-
-
-def handler(mode: str, verb: str) -> Handler | None:
-    """The handler for a Chaos mode or a Chaos turn command; None lets game.py decide."""
-    if mode == "turn":
-        return _TURN.get(verb)
-    if mode == "puppet" and (verb in _PUPPET_VERBS or verb == "choose"):
-        return _do_puppet(verb)
-    if mode == "proxy" and (verb in _PROXY_VERBS or verb == "choose"):
-        return _do_proxy(verb)
-    if mode == "cot" and verb == "choose":
-        return do_cot
-    if mode == "hiverite" and verb == "choose":
-        return do_hiverite
-    if mode == "crise" and verb == "choose":
-        return do_rise
-    if mode == "simul" and verb == "choose":
-        return do_simul
-    return None
+# One action with the temporarily controlled unit, or `choose done`.
+PUPPET: dict[str, Handler] = {verb: _do_puppet(verb) for verb in (*_PUPPET_VERBS, "choose")}
+# One action as the player Chaos plays under Total Control, or `choose done`.
+PROXY: dict[str, Handler] = {verb: _do_proxy(verb) for verb in (*_PROXY_VERBS, "choose")}
 
 
 def legal_turn(s: State, seat: int, acting: bool) -> Iterator[Command]:
@@ -533,7 +516,7 @@ def _fac(s: State, uid: int) -> str:
     return s.factions[o] if o >= 0 else ""
 
 
-def faction_energy(c: Ctx, before: State, verb: str, a: dict[str, Any]) -> None:
+def faction_energy(c: RiteEmitter, before: State, verb: str, a: dict[str, Any]) -> None:
     """Chaos gains one faction energy per energy it spends on units of enemy factions."""
     chaos = chaos_seat(before)
     if chaos < 0 or before.active != chaos or verb == "join":
@@ -543,4 +526,4 @@ def faction_energy(c: Ctx, before: State, verb: str, a: dict[str, Any]) -> None:
         if e.type == "rite.EnergySpent" and e.data["seat"] == chaos
     )
     if spent > 0 and actor_faction(before, verb, a) not in ("", "chaos"):
-        gain(c, chaos, spent)
+        c.gain(chaos, spent)

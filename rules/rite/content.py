@@ -11,7 +11,6 @@ from typing import Any
 _DIR = Path(__file__).parent / "content"
 
 
-
 @dataclass(frozen=True, slots=True)
 class UnitSpec:
     kind: str

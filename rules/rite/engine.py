@@ -1,5 +1,5 @@
-"""Resolution machinery: the decision context, defeats and their triggers, rites, victory,
-turn hand-over, the end of the round and the volcano."""
+"""Resolution machinery: defeats and their triggers, rites, victory, turn hand-over, the end of
+the round and the volcano."""
 
 from __future__ import annotations
 
@@ -7,44 +7,29 @@ from collections import deque
 from collections.abc import Iterable
 from typing import Any
 
-from rules.core import Event, IllegalCommand, Rng
+from rules.core import IllegalCommand, Outcome
 
-from . import control
+from . import chaos_control
 from .board import ACCESSIBLE_KINDS, tiles_of
 from .content import FACTIONS, ROCKS
-from .evolve import evolve
-from .primal_base import ULT, UNDER, buries, jungle_immune, rite_of_power, victory
-from .query import COMMANDERS, defeatable, in_reserve, open_tile, payer
-from .state import BOARD, BOX, CARD, RESERVE, VOLCANO, State
+from .emitter import RiteEmitter
+from .primal_base import UNDER, buries, jungle_immune, rite_of_power, victory
+from .primal_evolve import after_defeat
+from .query import (
+    COMMANDERS,
+    defeatable,
+    destination,
+    in_reserve,
+    open_tile,
+    payer,
+    react_choices,
+    reaction_options,
+)
+from .state import BOARD, VOLCANO, State
 
 FIRE_CAUSES = frozenset({"fireball", "breathe", "token", "sign"})
 BRINGERS = ("lightbringer", "firebringer", "deathbringer", "chaosbringer")
 EOR_STEPS = ("eor", "v_roll", "v_firefly", "v_earth", "v_fire", "v_firelord", "newround")
-
-
-class Ctx:
-    """A decision in progress: the running state and the events emitted so far."""
-
-    __slots__ = ("events", "rng", "s")
-
-    def __init__(self, s: State, rng: Rng) -> None:
-        self.s = s
-        self.rng = rng
-        self.events: list[Event] = []
-
-    def emit(self, type: str, data: dict[str, Any], seat: int | None = None) -> None:
-        e = Event("rite." + type, data, seat)
-        self.s = evolve(self.s, e)
-        self.events.append(e)
-
-    def lab(self, i: int) -> str:
-        return self.s.geo.labels[i]
-
-    def mode(self, mode: str, ctx: list[Any] | None = None, resume: str | None = None) -> None:
-        d: dict[str, Any] = {"mode": mode, "ctx": ctx or []}
-        if resume is not None:
-            d["resume"] = resume
-        self.emit("ModeSet", d)
 
 
 def offered(opt: str, options: Iterable[str]) -> None:
@@ -53,7 +38,7 @@ def offered(opt: str, options: Iterable[str]) -> None:
         raise IllegalCommand("bad_option", f"{opt} is not a choice here")
 
 
-def chose_done(c: Ctx, opt: str, options: Iterable[str]) -> bool:
+def chose_done(c: RiteEmitter, opt: str, options: Iterable[str]) -> bool:
     """Refuse an answer not offered; `done` hands the turn back. True when nothing is left to do."""
     offered(opt, options)
     if opt == "done":
@@ -62,7 +47,7 @@ def chose_done(c: Ctx, opt: str, options: Iterable[str]) -> bool:
     return False
 
 
-def pay(c: Ctx, seat: int, cost: int, rage_ok: bool = False) -> None:
+def pay(c: RiteEmitter, seat: int, cost: int, rage_ok: bool = False) -> None:
     """Spend round energy first, then reserve, then (for the Wyrmling) rage; never faction energy."""
     p = c.s.players[payer(c.s, seat)]
     r = min(p.round_e, cost)
@@ -73,32 +58,19 @@ def pay(c: Ctx, seat: int, cost: int, rage_ok: bool = False) -> None:
     c.emit("EnergySpent", {"seat": payer(c.s, seat), "round": r, "reserve": v, "rage": g}, seat)
 
 
-def affordable(s: State, seat: int, cost: int, rage_ok: bool = False) -> bool:
-    p = s.players[payer(s, seat)]
-    have = p.round_e + p.reserve_e
-    if cost <= have:
-        return True
-    return rage_ok and have >= 1 and cost <= have + p.rage
-
-
-def gain(c: Ctx, seat: int, n: int) -> None:
-    if seat >= 0 and n > 0:
-        c.emit("FactionEnergyGained", {"seat": seat, "n": n}, seat)
-
-
-def warrior_placed(c: Ctx, seat: int) -> None:
+def warrior_placed(c: RiteEmitter, seat: int) -> None:
     """Undead faction energy: one per Warrior placed by the Necromancer, a boneyard or a power."""
-    gain(c, seat, 1)
+    c.gain(seat, 1)
 
 
-def place_unit(c: Ctx, uid: int, tile: int, how: str) -> None:
+def place_unit(c: RiteEmitter, uid: int, tile: int, how: str) -> None:
     """Put a unit on a tile; a non-commander entering a fire token is defeated by the Goblins."""
     s = c.s
     c.emit("UnitPlaced", {"uid": uid, "at": c.lab(tile), "how": how}, s.units[uid].owner)
     enter(c, uid, tile)
 
 
-def enter(c: Ctx, uid: int, tile: int) -> None:
+def enter(c: RiteEmitter, uid: int, tile: int) -> None:
     s = c.s
     if tile in s.fire:
         c.emit("FireTokenRemoved", {"at": c.lab(tile)})
@@ -112,25 +84,9 @@ def enter(c: Ctx, uid: int, tile: int) -> None:
                 defeat(c, [uid], s.seat_of("goblins"), "token")
 
 
-def destination(s: State, uid: int) -> str:
-    u = s.units[uid]
-    if u.kind == ULT:
-        return RESERVE  # the one commander that goes back to the reserve (Commanders)
-    if u.kind in COMMANDERS:
-        return BOX
-    if u.owner >= 0:
-        fac = s.factions[u.owner]
-        lvl = s.players[u.owner].level
-        if lvl >= 10 and (
-            (fac == "goblins" and u.kind == "firebringer") or (fac == "undead" and u.kind == "deathbringer")
-        ):
-            return CARD
-    return RESERVE
-
-
-def defeat(c: Ctx, uids: list[int], by: int, cause: str, attacker: int = -1) -> None:
+def defeat(c: RiteEmitter, uids: list[int], by: int, cause: str, attacker: int = -1) -> None:
     """Defeat units at once, with every trigger: faction energy, rage, beacons, runes, Undead reactions."""
-    uids = control.hive_guard(c, uids, by, cause, attacker)
+    uids = chaos_control.hive_guard(c, uids, by, cause, attacker)
     s = c.s
     gob = s.seat_of("goblins")
     und = s.seat_of("undead")
@@ -155,7 +111,7 @@ def defeat(c: Ctx, uids: list[int], by: int, cause: str, attacker: int = -1) -> 
         done.append((uid, u))
         s = c.s
         if gob >= 0:
-            gain(c, gob, (1 if by == gob else 0) + (1 if u.owner == gob else 0))
+            c.gain(gob, (1 if by == gob else 0) + (1 if u.owner == gob else 0))
         if attacker >= 0 and s.units[attacker].kind == "wyrmling":
             c.emit("RageGained", {"seat": s.units[attacker].controller, "n": 1})
         if cause in FIRE_CAUSES and s.kinds[tile] == "beacon" and tile not in s.activated:
@@ -170,14 +126,12 @@ def defeat(c: Ctx, uids: list[int], by: int, cause: str, attacker: int = -1) -> 
         if tuple(live) != c.s.reacts:
             c.emit("ReactionsPending", {"tiles": [c.lab(t) for t in live]})
     if cause != "rock":
-        control.chaos_rise(c, gone)
+        chaos_control.chaos_rise(c, gone)
     if done and "primals" in c.s.factions:
-        from .primals import after_defeat  # late: primals builds on this module
-
         after_defeat(c, done, by, cause, attacker)
 
 
-def _rune(c: Ctx, und: int) -> None:
+def _rune(c: RiteEmitter, und: int) -> None:
     s = c.s
     for u in s.units:
         if u.where == BOARD and u.controller == und and u.kind in ("necromancer", "death"):
@@ -185,42 +139,6 @@ def _rune(c: Ctx, und: int) -> None:
             if s.kinds[t] == "rune" and t not in s.activated:
                 c.emit("TileActivated", {"at": c.lab(t)})
                 return
-
-
-def reaction_options(s: State, tile: int) -> list[str]:
-    """What the Undead may do about an enemy defeated on `tile`: Rise Again and/or Soul Reaper."""
-    und = s.seat_of("undead")
-    out: list[str] = []
-    if not open_tile(s, tile):
-        return out
-    lab = s.geo.labels[tile]
-    if in_reserve(s, und, "warrior") >= 0:
-        for u in s.units:
-            if (
-                u.kind == "necromancer" and u.where == BOARD and u.controller == und
-                and s.geo.dist[u.tiles[0]][tile] <= 3
-            ):
-                out.append(f"rise:{lab}")
-                break
-    for u in s.units:
-        if u.kind == "death" and u.where == BOARD and u.controller == und and u.tiles[0] != tile:
-            out.append(f"reap:{lab}")
-    return out
-
-
-def react_choices(s: State) -> list[str]:
-    opts: list[str] = []
-    reap = False
-    for t in s.reacts:
-        for o in reaction_options(s, t):
-            opts.append(o)
-            reap = reap or o.startswith("reap:")
-    # mctx[0]: Death has already been placed by Soul Reaper in this batch
-    reaped = bool(s.mctx[0]) if s.mode == "react" and s.mctx else False
-    if not reap or reaped:
-        opts = [o for o in opts if not o.startswith("reap:")]
-        opts.append("done")
-    return opts
 
 
 # --- rites and victory -------------------------------------------------------------------------
@@ -231,7 +149,7 @@ def _objectives(s: State, kind: str) -> tuple[int, ...]:
     return tiles_of(s.kinds, kind)
 
 
-def check_rites(c: Ctx) -> None:
+def check_rites(c: RiteEmitter) -> None:
     """Rites of Summoning and of Power are checked whenever the position changes."""
     s = c.s
     for seat, fac in enumerate(s.factions):
@@ -277,10 +195,10 @@ def check_rites(c: Ctx) -> None:
             if ok and cmd:
                 c.emit("PowersUnlocked", {"seat": seat, "level": 20, "rite": True}, seat)
                 s = c.s
-    control.rites(c)
+    chaos_control.rites(c)
 
 
-def check_victory(c: Ctx) -> bool:
+def check_victory(c: RiteEmitter) -> bool:
     s = c.s
     for seat, fac in enumerate(s.factions):
         if fac == "primals":
@@ -292,7 +210,31 @@ def check_victory(c: Ctx) -> bool:
         if tiles and len(tiles) <= len(s.activated) and all(t in s.activated for t in tiles):
             c.emit("GameWon", {"seat": seat, "reason": f"all {FACTIONS[fac]['objective']} tiles activated"})
             return True
-    return control.chaos_won(c)
+    return chaos_control.chaos_won(c)
+
+
+def outcome(s: State) -> Outcome | None:
+    """The result once the game is won: the winner, and each seat's progress as its score
+    (objective tiles activated; the Primals' consumed units points; Chaos's controlled units
+    points, all factions together)."""
+    if s.phase != "over":
+        return None
+    scores = tuple(
+        s.consumed if f == "primals" else len([t for t in s.activated if _owner(s, t) == i])
+        for i, f in enumerate(s.factions)
+    )
+    if "chaos" in s.factions and s.scored:
+        k = s.seat_of("chaos")
+        scores = (*scores[:k], sum(s.scored), *scores[k + 1:])
+    return Outcome((s.winner,), scores, s.reason)
+
+
+def _owner(s: State, t: int) -> int:
+    """The seat whose objective tiles are of tile `t`'s kind (-1: none)."""
+    for i, f in enumerate(s.factions):
+        if FACTIONS[f]["objective"] == s.kinds[t]:
+            return i
+    return -1
 
 
 # --- turns -------------------------------------------------------------------------------------
@@ -302,7 +244,7 @@ def action_limit(s: State) -> int:
     return 2 if "frenzy" in s.rflags and s.factions[s.active] == "goblins" else 1
 
 
-def next_turn(c: Ctx) -> None:
+def next_turn(c: RiteEmitter) -> None:
     """Hand the turn to the next player in turn order who has not passed, or end the round."""
     s = c.s
     if "jaws" in s.rflags and s.active >= 0 and s.factions[s.active] == "primals" and not s.players[s.active].passed:
@@ -320,18 +262,18 @@ def next_turn(c: Ctx) -> None:
     c.emit("FlowQueued", {"steps": list(EOR_STEPS)})
 
 
-def settle(c: Ctx, has_free: Any) -> None:
+def settle(c: RiteEmitter, has_free: Any) -> None:
     """Drive every automatic step until someone must choose (or the game is over)."""
     for _ in range(10_000):
         s = c.s
         if s.mode == "over":
             return
-        control.on_settle(c)
+        chaos_control.on_settle(c)
         check_rites(c)
         if check_victory(c):
             return
         s = c.s
-        if s.reacts and s.mode not in ("react", "ultimatosaur", "simul") and not control.react_below(s):
+        if s.reacts and s.mode not in ("react", "ultimatosaur", "simul") and not chaos_control.react_below(s):
             # (a Rex evolving into Ultimatosaur is placed first: Evolve happens immediately)
             if react_choices(s) != ["done"]:
                 # the interrupted prompt's context rides along, to be restored afterwards
@@ -356,7 +298,7 @@ def settle(c: Ctx, has_free: Any) -> None:
 # --- end of the round and the volcano ----------------------------------------------------------
 
 
-def run_step(c: Ctx, step: str) -> None:
+def run_step(c: RiteEmitter, step: str) -> None:
     s = c.s
     volcano, fireflies, elementals, firelord = s.opts
     if step == "eor":
@@ -391,12 +333,12 @@ def run_step(c: Ctx, step: str) -> None:
         _new_round(c)
 
 
-def _new_round(c: Ctx) -> None:
+def _new_round(c: RiteEmitter) -> None:
     c.emit("RoundStarted", {"round": c.s.round})
     c.emit("TurnStarted", {"seat": c.s.order[0]}, c.s.order[0])
 
 
-def end_of_round(c: Ctx) -> None:
+def end_of_round(c: RiteEmitter) -> None:
     """Steps 1-8 of the end of the round."""
     s = c.s
     hum = s.seat_of("humans")
@@ -440,7 +382,7 @@ def end_of_round(c: Ctx) -> None:
         rows.append([rnd, reserve, 0, level])
     c.emit("RoundEnded", {"round": rnd, "order": order, "players": rows})
     # 8. Chaos scores controlled units points
-    control.score(c)
+    chaos_control.score(c)
 
 
 def _closest_targets(s: State, start: int) -> list[tuple[int, int]]:
@@ -472,7 +414,7 @@ def _closest_targets(s: State, start: int) -> list[tuple[int, int]]:
     return found
 
 
-def firefly_step(c: Ctx) -> None:
+def firefly_step(c: RiteEmitter) -> None:
     s = c.s
     tile = next((i for i, k in enumerate(s.kinds) if k == "firefly" and s.tnum[i] == s.die), -1)
     if tile < 0:
@@ -500,7 +442,7 @@ def firefly_step(c: Ctx) -> None:
         c.mode("firefly", [seat, v, *[c.lab(t) for t in mine]])
 
 
-def firefly_strike(c: Ctx, ff: int, tile: int) -> None:
+def firefly_strike(c: RiteEmitter, ff: int, tile: int) -> None:
     """The Firefly moves onto its target: both are defeated."""
     s = c.s
     target = s.occ[tile]
@@ -522,11 +464,11 @@ def _earth_side(s: State, e: int) -> int | None:
     return side if len(s.rocks) < ROCKS else None
 
 
-def earth_step(c: Ctx) -> None:
+def earth_step(c: RiteEmitter) -> None:
     earth_next(c, [i for i, k in enumerate(c.s.kinds) if k == "earth"])
 
 
-def earth_next(c: Ctx, pending: list[int]) -> None:
+def earth_next(c: RiteEmitter, pending: list[int]) -> None:
     """Resolve the Earth Elementals; when two or more would act, the first player in turn order
     chooses which goes first (simultaneous effects, General Rules)."""
     live = [e for e in pending if _earth_side(c.s, e) is not None]
@@ -537,7 +479,7 @@ def earth_next(c: Ctx, pending: list[int]) -> None:
         earth_one(c, e)
 
 
-def earth_one(c: Ctx, e: int) -> None:
+def earth_one(c: RiteEmitter, e: int) -> None:
     s = c.s
     g = s.geo
     side = _earth_side(s, e)
@@ -557,7 +499,7 @@ def earth_one(c: Ctx, e: int) -> None:
         c.emit("FireTokenRemoved", {"at": c.lab(side)})
 
 
-def fire_step(c: Ctx) -> None:
+def fire_step(c: RiteEmitter) -> None:
     s = c.s
     g = s.geo
     for e in [i for i, k in enumerate(s.kinds) if k == "fire"]:

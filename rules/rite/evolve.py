@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 from typing import Any
 
 from rules.core import Event
@@ -11,7 +10,7 @@ from rules.core import Event
 from .board import geometry
 from .primal_base import HANDLERS as PRIMAL_HANDLERS
 from .primal_base import lurking, set_unit
-from .state import BOARD, Player, State, initial_units, revise
+from .state import BOARD, Player, State, initial_units, revise, with_player, with_unit
 
 Data = Mapping[str, Any]
 
@@ -22,7 +21,7 @@ def _idx(s: State, label: str) -> int:
 
 def _set_player(s: State, seat: int, **kw: Any) -> tuple[Player, ...]:
     ps = list(s.players)
-    ps[seat] = replace(ps[seat], **kw)
+    ps[seat] = with_player(ps[seat], **kw)
     return tuple(ps)
 
 
@@ -144,7 +143,7 @@ def _unit_removed(s: State, d: Data) -> State:
     # Control ends when a unit leaves the board, wherever it goes (reserve, a power card, the box).
     if s.units[uid].controller != s.units[uid].owner:
         units = list(s.units)
-        units[uid] = replace(units[uid], controller=units[uid].owner)
+        units[uid] = with_unit(units[uid], controller=units[uid].owner)
         s = revise(s, units=tuple(units))
     if uid in s.held:
         s = revise(s, held=tuple(x for x in s.held if x != uid))
@@ -226,7 +225,7 @@ def _passed(s: State, d: Data) -> State:
 
 def _round_ended(s: State, d: Data) -> State:
     ps = tuple(
-        replace(p, round_e=v[0], reserve_e=v[1], faction_e=v[2], level=v[3], passed=False)
+        with_player(p, round_e=v[0], reserve_e=v[1], faction_e=v[2], level=v[3], passed=False)
         for p, v in zip(s.players, d["players"], strict=True)
     )
     return revise(s, players=ps, round=d["round"], order=tuple(d["order"]), passed=())
@@ -246,6 +245,43 @@ def _reacts_set(s: State, d: Data) -> State:
 
 def _game_won(s: State, d: Data) -> State:
     return revise(s, phase="over", mode="over", winner=d["seat"], reason=d["reason"], active=-1)
+
+
+# --- Chaos: control, controlled units points, Total Control ------------------------------------
+
+
+def _unit_flipped(s: State, d: Data) -> State:
+    uid = d["uid"]
+    units = list(s.units)
+    units[uid] = with_unit(units[uid], controller=d["to"])
+    held = s.held
+    if d["why"] in ("thought", "puppet"):
+        held = (*held, uid)
+    elif d["why"] == "release":
+        held = tuple(x for x in held if x != uid)
+    return _undeliver(revise(s, units=tuple(units), held=held), uid)
+
+
+def _controlled_scored(s: State, d: Data) -> State:
+    scored = list(s.scored) or [0] * len(s.factions)
+    scored[d["seat"]] += d["n"]
+    return revise(s, scored=tuple(scored))
+
+
+def _proxy_set(s: State, d: Data) -> State:
+    return revise(s, proxy=d["seat"])
+
+
+def _rises_pending(s: State, d: Data) -> State:
+    return revise(s, rises=tuple(_idx(s, t) for t in d["tiles"]))
+
+
+def _evolved_held(s: State, d: Data) -> State:
+    """A unit under temporary control that evolves stays held: the new unit takes its place."""
+    out = PRIMAL_HANDLERS["rite.UnitEvolved"](s, d)
+    if d["uid"] in s.held:
+        out = revise(out, held=tuple(d["into"] if x == d["uid"] else x for x in out.held))
+    return _undeliver(out, d["uid"], d["into"])
 
 
 _HANDLERS: dict[str, Callable[[State, Data], State]] = {
@@ -283,57 +319,16 @@ _HANDLERS: dict[str, Callable[[State, Data], State]] = {
     "rite.VolcanoRolled": _volcano_rolled,
     "rite.ReactionsPending": _reacts_set,
     "rite.GameWon": _game_won,
+    # the Primals' own events (primal_base)
+    **PRIMAL_HANDLERS,
+    # Chaos: control, controlled units points, Total Control; and a held unit evolving (over the
+    # Primals' UnitEvolved)
+    "rite.UnitFlipped": _unit_flipped,
+    "rite.ControlledScored": _controlled_scored,
+    "rite.ProxySet": _proxy_set,
+    "rite.RisesPending": _rises_pending,
+    "rite.UnitEvolved": _evolved_held,
 }
-
-_HANDLERS.update(PRIMAL_HANDLERS)
-
-
-# --- Chaos: control, controlled units points, Total Control ------------------------------------
-
-
-def _unit_flipped(s: State, d: Data) -> State:
-    uid = d["uid"]
-    units = list(s.units)
-    units[uid] = replace(units[uid], controller=d["to"])
-    held = s.held
-    if d["why"] in ("thought", "puppet"):
-        held = (*held, uid)
-    elif d["why"] == "release":
-        held = tuple(x for x in held if x != uid)
-    return _undeliver(revise(s, units=tuple(units), held=held), uid)
-
-
-def _controlled_scored(s: State, d: Data) -> State:
-    scored = list(s.scored) or [0] * len(s.factions)
-    scored[d["seat"]] += d["n"]
-    return revise(s, scored=tuple(scored))
-
-
-def _proxy_set(s: State, d: Data) -> State:
-    return revise(s, proxy=d["seat"])
-
-
-def _rises_pending(s: State, d: Data) -> State:
-    return revise(s, rises=tuple(_idx(s, t) for t in d["tiles"]))
-
-
-def _evolved_held(s: State, d: Data) -> State:
-    """A unit under temporary control that evolves stays held: the new unit takes its place."""
-    out = PRIMAL_HANDLERS["rite.UnitEvolved"](s, d)
-    if d["uid"] in s.held:
-        out = revise(out, held=tuple(d["into"] if x == d["uid"] else x for x in out.held))
-    return _undeliver(out, d["uid"], d["into"])
-
-
-_HANDLERS.update(
-    {
-        "rite.UnitFlipped": _unit_flipped,
-        "rite.ControlledScored": _controlled_scored,
-        "rite.ProxySet": _proxy_set,
-        "rite.RisesPending": _rises_pending,
-        "rite.UnitEvolved": _evolved_held,
-    }
-)
 
 EVENT_TYPES = frozenset(_HANDLERS)
 

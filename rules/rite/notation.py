@@ -100,8 +100,6 @@ def parse_command(type: str, args: Mapping[str, Any], seat: int) -> Command:
             out[name] = list(d) if isinstance(d, list) else d
         else:
             raise _bad(f"missing field {name!r}")
-    if not isinstance(seat, int):
-        raise InvalidCommand("bad_seat", "seat must be a number")
     return Command(type, out, seat)
 
 

@@ -12,7 +12,8 @@ from rules.core import Command, IllegalCommand
 from . import primals
 from .actions import _flames_ok, cmd, faction, finish_move, tile, use_flames
 from .content import FACTIONS, POWER_OWNER
-from .engine import Ctx, chose_done, defeat, place_unit, warrior_placed
+from .emitter import RiteEmitter
+from .engine import chose_done, defeat, place_unit, warrior_placed
 from .query import COMMANDERS, defeatable, in_reserve, open_tile, path_from, reach_all
 from .state import BOARD, CARD, RESERVE, State
 
@@ -30,7 +31,7 @@ def power_ready(s: State, seat: int, name: str) -> bool:
     return fac == faction(s, seat) and slots_left(s, seat, card) > 0 and name not in s.tpowers
 
 
-def _use(c: Ctx, seat: int, name: str) -> None:
+def _use(c: RiteEmitter, seat: int, name: str) -> None:
     fac, card = POWER_OWNER[name]
     rnd = name in FACTIONS[fac]["round_powers"]
     c.emit("PowerUsed", {"seat": seat, "power": name, "card": card, "round": rnd}, seat)
@@ -102,7 +103,7 @@ def legal_powers(s: State, seat: int) -> Iterator[Command]:
             yield cmd("power", seat, name=name, args=args)
 
 
-def do_power(c: Ctx, seat: int, a: dict[str, Any]) -> None:
+def do_power(c: RiteEmitter, seat: int, a: dict[str, Any]) -> None:
     s = c.s
     name, args = a["name"], list(a["args"])
     if name not in POWER_OWNER or POWER_OWNER[name][0] != faction(s, seat):
@@ -154,7 +155,7 @@ def do_power(c: Ctx, seat: int, a: dict[str, Any]) -> None:
         primals.use_power(c, seat, name, args)
 
 
-def _sign(c: Ctx, seat: int, args: list[str]) -> None:
+def _sign(c: RiteEmitter, seat: int, args: list[str]) -> None:
     s = c.s
     flames = len(args) == 3 and args[2] == "flames"
     lines = args[:2]
@@ -241,7 +242,7 @@ def prompt_options(s: State, seat: int) -> list[str]:
     return primals.prompt_options(s, seat)
 
 
-def do_choose_power(c: Ctx, seat: int, opt: str) -> None:
+def do_choose_power(c: RiteEmitter, seat: int, opt: str) -> None:
     s = c.s
     m = s.mode
     if m in ("ultimatosaur", "roar", "alpha"):

@@ -8,13 +8,12 @@ Kept apart from `primals.py` because `query` and `evolve` need these, and `prima
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
 from .board import Geometry, geometry
 from .content import FACTIONS, UNITS
-from .state import BOARD, RESERVE, VOLCANO, State, revise, uids_of
+from .state import BOARD, RESERVE, VOLCANO, State, revise, uids_of, with_unit
 
 PRIMALS = "primals"
 UNDER = "under"  # `Unit.where` of a defeated unit lying underneath a Primal unit
@@ -200,7 +199,7 @@ def set_unit(s: State, uid: int, tiles: tuple[int, ...], where: str, controller:
             occ[t] = -1
     for t in tiles:
         occ[t] = uid
-    units[uid] = replace(u, tiles=tiles, where=where, controller=controller)
+    units[uid] = with_unit(u, tiles=tiles, where=where, controller=controller)
     return revise(s, units=tuple(units), occ=tuple(occ))
 
 

@@ -11,8 +11,8 @@ from typing import Any
 from rules.core import Command, IllegalCommand
 
 from .board import ACCESSIBLE_KINDS
-from .content import UNITS
-from .engine import Ctx, action_limit, chose_done, defeat, destination, enter, gain, pay
+from .emitter import RiteEmitter
+from .engine import action_limit, chose_done, defeat, enter, pay
 from .primal_base import (
     PRIMALS,
     ULT,
@@ -20,22 +20,18 @@ from .primal_base import (
     around,
     is_primal,
     jungle_immune,
-    next_kind,
     parse_tri,
     touching,
     tri_label,
     triangles,
-    under_cost,
-    underneath,
-    value,
 )
+from .primal_evolve import summon_options
 from .query import (
     COMMANDERS,
     backup,
     budget,
     cmd,
     defeat_cost,
-    defeatable,
     in_reserve,
     open_tile,
     path_from,
@@ -72,90 +68,10 @@ def _need_action(s: State) -> None:
         raise IllegalCommand("action_taken", "you have already taken your action this turn")
 
 
-# --- defeats: energy, consumed points, Evolve ----------------------------------------------------
-
-
-def after_defeat(c: Ctx, done: list[tuple[int, Any]], by: int, cause: str, attacker: int) -> None:
-    """Primal consequences of defeats just made (engine.defeat calls this once per batch)."""
-    s = c.s
-    primal_by = by >= 0 and s.factions[by] == PRIMALS
-    att = s.units[attacker] if attacker >= 0 else None
-    consuming = primal_by and (cause == "ultimatosaur" or (att is not None and att.kind == ULT))
-    for uid, u in done:
-        # A defeated Primal unit's units underneath leave with it (ruling: to where they would go).
-        for x in underneath(c.s, uid):
-            c.emit("UnitReleased", {"uid": x, "to": destination(c.s, x)}, u.owner)
-        if u.kind == ULT and c.s.consumed:
-            c.emit("ConsumedLost", {"seat": u.owner}, u.owner)
-        if primal_by and u.controller != by:
-            gain(c, by, value(u.kind))
-            if consuming:
-                c.emit("Consumed", {"seat": by, "n": value(u.kind), "commander": u.kind in COMMANDERS}, by)
-    if att is None or next_kind(att.kind) is None or c.s.units[attacker].where != BOARD:
-        return
-    own = UNITS[att.kind].cost
-    for uid, u in done:
-        if (uid, attacker) in c.s.under or u.controller == att.controller or is_primal(c.s, uid):
-            continue
-        worth = value(u.kind)
-        if worth >= own or under_cost(c.s, attacker) + worth >= own:
-            evolve_unit(c, attacker)
-            return
-
-
-def can_evolve(s: State, uid: int) -> bool:
-    """The higher unit is in the Primal reserve; a Rex also needs its own controller and room."""
-    u = s.units[uid]
-    nk = next_kind(u.kind)
-    if nk is None or in_reserve(s, u.owner, nk) < 0:
-        return False
-    if nk == ULT:
-        return u.controller == u.owner and bool(summon_options(s, uid))
-    return True
-
-
-def evolve_unit(c: Ctx, uid: int) -> None:
-    s = c.s
-    u = s.units[uid]
-    if not can_evolve(s, uid):
-        return
-    for x in underneath(s, uid):
-        c.emit("UnitReleased", {"uid": x, "to": destination(c.s, x)}, u.owner)
-    nk = next_kind(u.kind)
-    if nk == ULT:
-        c.mode("ultimatosaur", [uid])
-        return
-    assert nk is not None
-    new = in_reserve(c.s, u.owner, nk)
-    c.emit("UnitEvolved", {"uid": uid, "into": new, "tiles": [c.lab(t) for t in u.tiles]}, u.controller)
-
-
 # --- Rite of Summoning: the Rex becomes Ultimatosaur ---------------------------------------------
 
 
-def _trample_ok(s: State, j: int, seat: int) -> bool:
-    """May Ultimatosaur be placed on tile j: open, a rock, or a defeatable non-commander enemy."""
-    if s.kinds[j] not in ACCESSIBLE_KINDS:
-        return False
-    v = s.occ[j]
-    if v < 0:
-        return True
-    w = s.units[v]
-    return w.controller != seat and w.kind not in COMMANDERS and defeatable(s, v, seat, "ultimatosaur")
-
-
-def summon_options(s: State, rex: int) -> list[str]:
-    u = s.units[rex]
-    t = u.tiles[0]
-    tris = triangles(s.radius)
-    out = []
-    for k in tris.by_tile[t]:
-        if all(j == t or _trample_ok(s, j, u.controller) for j in tris.all[k]):
-            out.append(tri_label(s, tris.all[k]))
-    return out
-
-
-def do_summon_ult(c: Ctx, seat: int, opt: str) -> None:
+def do_summon_ult(c: RiteEmitter, seat: int, opt: str) -> None:
     s = c.s
     rex = s.mctx[0]
     tri = parse_tri(s, opt)  # the three tiles may be named in any order
@@ -230,7 +146,7 @@ def _tri_path(best: Reach, to: int) -> list[int]:
     return out
 
 
-def shift(c: Ctx, seat: int, uid: int, path: list[int], why: str) -> None:
+def shift(c: RiteEmitter, seat: int, uid: int, path: list[int], why: str) -> None:
     """Move Ultimatosaur along triangles: rocks he covers break, fire tokens where he ends go out."""
     tris = triangles(c.s.radius)
     for k in path[1:]:
@@ -244,7 +160,7 @@ def shift(c: Ctx, seat: int, uid: int, path: list[int], why: str) -> None:
             c.emit("FireTokenRemoved", {"at": c.lab(j)}, seat)
 
 
-def do_umove(c: Ctx, seat: int, a: dict[str, Any]) -> None:
+def do_umove(c: RiteEmitter, seat: int, a: dict[str, Any]) -> None:
     s = c.s
     pts = [_tri(s, x) for x in a["path"]]
     tris = triangles(s.radius)
@@ -320,7 +236,7 @@ def charge_options(s: State, seat: int) -> dict[int, list[int]]:
     return {k: _tri_path(best, k) for k, x in found.items() if x == d}
 
 
-def do_charge(c: Ctx, seat: int, a: dict[str, Any]) -> None:
+def do_charge(c: RiteEmitter, seat: int, a: dict[str, Any]) -> None:
     s = c.s
     to = _tri(s, a["to"])
     opts = charge_options(s, seat)
@@ -374,7 +290,7 @@ def _roar_pairs(s: State, seat: int) -> Iterator[tuple[int, int]]:
                     yield rex, v
 
 
-def do_roar(c: Ctx, seat: int, a: dict[str, Any]) -> None:
+def do_roar(c: RiteEmitter, seat: int, a: dict[str, Any]) -> None:
     s = c.s
     rex, v = s.occ[tile(s, a["from"])], s.occ[tile(s, a["target"])]
     if (rex, v) not in set(_roar_pairs(s, seat)):
@@ -395,7 +311,7 @@ def prompt_options(s: State, seat: int) -> list[str]:
     return []
 
 
-def do_choose(c: Ctx, seat: int, opt: str) -> None:
+def do_choose(c: RiteEmitter, seat: int, opt: str) -> None:
     s = c.s
     m = s.mode
     if m == "ultimatosaur":
@@ -441,7 +357,7 @@ def attack_cost(s: State, uid: int, seat: int, attacker: int) -> int:
     return cost
 
 
-def free_defeat_used(c: Ctx, seat: int, attacker: int) -> None:
+def free_defeat_used(c: RiteEmitter, seat: int, attacker: int) -> None:
     """Record a Raptor's Surprise Attack (its first defeat of the turn)."""
     if attacker >= 0 and _surprise(c.s, attacker):
         c.emit("TurnFlagSet", {"flag": f"surprise:{attacker}"}, seat)
@@ -529,7 +445,7 @@ def power_args(s: State, seat: int, name: str) -> Iterator[list[str]]:
         yield []
 
 
-def use_power(c: Ctx, seat: int, name: str, args: list[str]) -> None:
+def use_power(c: RiteEmitter, seat: int, name: str, args: list[str]) -> None:
     """The effect of a Primal power already checked and recorded as used."""
     if name == "rush":
         for a, uid, p in _rush_moves(c.s, seat):

@@ -10,8 +10,8 @@ from rules.core import Command, IllegalCommand
 
 from .board import ACCESSIBLE_KINDS, tiles_of
 from .content import UNITS
-from .primal_base import adjacent_units, grow, is_primal, jungle_immune
-from .state import BOARD, CARD, RESERVE, VOLCANO, State, uids_of
+from .primal_base import ULT, adjacent_units, grow, is_primal, jungle_immune
+from .state import BOARD, BOX, CARD, RESERVE, VOLCANO, State, uids_of
 
 
 def cmd(t: str, seat: int, **args: Any) -> Command:
@@ -317,3 +317,55 @@ def fog_tiles(kinds: tuple[str, ...]) -> frozenset[int]:
 @lru_cache(maxsize=64)
 def _as_set(tiles: tuple[int, ...]) -> frozenset[int]:
     return frozenset(tiles)
+
+
+def destination(s: State, uid: int) -> str:
+    u = s.units[uid]
+    if u.kind == ULT:
+        return RESERVE  # the one commander that goes back to the reserve (Commanders)
+    if u.kind in COMMANDERS:
+        return BOX
+    if u.owner >= 0:
+        fac = s.factions[u.owner]
+        lvl = s.players[u.owner].level
+        if lvl >= 10 and (
+            (fac == "goblins" and u.kind == "firebringer") or (fac == "undead" and u.kind == "deathbringer")
+        ):
+            return CARD
+    return RESERVE
+
+
+def reaction_options(s: State, tile: int) -> list[str]:
+    """What the Undead may do about an enemy defeated on `tile`: Rise Again and/or Soul Reaper."""
+    und = s.seat_of("undead")
+    out: list[str] = []
+    if not open_tile(s, tile):
+        return out
+    lab = s.geo.labels[tile]
+    if in_reserve(s, und, "warrior") >= 0:
+        for u in s.units:
+            if (
+                u.kind == "necromancer" and u.where == BOARD and u.controller == und
+                and s.geo.dist[u.tiles[0]][tile] <= 3
+            ):
+                out.append(f"rise:{lab}")
+                break
+    for u in s.units:
+        if u.kind == "death" and u.where == BOARD and u.controller == und and u.tiles[0] != tile:
+            out.append(f"reap:{lab}")
+    return out
+
+
+def react_choices(s: State) -> list[str]:
+    opts: list[str] = []
+    reap = False
+    for t in s.reacts:
+        for o in reaction_options(s, t):
+            opts.append(o)
+            reap = reap or o.startswith("reap:")
+    # mctx[0]: Death has already been placed by Soul Reaper in this batch
+    reaped = bool(s.mctx[0]) if s.mode == "react" and s.mctx else False
+    if not reap or reaped:
+        opts = [o for o in opts if not o.startswith("reap:")]
+        opts.append("done")
+    return opts

@@ -7,6 +7,7 @@ from functools import lru_cache
 from typing import Any
 
 from rules.core import Prompt
+from rules.kit import copier
 
 from .board import Geometry, geometry, positions
 from .content import FACTIONS, UNITS
@@ -63,6 +64,15 @@ def uids_of(s: State, kind: str) -> tuple[int, ...]:
 
 @dataclass(frozen=True)
 class State:
+    """The whole position, folded from the events by `evolve` (never changed in place).
+
+    Every field is a tuple, a frozenset or an immutable value, with one exception: `mctx`, the
+    open prompt's context, holds the `ctx` list of its ModeSet event as it came (a nested list
+    for a prompt that remembers the one it interrupted, e.g. `crise` and `simul`). Nothing
+    mutates those lists: a handler that builds on them copies them first (`list(s.mctx[2])`),
+    and converting them would change the events that re-emit them.
+    """
+
     phase: str = "new"  # new | map | play | over
     factions: tuple[str, ...] = ()
     method: str = "premade"
@@ -149,17 +159,8 @@ class State:
         return [lab[t] for t in tiles]
 
 
-_FIELDS = frozenset(State.__dataclass_fields__)
-
-
-def revise(s: State, **changes: Any) -> State:
-    """`dataclasses.replace` for State, without its per-field introspection (evolve's hot path)."""
-    # State keeps a __dict__ (no slots) so that a copy is one C-level dict copy: evolve revises
-    # the state once per event, and ~45 fields copied one descriptor at a time cost 13 µs.
-    if not changes.keys() <= _FIELDS:
-        raise TypeError(f"State has no field {sorted(changes.keys() - _FIELDS)}")
-    n = object.__new__(State)
-    d = n.__dict__
-    d.update(s.__dict__)
-    d.update(changes)
-    return n
+# evolve copies the state once per event: State keeps a __dict__ (no slots) so that the kit's
+# copy is one C-level dict copy of its ~45 fields.
+revise = copier(State)
+with_unit = copier(Unit)
+with_player = copier(Player)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .chaos_control import target
 from .content import FACTIONS
-from .control import target
 from .primal_base import underneath
 from .state import BOARD, CARD, RESERVE, VOLCANO, State
 

@@ -8,6 +8,7 @@ import random
 from collections.abc import Callable
 
 from rules.core import Command, Rng
+from rules.decider import decide
 from rules.rite import GAME
 from rules.rite.state import BOARD, State
 
@@ -95,8 +96,7 @@ def seeking(greed: float = 0.7, sample: int = 10) -> Callable[[State, int, list[
         best, best_gain = legal[0], float("-inf")
         for c in bot.sample(legal, min(sample, len(legal))):
             after = s
-            for e in GAME.decide(s, c, look):
-                after = GAME.evolve(after, e)
+            after = decide(GAME, s, c, look).state
             gain = progress(after, seat) - before
             if gain > best_gain:
                 best, best_gain = c, gain

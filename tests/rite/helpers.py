@@ -5,16 +5,25 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from rules.core import Command, Event, Rng
+from rules.core import Command, Event, Rng, SeatInfo, fold
+from rules.decider import decide
 from rules.rite import GAME
 from rules.rite.board import geometry
 from rules.rite.state import BOARD, State
 
 RNG_SEED = b"tests"
+SEATS2 = [SeatInfo(0, "ann"), SeatInfo(1, "bob")]
+SEATS3 = [*SEATS2, SeatInfo(2, "cy")]
 
 
 def rng(tag: str = "t") -> Rng:
     return Rng(RNG_SEED, b"", tag)
+
+
+def started(options: dict[str, Any], seats: list[SeatInfo] = SEATS2, tag: str = "s") -> State:
+    """A new match set up with `options`, folded."""
+    state: State = fold(GAME, GAME.setup(options, seats, rng(tag)))
+    return state
 
 
 def board(
@@ -77,11 +86,9 @@ def energy(s: State, seat: int, round_e: int = 0, reserve_e: int = 0, **kw: Any)
 
 
 def run(s: State, seat: int, text: str, tag: str = "t") -> tuple[State, list[Event]]:
-    c = GAME.parse_text(text, seat)
-    evs = GAME.decide(s, c, rng(tag))
-    for e in evs:
-        s = GAME.evolve(s, e)
-    return s, evs
+    """`seat` sends `text` through the platform's decide: the state after it, and its events."""
+    d = decide(GAME, s, GAME.parse_text(text, seat), rng(tag))
+    return d.state, d.events
 
 
 def unit_on(s: State, label: str) -> str:

@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 
 from rules.core import IllegalCommand
-from rules.rite import GAME
+from rules.decider import decide
+from rules.rite import GAME, chaos_control, engine
+from rules.rite.emitter import RiteEmitter
 from rules.rite.query import defeat_cost
 from rules.rite.state import BOARD, CARD, RESERVE, State
 
@@ -51,7 +53,7 @@ def end_round(s: State) -> State:
 
 def refused(s: State, seat: int, text: str, code: str) -> None:
     with pytest.raises(IllegalCommand) as e:
-        GAME.decide(s, GAME.parse_text(text, seat), None)  # type: ignore[arg-type]
+        decide(GAME, s, GAME.parse_text(text, seat), None)  # type: ignore[arg-type]
     assert e.value.code == code
 
 
@@ -563,9 +565,6 @@ def test_reborn_in_flames_fire_bringer_defeated_while_controlled_goes_on_the_car
 
 
 def test_firefly_kills_a_controlled_unit_ties_go_by_controller_in_turn_order() -> None:
-    from rules.rite import engine
-    from rules.rite.engine import Ctx
-
     from .helpers import rng
 
     s = board(HGC, tiles={"d4": ("firefly", "", 1)}, volcano=False)
@@ -575,7 +574,7 @@ def test_firefly_kills_a_controlled_unit_ties_go_by_controller_in_turn_order() -
     s = flip(s, "c4")  # controlled by Chaos: Chaos is last in turn order
     s = puts(s, H, "knight", "d5")
     s = at(s, die=1, mode="flow", active=-1)
-    c = Ctx(s, rng())
+    c = RiteEmitter(s, rng())
     engine.firefly_step(c)
     assert unit_on(c.s, "d5") == "" and unit_on(c.s, "c4") == "fighter"
     s2 = board(HGC, tiles={"d4": ("firefly", "", 1)}, volcano=False)
@@ -584,7 +583,7 @@ def test_firefly_kills_a_controlled_unit_ties_go_by_controller_in_turn_order() -
     s2 = puts(s2, G, "fighter", "c4")
     s2 = flip(s2, "c4")
     s2 = at(s2, die=1, mode="flow", active=-1)
-    c2 = Ctx(s2, rng())
+    c2 = RiteEmitter(s2, rng())
     engine.firefly_step(c2)  # two Chaos-controlled targets: Chaos chooses
     assert c2.s.mode == "firefly" and c2.s.mctx[0] == C
 
@@ -663,7 +662,7 @@ def test_perft_chaos_turn() -> None:
     assert counts == PERFT_COUNTS
     # every listed command is accepted
     for c in cmds:
-        GAME.decide(s, c, None)  # type: ignore[arg-type]
+        decide(GAME, s, c, None)  # type: ignore[arg-type]
 
 
 # Checked by hand: the Thought on c4 is taunted by the Knight on b4 (Just a Thought and defeat only
@@ -743,10 +742,9 @@ def test_random_walk_from_a_chaos_position_keeps_the_contract(seed: int) -> None
         cmd = bot.choice(cmds)
         assert GAME.parse_text(GAME.format_text(cmd), seat) == cmd
         kinds.add(cmd.type)
-        new = GAME.decide(s, cmd, rng_)
-        for e in new:
-            s = GAME.evolve(s, e)
-        events += new
+        d = decide(GAME, s, cmd, rng_)
+        s = d.state
+        events += d.events
     assert fold(GAME, events, start) == s
     assert len(kinds) >= 5
 
@@ -790,8 +788,6 @@ def test_simultaneous_rise_agains_with_nobody_active_go_to_the_first_in_turn_ord
     # General Rules: "If there is no active player, the first player in turn order chooses" (here
     # as the end of the round resolves, after a volcanic defeat next to both Necromancers).
     from rules.core import Rng
-    from rules.rite import control
-    from rules.rite.engine import Ctx
 
     s = at(board(("humans", "undead", "chaos"), volcano=False), active=-1)
     s = puts(s, 1, "necromancer", "g4")
@@ -799,8 +795,8 @@ def test_simultaneous_rise_agains_with_nobody_active_go_to_the_first_in_turn_ord
     s = flip(s, "b5")
     e5 = idx(s, "e5")
     s = at(s, mode="flow", queue=("newround",), reacts=(e5,), rises=(e5,), order=(2, 0, 1))
-    c = Ctx(s, Rng(b"t"))
-    control.open_rise(c)
+    c = RiteEmitter(s, Rng(b"t"))
+    chaos_control.open_rise(c)
     assert c.s.prompt is not None and c.s.prompt.kind == "simultaneous" and c.s.prompt.seats == (2,)
     s, _ = run(c.s, 2, "choose undead")
     assert s.prompt is not None and s.prompt.kind == "undead_reaction"

@@ -8,8 +8,9 @@ import orjson
 import pytest
 
 from rules.core import IllegalCommand
+from rules.decider import decide
 from rules.rite import GAME, engine
-from rules.rite.engine import Ctx
+from rules.rite.emitter import RiteEmitter
 from rules.rite.query import defeat_cost, defeatable
 from rules.rite.state import BOARD, BOX, CARD, RESERVE, VOLCANO, State
 
@@ -51,7 +52,7 @@ def refused(s: State, seat: int, text: str, code: str) -> None:
 def all_accepted(s: State, seat: int) -> None:
     """Every listed command is accepted by decide (the legal_commands contract)."""
     for c in GAME.legal_commands(s, seat):
-        GAME.decide(s, c, rng())
+        decide(GAME, s, c, rng())
 
 
 # --- summoning and Evolve -------------------------------------------------------------------------
@@ -427,14 +428,14 @@ def test_firefly_targets_primal_units_but_not_on_jungle() -> None:
     s = puts(s, -1, "firefly", "a4")
     s, h = put(s, P, "hatchling", "b4")
     s, k = put(s, 0, "knight", "a6")
-    c = Ctx(at(s, die=3), rng())
+    c = RiteEmitter(at(s, die=3), rng())
     engine.firefly_step(c)
     assert where(c.s, h) == BOARD and where(c.s, k) == RESERVE
     s2 = board(HGP, tiles={"a4": ("firefly", "", 3)})
     s2 = puts(s2, -1, "firefly", "a4")
     s2, h2 = put(s2, P, "hatchling", "b4")
     s2 = puts(s2, 0, "knight", "a6")
-    c2 = Ctx(at(s2, die=3), rng())
+    c2 = RiteEmitter(at(s2, die=3), rng())
     engine.firefly_step(c2)
     assert where(c2.s, h2) == RESERVE
 
@@ -560,7 +561,7 @@ def test_every_legal_primal_command_is_accepted_and_perft_counts() -> None:
         by[c.type[5:]] = by.get(c.type[5:], 0) + 1
     assert by == PERFT_PRIMAL, by
     for c in cmds:
-        GAME.decide(s, c, rng())  # never raises
+        decide(GAME, s, c, rng())  # never raises
         assert GAME.parse_text(GAME.format_text(c), P) == c
 
 

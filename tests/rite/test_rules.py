@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from rules.core import IllegalCommand
-from rules.rite import engine
-from rules.rite.engine import Ctx
+from rules.core import Command, Game, IllegalCommand, InvalidCommand, Prompt
+from rules.decider import decide
+from rules.rite import GAME, engine
+from rules.rite.decide import ANSWERS
+from rules.rite.emitter import RiteEmitter
 from rules.rite.query import defeat_cost, reach
 from rules.rite.state import BOARD, CARD, RESERVE
 
-from .helpers import at, board, energy, legal, put, puts, rng, run, texts, unit_on
+from .helpers import at, board, energy, legal, put, puts, rng, run, started, texts, unit_on
 
 HGU = ("humans", "goblins", "undead")
 
@@ -349,8 +351,6 @@ def test_undead_win_when_all_runes_are_active() -> None:
     s = puts(s, 0, "knight", "d4")
     s = energy(s, 2, 5, 0)
     s, _ = run(s, 2, "defeat d4 from c4")
-    from rules.rite import GAME
-
     out = GAME.is_over(s)
     assert out is not None and out.winners == (2,)
 
@@ -447,7 +447,7 @@ def test_rite_of_power_unlocks_all_powers() -> None:
 
 
 def _step(s, step, die):  # type: ignore[no-untyped-def]
-    c = Ctx(at(s, die=die), rng())
+    c = RiteEmitter(at(s, die=die), rng())
     getattr(engine, step)(c)
     return c.s
 
@@ -512,7 +512,7 @@ def test_firelord_range_is_half_the_die_and_commanders_are_immune() -> None:
     s = puts(s, 0, "knight", "e4", "f4", "g4")
     s = puts(s, 0, "angel", "c4")
     s = at(s, kinds=s.kinds)
-    c = Ctx(at(s, die=5), rng())
+    c = RiteEmitter(at(s, die=5), rng())
     engine.run_step(c, "v_firelord")
     s = c.s
     assert unit_on(s, "e4") == "" and unit_on(s, "f4") == "" and unit_on(s, "g4") == "knight"
@@ -788,3 +788,64 @@ def test_note_death_bringers_on_the_undying_card_can_be_summoned() -> None:
     s = at(s, active=2, actions=0, mode="turn")
     s, _ = run(s, 2, "summon deathbringer a4")
     assert unit_on(s, "a4") == "deathbringer"
+
+
+# --- the contract and bad input ------------------------------------------------------------------
+
+
+def test_game_satisfies_protocol() -> None:
+    assert isinstance(GAME, Game)
+    assert GAME.name == "rite" and GAME.min_seats == 2 and GAME.max_seats == 5
+    assert "rite.move" in GAME.command_types
+
+
+def test_bad_input_is_refused_and_changes_nothing() -> None:
+    s = started({})
+    before = s
+    with pytest.raises(InvalidCommand):
+        decide(GAME, s, Command("rite.fly", {"from": "zz"}, 0), rng())
+    with pytest.raises(InvalidCommand):
+        decide(GAME, s, Command("rite.teleport", {}, 0), rng())
+    with pytest.raises(InvalidCommand):
+        GAME.parse_command("rite.summon", {"unit": 3, "at": "c4"}, 0)
+    with pytest.raises(InvalidCommand):
+        GAME.parse_text("summon knight", 0)
+    with pytest.raises(IllegalCommand) as e:
+        decide(GAME, s, GAME.parse_text("pass", 1), rng())
+    assert e.value.code == "not_your_turn"
+    with pytest.raises(IllegalCommand) as e:
+        decide(GAME, s, GAME.parse_text("summon angel a4", 0), rng())
+    assert e.value.code == "bad_unit"
+    with pytest.raises(IllegalCommand) as e:
+        decide(GAME, s, GAME.parse_text("pay x1 y1", 0), rng())
+    assert e.value.code == "wrong_prompt"
+    assert s == before
+
+
+def test_not_enough_energy() -> None:
+    s = board(tiles={"a4": ("summon", "humans", 0)})
+    s = energy(s, 0, 1, 0)
+    with pytest.raises(IllegalCommand) as e:
+        run(s, 0, "summon cleric a4")
+    assert e.value.code == "not_enough_energy"
+
+
+def test_the_platform_refuses_what_the_rules_need_not_look_at() -> None:
+    s = started({})
+    with pytest.raises(IllegalCommand) as e:
+        decide(GAME, s, Command("rite.pass", {}, None), rng())
+    assert e.value.code == "seat_required"
+    with pytest.raises(IllegalCommand) as e:
+        decide(GAME, s, Command("rite.choose", {"option": "done"}, 0), rng())
+    assert e.value.code == "wrong_prompt"
+    over = at(s, phase="over", mode="over", winner=0, reason="test")
+    with pytest.raises(IllegalCommand) as e:
+        decide(GAME, over, Command("rite.pass", {}, 0), rng())
+    assert e.value.code == "game_over"
+
+
+def test_every_command_type_answers_some_prompt_and_an_unknown_prompt_takes_none() -> None:
+    kinds = list(ANSWERS)
+    assert set().union(*(GAME.answers(Prompt((0,), k)) for k in kinds)) == GAME.command_types
+    assert GAME.answers(Prompt((0,), "turn")) >= {"rite.move", "rite.thought", "rite.umove", "rite.pass"}
+    assert GAME.answers(Prompt((0,), "no_such_prompt")) == frozenset()

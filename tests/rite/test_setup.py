@@ -10,6 +10,7 @@ import orjson
 import pytest
 
 from rules.core import InvalidCommand, SeatInfo, fold
+from rules.decider import decide
 from rules.rite import GAME
 from rules.rite.board import ACCESSIBLE_KINDS, OBJECTIVE_KINDS, geometry
 from rules.rite.content import (
@@ -21,13 +22,13 @@ from rules.rite.content import (
     OBJECTIVE_FACTIONS,
     counts_for,
 )
-from rules.rite.game import DEFAULT_FACTIONS, lineups_for
 from rules.rite.mapgen import map_valid, random_map
+from rules.rite.setup import DEFAULT_FACTIONS, lineups_for
 from rules.rite.state import State
-from tests.rite.make_premade_maps import FROZEN_BEFORE, generate
+from scripts.make_premade_maps import FROZEN_BEFORE, generate
 from tests.support.randomplay import play_random
 
-from .helpers import at, rng
+from .helpers import SEATS2, SEATS3, at, rng, started
 
 ALL_ON = (True, True, True, True)
 # Every line-up of 3 to 5 players (Set-Up: Pre-Made, the table and the substitutions under it).
@@ -198,8 +199,7 @@ def _place_all(s: State, seed: int) -> State:
         assert s.prompt is not None
         seat = s.prompt.seats[0]
         cmd = bot.choice(list(GAME.legal_commands(s, seat)))
-        for e in GAME.decide(s, cmd, r):
-            s = GAME.evolve(s, e)
+        s = decide(GAME, s, cmd, r).state
     return s
 
 
@@ -370,13 +370,11 @@ def test_player_made_forced_violation_is_swapped_on_a_five_ring_board() -> None:
     s = at(s, kinds=tuple(kinds), placed=placed, hands=hands)
     legal = list(GAME.legal_commands(s, seat))
     assert {(c.args["tile"], c.args["at"]) for c in legal} == {("earth", geo.labels[x])} and len(legal) == 6
-    for e in GAME.decide(s, legal[0], rng()):
-        s = GAME.evolve(s, e)
+    s = decide(GAME, s, legal[0], rng()).state
     right = s.order[(s.order.index(seat) - 1) % 4]
     assert s.mode == "swap" and s.prompt is not None and s.prompt.seats == (right,)
     choice = next(iter(GAME.legal_commands(s, right)))
-    for e in GAME.decide(s, choice, rng()):
-        s = GAME.evolve(s, e)
+    s = decide(GAME, s, choice, rng()).state
     assert s.phase == "play" and map_valid(geo, list(s.kinds)) and s.kinds[x] == "basic"
 
 
@@ -408,3 +406,90 @@ def test_view_renders_a_five_ring_board_with_readable_labels() -> None:
     fog = [c for c in cells if s.kinds[s.geo.index[c["id"]]] == "fog"]
     assert len(fog) == 3 and all(c["label"].endswith("fog") for c in fog)
     assert len(v["players"]) == 5 and [p["faction"] for p in v["players"]] == facs_of("HGUCP")
+
+
+# --- options, defaults and the two-player maps ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "options,seats",
+    [
+        ({"factions": ["humans", "chaos"]}, SEATS2),
+        ({"factions": ["humans", "humans"]}, SEATS2),
+        ({"factions": ["humans"]}, SEATS2),
+        ({"map": "hexagram"}, SEATS2),
+        ({"volcano": "yes"}, SEATS2),
+        ({"colour": "red"}, SEATS2),
+        ({}, [SeatInfo(0, "solo")]),
+    ],
+)
+def test_bad_options_are_rejected(options: dict, seats: list[SeatInfo]) -> None:
+    with pytest.raises(InvalidCommand) as e:
+        GAME.setup(options, seats, rng())
+    assert e.value.code == "bad_options"
+
+
+def test_defaults_by_seat_count_and_turn_order_track() -> None:
+    s = started({})
+    assert s.factions == ("humans", "goblins")
+    s3 = started({"factions": ["undead", "humans", "goblins"]}, SEATS3)
+    assert s3.order == (1, 2, 0)  # H - G - U whatever the seats
+    assert s3.prompt is not None and s3.prompt.seats == (1,)
+
+
+@pytest.mark.parametrize("factions", [["humans", "goblins"], ["undead", "goblins"], ["humans", "undead"]])
+def test_premade_two_player_maps_for_each_substitution(factions: list[str]) -> None:
+    s = started({"factions": factions})
+    assert s.radius == 3 and all(s.kinds)
+    assert map_valid(s.geo, s.kinds)
+    objectives = {"humans": "shrine", "goblins": "beacon", "undead": "rune"}
+    for f in factions:
+        assert s.kinds.count(objectives[f]) == 4
+        assert sum(1 for i, k in enumerate(s.kinds) if k == "summon" and s.tfac[i] == f) == 4
+
+
+def test_premade_three_player_map() -> None:
+    s = started({}, SEATS3)
+    assert s.radius == 4 and len(s.kinds) == 61 and map_valid(s.geo, s.kinds)
+    assert s.kinds.count("earth") == 3 and s.kinds.count("fire") == 3 and s.kinds.count("summon") == 18
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_random_maps_keep_the_balance_rules(seed: int) -> None:
+    for facs in (["humans", "goblins"], ["humans", "goblins", "undead"]):
+        tiles = random_map(facs, (True, True, True, True), rng(f"map{seed}"))
+        geo = geometry(3 if len(facs) == 2 else 4)
+        kinds = [""] * geo.size
+        for i, t in tiles:
+            kinds[i] = t[0]
+        assert all(kinds) and map_valid(geo, kinds)
+        assert all(geo.ring[i] == geo.radius for i, t in tiles if t[0] == "summon")
+
+
+def test_removal_options_play_tiles_basic_side_up() -> None:
+    s = started({"fireflies": False, "elementals": False, "firelord": False})
+    assert not {"firefly", "earth", "fire", "firelord"} & set(s.kinds)
+    assert s.kinds.count("basic") == 6 + 6 + 2 + 2 + 1
+
+
+def test_player_made_map_is_placed_ring_by_ring_in_turn_order() -> None:
+    s = started({"map": "player"})
+    assert s.mode == "place" and s.prompt is not None and s.prompt.seats == (0,)
+    assert sum(len(h) for h in s.hands) == 36
+    legal = list(GAME.legal_commands(s, 0))
+    assert legal and all(geometry(3).ring[geometry(3).index[c.args["at"]]] == 1 for c in legal)
+    assert not any(c.args["tile"].startswith("summon") for c in legal)  # outermost ring only
+    s = decide(GAME, s, legal[0], rng()).state
+    assert s.prompt is not None and s.prompt.seats == (1,)
+
+
+def test_player_made_forced_violation_is_swapped_by_the_player_to_the_right() -> None:
+    s = started({"map": "player"})
+    # Give the Humans only summoning tiles while the first ring is being built.
+    hands = (("summon-humans",) * 18, s.hands[1])
+    s = at(s, hands=hands)
+    legal = list(GAME.legal_commands(s, 0))
+    assert {c.args["tile"] for c in legal} == {"summon-humans"}
+    s2 = decide(GAME, s, legal[0], rng()).state
+    # no basic tile on the board yet: the swap is skipped, the Goblins place next
+    assert s2.mode == "place" and s2.prompt is not None and s2.prompt.seats == (1,)

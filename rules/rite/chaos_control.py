@@ -1,18 +1,18 @@
-"""Chaos control as the engine sees it: who may be flipped, fog tiles, the end of temporary
-control, controlled units points, the Chaos victory, the Chaos rites and Change of Thought."""
+"""Chaos control: the Chaos faction's effects the engine applies on its own (who may be flipped,
+fog tiles, the end of temporary control, controlled units points, the Chaos victory, the Chaos
+rites, Change of Thought and Rise Again with a controlled Necromancer). The Chaos commands that
+use these are in `chaos`."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .board import tiles_of
 from .content import FACTIONS, UNITS
+from .emitter import RiteEmitter
 from .primal_base import jungle_immune
-from .query import COMMANDERS, in_reserve, open_tile, sacred
+from .query import COMMANDERS, in_reserve, open_tile, react_choices, sacred
 from .state import BOARD, RESERVE, State
-
-if TYPE_CHECKING:
-    from .engine import Ctx
 
 # Modes whose prompt interrupts another; the interrupted mode rides in mctx[1] (not in `resume`,
 # which the Undead reaction prompt uses and may stack on top).
@@ -46,10 +46,10 @@ def think_tiles(s: State, seat: int, already: list[int]) -> list[int]:
     return out
 
 
-# --- hooks the engine calls --------------------------------------------------------------------
+# --- what the engine calls ----------------------------------------------------------------------
 
 
-def on_settle(c: Ctx) -> None:
+def on_settle(c: RiteEmitter) -> None:
     """Between steps: temporary control and Total Control end with the action; then fog flips."""
     s = c.s
     if s.mode in SOLO_MODES:
@@ -63,7 +63,7 @@ def on_settle(c: Ctx) -> None:
     open_rise(c)
 
 
-def fog(c: Ctx) -> None:
+def fog(c: RiteEmitter) -> None:
     """A non-Chaos, unflipped unit on a fog tile is flipped: Chaos controls it."""
     s = c.s
     chaos = chaos_seat(s)
@@ -78,7 +78,7 @@ def fog(c: Ctx) -> None:
                 s = c.s
 
 
-def score(c: Ctx) -> None:
+def score(c: RiteEmitter) -> None:
     """End of the round, step 8: controlled enemy units Chaos moved onto their own faction's
     summoning tiles score."""
     s = c.s
@@ -101,7 +101,7 @@ def target(s: State) -> int:
     return int(FACTIONS["chaos"]["controlled_target"].get(str(len(s.factions)), 0))
 
 
-def chaos_won(c: Ctx) -> bool:
+def chaos_won(c: RiteEmitter) -> bool:
     s = c.s
     if not s.scored:
         return False
@@ -119,7 +119,7 @@ def hive_tiles(s: State) -> list[int]:
     return [i for i, k in enumerate(s.kinds) if k == "summon" and open_tile(s, i)]
 
 
-def rites(c: Ctx) -> None:
+def rites(c: RiteEmitter) -> None:
     """Rite of Summoning (4 Chaos Bringers on enemy summoning tiles) and Rite of Power."""
     s = c.s
     chaos = chaos_seat(s)
@@ -154,7 +154,7 @@ def _rite_unit(s: State, v: int, chaos: int) -> bool:
     return w.controller == chaos and (w.kind == "chaosbringer" or w.owner != chaos)
 
 
-def hive_guard(c: Ctx, uids: list[int], by: int, cause: str, attacker: int) -> list[int]:
+def hive_guard(c: RiteEmitter, uids: list[int], by: int, cause: str, attacker: int) -> list[int]:
     """Change of Thought: a Hive Mind about to be defeated next to a Thought waits for Chaos's
     choice (a prompt); the rest of the batch goes ahead."""
     s = c.s
@@ -175,7 +175,7 @@ def hive_guard(c: Ctx, uids: list[int], by: int, cause: str, attacker: int) -> l
     return out
 
 
-def chaos_rise(c: Ctx, gone: list[tuple[int, int, int]]) -> None:
+def chaos_rise(c: RiteEmitter, gone: list[tuple[int, int, int]]) -> None:
     """Rise Again of a Necromancer Chaos controls: enemy (of Chaos), non-Undead units defeated within
     range 3 let Chaos place a Warrior from the Undead reserve (a `crise` prompt, like the Undead's)."""
     s = c.s
@@ -196,10 +196,8 @@ def chaos_rise(c: Ctx, gone: list[tuple[int, int, int]]) -> None:
         c.emit("RisesPending", {"tiles": [c.lab(t) for t in (*s.rises, *new)]}, chaos)
 
 
-def open_rise(c: Ctx) -> None:
+def open_rise(c: RiteEmitter) -> None:
     """Open the `crise` prompt over whatever is current; that prompt (and its context) resumes after."""
-    from .engine import react_choices  # late: the engine builds on this module
-
     s = c.s
     if not s.rises or s.mode in ("crise", "simul"):
         return
