@@ -28,8 +28,10 @@ def decide(game: Game, state: object, command: Command, rng: Rng) -> Decision:
     command = game.parse_command(command.type, command.args, seat)
     prompt = getattr(state, "prompt", None)
     if prompt is None or seat not in prompt.seats:
-        asked = "nobody" if prompt is None else "seat " + ", ".join(map(str, prompt.seats))
-        raise IllegalCommand("not_your_turn", f"it is not seat {seat}'s turn: the prompt asks {asked}")
+        if prompt is None:
+            raise IllegalCommand("not_your_turn", f"nobody may act now, seat {seat} neither")
+        asked = " and ".join(f"seat {s}" for s in prompt.seats)
+        raise IllegalCommand("not_your_turn", f"it is {asked}'s turn ({prompt.kind}), not seat {seat}'s")
     # TRANSITION: games without `answers` (until each is ported) skip the type check.
     answers = getattr(game, "answers", None)
     if answers is not None:
