@@ -59,50 +59,58 @@ SHAPES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 COMMAND_TYPES = frozenset(f"factions.{v}" for v in SHAPES)
 
 
-def _norm(verb: str, args: Mapping[str, Any]) -> dict[str, Any]:
-    if verb == "choose":
-        a = _str(args, "advantage")
-        if a not in ADVANTAGES:
-            raise InvalidCommand("bad_args", f"advantage must be one of {ADVANTAGES}")
-        return {"advantage": a}
-    if verb == "tile":
-        return {"tile": _int(args, "tile", range(1, 6)), "spot": _int(args, "spot", range(1, 17)),
-                "rot": _int(args, "rot", (0, 180))}
-    if verb == "center":
-        k = _str(args, "kind")
-        if k not in ("gold", "mana"):
-            raise InvalidCommand("bad_args", "kind must be 'gold' or 'mana'")
-        return {"kind": k, "space": _space(args, "space")}
-    if verb in ("aside", "recruit", "activate"):
-        return {"unit": _unit(args, "unit")}
-    if verb == "command":
-        return {"captain": _unit(args, "captain"), "unit": _unit(args, "unit")}
-    if verb == "step":
-        out = {"to": _space(args, "to")}
-        if args.get("aside") is not None:
-            out["aside"] = _space(args, "aside")
-        return out
-    if verb in ("attack", "shoot"):
-        return {"target": _space(args, "target")}
-    if verb == "use":
-        return {"power": _unit(args, "power"), "target": _space(args, "target")}
-    return {}
+def _choice(args: Mapping[str, Any], key: str, allowed: tuple[str, ...], message: str) -> str:
+    v = _str(args, key)
+    if v not in allowed:
+        raise InvalidCommand("bad_args", message)
+    return v
+
+
+def _step(args: Mapping[str, Any]) -> dict[str, Any]:
+    out = {"to": _space(args, "to")}
+    if args.get("aside") is not None:
+        out["aside"] = _space(args, "aside")
+    return out
+
+
+# Each verb's check and normal form of its JSON args (their keys are already checked).
+_NORM: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
+    "choose": lambda a: {"advantage": _choice(a, "advantage", ADVANTAGES,
+                                              f"advantage must be one of {ADVANTAGES}")},
+    "tile": lambda a: {"tile": _int(a, "tile", range(1, 6)), "spot": _int(a, "spot", range(1, 17)),
+                       "rot": _int(a, "rot", (0, 180))},
+    "center": lambda a: {"kind": _choice(a, "kind", ("gold", "mana"), "kind must be 'gold' or 'mana'"),
+                         "space": _space(a, "space")},
+    "aside": lambda a: {"unit": _unit(a, "unit")},
+    "recruit": lambda a: {"unit": _unit(a, "unit")},
+    "done": lambda a: {},
+    "activate": lambda a: {"unit": _unit(a, "unit")},
+    "command": lambda a: {"captain": _unit(a, "captain"), "unit": _unit(a, "unit")},
+    "step": _step,
+    "fly": lambda a: {},
+    "land": lambda a: {},
+    "attack": lambda a: {"target": _space(a, "target")},
+    "shoot": lambda a: {"target": _space(a, "target")},
+    "use": lambda a: {"power": _unit(a, "power"), "target": _space(a, "target")},
+    "end": lambda a: {},
+}
+_VERBS = {f"factions.{v}": v for v in SHAPES}
+_KEYS = {v: frozenset(req + opt) for v, (req, opt) in SHAPES.items()}
 
 
 def parse_command(type: str, args: Mapping[str, Any], seat: int) -> Command:
-    if not isinstance(type, str) or type not in COMMAND_TYPES:
+    verb = _VERBS.get(type) if isinstance(type, str) else None
+    if verb is None:
         raise InvalidCommand("unknown_command", f"no command type {type!r} in factions")
     if not isinstance(args, Mapping):
         raise InvalidCommand("bad_args", "args must be an object")
-    verb = type.split(".", 1)[1]
-    req, opt = SHAPES[verb]
-    extra = set(args) - set(req) - set(opt)
+    extra = args.keys() - _KEYS[verb]
     if extra:
         raise InvalidCommand("bad_args", f"unexpected fields {sorted(extra)}")
-    for k in req:
+    for k in SHAPES[verb][0]:
         if k not in args:
             raise InvalidCommand("bad_args", f"missing field {k!r}")
-    return Command(type, _norm(verb, args), seat)
+    return Command(type, _NORM[verb](args), seat)
 
 
 def format_text(c: Command) -> str:
