@@ -21,6 +21,7 @@ from .engine import (
     earth_one,
     enter,
     firefly_strike,
+    need_action,
     next_turn,
     offered,
     pay,
@@ -54,11 +55,6 @@ def own_unit(s: State, seat: int, label: Any) -> int:
     if v < 0 or s.units[v].controller != seat:
         raise IllegalCommand("not_your_unit", f"no unit of yours on {label}")
     return v
-
-
-def need_action(s: State) -> None:
-    if s.actions >= action_limit(s):
-        raise IllegalCommand("action_taken", "you have already taken your action this turn")
 
 
 def take_action(c: RiteEmitter, seat: int) -> None:
@@ -126,7 +122,7 @@ def legal_summon(s: State, seat: int) -> Iterator[Command]:
 # --- move --------------------------------------------------------------------------------------
 
 
-def _movers(s: State, seat: int) -> list[int]:
+def movers(s: State, seat: int) -> list[int]:
     return [uid for uid, u in enumerate(s.units) if u.where == BOARD and u.controller == seat]
 
 
@@ -203,7 +199,7 @@ def finish_move(c: RiteEmitter, seat: int, uid: int, path: list[int]) -> None:
 def legal_move(s: State, seat: int, free_only: bool) -> Iterator[Command]:
     have = 0 if free_only else budget(s, seat)
     lab = s.geo.labels
-    for uid in _movers(s, seat):
+    for uid in movers(s, seat):
         u = s.units[uid]
         if u.kind == "firefly" or len(u.tiles) > 1:
             continue
@@ -219,7 +215,7 @@ def legal_move(s: State, seat: int, free_only: bool) -> Iterator[Command]:
 # --- Protecting Wings --------------------------------------------------------------------------
 
 
-def _wing_options(s: State) -> list[str]:
+def wing_options(s: State) -> list[str]:
     angel, origin, carried = s.mctx[0], s.mctx[1], s.mctx[2:]
     geo = s.geo
     seat = s.units[angel].controller
@@ -235,20 +231,20 @@ def _wing_options(s: State) -> list[str]:
 
 def open_wings(c: RiteEmitter, angel: int, origin: int) -> None:
     c.mode("wings", [angel, origin])
-    if _wing_options(c.s) == ["done"]:
+    if wing_options(c.s) == ["done"]:
         c.mode("turn")
 
 
 def do_wings(c: RiteEmitter, seat: int, opt: str) -> None:
     s = c.s
-    if chose_done(c, opt, _wing_options(s)):
+    if chose_done(c, opt, wing_options(s)):
         return
     a, b = (tile(s, x) for x in opt.split("-"))
     v = s.occ[a]
     c.emit("UnitMoved", {"uid": v, "path": [c.lab(a), c.lab(b)], "carried": True}, seat)
     enter(c, v, b)
     c.mode("wings", [*s.mctx, v])
-    if _wing_options(c.s) == ["done"]:
+    if wing_options(c.s) == ["done"]:
         c.mode("turn")
 
 
@@ -396,7 +392,7 @@ def do_fly(c: RiteEmitter, seat: int, a: dict[str, Any]) -> None:
 
 def legal_fly(s: State, seat: int) -> Iterator[Command]:
     lab = s.geo.labels
-    for uid in _movers(s, seat):
+    for uid in movers(s, seat):
         if s.units[uid].kind == "angel":
             for j, _ in _fly_targets(s, seat, uid):
                 yield cmd("fly", seat, **{"from": lab[s.units[uid].tiles[0]], "to": lab[j]})
@@ -405,7 +401,7 @@ def legal_fly(s: State, seat: int) -> Iterator[Command]:
 # --- Fireball ----------------------------------------------------------------------------------
 
 
-def _fireball_targets(s: State, seat: int, sorc: int) -> Iterator[int]:
+def fireball_targets(s: State, seat: int, sorc: int) -> Iterator[int]:
     at = s.units[sorc].tiles[0]
     have = budget(s, seat)
     tn = taunters(s, sorc)
@@ -422,12 +418,20 @@ def do_fireball(c: RiteEmitter, seat: int, a: dict[str, Any]) -> None:
     if s.units[sorc].kind != "sorcerer":
         raise IllegalCommand("bad_unit", "only a Sorcerer casts Fireball")
     t = tile(s, a["target"])
-    if t not in set(_fireball_targets(s, seat, sorc)):
+    if t not in set(fireball_targets(s, seat, sorc)):
         raise IllegalCommand("out_of_range", f"{a['target']} cannot be targeted")
     c.mode("fireball", [sorc, t])
 
 
-def _flames_ok(s: State, seat: int) -> bool:
+def legal_fireball(s: State, seat: int) -> Iterator[Command]:
+    lab = s.geo.labels
+    for uid in movers(s, seat):
+        if s.units[uid].kind == "sorcerer":
+            for t in fireball_targets(s, seat, uid):
+                yield cmd("fireball", seat, **{"from": lab[s.units[uid].tiles[0]], "target": lab[t]})
+
+
+def flames_ok(s: State, seat: int) -> bool:
     p = s.players[seat]
     # Under Total Control Chaos plays as the Goblins but never with their power cards.
     return (
@@ -443,7 +447,7 @@ def do_pay(c: RiteEmitter, seat: int, a: dict[str, Any]) -> None:
     dist = s.geo.dist[s.units[sorc].tiles[0]][t]
     if x < max(1, dist) or y < 0 or x + y > budget(s, seat):
         raise IllegalCommand("bad_amount", f"X must reach the target ({dist}) and X+Y fit your energy")
-    if flames and not _flames_ok(s, seat):
+    if flames and not flames_ok(s, seat):
         raise IllegalCommand("power_unavailable", "Lasting Flames is not available")
     pay(c, seat, x + y)
     take_action(c, seat)
@@ -464,7 +468,7 @@ def legal_pay(s: State, seat: int) -> Iterator[Command]:
     sorc, t = s.mctx[0], s.mctx[1]
     dist = max(1, s.geo.dist[s.units[sorc].tiles[0]][t])
     have = budget(s, seat)
-    fl = [False, True] if _flames_ok(s, seat) else [False]
+    fl = [False, True] if flames_ok(s, seat) else [False]
     for x in range(dist, have + 1):
         for y in range(0, have - x + 1):
             for f in fl:
@@ -502,7 +506,7 @@ def _breathe_lines(s: State, seat: int, wy: int) -> Iterator[tuple[int, list[int
 def do_breathe(c: RiteEmitter, seat: int, a: dict[str, Any]) -> None:
     s = c.s
     need_action(s)
-    wys = [u for u in _movers(s, seat) if s.units[u].kind == "wyrmling"]
+    wys = [u for u in movers(s, seat) if s.units[u].kind == "wyrmling"]
     if not wys:
         raise IllegalCommand("bad_unit", "you have no Red Dragon Wyrmling on the board")
     wy = wys[0]
@@ -511,7 +515,7 @@ def do_breathe(c: RiteEmitter, seat: int, a: dict[str, Any]) -> None:
     if to not in lines:
         raise IllegalCommand("bad_tile", f"{a['to']} is not in a straight line within reach")
     seg = lines[to]
-    if a["flames"] and not _flames_ok(s, seat):
+    if a["flames"] and not flames_ok(s, seat):
         raise IllegalCommand("power_unavailable", "Lasting Flames is not available")
     pay(c, seat, len(seg), rage_ok=True)
     take_action(c, seat)
@@ -525,8 +529,8 @@ def do_breathe(c: RiteEmitter, seat: int, a: dict[str, Any]) -> None:
 
 def legal_breathe(s: State, seat: int) -> Iterator[Command]:
     lab = s.geo.labels
-    fl = [False, True] if _flames_ok(s, seat) else [False]
-    for wy in _movers(s, seat):
+    fl = [False, True] if flames_ok(s, seat) else [False]
+    for wy in movers(s, seat):
         if s.units[wy].kind == "wyrmling":
             for to, _ in _breathe_lines(s, seat, wy):
                 for f in fl:
@@ -536,7 +540,7 @@ def legal_breathe(s: State, seat: int) -> Iterator[Command]:
 # --- Death's Presence --------------------------------------------------------------------------
 
 
-def _presence_targets(s: State, seat: int) -> list[int]:
+def presence_targets(s: State, seat: int) -> list[int]:
     if "presence" in s.rflags:
         return []
     for u in s.units:
@@ -558,7 +562,7 @@ def _presence_targets(s: State, seat: int) -> list[int]:
 
 
 def do_presence(c: RiteEmitter, seat: int, a: dict[str, Any]) -> None:
-    victims = _presence_targets(c.s, seat)
+    victims = presence_targets(c.s, seat)
     if not victims:
         raise IllegalCommand("no_target", "Death's Presence has nothing to defeat (or was used this round)")
     c.emit("FlagSet", {"flag": "presence"}, seat)

@@ -14,9 +14,9 @@ from . import primals as PR
 from .chaos_control import chaos_seat, cot_thoughts, flippable, hive_tiles, rise_options
 from .content import FACTIONS, POWER_OWNER, UNITS
 from .emitter import Handler, RiteEmitter
-from .engine import action_limit, defeat, offered, pay, place_unit
-from .powers import _use, power_ready
+from .engine import action_limit, defeat, need_action, offered, pay, place_unit
 from .powers import do_power as other_power
+from .powers import power_ready, record_use
 from .query import COMMANDERS, budget, in_reserve, react_choices, taunters
 from .state import BOARD, RESERVE, State, revise
 
@@ -75,7 +75,7 @@ def _thought_targets(s: State, seat: int, th: int) -> Iterator[int]:
 def do_thought(c: RiteEmitter, seat: int, a: dict[str, Any]) -> None:
     s = c.s
     _need_chaos(s, seat)
-    A.need_action(s)
+    need_action(s)
     th = A.own_unit(s, seat, a["from"])
     if s.units[th].kind != "thought":
         raise IllegalCommand("bad_unit", "only a Thought can use Just a Thought")
@@ -143,7 +143,7 @@ def _join_targets(s: State, seat: int) -> Iterator[int]:
 def do_join(c: RiteEmitter, seat: int, a: dict[str, Any]) -> None:
     s = c.s
     _need_chaos(s, seat)
-    A.need_action(s)
+    need_action(s)
     hm = _hive(s, seat)
     if hm < 0:
         raise IllegalCommand("bad_unit", "Join needs your Hive Mind on the board")
@@ -201,14 +201,14 @@ def do_power(c: RiteEmitter, seat: int, a: dict[str, Any]) -> None:
     if not power_ready(s, seat, name):
         raise IllegalCommand("power_unavailable", f"{name} is locked, spent, or used this turn")
     if name == "puppet":
-        A.need_action(s)  # Puppet is the one power that is an action (Turn: ACTION - Power)
+        need_action(s)  # Puppet is the one power that is an action (Turn: ACTION - Power)
     if name in ("puppet", "corrupt") and len(args) == 1:
         v = _target(s, seat, args[0])
         if name == "corrupt" and UNITS[s.units[v].kind].cost != 2:
             raise IllegalCommand("bad_power_args", "Corrupt replaces an enemy 2-cost unit")
     if args not in list(_power_args(s, seat, name)):
         raise IllegalCommand("bad_power_args", f"{name} cannot be used that way now")
-    _use(c, seat, name)
+    record_use(c, seat, name)
     if name == "puppet":
         _flip(c, s.occ[A.tile(s, args[0])], seat, "puppet")
         c.mode("puppet", [s.occ[A.tile(s, args[0])]])
@@ -240,7 +240,7 @@ def puppet_commands(s: State, seat: int) -> Iterator[Command]:
             yield c
     v = s.mctx[0]
     if s.units[v].kind == "sorcerer":
-        for t in A._fireball_targets(s, seat, v):
+        for t in A.fireball_targets(s, seat, v):
             yield A.cmd("fireball", seat, **{"from": lab, "target": s.geo.labels[t]})
     yield A.cmd("choose", seat, option="done")
 
@@ -278,23 +278,15 @@ def _proxy_actions(s: State, x: int, chaos: int) -> Iterator[Command]:
     cmds: list[Iterator[Command]] = []
     if acting:
         cmds += [A.legal_summon(s, x), A.legal_move(s, x, free_only=False), A.legal_defeat(s, x)]
-        cmds += [A.legal_rock(s, x), A.legal_fly(s, x), _fireballs(s, x), A.legal_breathe(s, x)]
+        cmds += [A.legal_rock(s, x), A.legal_fly(s, x), A.legal_fireball(s, x), A.legal_breathe(s, x)]
     else:
         cmds += [A.legal_move(s, x, free_only=True), A.legal_defeat(s, x, free_only=True)]
     cmds.append(PR.legal_turn(s, x, acting))  # Ultimatosaur's move, Charge, Roar
     for it in cmds:
         for c in it:
             yield Command(c.type, c.args, chaos)
-    if A._presence_targets(s, x):
+    if A.presence_targets(s, x):
         yield A.cmd("presence", chaos)
-
-
-def _fireballs(s: State, seat: int) -> Iterator[Command]:
-    lab = s.geo.labels
-    for uid in A._movers(s, seat):
-        if s.units[uid].kind == "sorcerer":
-            for t in A._fireball_targets(s, seat, uid):
-                yield A.cmd("fireball", seat, **{"from": lab[s.units[uid].tiles[0]], "target": lab[t]})
 
 
 def _as(s: State, x: int) -> State:
@@ -440,7 +432,7 @@ def legal_turn(s: State, seat: int, acting: bool) -> Iterator[Command]:
     if not is_chaos(s, seat):
         return
     lab = s.geo.labels
-    for uid in A._movers(s, seat):
+    for uid in A.movers(s, seat):
         k = s.units[uid].kind
         at = lab[s.units[uid].tiles[0]]
         if k == "thought" and acting:

@@ -244,6 +244,12 @@ def action_limit(s: State) -> int:
     return 2 if "frenzy" in s.rflags and s.factions[s.active] == "goblins" else 1
 
 
+def need_action(s: State) -> None:
+    """Refuse a second action that requires energy (two under Frenzy for the Goblins)."""
+    if s.actions >= action_limit(s):
+        raise IllegalCommand("action_taken", "you have already taken your action this turn")
+
+
 def next_turn(c: RiteEmitter) -> None:
     """Hand the turn to the next player in turn order who has not passed, or end the round."""
     s = c.s

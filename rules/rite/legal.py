@@ -25,7 +25,7 @@ def has_free(s: State) -> bool:
         return True
     if C.has_free(s):
         return True
-    if A._presence_targets(s, seat):
+    if A.presence_targets(s, seat):
         return True
     for _ in A.legal_move(s, seat, free_only=True):
         return True
@@ -57,17 +57,13 @@ def legal_commands(s: State, seat: int) -> Iterator[Command]:
             yield from A.legal_defeat(s, seat)
             yield from A.legal_rock(s, seat)
             yield from A.legal_fly(s, seat)
-            lab = s.geo.labels
-            for uid in A._movers(s, seat):
-                if s.units[uid].kind == "sorcerer":
-                    for t in A._fireball_targets(s, seat, uid):
-                        yield A.cmd("fireball", seat, **{"from": lab[s.units[uid].tiles[0]], "target": lab[t]})
+            yield from A.legal_fireball(s, seat)
             yield from A.legal_breathe(s, seat)
         else:
             yield from A.legal_move(s, seat, free_only=True)
             yield from A.legal_defeat(s, seat, free_only=True)
         yield from PR.legal_turn(s, seat, acting)
-        if A._presence_targets(s, seat):
+        if A.presence_targets(s, seat):
             yield A.cmd("presence", seat)
         yield from P.legal_powers(s, seat)
         yield from C.legal_turn(s, seat, acting)
@@ -78,7 +74,7 @@ def legal_commands(s: State, seat: int) -> Iterator[Command]:
     elif m == "fireball":
         yield from A.legal_pay(s, seat)
     elif m == "wings":
-        yield from _choose_cmds(seat, A._wing_options(s))
+        yield from _choose_cmds(seat, A.wing_options(s))
     elif m == "react":
         yield from _choose_cmds(seat, react_choices(s))
     elif m == "firefly":

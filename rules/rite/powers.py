@@ -1,5 +1,6 @@
 """The powers of the Humans, Goblins and Undead: availability, effects and their prompts (the
-Primal powers live in `primals`, reached from here)."""
+Primal powers live in `primals`, reached from here; Chaos's in `chaos`, which hands the others
+here)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from typing import Any
 from rules.core import Command, IllegalCommand
 
 from . import primals
-from .actions import _flames_ok, cmd, faction, finish_move, tile, use_flames
+from .actions import cmd, faction, finish_move, flames_ok, tile, use_flames
 from .content import FACTIONS, POWER_OWNER
 from .emitter import RiteEmitter
 from .engine import chose_done, defeat, place_unit, warrior_placed
@@ -31,7 +32,8 @@ def power_ready(s: State, seat: int, name: str) -> bool:
     return fac == faction(s, seat) and slots_left(s, seat, card) > 0 and name not in s.tpowers
 
 
-def _use(c: RiteEmitter, seat: int, name: str) -> None:
+def record_use(c: RiteEmitter, seat: int, name: str) -> None:
+    """Mark a slot of the power's card used (and the power as used this turn, or this round)."""
     fac, card = POWER_OWNER[name]
     rnd = name in FACTIONS[fac]["round_powers"]
     c.emit("PowerUsed", {"seat": seat, "power": name, "card": card, "round": rnd}, seat)
@@ -74,7 +76,7 @@ def _power_args(s: State, seat: int, name: str) -> Iterator[list[str]]:
             yield []
     elif name == "sign":
         names = sorted(s.geo.lines)
-        fl = [False, True] if _flames_ok(s, seat) else [False]
+        fl = [False, True] if flames_ok(s, seat) else [False]
         for a, b in combinations(names, 2):
             for f in fl:
                 yield [a, b, "flames"] if f else [a, b]
@@ -117,7 +119,7 @@ def do_power(c: RiteEmitter, seat: int, a: dict[str, Any]) -> None:
         return
     if args not in list(_power_args(s, seat, name)):
         raise IllegalCommand("bad_power_args", f"{name} cannot be used that way now")
-    _use(c, seat, name)
+    record_use(c, seat, name)
     if name == "rally":
         c.mode("rally", [tile(s, args[0])])
         if _rally_options(c.s, seat) == ["done"]:
@@ -163,9 +165,9 @@ def _sign(c: RiteEmitter, seat: int, args: list[str]) -> None:
         raise IllegalCommand("bad_power_args", "Sign of the Dragon takes two different lines")
     if any(x not in s.geo.lines for x in lines):
         raise IllegalCommand("bad_power_args", "lines are col:<letter>, row:<n> or diag:<n>")
-    if flames and not _flames_ok(s, seat):
+    if flames and not flames_ok(s, seat):
         raise IllegalCommand("power_unavailable", "Lasting Flames is not available")
-    _use(c, seat, "sign")
+    record_use(c, seat, "sign")
     area = sorted(set(s.geo.lines[lines[0]]) | set(s.geo.lines[lines[1]]))
     if flames:
         use_flames(c, seat, area)

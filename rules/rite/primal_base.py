@@ -1,8 +1,8 @@
 """Primal facts that need no decision machinery: jungle immunity, the three-tile Ultimatosaur's
 geometry, units underneath, and the fold handlers of the Primal events.
 
-Kept apart from `primals.py` because `query` and `evolve` need these, and `primals.py` builds on
-`engine`, which imports both: one module would make an import cycle.
+Kept apart from `primals.py` and `primal_evolve.py` because `query` and `evolve` need these and
+both of those build on `query` (and `primals` on the engine): the layers only import downwards.
 """
 
 from __future__ import annotations

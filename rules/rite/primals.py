@@ -12,7 +12,7 @@ from rules.core import Command, IllegalCommand
 
 from .board import ACCESSIBLE_KINDS
 from .emitter import RiteEmitter
-from .engine import action_limit, chose_done, defeat, enter, pay
+from .engine import action_limit, chose_done, defeat, enter, need_action, pay
 from .primal_base import (
     PRIMALS,
     ULT,
@@ -61,11 +61,6 @@ def _ult(s: State, seat: int) -> int:
         if u.where == BOARD and u.controller == seat:
             return uid
     return -1
-
-
-def _need_action(s: State) -> None:
-    if s.actions >= action_limit(s):
-        raise IllegalCommand("action_taken", "you have already taken your action this turn")
 
 
 # --- Rite of Summoning: the Rex becomes Ultimatosaur ---------------------------------------------
@@ -138,14 +133,6 @@ def _ends(s: State, uid: int, best: Reach) -> dict[int, int]:
     return {k: v[0] for k, v in best.items() if v[0] > 0 and _ends_ok(s, uid, tris.all[k])}
 
 
-def _tri_path(best: Reach, to: int) -> list[int]:
-    out = [to]
-    while best[out[-1]][1] >= 0:
-        out.append(best[out[-1]][1])
-    out.reverse()
-    return out
-
-
 def shift(c: RiteEmitter, seat: int, uid: int, path: list[int], why: str) -> None:
     """Move Ultimatosaur along triangles: rocks he covers break, fire tokens where he ends go out."""
     tris = triangles(c.s.radius)
@@ -175,7 +162,7 @@ def do_umove(c: RiteEmitter, seat: int, a: dict[str, Any]) -> None:
         ends = _ends(s, uid, best)
         if pts[1] not in ends:
             raise IllegalCommand("no_path", f"Ultimatosaur cannot get to {a['path'][1]}")
-        path = _tri_path(best, pts[1])
+        path = path_from(best, pts[1])
     else:
         path = pts
         stop = taunt_tiles(s, seat)
@@ -187,7 +174,7 @@ def do_umove(c: RiteEmitter, seat: int, a: dict[str, Any]) -> None:
         if not _ends_ok(s, uid, tris.all[path[-1]]):
             raise IllegalCommand("tile_blocked", f"{a['path'][-1]} is not free")
     cost = len(path) - 1
-    _need_action(s)
+    need_action(s)
     if cost > limit:
         raise IllegalCommand("not_enough_energy", f"that move costs {cost} energy")
     pay(c, seat, cost)
@@ -233,7 +220,7 @@ def charge_options(s: State, seat: int) -> dict[int, list[int]]:
     if not found:
         return {}
     d = min(found.values())
-    return {k: _tri_path(best, k) for k, x in found.items() if x == d}
+    return {k: path_from(best, k) for k, x in found.items() if x == d}
 
 
 def do_charge(c: RiteEmitter, seat: int, a: dict[str, Any]) -> None:
