@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from rules.core import Command, InvalidCommand, Rng
+from rules.core import Command, InvalidCommand, Prompt, Rng
 from rules.decider import decide
 from rules.factions import GAME
+from rules.factions.legal import ANSWERS
 from tests.factions.helpers import position
 
 SAMPLES = ["choose terrain", "tile 3 5 180", "center gold c3", "aside RS", "recruit EG", "done",
@@ -60,3 +61,9 @@ def test_decide_refuses_malformed_and_unknown_commands() -> None:
     # The Decider normalises the JSON shape (unit codes upper case) before the rules look.
     d = decide(GAME, s, Command("factions.activate", {"unit": "eg"}, 0), Rng(b""))
     assert [e.data for e in d.events] == [{"seat": 0, "unit": "0:EG"}] and d.state.active == "0:EG"
+
+
+def test_every_command_type_answers_a_prompt() -> None:
+    assert frozenset().union(*ANSWERS.values()) == GAME.command_types
+    assert GAME.answers(Prompt((0,), "activation")) == ANSWERS["activation"]
+    assert GAME.answers(Prompt((0,), "no_such_prompt")) == frozenset()
