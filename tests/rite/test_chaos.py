@@ -351,6 +351,24 @@ def test_total_control_plays_as_each_player_with_chaos_energy_but_never_their_po
     assert s.players[C].round_e == 2 and s.players[H].round_e == 7 and s.players[C].faction_e == 2
 
 
+def test_a_prompt_opened_under_total_control_names_chaos_who_answers_as_the_other_player() -> None:
+    # The platform lets only the prompt's seats answer: Fireball's pay prompt, opened while Chaos
+    # plays as the Goblins, names Chaos; the Goblins' own seat is refused, and Chaos pays.
+    s = chaos_turn()
+    s = energy(s, C, 4, 0, level=15)
+    s = energy(s, G, 9, 0)
+    s = puts(s, G, "sorcerer", "d4")
+    s = puts(s, H, "knight", "f4")
+    s, _ = run(s, C, "power totalcontrol")
+    s, _ = run(s, C, "act goblins")
+    s, _ = run(s, C, "fireball d4 f4")
+    assert s.prompt is not None and s.prompt.kind == "fireball" and s.prompt.seats == (C,)
+    refused(s, G, "pay x2 y2", "not_your_turn")
+    assert legal(s, C, "pay x2 y2") and not legal(s, C, "pay x2 y3")  # Chaos's 4 energy, not the Goblins' 9
+    s, _ = run(s, C, "pay x2 y2")
+    assert unit_on(s, "f4") == "" and s.players[C].round_e == 0 and s.players[G].round_e == 9
+
+
 def test_master_of_puppets_flips_all_enemy_units_except_commanders_and_fireflies() -> None:
     s = chaos_turn()
     s = energy(s, C, 0, 0, level=20)
