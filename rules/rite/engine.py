@@ -4,8 +4,7 @@ the round and the volcano."""
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Callable, Iterable
 
 from rules.core import IllegalCommand, Outcome
 
@@ -268,8 +267,11 @@ def next_turn(c: RiteEmitter) -> None:
     c.emit("FlowQueued", {"steps": list(EOR_STEPS)})
 
 
-def settle(c: RiteEmitter, has_free: Any) -> None:
-    """Drive every automatic step until someone must choose (or the game is over)."""
+def settle(c: RiteEmitter, has_free: Callable[[State], bool]) -> None:
+    """Drive every automatic step until someone must choose (or the game is over).
+
+    `has_free` (legal.has_free, wired by decide.py) says whether the active player still has a
+    free option after the action: it needs every command module, which all build on this one."""
     for _ in range(10_000):
         s = c.s
         if s.mode == "over":

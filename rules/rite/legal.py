@@ -40,6 +40,7 @@ def _choose_cmds(seat: int, opts: Iterable[str]) -> Iterator[Command]:
 
 
 def legal_commands(s: State, seat: int) -> Iterator[Command]:
+    """Every command `seat` may send now; nothing when the prompt does not name it."""
     prompt = s.prompt
     if prompt is None or seat not in prompt.seats:
         return

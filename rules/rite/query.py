@@ -1,4 +1,5 @@
-"""Read-only questions about a position: access, Taunt, defeat costs, immunity and movement paths."""
+"""Read-only questions about a position: access, Taunt, defeat costs, immunity, movement paths,
+where a defeated unit goes, and what the Undead may do about a defeat (their reaction options)."""
 
 from __future__ import annotations
 
