@@ -32,20 +32,11 @@ def decide(game: Game, state: object, command: Command, rng: Rng) -> Decision:
             raise IllegalCommand("not_your_turn", f"nobody may act now, seat {seat} neither")
         asked = " and ".join(f"seat {s}" for s in prompt.seats)
         raise IllegalCommand("not_your_turn", f"it is {asked}'s turn ({prompt.kind}), not seat {seat}'s")
-    # TRANSITION: games without `answers` (until each is ported) skip the type check.
-    answers = getattr(game, "answers", None)
-    if answers is not None:
-        types = answers(prompt)
-        if command.type not in types:
-            raise IllegalCommand(
-                "wrong_prompt",
-                f"{command.type} does not answer the prompt '{prompt.kind}' "
-                f"(it takes {', '.join(sorted(types)) or 'nothing'})",
-            )
-    out = game.decide(state, command, rng)
-    if isinstance(out, list):  # TRANSITION: a game not yet handing back its Decision
-        s = state
-        for e in out:
-            s = game.evolve(s, e)
-        return Decision(out, s)
-    return out
+    types = game.answers(prompt)
+    if command.type not in types:
+        raise IllegalCommand(
+            "wrong_prompt",
+            f"{command.type} does not answer the prompt '{prompt.kind}' "
+            f"(it takes {', '.join(sorted(types)) or 'nothing'})",
+        )
+    return game.decide(state, command, rng)
