@@ -207,22 +207,22 @@ class Flow(Emitter[State]):
         if cur.kind == "inner":
             if rune != cur.rune:
                 return b.inner_by_rune[rune]
-            self.mshuffle()
-            card = self.mdraw()
-            mc = MOVEMENT_CARDS[card]
-            if "stay" in mc:
-                self.stay(mc["stay"])
-                return None
-            return b.outer_by_rune[mc["rune"]]
+            rune = self.redraw_rune()
+            return None if rune is None else b.outer_by_rune[rune]
         if rune in cur.arrows:
             return cur.arrows[rune]
+        rune = self.redraw_rune()
+        return None if rune is None else b.inner_by_rune[rune]
+
+    def redraw_rune(self) -> str | None:
+        """Shuffle the movement deck and draw again: the new card's rune, or None on a stay card."""
         self.mshuffle()
-        card = self.mdraw()
-        mc = MOVEMENT_CARDS[card]
+        mc = MOVEMENT_CARDS[self.mdraw()]
         if "stay" in mc:
             self.stay(mc["stay"])
             return None
-        return b.inner_by_rune[mc["rune"]]
+        rune: str = mc["rune"]
+        return rune
 
     def stay(self, kind: str) -> None:
         if kind == "choice":
