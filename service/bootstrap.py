@@ -19,7 +19,9 @@ from redis.cluster import RedisCluster
 from events.redisstore.aiostore import AsyncStore
 from events.redisstore.cache import MatchCache
 from events.redisstore.errors import StoreUnavailable
+from events.redisstore.players import PlayerStore
 from events.redisstore.queue import ClusterQueue, CommandQueue, OneTripQueue, SeparateBrokerQueue
+from events.redisstore.ratelimit import RateLimits
 from events.redisstore.replies import Replies
 from events.redisstore.store import EventStore
 from events.redisstore.wire import Batch
@@ -51,6 +53,8 @@ class ApiParts:
     queue: CommandQueue
     replies: Replies
     cache: MatchCache
+    players: PlayerStore
+    limits: RateLimits
 
     @property
     def settings(self) -> Settings:
@@ -155,4 +159,5 @@ async def api_parts(settings: Settings, core: Parts | None = None) -> AsyncItera
         closing.push_async_callback(replies.stop)
         await _warm(core.broker)
         yield ApiParts(core, AsyncStore(aio, core.store.keys, batch), command_queue(core, aio, broker_aio, batch),
-                       replies, MatchCache(core.store, size=512))
+                       replies, MatchCache(core.store, size=512),
+                       PlayerStore(aio, settings.namespace), RateLimits(aio, settings.namespace))

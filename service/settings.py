@@ -30,6 +30,9 @@ class Settings:
     maintenance_chance: int = 10_000
     # False runs dramatiq's own consumer (sleeps after an empty fetch): the bench's baseline.
     wake_consumer: bool = True
+    # Players created, and sign-ins, per client (peer address) a minute; 0: no limit.
+    players_per_minute: int = 10
+    signins_per_minute: int = 30
 
     @property
     def broker(self) -> str:
@@ -53,6 +56,8 @@ class Settings:
             "requeue_after_seconds": float(env.get("BOARDLOG_REQUEUE_AFTER_SECONDS", 60.0)),
             "maintenance_chance": int(env.get("BOARDLOG_MAINTENANCE_CHANCE", 10_000)),
             "wake_consumer": env.get("BOARDLOG_WAKE_CONSUMER", "1") != "0",
+            "players_per_minute": int(env.get("BOARDLOG_PLAYERS_PER_MINUTE", 10)),
+            "signins_per_minute": int(env.get("BOARDLOG_SIGNINS_PER_MINUTE", 30)),
         }
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**values)  # type: ignore[arg-type]
@@ -73,4 +78,6 @@ class Settings:
             "BOARDLOG_REQUEUE_AFTER_SECONDS": str(self.requeue_after_seconds),
             "BOARDLOG_MAINTENANCE_CHANCE": str(self.maintenance_chance),
             "BOARDLOG_WAKE_CONSUMER": "1" if self.wake_consumer else "0",
+            "BOARDLOG_PLAYERS_PER_MINUTE": str(self.players_per_minute),
+            "BOARDLOG_SIGNINS_PER_MINUTE": str(self.signins_per_minute),
         }

@@ -1,0 +1,215 @@
+"""Players, their keys and their sessions, in the deployment's namespace.
+
+A player key and a session are secrets the store never holds: it keeps their sha256 digests
+only, and a lookup is by digest (a stolen dump of Redis signs nobody in). A session also has a
+public id, to list and revoke it by. Every key of this module shares one hash tag, so each
+write is one MULTI on one Redis Cluster slot. Like `AsyncStore`, every call raises
+`StoreUnavailable` when Redis is out of reach.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import redis.asyncio as aioredis
+
+from events.redisstore.aiostore import UNREACHABLE
+from events.redisstore.errors import StoreUnavailable
+
+T = TypeVar("T")
+
+# 24 random bytes: 192 bits, above the 128 the keys and sessions need.
+SECRET_BYTES = 24
+USER_AGENT_CHARS = 200
+# A session's "last seen" is written again at most this often (not on every request).
+TOUCH_SECONDS = 60.0
+
+
+def digest(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def new_secret() -> str:
+    return secrets.token_urlsafe(SECRET_BYTES)
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    id: str
+    name: str
+    email: str | None
+    created: float
+
+
+@dataclass(frozen=True, slots=True)
+class Session:
+    id: str  # public: names the session in lists and revocations; never signs anyone in
+    player: str
+    created: float
+    last_seen: float
+    user_agent: str
+
+
+class PlayerKeys:
+    """The key names; `{players}` is the hash tag every one of them shares."""
+
+    def __init__(self, ns: str) -> None:
+        self.base = f"{ns}:{{players}}"
+
+    def player(self, pid: str) -> str:
+        return f"{self.base}:player:{pid}"
+
+    def key(self, key_digest: str) -> str:
+        return f"{self.base}:key:{key_digest}"
+
+    def session(self, session_digest: str) -> str:
+        return f"{self.base}:session:{session_digest}"
+
+    def sessions(self, pid: str) -> str:
+        """The player's sessions: public id -> the session's digest."""
+        return f"{self.base}:sessions:{pid}"
+
+
+def _text(raw: Any) -> str:
+    return raw.decode() if isinstance(raw, bytes) else str(raw)
+
+
+def _session(record: dict[bytes, bytes]) -> Session:
+    return Session(_text(record[b"id"]), _text(record[b"player"]), float(record[b"created"]),
+                   float(record[b"last_seen"]), _text(record.get(b"ua", b"")))
+
+
+class PlayerStore:
+    """Players, keys and sessions on the API's async client; takes its client, never makes one."""
+
+    def __init__(self, aio: aioredis.Redis, namespace: str, clock: Callable[[], float] = time.time) -> None:
+        self.aio = aio
+        self.keys = PlayerKeys(namespace)
+        self.clock = clock
+
+    async def _run(self, call: Callable[[], Awaitable[T]]) -> T:
+        try:
+            return await call()
+        except UNREACHABLE as e:
+            raise StoreUnavailable(str(e)) from e
+
+    async def create(self, name: str, email: str | None) -> tuple[Player, str]:
+        """A new player and their key (the only time the key exists outside its holder)."""
+        player = Player(secrets.token_hex(8), name, email, self.clock())
+        key = new_secret()
+        record = {"name": name, "created": repr(player.created)}
+        if email is not None:
+            record["email"] = email
+
+        async def write() -> None:
+            pipe = self.aio.pipeline(transaction=True)
+            pipe.hset(self.keys.player(player.id), mapping=record)  # type: ignore[arg-type]
+            pipe.set(self.keys.key(digest(key)), player.id)
+            await pipe.execute()
+
+        await self._run(write)
+        return player, key
+
+    async def player(self, pid: str) -> Player | None:
+        record: dict[bytes, bytes] = await self._run(lambda: self.aio.hgetall(self.keys.player(pid)))  # type: ignore[arg-type, return-value]
+        if not record:
+            return None
+        email = record.get(b"email")
+        return Player(pid, _text(record[b"name"]), None if email is None else _text(email), float(record[b"created"]))
+
+    async def by_key(self, key: str) -> Player | None:
+        """The player whose key this is (looked up by its digest); None for no one."""
+        pid = await self._run(lambda: self.aio.get(self.keys.key(digest(key))))
+        return None if pid is None else await self.player(_text(pid))
+
+    async def open_session(self, pid: str, user_agent: str) -> tuple[Session, str]:
+        """A new session of `pid` and its secret (the cookie's value)."""
+        secret, now = new_secret(), self.clock()
+        session = Session(secrets.token_urlsafe(9), pid, now, now, user_agent[:USER_AGENT_CHARS])
+        d = digest(secret)
+
+        async def write() -> None:
+            pipe = self.aio.pipeline(transaction=True)
+            pipe.hset(self.keys.session(d), mapping={
+                "id": session.id, "player": pid, "created": repr(now), "last_seen": repr(now), "ua": session.user_agent,
+            })
+            pipe.hset(self.keys.sessions(pid), session.id, d)
+            await pipe.execute()
+
+        await self._run(write)
+        return session, secret
+
+    async def session(self, secret: str) -> Session | None:
+        """The live session this secret opens (its "last seen" now); None when it is revoked or
+        was never one."""
+        d = digest(secret)
+        record: dict[bytes, bytes] = await self._run(lambda: self.aio.hgetall(self.keys.session(d)))  # type: ignore[arg-type, return-value]
+        if b"id" not in record:  # none, or a revoked one's "last seen" written as it went
+            return None
+        found = _session(record)
+        now = self.clock()
+        if now - found.last_seen < TOUCH_SECONDS:
+            return found
+
+        async def touch() -> None:
+            # Only if it still exists: a revocation between the read and this write stays one.
+            pipe = self.aio.pipeline(transaction=True)
+            pipe.hexists(self.keys.session(d), "id")
+            pipe.hset(self.keys.session(d), "last_seen", repr(now))
+            alive, _ = await pipe.execute()
+            if not alive:
+                await self.aio.delete(self.keys.session(d))
+
+        await self._run(touch)
+        return Session(found.id, found.player, found.created, now, found.user_agent)
+
+    async def sessions(self, pid: str) -> list[Session]:
+        """The player's live sessions, the most recently seen first."""
+        index: dict[bytes, bytes] = await self._run(lambda: self.aio.hgetall(self.keys.sessions(pid)))  # type: ignore[arg-type, return-value]
+        if not index:
+            return []
+
+        async def read() -> list[Any]:
+            pipe = self.aio.pipeline(transaction=False)
+            for d in index.values():
+                pipe.hgetall(self.keys.session(_text(d)))
+            return await pipe.execute()
+
+        found = [_session(r) for r in await self._run(read) if b"id" in r]
+        return sorted(found, key=lambda s: s.last_seen, reverse=True)
+
+    async def revoke(self, pid: str, session_id: str) -> bool:
+        """Ends one of the player's sessions; False when the player has no session by that id."""
+        d = await self._run(lambda: self.aio.hget(self.keys.sessions(pid), session_id))
+        if d is None:
+            return False
+
+        async def write() -> None:
+            pipe = self.aio.pipeline(transaction=True)
+            pipe.delete(self.keys.session(_text(d)))
+            pipe.hdel(self.keys.sessions(pid), session_id)
+            await pipe.execute()
+
+        await self._run(write)
+        return True
+
+    async def revoke_all(self, pid: str) -> int:
+        """Ends every session of the player; how many there were."""
+        index: dict[bytes, bytes] = await self._run(lambda: self.aio.hgetall(self.keys.sessions(pid)))  # type: ignore[arg-type, return-value]
+        if not index:
+            return 0
+
+        async def write() -> None:
+            pipe = self.aio.pipeline(transaction=True)
+            for d in index.values():
+                pipe.delete(self.keys.session(_text(d)))
+            pipe.hdel(self.keys.sessions(pid), *index.keys())
+            await pipe.execute()
+
+        await self._run(write)
+        return len(index)

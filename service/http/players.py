@@ -1,0 +1,149 @@
+"""Players: create one (its key and sign-in link), sign in a device (the session cookie), the
+player asking, their sessions and signing them out.
+
+A key or session secret appears in one answer only, the one that created it; log lines name a
+player by id.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import structlog
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import Response
+
+from events.redisstore.players import Player, Session
+from service.http.auth import COOKIE, Caller, check_origin, current_player, request_scheme
+from service.http.body import json_body
+from service.http.errors import ApiError
+from service.http.parts import parts
+from service.http.responses import json_response
+
+log = structlog.get_logger("boardlog.api")
+
+router = APIRouter()
+
+Me = Annotated[Caller, Depends(current_player)]
+COOKIE_DAYS = 400  # the longest a browser keeps a cookie (RFC 6265bis)
+EMAIL_CHARS = 254
+
+
+def player_name(raw: object) -> str:
+    """A player's display name. (Until the seat names' rules exist in events/domain/names.py:
+    1 to 40 characters, with no control characters.)"""
+    if not isinstance(raw, str) or not 1 <= len(raw) <= 40 or not raw.isprintable() or raw != raw.strip():
+        raise ApiError(422, "bad_name", "'name' is 1 to 40 printable characters, without spaces around it")
+    return raw
+
+
+def email_of(raw: object) -> str | None:
+    if raw is None:
+        return None
+    if (not isinstance(raw, str) or len(raw) > EMAIL_CHARS or raw.count("@") != 1 or not raw.isprintable()
+            or any(c.isspace() for c in raw) or raw.startswith("@") or raw.endswith("@")):
+        raise ApiError(422, "bad_email", "'email' is an address like name@example.org (at most 254 characters)")
+    return raw
+
+
+def only(body: dict[str, Any], allowed: set[str]) -> None:
+    extra = sorted(set(body) - allowed)
+    if extra:
+        raise ApiError(422, "bad_request", f"{extra[0]}: not a field here (the fields: {', '.join(sorted(allowed))})")
+
+
+async def limited(request: Request, action: str, limit: int) -> Response | None:
+    """The 429 answer once this client (the peer address) has done `action` `limit` times this
+    minute; None while it may."""
+    client = request.client.host if request.client else "unknown"
+    wait = await parts(request).limits.take(action, client, limit)
+    if not wait:
+        return None
+    return json_response({"error": {"code": "rate_limited", "message": f"too many of these from this address; "
+                                    f"try again in {wait} s"}}, 429, {"Retry-After": str(wait)})
+
+
+def player_json(player: Player, *, own: bool = False) -> dict[str, Any]:
+    out: dict[str, Any] = {"id": player.id, "name": player.name, "created": player.created}
+    if own:
+        out["email"] = player.email
+    return out
+
+
+def session_json(session: Session, current: str | None) -> dict[str, Any]:
+    return {"id": session.id, "created": session.created, "last_seen": session.last_seen,
+            "user_agent": session.user_agent, "current": session.id == current}
+
+
+@router.post("/v1/players", status_code=201, summary="Create a player: their key and sign-in link")
+async def create_player(request: Request) -> Response:
+    p = parts(request)
+    body = await json_body(request)
+    only(body, {"name", "email"})
+    name, email = player_name(body.get("name")), email_of(body.get("email"))
+    refused = await limited(request, "players", p.settings.players_per_minute)
+    if refused is not None:
+        return refused
+    player, key = await p.players.create(name, email)
+    log.info("player.created", player=player.id)
+    # The key rides in the fragment: a browser never sends it to a server, so no log holds it.
+    return json_response({"id": player.id, "name": player.name, "key": key, "signin_url": f"/signin#key={key}"},
+                         201, {"Cache-Control": "no-store"})
+
+
+@router.post("/v1/sessions", status_code=201, summary="Sign this device in with a player key (sets the cookie)")
+async def sign_in(request: Request) -> Response:
+    p = parts(request)
+    # A page of another site must not sign this browser in as someone else (login CSRF); a
+    # program sends no Origin.
+    if request.headers.get("origin") or request.headers.get("referer"):
+        check_origin(request)
+    body = await json_body(request)
+    only(body, {"key"})
+    key = body.get("key")
+    if not isinstance(key, str) or not key:
+        raise ApiError(422, "bad_request", "key: the player key (from the sign-in link)")
+    refused = await limited(request, "sessions", p.settings.signins_per_minute)
+    if refused is not None:
+        return refused
+    player = await p.players.by_key(key)
+    if player is None:
+        raise ApiError(401, "bad_key", "that is not a player key here")
+    session, secret = await p.players.open_session(player.id, request.headers.get("user-agent", ""))
+    log.info("session.created", player=player.id)
+    response = json_response({"session": session.id, "player": player_json(player)}, 201, {"Cache-Control": "no-store"})
+    response.set_cookie(COOKIE, secret, max_age=COOKIE_DAYS * 86400, path="/", httponly=True, samesite="lax",
+                        secure=request_scheme(request) == "https")
+    return response
+
+
+@router.get("/v1/me", summary="The signed-in player")
+async def me(who: Me) -> Response:
+    return json_response(player_json(who.player, own=True))
+
+
+@router.get("/v1/me/sessions", summary="The signed-in player's sessions (never their secrets)")
+async def my_sessions(who: Me, request: Request) -> Response:
+    sessions = await parts(request).players.sessions(who.player.id)
+    return json_response({"sessions": [session_json(s, who.session) for s in sessions]})
+
+
+@router.delete("/v1/me/sessions/{sid}", status_code=204, summary="Sign out one device")
+async def sign_out(sid: str, who: Me, request: Request) -> Response:
+    if not await parts(request).players.revoke(who.player.id, sid):
+        raise ApiError(404, "unknown_session", f"you have no session {sid!r}")
+    log.info("session.revoked", player=who.player.id)
+    response = Response(status_code=204)
+    if sid == who.session and who.by_cookie:
+        response.delete_cookie(COOKIE, path="/")
+    return response
+
+
+@router.delete("/v1/me/sessions", status_code=204, summary="Sign out everywhere")
+async def sign_out_everywhere(who: Me, request: Request) -> Response:
+    count = await parts(request).players.revoke_all(who.player.id)
+    log.info("session.revoked_all", player=who.player.id, sessions=count)
+    response = Response(status_code=204)
+    if who.by_cookie:
+        response.delete_cookie(COOKIE, path="/")
+    return response
