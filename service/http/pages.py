@@ -1,4 +1,4 @@
-"""The web pages (lobby, board, replay) and the scripts and styles they load."""
+"""The web pages (lobby, board, replay, sign-in, me) and the scripts and styles they load."""
 
 from __future__ import annotations
 
@@ -38,6 +38,16 @@ async def game_page(request: Request, gid: str, name: str) -> HTMLResponse:
 @router.get("/", include_in_schema=False)
 async def lobby_page() -> HTMLResponse:
     return page("lobby.html")
+
+
+@router.get("/signin", include_in_schema=False)
+async def signin_page() -> HTMLResponse:
+    return page("signin.html")
+
+
+@router.get("/me", include_in_schema=False)
+async def me_page() -> HTMLResponse:
+    return page("me.html")
 
 
 @router.get("/games/{gid}", include_in_schema=False)

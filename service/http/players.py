@@ -119,7 +119,7 @@ async def sign_in(request: Request) -> Response:
 
 @router.get("/v1/me", summary="The signed-in player")
 async def me(who: Me) -> Response:
-    return json_response(player_json(who.player, own=True))
+    return json_response({**player_json(who.player, own=True), "session": who.session})
 
 
 @router.get("/v1/me/sessions", summary="The signed-in player's sessions (never their secrets)")

@@ -56,7 +56,7 @@ def test_a_player_signs_in_lists_and_revokes_sessions(stack: Stack) -> None:
         assert r.json()["player"]["name"] == "ann"
         phone_sid = sign_in(phone, key, "phone").json()["session"]
 
-        assert laptop.get("/v1/me").json() == {**anon.get("/v1/me", headers=bearer(key)).json()}
+        assert laptop.get("/v1/me").json() == {**anon.get("/v1/me", headers=bearer(key)).json(), "session": laptop_sid}
         assert laptop.get("/v1/me").json()["email"] == "ann@example.org"
         listed = laptop.get("/v1/me/sessions").json()["sessions"]
         assert {s["id"]: (s["user_agent"], s["current"]) for s in listed} == {
