@@ -13,6 +13,7 @@ import structlog
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import Response
 
+from events.domain.names import display_name
 from events.redisstore.players import Player, Session
 from service.http.auth import COOKIE, Caller, check_origin, current_player, request_scheme
 from service.http.body import json_body
@@ -27,14 +28,6 @@ router = APIRouter()
 Me = Annotated[Caller, Depends(current_player)]
 COOKIE_DAYS = 400  # the longest a browser keeps a cookie (RFC 6265bis)
 EMAIL_CHARS = 254
-
-
-def player_name(raw: object) -> str:
-    """A player's display name. (Until the seat names' rules exist in events/domain/names.py:
-    1 to 40 characters, with no control characters.)"""
-    if not isinstance(raw, str) or not 1 <= len(raw) <= 40 or not raw.isprintable() or raw != raw.strip():
-        raise ApiError(422, "bad_name", "'name' is 1 to 40 printable characters, without spaces around it")
-    return raw
 
 
 def email_of(raw: object) -> str | None:
@@ -80,7 +73,7 @@ async def create_player(request: Request) -> Response:
     p = parts(request)
     body = await json_body(request)
     only(body, {"name", "email"})
-    name, email = player_name(body.get("name")), email_of(body.get("email"))
+    name, email = display_name(body.get("name"), "the player's name"), email_of(body.get("email"))
     refused = await limited(request, "players", p.settings.players_per_minute)
     if refused is not None:
         return refused

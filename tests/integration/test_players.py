@@ -121,11 +121,15 @@ def test_seat_tokens_and_player_keys_are_apart(stack: Stack) -> None:
 
 def test_bad_names_and_fields_are_refused(stack: Stack) -> None:
     with stack.client() as c:
-        for body, code in (({"name": ""}, "bad_name"), ({"name": "x" * 41}, "bad_name"), ({}, "bad_name"),
-                           ({"name": "a\u0000b"}, "bad_name"), ({"name": "ann", "email": "nope"}, "bad_email"),
+        for body, code in (({"name": " "}, "name_empty"), ({"name": "x" * 41}, "name_too_long"), ({}, "name_not_text"),
+                           ({"name": "a\u0000b"}, "name_bad_character"), ({"name": "ann\u202e"}, "name_bad_character"),
+                           ({"name": "a\u200bnn"}, "name_bad_character"), ({"name": "ann", "email": "nope"}, "bad_email"),
                            ({"name": "ann", "admin": True}, "bad_request")):
             r = c.post("/v1/players", json=body)
             assert (r.status_code, r.json()["error"]["code"]) == (422, code), body
+        # The name is stored as the names' rules make it: stripped and NFC.
+        made = new_player(c, " Zoe\u0301 ")
+        assert made["name"] == "Zo\u00e9"
 
 
 @pytest.fixture
