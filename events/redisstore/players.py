@@ -28,6 +28,8 @@ SECRET_BYTES = 24
 USER_AGENT_CHARS = 200
 # A session's "last seen" is written again at most this often (not on every request).
 TOUCH_SECONDS = 60.0
+# A session unused this long ends on its own (the cookie's own life, 400 days).
+SESSION_SECONDS = 400 * 86400
 
 
 def digest(secret: str) -> str:
@@ -138,6 +140,7 @@ class PlayerStore:
             pipe.hset(self.keys.session(d), mapping={
                 "id": session.id, "player": pid, "created": repr(now), "last_seen": repr(now), "ua": session.user_agent,
             })
+            pipe.expire(self.keys.session(d), SESSION_SECONDS)
             pipe.hset(self.keys.sessions(pid), session.id, d)
             await pipe.execute()
 
@@ -161,7 +164,8 @@ class PlayerStore:
             pipe = self.aio.pipeline(transaction=True)
             pipe.hexists(self.keys.session(d), "id")
             pipe.hset(self.keys.session(d), "last_seen", repr(now))
-            alive, _ = await pipe.execute()
+            pipe.expire(self.keys.session(d), SESSION_SECONDS)
+            alive, _, _ = await pipe.execute()
             if not alive:
                 await self.aio.delete(self.keys.session(d))
 
@@ -180,7 +184,11 @@ class PlayerStore:
                 pipe.hgetall(self.keys.session(_text(d)))
             return await pipe.execute()
 
-        found = [_session(r) for r in await self._run(read) if b"id" in r]
+        records = await self._run(read)
+        ended = [sid for sid, r in zip(index, records, strict=True) if b"id" not in r]
+        if ended:  # expired on their own: out of the list too
+            await self._run(lambda: self.aio.hdel(self.keys.sessions(pid), *ended))
+        found = [_session(r) for r in records if b"id" in r]
         return sorted(found, key=lambda s: s.last_seen, reverse=True)
 
     async def revoke(self, pid: str, session_id: str) -> bool:

@@ -11,7 +11,7 @@ from collections.abc import Awaitable, Callable
 import pytest
 
 from events.redisstore.errors import StoreUnavailable
-from events.redisstore.players import PlayerStore
+from events.redisstore.players import SESSION_SECONDS, PlayerStore
 from events.redisstore.ratelimit import RateLimits
 from service.bootstrap import async_redis_client
 from tests.conftest import free_port
@@ -54,6 +54,12 @@ def test_players_keys_and_sessions(url: str) -> None:
         assert await players.session(s1) is None and await players.session(s2) is not None
         assert await players.revoke_all(ann.id) == 1
         assert await players.session(s2) is None and await players.sessions(ann.id) == []
+        # A session unused for the cookie's life expires, and leaves the player's list.
+        three, s3 = await players.open_session(ann.id, "tablet")
+        session_key = players.keys.session(hashlib.sha256(s3.encode()).hexdigest())
+        assert 0 < await players.aio.ttl(session_key) <= SESSION_SECONDS
+        await players.aio.delete(session_key)  # as its expiry would
+        assert await players.sessions(ann.id) == [] and not await players.aio.hexists(players.keys.sessions(ann.id), three.id)
 
     run(url, test)
 
