@@ -10,12 +10,12 @@ from typing import Any
 
 from events.domain.clock import utcnow
 from events.domain.match import created_event, fold_match
+from events.domain.names import display_name, require_distinct
 from events.mapping.chain import genesis, seal
 from events.redisstore.keys import new_game_id
 from events.redisstore.store import EventStore
 from rules.core import InvalidCommand, SeatInfo, get_game
 
-MAX_NAME = 40
 MAX_ENTROPY = 256
 
 
@@ -42,11 +42,10 @@ def _seats(raw: object) -> tuple[list[SeatInfo], list[str]]:
             name, ent = s["name"], s.get("entropy", "")
         else:
             raise InvalidCommand("bad_seats", f"seat {i} must be a name or {{name, entropy}}")
-        if not name.strip() or len(name) > MAX_NAME:
-            raise InvalidCommand("bad_seats", f"seat {i}: a name of 1 to {MAX_NAME} characters")
+        name = display_name(name, f"seat {i}'s name")
         if len(ent) > MAX_ENTROPY:
             raise InvalidCommand("bad_seats", f"seat {i}: entropy of at most {MAX_ENTROPY} characters")
-        seats.append(SeatInfo(i, name.strip()))
+        seats.append(SeatInfo(i, name))
         entropy.append(ent)
     return seats, entropy
 
@@ -60,6 +59,8 @@ def create_match(store: EventStore, body: Mapping[str, Any]) -> dict[str, Any]:
     seats, entropy = _seats(body.get("seats"))
     if not game.min_seats <= len(seats) <= game.max_seats:
         raise InvalidCommand("bad_seats", f"{name} takes {game.min_seats} to {game.max_seats} seats")
+    # After the count, so a list too long for the game is answered as that whatever its names.
+    require_distinct([s.name for s in seats])
     options = body.get("options", {})
     if not isinstance(options, dict):
         raise InvalidCommand("bad_options", "'options' must be an object")

@@ -136,7 +136,7 @@ def test_bad_create_requests(stack: Stack) -> None:
         assert_error(c.post("/v1/games", json={"game": "chess", "seats": ["a", "b"]}), 404, "unknown_game")
         assert_error(c.post("/v1/games", json={"game": "race", "seats": []}), 422, "bad_seats")
         assert_error(c.post("/v1/games", json={"game": "race", "seats": ["a"] * 7}), 422, "bad_seats")
-        assert_error(c.post("/v1/games", json={"game": "race", "seats": [""]}), 422, "bad_seats")
+        assert_error(c.post("/v1/games", json={"game": "race", "seats": [""]}), 422, "name_empty")
         assert_error(c.post("/v1/games", json={"game": "race", "seats": ["a"], "options": {"target": "x"}}), 422, "bad_options")
         assert_error(c.post("/v1/games", json={"game": "race", "seats": ["a"], "options": []}), 422, "bad_options")
         assert_error(c.post("/v1/games", json={"seats": ["a"]}), 422, "bad_request")

@@ -1,0 +1,90 @@
+"""Names people are shown by (seats now, players later): one normal form, a length, and no
+character that hides, reorders or fakes the text around it.
+
+A name is shown on other people's screens beside moves and chat, so it must not be able to
+pass for someone else's or to rewrite what follows it: a bidi override (U+202E) turns the
+rest of a line around, a zero-width space (U+200B) makes "ann" and "an\u200bn" two names
+that look one, and a NUL truncates it in C code and terminals. Every refusal is an
+InvalidCommand whose code names the rule and whose message names the character and where.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Sequence
+
+from rules.core import InvalidCommand
+
+MAX_NAME = 40
+
+# Unicode general categories a name may not hold, with the words a refusal uses for each.
+# Cc, Cf and Cs are the issue's rule (controls; bidi controls, zero-width and other
+# invisible formatting; halves of a UTF-16 pair, which are no character at all).
+# Co (private use) shows as a glyph only with the font of whoever picked it and as a box
+# to everyone else, so two different names can look the same.
+# Cn (unassigned, and the noncharacters U+FFFE, U+FDD0...) is refused because Unicode
+# promises stable normalisation and categories only for assigned characters: a code point
+# assigned later may turn out to be a format character, and a name stored today would
+# then break the rule it was accepted under. The cost is that characters newer than this
+# Python's Unicode database (the newest emoji) wait for a Python upgrade.
+# Zl and Zp (U+2028, U+2029) break a one-line name over lines; at either end they are
+# white space and stripped like a space, inside a name they are refused.
+_REFUSED = {
+    "Cc": "a control character",
+    "Cf": "a format character (a bidi control, zero-width or other invisible character)",
+    "Cs": "a surrogate (half of a UTF-16 pair, not a character)",
+    "Co": "a private-use character (its glyph depends on the reader's font)",
+    "Cn": "an unassigned code point or noncharacter",
+    "Zl": "a line separator",
+    "Zp": "a paragraph separator",
+}
+
+
+def display_name(raw: object, what: str = "the name") -> str:
+    """`raw` as a name to store and show: surrounding white space stripped, NFC, 1 to 40
+    code points, none of them in a refused category. `what` says where the name came from
+    ("seat 1's name") for the message; raises InvalidCommand with `name_not_text`,
+    `name_empty`, `name_too_long` or `name_bad_character`."""
+    if not isinstance(raw, str):
+        raise InvalidCommand("name_not_text", f"{what} must be a string of 1 to {MAX_NAME} characters")
+    # Strip before normalising so the count and the check see what is stored; NFC never
+    # turns a character that is not white space into one, so the result needs no second strip.
+    name = unicodedata.normalize("NFC", raw.strip())
+    if not name:
+        raise InvalidCommand("name_empty", f"{what} is empty: a name needs 1 to {MAX_NAME} characters besides white space")
+    if len(name) > MAX_NAME:
+        raise InvalidCommand(
+            "name_too_long", f"{what} has {len(name)} characters (after Unicode NFC normalisation): at most {MAX_NAME}")
+    for pos, ch in enumerate(name, 1):
+        kind = _REFUSED.get(unicodedata.category(ch))
+        if kind is not None:
+            label = unicodedata.name(ch, "")
+            shown = f"U+{ord(ch):04X}" + (f" {label}" if label else "")
+            raise InvalidCommand(
+                "name_bad_character",
+                f"{what} holds {shown} at character {pos}: {kind}, which a name may not hold")
+    return name
+
+
+def name_key(name: str) -> str:
+    """What two names are compared by: Unicode's compatibility caseless match (NFKD of the
+    case fold, twice, as its definition D146 has it), with runs of white space made one space.
+
+    Names that differ only by case ("Ann", "ann"), by compatibility forms (full-width
+    letters U+FF21..., the ligature U+FB01 for "fi") or by spacing (HTML shows "a  b" as
+    "a b") look the same on a board, so one game may not seat both."""
+    once = unicodedata.normalize("NFKD", unicodedata.normalize("NFD", name).casefold())
+    folded = unicodedata.normalize("NFKD", once.casefold())
+    return " ".join(folded.split())
+
+
+def require_distinct(names: Sequence[str], label: str = "seat") -> None:
+    """Refuse with `name_taken` the first name (by position) that matches an earlier one by
+    name_key; the message names both positions ("seat 2's name 'Ann' is taken by seat 0")."""
+    first: dict[str, int] = {}
+    for i, name in enumerate(names):
+        j = first.setdefault(name_key(name), i)
+        if j != i:
+            same = "" if names[j] == name else f" ({names[j]!r}: the same name but for case, width or spacing)"
+            raise InvalidCommand(
+                "name_taken", f"{label} {i}'s name {name!r} is taken by {label} {j}{same}: names in one game must differ")
