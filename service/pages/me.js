@@ -27,13 +27,28 @@
     }
   }
 
+  // A device as a person names it ("Chrome on Linux"); the full user agent stays in the tooltip.
+  const BROWSERS = [["Edg/", "Edge"], ["Firefox/", "Firefox"], ["Chrome/", "Chrome"], ["Safari/", "Safari"]];
+  const SYSTEMS = [["Android", "Android"], ["iPhone", "iPhone"], ["iPad", "iPad"], ["Windows", "Windows"],
+    ["Mac OS", "macOS"], ["CrOS", "ChromeOS"], ["Linux", "Linux"]];
+
+  function device(ua) {
+    if (!ua) return "an unknown device";
+    const browser = (BROWSERS.find(([k]) => ua.includes(k)) || [null, "a browser"])[1];
+    const system = (SYSTEMS.find(([k]) => ua.includes(k)) || [null, null])[1];
+    return system ? `${browser} on ${system}` : browser;
+  }
+
   function row(s) {
     const label = s.current ? "Sign out this device" : "Sign out";
     return BL.el("tr", { class: s.current ? "you" : null },
-      BL.el("td", {}, s.user_agent || "unknown device", s.current ? BL.el("span", { class: "badge muted-badge", text: "this device" }) : null),
-      BL.el("td", { text: at(s.created) }),
-      BL.el("td", { text: at(s.last_seen) }),
-      BL.el("td", {}, BL.el("button", {
+      BL.el("td", { "data-label": "Device", title: s.user_agent || "" },
+        // One child beside the label: the phone layout is a two-column grid.
+        BL.el("span", {}, device(s.user_agent),
+          s.current ? BL.el("span", { class: "badge muted-badge", text: "this device" }) : null)),
+      BL.el("td", { "data-label": "Signed in", text: at(s.created) }),
+      BL.el("td", { "data-label": "Last seen", text: at(s.last_seen) }),
+      BL.el("td", { "data-label": "" }, BL.el("button", {
         type: "button", class: "secondary", text: label,
         onclick: () => signOut("/v1/me/sessions/" + encodeURIComponent(s.id)),
       })));
