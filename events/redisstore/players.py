@@ -76,6 +76,42 @@ class PlayerKeys:
         """The player's sessions: public id -> the session's digest."""
         return f"{self.base}:sessions:{pid}"
 
+    def claims(self, gid: str) -> str:
+        """A game's claimed seats: seat number -> player id. Kept with the players (not in the
+        game's partition) so a claim and the player's list of games are one script on one slot."""
+        return f"{self.base}:claims:{gid}"
+
+    def games(self, pid: str) -> str:
+        """The games the player holds a seat of: game id by when the seat was claimed."""
+        return f"{self.base}:games:{pid}"
+
+
+# One seat per player per game, one player per seat: checked and written in one script, so two
+# claims at once cannot both win.
+_CLAIM = """
+local held = redis.call('HGET', KEYS[1], ARGV[1])
+if held then
+  if held == ARGV[2] then return 'same' end
+  return 'claimed'
+end
+local all = redis.call('HGETALL', KEYS[1])
+for i = 1, #all, 2 do
+  if all[i + 1] == ARGV[2] then return 'seated:' .. all[i] end
+end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+redis.call('ZADD', KEYS[2], ARGV[3], ARGV[4])
+return 'ok'
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """What a claim came to: `ok` (claimed now or before by this player), else why not."""
+
+    ok: bool
+    code: str  # "claimed", "same", "seat_claimed" (another player's), "already_seated"
+    seat: int  # the seat asked for, or (already_seated) the one the player holds
+
 
 def _text(raw: Any) -> str:
     return raw.decode() if isinstance(raw, bytes) else str(raw)
@@ -221,3 +257,48 @@ class PlayerStore:
 
         await self._run(write)
         return len(index)
+
+    async def claim(self, gid: str, seat: int, pid: str) -> Claim:
+        """Gives `seat` of `gid` to `pid`, once; a seat is one player's, a player holds one seat
+        of a game."""
+        got = _text(await self._run(lambda: self.aio.eval(
+            _CLAIM, 2, self.keys.claims(gid), self.keys.games(pid), str(seat), pid, repr(self.clock()), gid)))
+        if got == "ok":
+            return Claim(True, "claimed", seat)
+        if got == "same":
+            return Claim(True, "same", seat)
+        if got == "claimed":
+            return Claim(False, "seat_claimed", seat)
+        return Claim(False, "already_seated", int(got.split(":", 1)[1]))
+
+    async def seat_of(self, gid: str, pid: str) -> int | None:
+        """The seat `pid` holds in `gid`; None for none."""
+        claims: dict[bytes, bytes] = await self._run(lambda: self.aio.hgetall(self.keys.claims(gid)))  # type: ignore[arg-type, return-value]
+        for seat, holder in claims.items():
+            if _text(holder) == pid:
+                return int(seat)
+        return None
+
+    async def claimants(self, gid: str) -> dict[int, str]:
+        """Seat -> the player holding it, for the claimed seats of `gid`."""
+        claims: dict[bytes, bytes] = await self._run(lambda: self.aio.hgetall(self.keys.claims(gid)))  # type: ignore[arg-type, return-value]
+        return {int(seat): _text(holder) for seat, holder in claims.items()}
+
+    async def seats(self, pid: str) -> dict[str, int]:
+        """Game id -> the seat `pid` holds there, for every game they hold a seat of."""
+        gids = [_text(g) for g in await self._run(lambda: self.aio.zrange(self.keys.games(pid), 0, -1))]
+        if not gids:
+            return {}
+
+        async def read() -> list[Any]:
+            pipe = self.aio.pipeline(transaction=False)
+            for gid in gids:
+                pipe.hgetall(self.keys.claims(gid))
+            return await pipe.execute()
+
+        out = {}
+        for gid, claims in zip(gids, await self._run(read), strict=True):
+            for seat, holder in claims.items():
+                if _text(holder) == pid:
+                    out[gid] = int(seat)
+        return out

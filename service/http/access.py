@@ -7,8 +7,12 @@ from fastapi import Request
 from events.redisstore.aiostore import CommandHead
 from events.redisstore.keys import is_game_id, partition_of
 from service.bootstrap import ApiParts
+from service.http.auth import current_player
+from service.http.credentials import bearer_token, has_session_cookie
 from service.http.errors import ApiError
 from service.matches import Principal, principal_of, token_digest
+
+__all__ = ["bearer_token", "command_head", "game_exists", "our_gid", "principal", "unknown_game"]
 
 
 def unknown_game(gid: str) -> ApiError:
@@ -25,31 +29,49 @@ async def game_exists(p: ApiParts, gid: str) -> None:
         raise unknown_game(gid)
 
 
-def bearer_token(request: Request, required: bool = False) -> str | None:
-    auth = request.headers.get("authorization")
-    token = None
-    if auth is not None:
-        scheme, _, value = auth.partition(" ")
-        if scheme.lower() != "bearer" or not value.strip():
-            raise ApiError(401, "bad_token", "use 'Authorization: Bearer <token>'")
-        token = value.strip()
-    if token is None and required:
-        raise ApiError(401, "token_required", "this needs a seat token: 'Authorization: Bearer <token>'")
-    return token
-
-
 def _valid(who: Principal | None) -> Principal:
     if who is None:
         raise ApiError(401, "bad_token", "that token is not valid for this game")
     return who
 
 
+async def claimed_seat(p: ApiParts, request: Request, gid: str) -> Principal | None:
+    """The seat the player asking (a player key or session as Bearer, or the cookie) has claimed
+    in this game; None when they hold none. 401 for a key or session that is not valid, 403 for
+    a state-changing request signed in by the cookie from another origin."""
+    who = await current_player(request)
+    seat = await p.players.seat_of(gid, who.player.id)
+    return None if seat is None else Principal(seat=seat)
+
+
 async def principal(p: ApiParts, request: Request, gid: str, required: bool = False) -> Principal:
-    """Who the bearer is in this game: a seat, the admin, or a spectator (no token)."""
-    token = bearer_token(request, required)
-    if token is None:
-        return Principal()
-    return _valid(principal_of(await p.reads.role(gid, token_digest(token))))
+    """Who the bearer is in this game: a seat (by its token, else by the player who claimed it),
+    the admin, or a spectator (no credentials, or a signed-in player holding no seat here).
+
+    A seat token wins when given; a Bearer token that is neither a seat's nor a seated player's
+    is refused, as before players existed."""
+    token = bearer_token(request)
+    if token is not None:
+        role = await p.reads.role(gid, token_digest(token))
+        if role is not None:
+            return _valid(principal_of(role))
+        return _valid(await claimed_seat(p, request, gid))
+    if has_session_cookie(request):
+        try:
+            seated = await claimed_seat(p, request, gid)
+        except ApiError as e:
+            # A cookie left from a session since ended still lets its browser watch the game;
+            # where a seat is needed, the answer says the session ended.
+            if required or e.status != 401:
+                raise
+            seated = None
+        if seated is not None:
+            return seated
+        if required:
+            raise ApiError(403, "not_seated", "you hold no seat in this game: open your seat link while signed in")
+    if required:
+        raise ApiError(401, "token_required", "this needs a seat token: 'Authorization: Bearer <token>'")
+    return Principal()
 
 
 async def command_head(p: ApiParts, request: Request, gid: str, cid: str = "") -> tuple[CommandHead, Principal]:
@@ -57,8 +79,13 @@ async def command_head(p: ApiParts, request: Request, gid: str, cid: str = "") -
     required) and, given `cid`, that command's answer."""
     if not our_gid(p, gid):
         raise unknown_game(gid)
-    token = bearer_token(request, required=True) or ""
-    head = await p.reads.head(gid, token_digest(token), cid)
+    token = bearer_token(request, required=not has_session_cookie(request))
+    head = await p.reads.head(gid, token_digest(token or ""), cid)
     if head.status is None:
         raise unknown_game(gid)
-    return head, _valid(principal_of(head.role))
+    if head.role is not None:
+        return head, _valid(principal_of(head.role))
+    seated = await claimed_seat(p, request, gid)
+    if seated is None and token is None:
+        raise ApiError(403, "not_seated", "you hold no seat in this game: open your seat link while signed in")
+    return head, _valid(seated)

@@ -1,7 +1,8 @@
 """Who the player asking is: a player key or a session as `Authorization: Bearer`, or the session
 cookie; and the Origin check that keeps another site from using the cookie.
 
-A seat token is not a player key: the game endpoints keep their own lookup (access.py).
+A seat token is not a player key: the game endpoints look a seat token up first, and a player
+only for a seat they have claimed (access.py).
 """
 
 from __future__ import annotations
@@ -12,11 +13,11 @@ from urllib.parse import urlsplit
 from fastapi import Request
 
 from events.redisstore.players import Player
-from service.http.access import bearer_token
+from service.http.credentials import COOKIE, bearer_token
 from service.http.errors import ApiError
 from service.http.parts import parts
 
-COOKIE = "boardlog_session"
+__all__ = ["COOKIE", "Caller", "check_origin", "current_player", "request_scheme"]
 # What a browser form or script on another site could make a signed-in browser send.
 STATE_CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 _DEFAULT_PORTS = {"http": 80, "https": 443}
