@@ -6,6 +6,8 @@
   const $ = (id) => document.getElementById(id);
 
   const gid = BL.gameIdFromPath();
+  // A seat link just opened (not a token kept from before): a signed-in viewer claims the seat.
+  const fromLink = new URLSearchParams(location.hash.replace(/^#/, "")).has("token");
   const S = {
     token: BL.takeToken(gid),
     role: "spectator", // "seat" | "admin" | "spectator"
@@ -167,10 +169,12 @@
     renderAll();
   }
 
-  /* Who the token belongs to: a seat (legal answers), the admin (legal says seat_required)
-   * or nobody valid (bad_token: drop it and watch as a spectator). */
+  /* Who the viewer is. With a token: its seat (legal answers), the admin (legal says
+   * seat_required) or nobody valid (bad_token: drop it). Without one: the seat the signed-in
+   * player holds here, asked of the server (the session cookie, which no script reads, is the
+   * credential), else a spectator. */
   async function identify() {
-    if (!S.token) return;
+    if (!S.token) return identifyBySession();
     try {
       const [legal, view] = await Promise.all([
         api(`/v1/games/${gid}/legal`, { token: S.token }),
@@ -187,9 +191,44 @@
         S.token = null;
         clear($("token-msg")).append(el("div", { class: "msg warn" },
           "The link's token is not valid for this game, so you are watching as a spectator. Check that you opened the whole private link."));
+        return identifyBySession();
       } else {
         throw e;
       }
+    }
+    if (S.role === "seat" && fromLink) await claim();
+  }
+
+  async function identifyBySession() {
+    let seat;
+    try {
+      seat = (await api(`/v1/games/${gid}/seat`)).data.seat;
+    } catch (e) {
+      if (e.status === 401 || e.status === 404) return; // not signed in, or no seat here
+      throw e;
+    }
+    S.role = "seat";
+    S.seat = seat;
+    S.legal = (await api(`/v1/games/${gid}/legal`)).data;
+  }
+
+  /* The seat of the link becomes the signed-in player's: a new tab, a bookmark or another
+   * device then finds it by the session. Not signed in: the token alone plays, as before. */
+  async function claim() {
+    const box = $("token-msg");
+    try {
+      const { data } = await api(`/v1/games/${gid}/claim`, { method: "POST", body: { token: S.token } });
+      if (data.claimed) {
+        clear(box).append(el("div", { class: "msg ok" },
+          "This seat is now yours: it opens on any device where you are signed in, without the link."));
+      }
+    } catch (e) {
+      if (e.status === 401 && e.code === "sign_in_required") return;
+      const text = e.code === "seat_claimed" ? "This seat belongs to another player: you can play it with this link, but it will not follow you to your other devices."
+        : e.code === "already_seated" ? "You already hold another seat of this game, so this one was not added to your games."
+          : null;
+      if (text) clear(box).append(el("div", { class: "msg warn" }, text));
+      else showError(box, e, "Could not claim this seat:");
     }
   }
 

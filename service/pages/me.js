@@ -1,10 +1,13 @@
-/* The player's page: their name and their signed-in devices, each with "sign out". */
+/* The player's page: their name, their games (those waiting on them first) and their
+ * signed-in devices, each with "sign out". */
 "use strict";
 
 (() => {
   const msg = document.getElementById("me-msg");
   const panel = document.getElementById("sessions-panel");
   const rows = document.querySelector("#sessions tbody");
+  const gamesPanel = document.getElementById("games-panel");
+  const gameRows = document.querySelector("#my-games tbody");
 
   function at(seconds) {
     return new Date(seconds * 1000).toLocaleString();
@@ -13,6 +16,7 @@
   function signedOut() {
     document.getElementById("title").textContent = "Me";
     panel.classList.add("hidden");
+    gamesPanel.classList.add("hidden");
     BL.clear(msg);
     msg.append(BL.el("div", { class: "msg info" }, "You are not signed in on this computer. Open your sign-in link, or ",
       BL.el("a", { href: "/signin", text: "sign in with your key" }), "."));
@@ -54,6 +58,28 @@
       })));
   }
 
+  function gameRow(g) {
+    const path = "/games/" + encodeURIComponent(g.id);
+    const over = g.status !== "active";
+    return BL.el("tr", { class: g.your_turn ? "you" : null, "data-game": g.id },
+      BL.el("td", { "data-label": "Game" }, BL.el("span", {},
+        BL.el("a", { href: path, text: `${g.game} · ${g.id}` }),
+        over ? BL.el("span", {}, " · ", BL.el("a", { href: path + "/replay", text: "replay" })) : null)),
+      BL.el("td", { "data-label": "Against", text: g.opponents.join(", ") || "—" }),
+      BL.el("td", { "data-label": "Turn" }, g.your_turn ? BL.el("strong", { text: "Your turn" })
+        : BL.el("span", { text: over ? "—" : g.turn.join(", ") || "—" })),
+      BL.el("td", { "data-label": "Since", title: g.since, text: BL.when(g.since) }),
+      BL.el("td", { "data-label": "Status" }, BL.statusBadge(g.status)));
+  }
+
+  async function loadGames() {
+    const { games } = await Account.call("/v1/me/games");
+    BL.clear(gameRows);
+    if (games.length) gameRows.append(...games.map(gameRow));
+    else gameRows.append(BL.el("tr", {}, BL.el("td", { colspan: "5", class: "muted", text: "No games yet: open a seat link while signed in and the game is listed here." })));
+    gamesPanel.classList.remove("hidden");
+  }
+
   async function load() {
     const me = await Account.me();
     if (!me) return signedOut();
@@ -63,6 +89,7 @@
     rows.append(...sessions.map(row));
     BL.clear(msg);
     panel.classList.remove("hidden");
+    await loadGames();
   }
 
   document.getElementById("everywhere").addEventListener("click", () => signOut("/v1/me/sessions"));
