@@ -495,6 +495,28 @@ const BL = (() => {
       time ? el("time", { class: "log-time", datetime: e.at, title: time.toLocaleString() }, time.toLocaleTimeString()) : null);
   }
 
+  /* The header of every page, for a signed-in player: a link to their page with the count of
+   * their games waiting on them. Signed out (401), the header stays as it is. */
+  async function headerCount() {
+    const nav = document.querySelector("header.top nav");
+    if (!nav) return;
+    let data;
+    try {
+      ({ data } = await api("/v1/me/games?waiting=1"));
+    } catch (e) {
+      return; // not signed in, or the service away: the page works without the count
+    }
+    let link = nav.querySelector('a[href="/me"]');
+    if (!link) nav.append(link = el("a", { href: "/me" }, "Me"));
+    const n = data.waiting;
+    link.append(el("span", {
+      class: "badge waiting-count" + (n ? "" : " hidden"), id: "waiting-count",
+      title: `${n} game${n === 1 ? "" : "s"} waiting on you`, "aria-label": `${n} game${n === 1 ? "" : "s"} waiting on you`,
+    }, String(n)));
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", headerCount);
+  else headerCount();
+
   return {
     el, svg, clear, gameIdFromPath, takeToken, forgetToken, api, ApiError, commandId,
     seatColour, seatName, seatChip, whoseTurn, outcomeText, when, statusBadge, compact,

@@ -97,8 +97,15 @@ def test_a_claimed_seat_opens_in_a_fresh_tab_by_the_session(stack: Stack, chromi
         expect(rows.first).to_have_attribute("data-game", gid)
         expect(rows.first).to_contain_text("Your turn")
         expect(rows.nth(1)).not_to_contain_text("Your turn")
+        expect(me.locator("#waiting-count")).to_have_text("1")
         rows.first.get_by_role("link", name=f"race · {gid}").click()
         expect(me.locator("#your-seat")).to_contain_text("ann (seat 0)")
+        # Every page's header counts the games waiting on the player; a spectator's has no count.
+        expect(me.locator("header.top #waiting-count")).to_have_text("1")
+        watcher.goto(stack.url + "/")
+        watcher.wait_for_load_state("networkidle")  # the header's own request has been answered
+        expect(watcher.locator("header.top nav a")).to_have_count(2)
+        assert watcher.locator("#waiting-count").count() == 0
     finally:
         for ctx in (ann, eve, anon):
             ctx.close()
