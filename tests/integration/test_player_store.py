@@ -64,6 +64,27 @@ def test_players_keys_and_sessions(url: str) -> None:
     run(url, test)
 
 
+def test_a_seat_is_claimed_once_and_a_player_holds_one_seat_a_game(url: str) -> None:
+    async def test(players: PlayerStore, _: RateLimits) -> None:
+        gid, other = "p03-abcdef012345", "p41-abcdef012345"
+        assert (await players.claim(gid, 0, "ann")).code == "claimed"
+        assert (await players.claim(gid, 0, "ann")).code == "same"
+        assert (await players.claim(gid, 0, "bob")).code == "seat_claimed"
+        refused = await players.claim(gid, 1, "ann")
+        assert (refused.ok, refused.code, refused.seat) == (False, "already_seated", 0)
+        assert (await players.claim(other, 1, "ann")).ok
+        assert await players.seat_of(gid, "ann") == 0 and await players.seat_of(gid, "bob") is None
+        assert await players.seats("ann") == {gid: 0, other: 1} and await players.seats("bob") == {}
+        assert await players.claimants(gid) == {0: "ann"}
+        # Many players at once for one free seat: exactly one wins, the rest are told it is taken.
+        results = await asyncio.gather(*(players.claim(gid, 1, f"p{i}") for i in range(20)))
+        assert sorted(r.code for r in results) == ["claimed"] + ["seat_claimed"] * 19
+        winner = (await players.claimants(gid))[1]
+        assert await players.seats(winner) == {gid: 1}
+
+    run(url, test)
+
+
 def test_a_rate_limit_counts_per_client_and_action(url: str) -> None:
     async def test(_: PlayerStore, limits: RateLimits) -> None:
         limits.clock = lambda: 120.0  # the start of a minute window: Retry-After is all of it
@@ -84,6 +105,8 @@ def test_every_call_is_store_unavailable_with_redis_away() -> None:
             lambda: players.create("ann", None), lambda: players.player("p"), lambda: players.by_key("k"),
             lambda: players.open_session("p", "ua"), lambda: players.session("s"), lambda: players.sessions("p"),
             lambda: players.revoke("p", "s"), lambda: players.revoke_all("p"), lambda: limits.take("a", "c", 1),
+            lambda: players.claim("g", 0, "p"), lambda: players.seat_of("g", "p"), lambda: players.seats("p"),
+            lambda: players.claimants("g"),
         ]
         try:
             for call in calls:
