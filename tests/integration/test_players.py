@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -159,11 +160,14 @@ def secrets_in(r: httpx.Response) -> set[str]:
         found.add(r.json()["key"])
     if r.request.url.path == "/v1/sessions" and r.status_code == 201:
         found.add(r.cookies[COOKIE])
+    if r.request.url.path == "/v1/games" and r.status_code == 201:
+        found |= {s["token"] for s in r.json()["seats"]} | {r.json()["admin_token"]}
     return found
 
 
 OPS = st.lists(st.sampled_from(["player", "signin", "me", "me_bearer", "sessions", "revoke", "revoke_all",
-                                "bad_signin", "cross_origin"]), min_size=3, max_size=12)
+                                "bad_signin", "cross_origin", "claim", "claim_bearer", "seat", "my_games"]),
+                    min_size=3, max_size=12)
 
 
 @pytest.fixture
@@ -181,9 +185,13 @@ def test_no_answer_or_log_line_holds_a_secret_but_its_creator(unlimited_stack: S
     made: set[str] = set()
     seen: list[tuple[httpx.Response, set[str]]] = []
     keys: list[str] = []
+    game: dict[str, Any] = {}
     with stack.client() as c:
         for op in ops:
-            if op == "player" or not keys:
+            if op in ("claim", "claim_bearer", "seat") and not game:
+                r = c.post("/v1/games", json={"game": "race", "seats": ["p0", "p1"], "options": {"target": 1000}})
+                game = r.json()
+            elif op == "player" or not keys:
                 r = c.post("/v1/players", json={"name": "ann"})
                 keys.append(r.json()["key"])
             elif op == "signin":
@@ -199,6 +207,14 @@ def test_no_answer_or_log_line_holds_a_secret_but_its_creator(unlimited_stack: S
                 r = c.delete(f"/v1/me/sessions/{sids[0] if sids else 'x'}", headers=same_site(stack))
             elif op == "revoke_all":
                 r = c.delete("/v1/me/sessions", headers=bearer(keys[-1]))
+            elif op in ("claim", "claim_bearer"):
+                token = {"token": game["seats"][len(seen) % 2]["token"]}
+                by = same_site(stack) if op == "claim" else bearer(keys[-1])
+                r = c.post(f"/v1/games/{game['id']}/claim", json=token, headers=by)
+            elif op == "seat":
+                r = c.get(f"/v1/games/{game['id']}/seat")
+            elif op == "my_games":
+                r = c.get("/v1/me/games", headers=bearer(keys[-1]))
             elif op == "bad_signin":
                 r = c.post("/v1/sessions", json={"key": keys[-1] + "x"})
             else:
