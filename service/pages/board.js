@@ -210,6 +210,7 @@
     S.role = "seat";
     S.seat = seat;
     S.legal = (await api(`/v1/games/${gid}/legal`)).data;
+    $("leave").textContent = "Forget me on this computer (signs it out)";
   }
 
   /* The seat of the link becomes the signed-in player's: a new tab, a bookmark or another
@@ -320,8 +321,18 @@
     }
   });
 
-  $("leave").addEventListener("click", () => {
+  $("leave").addEventListener("click", async () => {
     BL.forgetToken(gid);
+    if (S.role === "seat" && !S.token) {
+      // The seat came with the session: forgetting it here signs this computer out.
+      try {
+        const { data } = await api("/v1/me");
+        if (data.session) await api(`/v1/me/sessions/${encodeURIComponent(data.session)}`, { method: "DELETE" });
+      } catch (e) {
+        showError($("cmd-msg"), e, "Could not sign this computer out:");
+        return;
+      }
+    }
     location.reload();
   });
 

@@ -106,6 +106,11 @@ def test_a_claimed_seat_opens_in_a_fresh_tab_by_the_session(stack: Stack, chromi
         watcher.wait_for_load_state("networkidle")  # the header's own request has been answered
         expect(watcher.locator("header.top nav a")).to_have_count(2)
         assert watcher.locator("#waiting-count").count() == 0
+
+        # "Forget me on this computer" on a seat the session holds signs this computer out.
+        me.get_by_role("button", name="Forget me on this computer (signs it out)").click()
+        expect(me.locator("#your-seat")).to_have_text("spectator")
+        assert me.evaluate("fetch('/v1/me').then(r => r.status)") == 401
     finally:
         for ctx in (ann, eve, anon):
             ctx.close()
