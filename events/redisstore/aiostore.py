@@ -13,15 +13,11 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager, suppress
 from typing import Any, NamedTuple, Protocol
 
-import redis
 import redis.asyncio as aioredis
 
-from events.redisstore.errors import StoreUnavailable
+from events.redisstore.errors import UNREACHABLE, StoreUnavailable, reaching_redis
 from events.redisstore.keys import GameKeys
 from events.redisstore.wire import checked
-
-# BusyLoadingError (a server still loading its data) is a ConnectionError.
-UNREACHABLE = (redis.ConnectionError, redis.TimeoutError)
 
 
 class RoundTrip(Protocol):
@@ -50,10 +46,8 @@ class Notices:
 
     async def next(self, timeout: float) -> bytes | None:
         """The next notice's payload; None when none came within `timeout` seconds."""
-        try:
+        with reaching_redis():
             msg = await self._pubsub.get_message(ignore_subscribe_messages=True, timeout=timeout)
-        except UNREACHABLE as e:
-            raise StoreUnavailable(str(e)) from e
         return None if msg is None else bytes(msg["data"])
 
 
@@ -73,7 +67,7 @@ class AsyncStore:
         """The game's seq, status and type, the role of a token's digest and the answer of
         command `cid` ("" for none), in one round trip."""
         k = self.keys(gid)
-        try:
+        with reaching_redis():
             if self.trip is not None:
                 seq, meta, role, result = checked(await self.trip.run([
                     ("XLEN", k.events),
@@ -88,18 +82,14 @@ class AsyncStore:
                 pipe.hget(k.auth, token_digest)
                 pipe.hget(k.results, cid)
                 seq, meta, role, result = await pipe.execute()
-        except UNREACHABLE as e:
-            raise StoreUnavailable(str(e)) from e
         status, game = meta
         if status is None:
             return CommandHead(0, None, "", None, None)
         return CommandHead(int(seq), status.decode(), game.decode(), role, result)
 
     async def _call(self, *command: Any) -> Any:
-        try:
+        with reaching_redis():
             return await self.aio.execute_command(*command)
-        except UNREACHABLE as e:
-            raise StoreUnavailable(str(e)) from e
 
     async def exists(self, gid: str) -> bool:
         return bool(await self._call("EXISTS", self.keys(gid).meta))

@@ -15,7 +15,7 @@ from typing import Any, ParamSpec, TypeVar
 
 import redis
 
-from events.redisstore.errors import StoreUnavailable
+from events.redisstore.errors import reaching_redis
 from events.redisstore.store import EventStore
 
 # On a cluster the feeds are read without blocking: the pause after a round that found nothing.
@@ -36,9 +36,8 @@ def _store_errors(method: Callable[_P, _R]) -> Callable[_P, _R]:
     @functools.wraps(method)
     def call(*args: _P.args, **kwargs: _P.kwargs) -> _R:
         try:
-            return method(*args, **kwargs)
-        except (redis.ConnectionError, redis.TimeoutError) as e:  # a server loading its data too
-            raise StoreUnavailable(str(e)) from e
+            with reaching_redis():
+                return method(*args, **kwargs)
         except redis.ResponseError as e:
             if "NOGROUP" in str(e):
                 raise GroupMissing(str(e)) from e

@@ -18,8 +18,7 @@ from typing import Any, TypeVar
 
 import redis.asyncio as aioredis
 
-from events.redisstore.aiostore import UNREACHABLE
-from events.redisstore.errors import StoreUnavailable
+from events.redisstore.errors import reaching_redis
 
 T = TypeVar("T")
 
@@ -131,10 +130,8 @@ class PlayerStore:
         self.clock = clock
 
     async def _run(self, call: Callable[[], Awaitable[T]]) -> T:
-        try:
+        with reaching_redis():
             return await call()
-        except UNREACHABLE as e:
-            raise StoreUnavailable(str(e)) from e
 
     async def create(self, name: str, email: str | None) -> tuple[Player, str]:
         """A new player and their key (the only time the key exists outside its holder)."""

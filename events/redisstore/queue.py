@@ -36,8 +36,8 @@ from typing import Any, Protocol
 
 import redis.asyncio as aioredis
 
-from events.redisstore.aiostore import UNREACHABLE, RoundTrip
-from events.redisstore.errors import StoreUnavailable
+from events.redisstore.aiostore import RoundTrip
+from events.redisstore.errors import reaching_redis
 from events.redisstore.keys import GameKeys
 from events.redisstore.store import queued_member
 from events.redisstore.wire import checked, no_script
@@ -72,11 +72,9 @@ class OneTripQueue:
 
     async def submit(self, gid: str, cid: str, body: bytes, queued_ms: int) -> bool:
         k = self.keys(gid)
-        try:
+        with reaching_redis():
             # The broker asks Redis for Lua's stack size the first time (redis-py).
             message, enqueue = self.broker.prepare_enqueue(self.message(gid, cid))
-        except UNREACHABLE as e:
-            raise StoreUnavailable(str(e)) from e
         queued = ("ZADD", k.queued, "NX", queued_ms, queued_member(gid, cid))
         out = await self.trip.run([("HSETNX", k.pending, cid, body), *enqueue, queued])
         if no_script(out[1]):  # the server was restarted or flushed: load dramatiq's script
@@ -104,10 +102,8 @@ class _PendingFirst(ABC):
     async def submit(self, gid: str, cid: str, body: bytes, queued_ms: int) -> bool:
         if not await self._record(self.keys(gid), cid, body, queued_member(gid, cid), queued_ms):
             return False
-        try:
+        with reaching_redis():
             await self.broker.enqueue_async(self.broker_aio, self.message(gid, cid))
-        except UNREACHABLE as e:
-            raise StoreUnavailable(str(e)) from e
         return True
 
 
@@ -142,8 +138,6 @@ class ClusterQueue(_PendingFirst):
         pipe = self.aio.pipeline(transaction=False)
         pipe.hsetnx(k.pending, cid, body)
         pipe.zadd(k.queued, {member: queued_ms}, nx=True)
-        try:
+        with reaching_redis():
             new, _ = await pipe.execute()
-        except UNREACHABLE as e:
-            raise StoreUnavailable(str(e)) from e
         return bool(new)

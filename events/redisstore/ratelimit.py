@@ -8,8 +8,7 @@ from collections.abc import Callable
 
 import redis.asyncio as aioredis
 
-from events.redisstore.aiostore import UNREACHABLE
-from events.redisstore.errors import StoreUnavailable
+from events.redisstore.errors import reaching_redis
 
 
 class RateLimits:
@@ -28,13 +27,11 @@ class RateLimits:
         now = self.clock()
         start = int(now // window) * window
         key = f"{self.base}:{action}:{start}:{client}"
-        try:
+        with reaching_redis():
             pipe = self.aio.pipeline(transaction=True)
             pipe.incr(key)
             pipe.expire(key, window + 1)
             count, _ = await pipe.execute()
-        except UNREACHABLE as e:
-            raise StoreUnavailable(str(e)) from e
         if int(count) <= limit:
             return 0
         return max(1, int(start + window - now + 0.999))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -19,7 +19,7 @@ from events.mapping.chain import genesis
 from events.mapping.codec import canonical, loads
 from events.mapping.envelope import Envelope
 from events.mapping.snapshot import SnapshotError, decode, encode
-from events.redisstore.errors import StoreUnavailable
+from events.redisstore.errors import reports_unavailable
 from events.redisstore.keys import DEFAULT_PARTITIONS, GameKeys, feed_key, lobby_key, queued_key
 from events.redisstore.wire import Links, checked, no_script
 from rules.core import games
@@ -28,21 +28,6 @@ SNAPSHOT_EVERY = 500
 
 _P = ParamSpec("_P")
 _R = TypeVar("_R")
-
-
-def _reports_unavailable(method: Callable[_P, _R]) -> Callable[_P, _R]:
-    """The method, raising StoreUnavailable where redis-py says Redis is out of reach (refused,
-    dropped, timed out, still loading), so the store's callers handle no client's exceptions.
-    The raw link raises StoreUnavailable itself."""
-
-    @functools.wraps(method)
-    def call(*args: _P.args, **kwargs: _P.kwargs) -> _R:
-        try:
-            return method(*args, **kwargs)
-        except (redis.ConnectionError, redis.TimeoutError) as e:
-            raise StoreUnavailable(str(e)) from e
-
-    return call
 
 
 def _script(name: str) -> str:
@@ -176,7 +161,7 @@ class EventStore:
 
     # -- writes ---------------------------------------------------------------------------
 
-    @_reports_unavailable
+    @reports_unavailable
     def create(
         self, gid: str, envelopes: Sequence[Envelope], status: str, seed: bytes,
         tokens: dict[str, str], created_at: str,
@@ -191,7 +176,7 @@ class EventStore:
         pipe.execute()
         return self.append(gid, 0, envelopes, None, None)
 
-    @_reports_unavailable
+    @reports_unavailable
     def append(
         self,
         gid: str,
@@ -218,7 +203,7 @@ class EventStore:
             return AppendResult("conflict", seq=-1 - out)
         return AppendResult("ok", seq=out)
 
-    @_reports_unavailable
+    @reports_unavailable
     def settle(
         self, gid: str, command_id: str, result: dict[str, Any], reply: str = "", status: str | None = None
     ) -> None:
@@ -241,7 +226,7 @@ class EventStore:
             pipe.execute_command(*c)
         pipe.execute()
 
-    @_reports_unavailable
+    @reports_unavailable
     def reject(self, gid: str, command_id: str, result: dict[str, Any], reply: str = "") -> dict[str, Any]:
         """Store a rejection (first answer wins); returns the answer that stands."""
         k = self.keys(gid)
@@ -249,7 +234,7 @@ class EventStore:
         answer: dict[str, Any] = loads(raw)
         return answer
 
-    @_reports_unavailable
+    @reports_unavailable
     def put_pending(self, gid: str, command_id: str, command: dict[str, Any], queued_ms: int | None = None) -> bool:
         """Record a queued command by id (and when, for the lost-message sweep); False when
         that id was queued before."""
@@ -258,12 +243,12 @@ class EventStore:
             self.r.zadd(k.queued, {queued_member(gid, command_id): queued_ms})
         return bool(self.r.hsetnx(k.pending, command_id, canonical(command)))
 
-    @_reports_unavailable
+    @reports_unavailable
     def pending(self, gid: str, command_id: str) -> dict[str, Any] | None:
         raw = self.r.hget(self.keys(gid).pending, command_id)
         return None if raw is None else loads(raw)
 
-    @_reports_unavailable
+    @reports_unavailable
     def pending_and_tail(
         self, gid: str, command_id: str, after_seq: int | None
     ) -> tuple[dict[str, Any] | None, dict[str, Any] | None, list[Envelope]]:
@@ -290,11 +275,11 @@ class EventStore:
 
     # -- reads ----------------------------------------------------------------------------
 
-    @_reports_unavailable
+    @reports_unavailable
     def exists(self, gid: str) -> bool:
         return bool(self.r.exists(self.keys(gid).meta))
 
-    @_reports_unavailable
+    @reports_unavailable
     def head(self, gid: str) -> Head | None:
         k = self.keys(gid)
         pipe = self.r.pipeline(transaction=False)
@@ -306,7 +291,7 @@ class EventStore:
         env = envelope_from_entry(last[0][1])
         return Head(env.seq, env.hash, status.decode(), game.decode())
 
-    @_reports_unavailable
+    @reports_unavailable
     def read(self, gid: str, start: int = 1, end: int | None = None) -> list[Envelope]:
         """Envelopes with start <= seq <= end (end None: to the head)."""
         if end is not None and end < start:
@@ -322,12 +307,12 @@ class EventStore:
         env = self.read(gid, seq, seq)
         return env[0].hash
 
-    @_reports_unavailable
+    @reports_unavailable
     def result(self, gid: str, command_id: str) -> dict[str, Any] | None:
         raw = self.r.hget(self.keys(gid).results, command_id)
         return None if raw is None else loads(raw)
 
-    @_reports_unavailable
+    @reports_unavailable
     def seed(self, gid: str) -> bytes:
         raw = self.r.get(self.keys(gid).secret)
         if raw is None:
@@ -341,7 +326,7 @@ class EventStore:
             self._fingerprint = _rules_fingerprint()
         return self._fingerprint
 
-    @_reports_unavailable
+    @reports_unavailable
     def save_snapshot(self, gid: str, seq: int, value: Any) -> None:
         """Store `value` (the folded match) as data; SnapshotError, storing nothing, for a value
         the snapshot codec cannot write."""
@@ -352,7 +337,7 @@ class EventStore:
         pipe.zadd(k.snap + "idx", {str(seq): seq})
         pipe.execute()
 
-    @_reports_unavailable
+    @reports_unavailable
     def load_snapshot(self, gid: str, at: int) -> tuple[int, Any] | None:
         """The latest snapshot taken at or before seq `at`, if any still matches these rules."""
         k = self.keys(gid)
@@ -370,7 +355,7 @@ class EventStore:
 
     # -- read models ----------------------------------------------------------------------
 
-    @_reports_unavailable
+    @reports_unavailable
     def project(
         self, gid: str, seq: int, score_ms: int, fields: dict[str, bytes], notice: bytes
     ) -> bool:
@@ -388,17 +373,17 @@ class EventStore:
             flat += [name, value]
         return [k.rm, k.lobby], [gid, seq, score_ms, k.notify, notice, len(fields), *flat]
 
-    @_reports_unavailable
+    @reports_unavailable
     def read_model(self, gid: str, field: str) -> bytes | None:
         val = self.r.hget(self.keys(gid).rm, field)
         return None if val is None else bytes(val)
 
-    @_reports_unavailable
+    @reports_unavailable
     def checkpoint(self, gid: str) -> int:
         raw = self.r.hget(self.keys(gid).rm, "checkpoint")
         return 0 if raw is None else int(raw)
 
-    @_reports_unavailable
+    @reports_unavailable
     def read_after(self, after: Sequence[tuple[str, int]]) -> list[list[Envelope]]:
         """Each (game id, seq)'s envelopes after that seq, in one round trip (one by one on a
         cluster, as `project_many`)."""
@@ -409,7 +394,7 @@ class EventStore:
             pipe.xrange(self.keys(gid).events, f"{seq + 1}-0", "+")
         return [[envelope_from_entry(f) for _, f in rows] for rows in pipe.execute()]
 
-    @_reports_unavailable
+    @reports_unavailable
     def project_many(self, projections: Sequence[tuple[str, int, int, dict[str, bytes], bytes]]) -> list[bool]:
         """`project` for several games (each a tuple of its arguments) in one round trip; on a
         cluster one by one, as the projector always did there."""
@@ -429,13 +414,13 @@ class EventStore:
             out.append(bool(res))
         return out
 
-    @_reports_unavailable
+    @reports_unavailable
     def stored_summary(self, gid: str) -> tuple[int, bytes | None]:
         """The checkpoint and the summary stored with it (0 and None: never projected)."""
         checkpoint, summary = self.r.hmget(self.keys(gid).rm, ["checkpoint", "summary"])
         return (0 if checkpoint is None else int(checkpoint)), (None if summary is None else bytes(summary))
 
-    @_reports_unavailable
+    @reports_unavailable
     def project_failed(self, gid: str, checkpoint: int, summary: bytes, score_ms: int, notice: bytes) -> bool:
         """Replace the summary of a game its rules failed to project (the last good one, marked),
         keeping its views and checkpoint; False when a projection past `checkpoint` was written
@@ -443,7 +428,7 @@ class EventStore:
         k = self.keys(gid)
         return bool(self._project_failed(keys=[k.rm, k.lobby], args=[gid, checkpoint, score_ms, k.notify, notice, summary]))
 
-    @_reports_unavailable
+    @reports_unavailable
     def summaries(self, gids: Sequence[str]) -> list[bytes | None]:
         """The stored summaries of these games (None: not projected), in one round trip."""
         pipe = self.r.pipeline(transaction=False)
@@ -451,7 +436,7 @@ class EventStore:
             pipe.hget(self.keys(gid).rm, "summary")
         return [None if raw is None else bytes(raw) for raw in pipe.execute()]
 
-    @_reports_unavailable
+    @reports_unavailable
     def lobby_below(
         self, score: int | None, count: int
     ) -> list[tuple[list[tuple[str, int]], list[tuple[str, int]]]]:
@@ -473,7 +458,7 @@ class EventStore:
 
     # -- queued commands: the sweep that queues a lost message's command again ------------
 
-    @_reports_unavailable
+    @reports_unavailable
     def queued_before(self, partitions: Sequence[int], before_ms: int, count: int) -> dict[int, list[tuple[str, str]]]:
         """Up to `count` (game id, command id) of each partition queued at or before `before_ms`,
         oldest first, in one round trip; partitions with none are left out."""
@@ -483,7 +468,7 @@ class EventStore:
         return {p: [queued_command(m.decode()) for m in rows]
                 for p, rows in zip(partitions, pipe.execute(), strict=True) if rows}
 
-    @_reports_unavailable
+    @reports_unavailable
     def queued_states(self, commands: Sequence[tuple[str, str]]) -> list[tuple[bool, bool]]:
         """For each queued (game id, command id): whether it has an answer, and whether its body
         is still stored."""
@@ -495,7 +480,7 @@ class EventStore:
         flags = pipe.execute()
         return [(bool(a), bool(w)) for a, w in zip(flags[::2], flags[1::2], strict=True)]
 
-    @_reports_unavailable
+    @reports_unavailable
     def sweep_queued(
         self, again: Sequence[tuple[str, str]], forget: Sequence[tuple[str, str, bool]], at_ms: int
     ) -> None:
@@ -518,7 +503,7 @@ class EventStore:
 
     # -- maintenance ----------------------------------------------------------------------
 
-    @_reports_unavailable
+    @reports_unavailable
     def game_ids(self) -> list[str]:
         """Every game id in this namespace, found from the meta keys (a SCAN of the keyspace:
         for maintenance such as a rebuild, never for a request)."""
@@ -528,7 +513,7 @@ class EventStore:
             out.append(k.split(":g:", 1)[1].rsplit(":", 1)[0])
         return sorted(out)
 
-    @_reports_unavailable
+    @reports_unavailable
     def drop_read_models(self, gids: Sequence[str]) -> None:
         """Delete these games' read models and every partition's lobby (a rebuild's first step)."""
         pipe = self.r.pipeline(transaction=False)
