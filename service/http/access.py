@@ -12,8 +12,6 @@ from service.http.credentials import bearer_token, has_session_cookie
 from service.http.errors import ApiError
 from service.matches import Principal, principal_of, token_digest
 
-__all__ = ["bearer_token", "command_head", "game_exists", "our_gid", "principal", "unknown_game"]
-
 
 def unknown_game(gid: str) -> ApiError:
     return ApiError(404, "unknown_game", f"no game {gid!r}")

@@ -17,7 +17,6 @@ from service.http.credentials import COOKIE, bearer_token
 from service.http.errors import ApiError
 from service.http.parts import parts
 
-__all__ = ["COOKIE", "Caller", "check_origin", "current_player", "request_scheme"]
 # What a browser form or script on another site could make a signed-in browser send.
 STATE_CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 _DEFAULT_PORTS = {"http": 80, "https": 443}

@@ -18,9 +18,9 @@ from events.redisstore.aiostore import CommandHead
 from events.redisstore.replies import Replies
 from rules.core import Command, games
 from service.bootstrap import ApiParts
-from service.http.access import bearer_token, command_head, game_exists
+from service.http.access import command_head, game_exists
 from service.http.body import json_body
-from service.http.credentials import has_session_cookie
+from service.http.credentials import bearer_token, has_session_cookie
 from service.http.errors import ApiError, result_response
 from service.http.parts import parts
 from service.http.responses import json_response

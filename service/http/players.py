@@ -15,8 +15,9 @@ from fastapi.responses import Response
 
 from events.domain.names import display_name
 from events.redisstore.players import Player, Session
-from service.http.auth import COOKIE, Caller, check_origin, current_player, request_scheme
+from service.http.auth import Caller, check_origin, current_player, request_scheme
 from service.http.body import json_body
+from service.http.credentials import COOKIE
 from service.http.errors import ApiError
 from service.http.parts import parts
 from service.http.responses import json_response
