@@ -13,7 +13,7 @@ from events.domain.match import (
     Match,
     command_of,
     created_event,
-    decide_match,
+    decide_and_fold,
     fold_match,
 )
 from events.mapping.chain import verify
@@ -121,7 +121,7 @@ def _rerun(rep: AuditReport, envs: list[Envelope], gid: str, seed: bytes) -> Aud
             return rep
         cid = str(env.data.get("id"))
         try:
-            produced = decide_match(match, command_of(env.event), cid, seed)
+            produced, after = decide_and_fold(match, command_of(env.event), cid, seed)
         except (IllegalCommand, InvalidCommand) as err:
             rep.seq, rep.reason = env.seq, f"the rules reject this command ({err.code}): {err.message}"
             return rep
@@ -139,7 +139,7 @@ def _rerun(rep: AuditReport, envs: list[Envelope], gid: str, seed: bytes) -> Aud
             if envs[k].command != cid:
                 rep.seq, rep.reason = envs[k].seq, "event attributed to another command"
                 return rep
-        match = fold_match(produced, gid, match)
+        match = after  # the rules folded their events as they made them
         i += len(produced)
         commands += 1
     rep.ok = True
