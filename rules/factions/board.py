@@ -68,6 +68,17 @@ def orth(i: int, width: int, height: int) -> tuple[int, ...]:
     return tuple(out)
 
 
+def ring(i: int, width: int, height: int) -> tuple[int, ...]:
+    """The up to eight spaces around `i`, diagonals included, whoever owns their tiles."""
+    x, y = i % width, i // width
+    out = []
+    for dx, dy in ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1)):
+        nx, ny = x + dx, y + dy
+        if 0 <= nx < width and 0 <= ny < height:
+            out.append(ny * width + nx)
+    return tuple(out)
+
+
 @dataclass(frozen=True, slots=True)
 class Geometry:
     """Everything fixed once the last Terrain Tile is down; built in evolve, never drawn."""
@@ -77,7 +88,7 @@ class Geometry:
     terrain: tuple[str, ...]
     owner: tuple[int, ...]
     spot: tuple[int, ...]
-    orth: tuple[tuple[int, ...], ...]
+    ring: tuple[tuple[int, ...], ...]  # the eight spaces around each: where a bullrushed unit may go
     adj: tuple[tuple[tuple[int, ...], ...], ...]  # per seat, per space
     dist: tuple[tuple[tuple[int, ...], ...], ...]  # per seat, per space, per space
     entries: tuple[tuple[int, int], ...]
@@ -128,4 +139,4 @@ def build_geometry(layout: Layout, tiles: tuple[tuple[int, str] | None, ...]) ->
         (parse_space(a, w, h) or 0, parse_space(b, w, h) or 0) for a, b in layout.entries
     )
     return Geometry(w, h, tuple(terrain), tuple(owner), tuple(spot_of(i, w) for i in range(n)),
-                    orths, tuple(adj_all), tuple(dist_all), entries)
+                    tuple(ring(i, w, h) for i in range(n)), tuple(adj_all), tuple(dist_all), entries)

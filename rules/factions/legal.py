@@ -168,7 +168,7 @@ def entry_steps(s: State, geo: Geometry, u: Unit) -> list[Args]:
         if k is None:
             out.append({"to": space_name(e, w)})
         elif s.units[k].seat != u.seat:
-            for a in geo.orth[e]:
+            for a in geo.ring[e]:
                 if a not in s.occ:
                     out.append({"to": space_name(e, w), "aside": space_name(a, w)})
     return out
@@ -183,7 +183,7 @@ def move_steps(s: State, geo: Geometry, u: Unit) -> list[Args]:
         if k is None:
             out.append({"to": space_name(q, w)})
         elif bull:
-            for a in geo.orth[q]:
+            for a in geo.ring[q]:
                 if a not in s.occ:
                     out.append({"to": space_name(q, w), "aside": space_name(a, w)})
     return out

@@ -25,5 +25,6 @@ def test_perft_turn_and_activation() -> None:
 def test_perft_bullrush_cavalry() -> None:
     s = position([(0, "AC", "c2"), (0, "BO", "a1"), (1, "DW", "c3"), (1, "MP", "b3"), (1, "SC", "d2")], p1=1)
     s, _ = run(s, "activate SC", "end", "activate MP", "end", "activate AC")
-    assert len(texts(s, 0)) == 15
+    # Each bullrush may place its unit on any open space of the eight around it (Helpful Terms).
+    assert len(texts(s, 0)) == 24
     assert "attack b3" not in texts(s, 0)  # the Manawing Parrot is flying

@@ -139,9 +139,41 @@ def test_base_camp_blocked_by_allies_stays() -> None:
 def test_enemy_blocker_is_bullrushed_aside() -> None:
     s = position([(0, "EG", "base"), (0, "AO", "d1"), (1, "MI", "c1")])
     s, _ = run(s, "activate EG")
-    assert sorted(texts(s, 0)) == ["step c1 aside b1", "step c1 aside c2"]
+    assert sorted(texts(s, 0)) == ["step c1 aside b1", "step c1 aside b2", "step c1 aside c2", "step c1 aside d2"]
     s, _ = run(s, "step c1 aside b1")
     assert unit_at(s, "c1").code == "EG" and unit_at(s, "b1").key == "1:MI"  # type: ignore[union-attr]
+
+
+def test_bullrush_may_place_on_a_diagonal_open_space() -> None:
+    """Helpful Terms, BULLRUSH: "Units that are Bullrushed are placed on an adjacent open space."
+
+    Adjacent includes the diagonals: here every orthogonal space around both entry spaces is
+    held, and the only open spaces next to the enemy on c1 are diagonal (b2) — the entering unit
+    can still come in, where an orthogonal-only reading would keep it in Base Camp (and count
+    towards the two-empty-phases loss)."""
+    s = position([(0, "EG", "base"), (0, "MI", "b1"), (0, "AO", "c2"), (0, "WA", "e1"), (0, "HE", "e2"),
+                  (1, "MI", "c1"), (1, "AO", "d1"), (1, "DW", "d2")])
+    s = replace(s, units={k: replace(u, done=k != "0:EG") for k, u in s.units.items()})
+    s = schedule(replace(s, level=0, last=-1))
+    s, _ = run(s, "activate EG")
+    assert sorted(texts(s, 0)) == ["step c1 aside b2"]
+    s, _ = run(s, "step c1 aside b2")
+    assert unit_at(s, "c1").key == "0:EG" and unit_at(s, "b2").key == "1:MI"  # type: ignore[union-attr]
+
+
+def test_bullrush_on_the_battleground_places_diagonally_across_any_tiles() -> None:
+    """BULLRUSH: "this Unit can move through spaces occupied by other Units. Units that are
+    Bullrushed are placed on an adjacent open space" — a placement, not a move of the
+    bullrushed unit, so the diagonal need not be on its (or the mover's) Home Terrain Tiles."""
+    # c4 is seat 1's tile; the Armored Cavalry bullrushes the Dwarf Warrior off c4.
+    s = position([(0, "AC", "c3"), (1, "DW", "c4"), (1, "SC", "b4"), (1, "MP", "d4"), (1, "MI", "c5")], p1=0)
+    s = schedule(replace(s, units={k: replace(u, done=u.seat == 1) for k, u in s.units.items()}, level=0, last=-1))
+    s, _ = run(s, "activate AC")
+    asides = sorted(t for t in texts(s, 0) if t.startswith("step c4 aside"))
+    # c3 holds the Cavalry itself; b3 and d3 lie on seat 0's tiles, diagonal from seat 1's c4.
+    assert asides == ["step c4 aside b3", "step c4 aside b5", "step c4 aside d3", "step c4 aside d5"]
+    s, _ = run(s, "step c4 aside d3")
+    assert unit_at(s, "d3").key == "1:DW" and unit_at(s, "c4").key == "0:AC"  # type: ignore[union-attr]
 
 
 def test_base_camp_units_cannot_be_targeted() -> None:
