@@ -249,10 +249,8 @@ def _affected(log: Log, u: Unit, t: Unit, p: Power) -> list[Unit]:
     w = geo.width
     out = []
     for v in s.units.values():
-        # No friendly fire: area effects skip allies; only aerial casters' spells reach flyers.
-        if v.pos < 0 or v.seat == u.seat:
-            continue
-        if v.flying and (p.kind == "ability" or not s.card(u).aerial):
+        # No friendly fire: area effects skip allies, and units the power could not target.
+        if v.pos < 0 or v.seat == u.seat or not L.reaches(s, u, v, p):
             continue
         if (p.area == "row" and v.pos // w == t.pos // w) or (p.area == "tile" and geo.spot[v.pos] == geo.spot[t.pos]):
             out.append(v)

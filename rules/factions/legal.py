@@ -222,9 +222,25 @@ def shoot_targets(s: State, geo: Geometry, u: Unit) -> list[int]:
     return sorted(out)
 
 
+def reaches(s: State, u: Unit, t: Unit, p: Power) -> bool:
+    """Whether `u`'s spell or ability may take `t` as a target, as far as flying goes.
+
+    Spells: "Non-Aerial Units cannot target Aerial Units with spells or abilities", and "When
+    flying, aerial Units may not cast spells or use ranged attacks on non-flying Units" (the whole
+    sentence: a flyer's spells reach flyers only). Abilities: "Ability Damage cannot target Flying
+    Units", and an aerial unit "must land to ... attack a non-flying Unit" (RULINGS.md, Combat).
+    """
+    if t.flying and not s.card(u).aerial:
+        return False
+    if p.kind == "spell":
+        return t.flying or not u.flying
+    if p.target == "enemy":
+        return not t.flying and not u.flying
+    return True
+
+
 def power_targets(s: State, geo: Geometry, u: Unit, p: Power) -> list[int]:
-    card = s.card(u)
-    if p.kind == "passive" or u.flying:
+    if p.kind == "passive":
         return []
     if p.uses is not None and u.uses_of(p.code) >= p.uses:
         return []
@@ -241,8 +257,6 @@ def power_targets(s: State, geo: Geometry, u: Unit, p: Power) -> list[int]:
         if p.target == "enemy":
             if t.seat == u.seat or d < 1:
                 continue
-            if t.flying and (p.kind == "ability" or not card.aerial):
-                continue
         elif p.target == "ally":
             if t.seat != u.seat:
                 continue
@@ -254,7 +268,8 @@ def power_targets(s: State, geo: Geometry, u: Unit, p: Power) -> list[int]:
                 continue
         else:
             continue
-        out.append(t.pos)
+        if reaches(s, u, t, p):
+            out.append(t.pos)
     return sorted(out)
 
 

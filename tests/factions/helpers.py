@@ -6,10 +6,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import Any
 
+import pytest
+
 from rules.core import Command, Event, IllegalCommand, Rng
 from rules.decider import decide
 from rules.factions import GAME
+from rules.factions import state as state_module
 from rules.factions.board import build_geometry, parse_space
+from rules.factions.content import FACTIONS, Power
 from rules.factions.schedule import schedule
 from rules.factions.state import BASE, State, Unit
 
@@ -120,3 +124,24 @@ def unit_at(s: State, space: str) -> Unit | None:
     pos = parse_space(space, s.geo.width, s.geo.height)
     k = s.occ.get(pos) if pos is not None else None
     return s.units[k] if k else None
+
+
+def with_card(monkeypatch: pytest.MonkeyPatch, faction: str, code: str, *powers: Power, **changes: Any) -> None:
+    """For one test, a hand-written Faction Unit Card in place of the reference one (its powers and
+    attributes changed), so a rule can be tested on a card the reference content does not hold
+    (a flyer with a spell, say). Cards are read through the state's FACTIONS."""
+    fac = FACTIONS[faction]
+    card = replace(fac.units[code], **changes, **({"powers": powers} if powers else {}))
+    units = {**fac.units, code: card}
+    monkeypatch.setattr(state_module, "FACTIONS", {**FACTIONS, faction: replace(fac, units=units)})
+
+
+def power(code: str, name: str, kind: str, effect: str, *, mana: int = 0, range: int = 3, amount: int = 1,
+          target: str = "enemy", area: str | None = None, uses: int | None = None) -> Power:
+    return Power(code, name, kind, mana, range, target, effect, amount, area, uses)
+
+
+def only(s: State, seat: int) -> State:
+    """The position with every other seat's units already activated this round, so `seat` acts."""
+    units = {k: replace(u, done=u.seat != seat) for k, u in s.units.items()}
+    return schedule(replace(s, units=units, level=0, last=-1))

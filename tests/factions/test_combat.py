@@ -4,10 +4,23 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from rules.factions import GAME
 from rules.factions.content import LAYOUTS
 from rules.factions.schedule import schedule
-from tests.factions.helpers import FixedRng, position, refusal, run, texts, tiles_2p, unit_at
+from tests.factions.helpers import (
+    FixedRng,
+    only,
+    position,
+    power,
+    refusal,
+    run,
+    texts,
+    tiles_2p,
+    unit_at,
+    with_card,
+)
 
 
 def test_lightning_bolt_eliminates_royal_swordsman() -> None:
@@ -118,6 +131,45 @@ def test_non_aerial_caster_cannot_target_flying_unit() -> None:
     assert "use LB c3" not in texts(s, 1)
 
 
+def test_flying_units_cast_spells_on_flying_units_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Aerial Units in combat: "When flying, aerial Units may not cast spells or use ranged attacks
+    on non-flying Units." The whole sentence: a flying caster still casts, on flying units; once
+    landed it may cast on anyone."""
+    with_card(monkeypatch, "zermano", "MP", power("LB", "Lightning Bolt", "spell", "damage", mana=5, amount=3))
+    s = only(position([(1, "MP", "c5"), (0, "SV", "c4"), (0, "RS", "d5"), (0, "MI", "a1")], p1=1), 1)
+    assert s.units["1:MP"].flying and s.units["0:SV"].flying
+    s, _ = run(s, "activate MP")
+    uses = [t for t in texts(s, 1) if t.startswith("use")]
+    assert uses == ["use LB c4"]  # the flying Valkyrie, not the Royal Swordsman on the ground
+    assert refusal(s, "use LB d5", 1) == "illegal_target"
+    landed, _ = run(s, "land")
+    assert sorted(t for t in texts(landed, 1) if t.startswith("use")) == ["use LB c4", "use LB d5"]
+    s, _ = run(s, "use LB c4")
+    assert "0:SV" not in s.units and s.mana[1] == 5 and s.vp[1] == 4  # 3 damage fells the 3-Health Valkyrie
+
+
+def test_flying_caster_area_spell_skips_units_on_the_ground(monkeypatch: pytest.MonkeyPatch) -> None:
+    """"When flying, aerial Units may not cast spells ... on non-flying Units": a flyer's Firestorm
+    on a row reaches the flying enemies in it and none on the ground."""
+    with_card(monkeypatch, "zermano", "MP",
+              power("FS", "Firestorm", "spell", "damage", mana=3, amount=1, area="row"))
+    s = only(position([(1, "MP", "d5"), (0, "SV", "b3"), (0, "FL", "f3"), (0, "RS", "c3"), (0, "MI", "a1")]), 1)
+    s, _ = run(s, "activate MP", "use FS b3")
+    assert s.units["0:SV"].damage == 1 and s.units["0:FL"].damage == 1 and s.units["0:RS"].damage == 0
+
+
+def test_non_aerial_caster_cannot_target_flying_ally() -> None:
+    """Spells: "Non-Aerial Units cannot target Aerial Units with spells or abilities" — allies
+    included: a ground Healer cannot mend a flying Skywing until it lands."""
+    s = position([(0, "HE", "c2"), (0, "FL", "c3"), (1, "MI", "f6")], unit_kw={"0:FL": {"damage": 1}})
+    s, _ = run(s, "activate FL", "end", "activate HE")
+    assert not [t for t in texts(s, 0) if t.startswith("use")]
+    s = position([(0, "HE", "c2"), (0, "FL", "c3"), (1, "MI", "f6")],
+                 unit_kw={"0:FL": {"damage": 1, "flying": False}})
+    s, _ = run(s, "activate FL", "end", "activate HE")
+    assert "use MD c3" in texts(s, 0)
+
+
 def test_no_friendly_fire_from_area_spells() -> None:
     # Firestorm hits every enemy on the target's row and none of the caster's allies.
     s = position([(0, "SO", "f1"), (0, "MI", "a3"), (0, "AO", "d3"), (1, "DW", "f3"), (1, "MI", "b3")], p1=1)
@@ -177,9 +229,10 @@ def test_armored_cavalry_bullrushes_and_has_prowess_four() -> None:
     card = s.card(s.units["0:AC"])
     assert card.name == "Armored Cavalry" and card.attack + card.health == 4 and card.bullrush
     s, _ = run(s, "activate AC")
-    # The bullrushed unit goes to an open space orthogonally next to c3: c2 still holds the Cavalry.
+    # The bullrushed unit goes to an open space of the eight around c3: c2 still holds the Cavalry.
     assert sorted(t for t in texts(s, 0) if t.startswith("step c3")) == [
-        "step c3 aside b3", "step c3 aside c4", "step c3 aside d3"]
+        "step c3 aside b2", "step c3 aside b3", "step c3 aside b4", "step c3 aside c4", "step c3 aside d2",
+        "step c3 aside d3", "step c3 aside d4"]
     s, _ = run(s, "step c3 aside d3")
     assert unit_at(s, "c3").key == "0:AC" and unit_at(s, "d3").key == "1:DW"  # type: ignore[union-attr]
 
