@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
+from typing import Any
 
 _DIR = Path(__file__).parent / "content"
 
@@ -17,6 +18,41 @@ EFFECTS = frozenset({"damage", "heal", "boost_attack", "boost_health", "weaken",
 TARGETS = frozenset({"enemy", "ally", "none"})
 AREAS = frozenset({"row", "tile"})
 TERRAIN = frozenset("WIP")
+
+
+# Where a card's data comes from (Faction Unit Card; RULINGS.md, Content): the rulebook prints a
+# few names and figures; everything else is the labelled reference set.
+SOURCES = frozenset({"named", "reference"})  # named: the rulebook prints the unit's name
+UNIT_FIELDS = ("name", "cost", "rank", "captain", "movement", "attack", "range", "health", "aerial", "evade",
+               "type", "powers")
+POWER_FIELDS = ("name", "mana", "range", "target", "effect", "amount", "area", "uses")
+REFERENCE_LABEL = "reference stats"
+
+
+@dataclass(frozen=True, slots=True)
+class Printed:
+    """One figure the rulebook prints for a unit or spell, and where; `at_most` when the text only
+    bounds it (the Royal Swordsman falls to 3 damage: Health at most 3)."""
+
+    field: str
+    value: Any
+    at_most: bool
+    where: str
+
+
+def _printed(d: dict, allowed: tuple[str, ...], actual: dict[str, Any], what: str) -> tuple[Printed, ...]:
+    out = []
+    for k, v in d.items():
+        if k not in allowed:
+            raise ValueError(f"{what}: printed field {k!r} is not one of {allowed}")
+        bound = "at_most" in v
+        value = v["at_most"] if bound else v["value"]
+        have = actual[k]
+        # The content must hold what the rulebook prints, so the figures cannot drift from the text.
+        if (have > value) if bound else (have != value):
+            raise ValueError(f"{what}: {k} is {have!r} but the rulebook prints {value!r}")
+        out.append(Printed(k, value, bound, str(v["where"])))
+    return tuple(out)
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +69,7 @@ class Power:
     amount: int
     area: str | None
     uses: int | None
+    printed: tuple[Printed, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +90,13 @@ class UnitCard:
     evade: int
     makes: str  # "gold" (Soldier) or "mana" (Wizard)
     powers: tuple[Power, ...]
+    printed: tuple[Printed, ...] = ()
+
+    @property
+    def reference_fields(self) -> tuple[str, ...]:
+        """The card's fields whose values are reference stats, not printed in the rulebook."""
+        shown = {p.field for p in self.printed}
+        return tuple(f for f in UNIT_FIELDS if f not in shown)
 
     @property
     def bullrush(self) -> bool:
@@ -86,7 +130,8 @@ class Layout:
 
 def _power(d: dict) -> Power:
     p = Power(d["code"], d["name"], d["kind"], int(d["mana"]), int(d["range"]), d["target"],
-              d["effect"], int(d["amount"]), d["area"], d["uses"])
+              d["effect"], int(d["amount"]), d["area"], d["uses"],
+              _printed(d.get("printed", {}), POWER_FIELDS, d, f"power {d['code']}"))
     if p.kind not in ("spell", "ability", "passive") or p.effect not in EFFECTS:
         raise ValueError(f"bad power {d}")
     if p.target not in TARGETS or (p.area is not None and p.area not in AREAS):
@@ -96,9 +141,15 @@ def _power(d: dict) -> Power:
 
 def _unit(d: dict) -> UnitCard:
     makes = {"soldier": "gold", "wizard": "mana"}[d["type"]]
+    if d["source"] not in SOURCES:
+        raise ValueError(f"{d['name']}: source must be one of {sorted(SOURCES)}")
+    actual = {**d, "prowess": d["attack"] + d["health"]}
+    printed = _printed(d["printed"], (*UNIT_FIELDS, "prowess"), actual, d["name"])
+    if (d["source"] == "named") != any(p.field == "name" for p in printed):
+        raise ValueError(f"{d['name']}: a 'named' unit is one whose printed name is cited, and only it")
     u = UnitCard(d["code"], d["name"], d["source"], int(d["cost"]), int(d["rank"]), bool(d["captain"]),
                  int(d["movement"]), int(d["attack"]), int(d["range"]), int(d["health"]),
-                 bool(d["aerial"]), int(d["evade"]), makes, tuple(_power(p) for p in d["powers"]))
+                 bool(d["aerial"]), int(d["evade"]), makes, tuple(_power(p) for p in d["powers"]), printed)
     if not (1 <= u.rank <= 5 and u.cost >= 1 and u.health >= 1 and u.range >= 1):
         raise ValueError(f"bad unit {d['name']}")
     if len({p.code for p in u.powers}) != len(u.powers):

@@ -1,14 +1,33 @@
-"""Board views. All information in Factions: Battlegrounds is public (RULINGS.md, Views)."""
+"""Board views. All information in Factions: Battlegrounds is public (RULINGS.md, Views).
+
+Each card and unit carries where its figures come from (`provenance`, `stats_label`): the
+rulebook prints a few names and figures, the rest is the labelled reference set."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from rules.factions.board import space_name, terrain_at, tile_spaces
-from rules.factions.content import FACTIONS
+from rules.factions.content import FACTIONS, REFERENCE_LABEL, Printed, UnitCard
 from rules.factions.state import BASE, State
 
 FILL = {"W": "#6fa8dc", "I": "#e6d28a", "P": "#93c47d", "": "#dddddd"}
+
+
+def _printed(printed: tuple[Printed, ...]) -> dict[str, Any]:
+    return {p.field: {"value": p.value, "at_most": p.at_most, "where": p.where} for p in printed}
+
+
+def provenance(c: UnitCard) -> dict[str, Any]:
+    """Where a card's data comes from: the rulebook prints no Faction Overview Sheets (RULINGS.md,
+    Content), so a page shows `label` beside every figure listed in `reference`."""
+    return {
+        "name": "rulebook" if c.source == "named" else "reference",
+        "label": REFERENCE_LABEL if c.reference_fields else None,
+        "printed": _printed(c.printed),
+        "reference": list(c.reference_fields),
+        "powers": {pw.code: _printed(pw.printed) for pw in c.powers if pw.printed},
+    }
 
 
 def _piece(s: State, key: str) -> dict[str, Any]:
@@ -56,7 +75,8 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
         cards = [{"code": c.code, "name": c.name, "cost": c.cost, "rank": c.rank, "captain": c.captain,
                   "movement": c.movement, "attack": c.attack, "range": c.range, "health": c.health,
                   "aerial": c.aerial, "evade": c.evade, "makes": c.makes,
-                  "powers": [f"{pw.code} {pw.name}" for pw in c.powers]} for c in fac.units.values()]
+                  "powers": [f"{pw.code} {pw.name}" for pw in c.powers], "provenance": provenance(c)}
+                 for c in fac.units.values()]
         players.append({
             "cards": cards,
             "seat": p, "faction": s.factions[p], "name": fac.name, "gold": s.gold[p], "mana": s.mana[p],
@@ -71,7 +91,8 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
                       "space": space_name(u.pos, w) if u.pos >= 0 else "base", "damage": u.damage,
                       "health": c.health, "flying": u.flying, "activated": u.done, "command": u.commanding,
                       "boost": {"attack": u.atk_boost, "health": u.hp_boost}, "weak": u.weak,
-                      "used": {p2: n for p2, n in u.used}})
+                      "used": {p2: n for p2, n in u.used},
+                      "stats_label": REFERENCE_LABEL if c.reference_fields else None})
     prompt = s.prompt
     return {
         "game": "factions",

@@ -48,3 +48,26 @@ def test_views_of_three_and_four_player_games() -> None:
             assert json.loads(json.dumps(v)) == v
             if s.geo is not None:
                 assert len(v["board"]["cells"]) == s.geo.width * s.geo.height + n
+
+
+def test_view_labels_reference_stats_per_card_and_unit() -> None:
+    """The Faction Overview Sheets are not in the rulebook (RULINGS.md, Content): the view says,
+    per card, which figures the rulebook prints (and where) and which are reference stats, and
+    labels every unit's stat line "reference stats"."""
+    s = position([(0, "EG", "c2"), (1, "IN", "c5")])
+    v = GAME.view(s, None)
+    cards = {c["code"]: c for c in v["players"][0]["cards"]}
+    eg = cards["EG"]["provenance"]
+    assert eg["name"] == "rulebook" and eg["label"] == "reference stats"
+    assert set(eg["printed"]) == {"name", "rank", "movement", "type"}
+    assert eg["printed"]["rank"]["value"] == 4 and "Rank Ties" in eg["printed"]["rank"]["where"]
+    assert eg["reference"] == ["cost", "captain", "attack", "range", "health", "aerial", "evade", "powers"]
+    rs = cards["RS"]["provenance"]["printed"]["health"]
+    assert rs["value"] == 3 and rs["at_most"] is True
+    mi = cards["MI"]["provenance"]
+    assert mi["name"] == "reference" and mi["printed"] == {} and len(mi["reference"]) == 12
+    sc = {c["code"]: c for c in v["players"][1]["cards"]}["SC"]["provenance"]
+    assert set(sc["powers"]["LB"]) == {"name", "range", "amount", "mana"}
+    assert {u["id"]: u["stats_label"] for u in v["units"]} == {"0:EG": "reference stats", "1:IN": "reference stats"}
+    inkanyamba = {c["code"]: c for c in v["players"][1]["cards"]}["IN"]["provenance"]
+    assert inkanyamba["name"] == "rulebook" and "Pronunciation" in inkanyamba["printed"]["name"]["where"]
