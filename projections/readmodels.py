@@ -61,6 +61,8 @@ def view_of(match: Match, seat: int | None) -> dict[str, Any]:
         "seat": seat,
         "status": match.status,
         "prompt": None if prompt is None else prompt.to_json(),
+        "prompt_text": None if prompt is None else match.rules.describe_prompt(
+            match.state, seat, [s.name for s in match.seats]),
         "outcome": None if outcome is None else outcome.to_json(),
         "board": match.rules.view(match.state, seat),
     }

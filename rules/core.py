@@ -80,6 +80,20 @@ class Decision:
     state: Any
 
 
+@dataclass(frozen=True, slots=True)
+class Told:
+    """An event in words for one viewer (`Game.describe_event`).
+
+    `heading` is set on an event that opens a step the game drives on its own (the volcano, the
+    end of a round): the move list files it and what follows under that heading instead of under
+    the last command. `draw` is the random result the event records, in words ("volcano die 4").
+    """
+
+    text: str
+    heading: str | None = None
+    draw: str | None = None
+
+
 class InvalidCommand(ValueError):
     """A command that is malformed before the rules look at it (bad syntax, unknown type)."""
 
@@ -231,6 +245,29 @@ class Game(Protocol):
 
     def format_text(self, command: Command) -> str:
         """Print a command in the notation `parse_text` reads back to an equal command."""
+        ...
+
+    # Words (issue #14). `names` are the seats' display names, by seat; `viewer` is a seat or None
+    # (a spectator). Each function is pure and says of hidden things only what `viewer` may know:
+    # the events it is given are already redacted for `viewer`, and the state is used only for
+    # what `view(state, viewer)` shows.
+
+    def describe_prompt(self, state: Any, viewer: int | None, names: Sequence[str]) -> str:
+        """`state.prompt` as a sentence ("ann: place terrain tile 3, choose a spot and a rotation")."""
+        ...
+
+    def describe_command(self, state: Any, command: Command, viewer: int | None, names: Sequence[str]) -> str:
+        """A command (legal now in `state`, or the one accepted in it) as a sentence."""
+        ...
+
+    def describe_event(self, state: Any, event: Event, viewer: int | None, names: Sequence[str]) -> Told:
+        """An event, folded onto `state` next, in words."""
+        ...
+
+    def touched(self, state: Any, command: Command | None, events: Sequence[Event]) -> list[str]:
+        """The board cells or territories (ids as the view has them) that `command`, decided in
+        `state`, and its `events` touched: from, to and targets, in that order, no repeats
+        (`command` None: a step the game drove, such as the volcano)."""
         ...
 
 

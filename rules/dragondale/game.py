@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from rules.core import Command, Decision, Event, Options, Outcome, Prompt, Rng, SeatInfo
+from rules.core import Command, Decision, Event, Options, Outcome, Prompt, Rng, SeatInfo, Told
 from rules.dragondale import decide, evolve, legal, notation, setup, view
+from rules.dragondale import describe as W
 from rules.dragondale.state import State
 
 
@@ -59,6 +60,19 @@ class DragonDale:
 
     def format_text(self, command: Command) -> str:
         return notation.format_text(command)
+
+    # Words (issue #14): rules/dragondale/describe.py
+    def describe_prompt(self, state: Any, viewer: int | None, names: Sequence[str]) -> str:
+        return W.describe_prompt(state, viewer, names)
+
+    def describe_command(self, state: Any, command: Command, viewer: int | None, names: Sequence[str]) -> str:
+        return W.describe_command(state, command, viewer, names)
+
+    def describe_event(self, state: Any, event: Event, viewer: int | None, names: Sequence[str]) -> Told:
+        return W.describe_event(state, event, viewer, names)
+
+    def touched(self, state: Any, command: Command | None, events: Sequence[Event]) -> list[str]:
+        return W.touched(state, command, events)
 
 
 GAME = DragonDale()

@@ -53,9 +53,11 @@ async def legal(gid: str, request: Request) -> Response:
         match = p.cache.refresh(gid).match
         rules = match.rules
         commands = [] if match.over else list(rules.legal_commands(match.state, seat))
+        names = [s.name for s in match.seats]
         return json_response({
             "seq": match.seq,
-            "commands": [{"type": c.type, "args": dict(c.args), "text": rules.format_text(c)} for c in commands],
+            "commands": [{"type": c.type, "args": dict(c.args), "text": rules.format_text(c),
+                          "sentence": rules.describe_command(match.state, c, seat, names)} for c in commands],
         })
 
     return await run_in_threadpool(listed)

@@ -24,6 +24,7 @@ from rules.core import (
     Prompt,
     Rng,
     SeatInfo,
+    Told,
 )
 
 # A note with this text makes decide raise, as a bug in a game's rules would; one with the
@@ -166,5 +167,30 @@ class RaceGame:
             return f"note {command.args['text']}"
         return "roll"
 
+    # Words (issue #14): the platform's move list and prompts describe race too.
+    def describe_prompt(self, state: RaceState, viewer: int | None, names: Sequence[str]) -> str:
+        if state.prompt is None:
+            return "Nobody is to act."
+        return f"{names[state.turn]}: roll the die."
+
+    def describe_command(self, state: RaceState, command: Command, viewer: int | None, names: Sequence[str]) -> str:
+        who = names[command.seat] if command.seat is not None and command.seat < len(names) else "someone"
+        return f"{who} writes a note." if command.type == "race.note" else f"{who} rolls the die."
+
+    def describe_event(self, state: RaceState, event: Event, viewer: int | None, names: Sequence[str]) -> Told:
+        d = event.data
+        if event.type == "race.RaceSetUp":
+            charm = d["charms"][viewer] if viewer is not None and viewer < len(d["charms"]) else None
+            mine = f" Your charm is {charm}." if charm is not None else ""
+            return Told(f"The race is set up: the first to {d['target']} wins.{mine}", heading="Set-up")
+        if event.type == "race.DieRolled":
+            extra = f", and {d['bonus']} more for the charm" if d["bonus"] else ""
+            return Told(f"The die shows {d['die']}{extra}.", draw=f"die {d['die']}")
+        if event.type == "race.NoteWritten":
+            return Told(f"A note: {d['text']}")
+        return Told(f"{names[d['seat']]} wins the race.")
+
+    def touched(self, state: RaceState, command: Command | None, events: Sequence[Event]) -> list[str]:
+        return [f"s{e.seat}" for e in events if e.type == "race.DieRolled" and e.seat is not None][:1]
 
 GAME = RaceGame()

@@ -1,0 +1,33 @@
+"""dragondale in words: prompts, commands and events for a viewer, and the places a move touched."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rules.core import Command, Event, Told
+from rules.dragondale.board import board_for
+from rules.words import event_name, places, seat_name, sentence, titled
+
+
+def describe_prompt(s: Any, viewer: int | None, names: Sequence[str]) -> str:
+    p = s.prompt
+    if p is None:
+        return "Nobody is to act."
+    who = ", ".join(seat_name(names, x) for x in p.seats)
+    return sentence(f"{who}: {titled(p.kind).lower()}", cap=False)
+
+
+def describe_command(s: Any, c: Command, viewer: int | None, names: Sequence[str]) -> str:
+    return sentence(f"{seat_name(names, c.seat)}: {titled(c.type.partition('.')[2]).lower()}", cap=False)
+
+
+def describe_event(s: Any, e: Event, viewer: int | None, names: Sequence[str]) -> Told:
+    return Told(event_name(e.type))
+
+
+def touched(s: Any, c: Command | None, events: Sequence[Event]) -> list[str]:
+    terr = board_for(s.n).terr if s.n else {}
+    moved = [{"from": m[1], "to": m[2]} for e in events if e.type == "dragondale.UnitsMoved"
+             for m in e.data.get("moves", []) if len(m) == 3]
+    return places(*([] if c is None else [c.args]), *moved, *(e.data for e in events), valid=terr)

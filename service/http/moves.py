@@ -1,0 +1,46 @@
+"""The move list: `GET /v1/games/{gid}/moves`, one entry per command in words, paged."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import Response
+
+from events.redisstore.store import EventStore
+from projections.moves import DEFAULT_LIMIT, MAX_LIMIT, move_entries, page
+from service.http.access import game_exists, principal
+from service.http.errors import ApiError
+from service.http.parts import parts
+from service.http.responses import json_response
+from service.matches import Principal
+
+router = APIRouter()
+
+
+@router.get("/v1/games/{gid}/moves", summary="The move list, as the viewer may see it")
+async def moves(gid: str, request: Request) -> Response:
+    """Entries numbered below `before` (default: all), the last `limit` of them (50 by default,
+    500 at most), oldest first; `older` is the `before` that asks for the page before this one.
+    Same credentials as /events: a seat sees its own secrets, a spectator the public log."""
+    p = parts(request)
+    await game_exists(p, gid)
+    who = await principal(p, request, gid)
+    q = request.query_params
+    try:
+        before = int(q["before"]) if "before" in q else None
+        limit = int(q.get("limit", DEFAULT_LIMIT))
+    except ValueError:
+        raise ApiError(422, "bad_page", "'before' and 'limit' are whole numbers") from None
+    if before is not None and before < 1:
+        raise ApiError(422, "bad_page", "'before' counts entries from 1")
+    if not 1 <= limit <= MAX_LIMIT:
+        raise ApiError(422, "bad_page", f"'limit' is from 1 to {MAX_LIMIT}")
+    return await run_in_threadpool(lambda: _moves_page(p.store, gid, who, before, limit))
+
+
+def _moves_page(store: EventStore, gid: str, who: Principal, before: int | None, limit: int) -> Response:
+    envelopes = store.read(gid)
+    entries, match = move_entries(envelopes, gid, who.seat, admin=who.admin)
+    body = page(entries, before, limit)
+    body["seq"] = match.seq if match is not None else 0
+    return json_response(body)

@@ -1,0 +1,74 @@
+"""The move list over HTTP (issue #14 item 5), the prompt in words on the view, and the sentence of
+each legal command: through the real API, worker and projector processes."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import Stack, wait_for
+from tests.integration.helpers import bearer, command, new_race
+
+pytestmark = pytest.mark.integration
+
+
+def _moves(c, gid: str, token: str | None = None, **q: object) -> dict:  # type: ignore[no-untyped-def, type-arg]
+    r = c.get(f"/v1/games/{gid}/moves", params=q, headers=bearer(token) if token else {})
+    assert r.status_code == 200, r.text
+    return r.json()  # type: ignore[no-any-return]
+
+
+def test_one_entry_per_command_with_its_sentence_and_draws(stack: Stack) -> None:
+    with stack.client() as c:
+        gid, tokens, _ = new_race(c, seats=2)
+        for i in range(5):
+            assert command(c, gid, tokens[i % 2]).status_code == 200
+        body = _moves(c, gid)
+        entries = body["entries"]
+        assert [e["seat"] for e in entries] == [None, 0, 1, 0, 1, 0]
+        setup, first = entries[0], entries[1]
+        assert setup["heading"] == "Set-up" and setup["seq_from"] == 1 and setup["who"] is None
+        assert first["who"] == "p0" and first["notation"] == "roll" and first["text"] == "p0 rolls the die."
+        assert len(first["draws"]) == 1 and first["draws"][0].startswith("die ")
+        assert first["events"][0]["seq"] == first["seq_from"] and first["events"][-1]["seq"] == first["seq_to"]
+        assert [e["n"] for e in entries] == list(range(1, 7)) and body["total"] == 6 and body["older"] is None
+        seqs = [s for e in entries for s in range(e["seq_from"], e["seq_to"] + 1)]
+        assert seqs == list(range(1, body["seq"] + 1)), "every seq belongs to exactly one entry"
+        assert first["cells"] == ["s0"]
+
+
+def test_the_move_list_is_paged_newest_last(stack: Stack) -> None:
+    with stack.client() as c:
+        gid, tokens, _ = new_race(c, seats=2)
+        for i in range(7):
+            assert command(c, gid, tokens[i % 2]).status_code == 200
+        last = _moves(c, gid, limit=3)
+        assert [e["n"] for e in last["entries"]] == [6, 7, 8] and last["older"] == 6 and last["total"] == 8
+        older = _moves(c, gid, limit=3, before=last["older"])
+        assert [e["n"] for e in older["entries"]] == [3, 4, 5] and older["older"] == 3
+        first = _moves(c, gid, limit=3, before=older["older"])
+        assert [e["n"] for e in first["entries"]] == [1, 2] and first["older"] is None
+        for bad in ({"limit": 0}, {"limit": 501}, {"before": 0}, {"before": "x"}, {"limit": "many"}):
+            r = c.get(f"/v1/games/{gid}/moves", params=bad)
+            assert r.status_code == 422 and r.json()["error"]["code"] == "bad_page", bad
+        assert c.get("/v1/games/nope/moves").status_code == 404
+
+
+def test_a_seat_reads_its_own_secret_in_words_and_nobody_else_does(stack: Stack) -> None:
+    with stack.client() as c:
+        gid, tokens, _ = new_race(c, seats=3)
+        texts = {}
+        for seat, tok in enumerate(tokens):
+            texts[seat] = _moves(c, gid, tok)["entries"][0]["events"][-1]["text"]
+            assert "Your charm is" in texts[seat]
+        texts[None] = _moves(c, gid)["entries"][0]["events"][-1]["text"]
+        assert "charm" not in texts[None]
+        assert len({texts[0], texts[1], texts[2]}) >= 1
+
+
+def test_the_view_says_the_prompt_and_each_legal_command_its_sentence(stack: Stack) -> None:
+    with stack.client() as c:
+        gid, tokens, _ = new_race(c, seats=2)
+        wait_for(lambda: c.get(f"/v1/games/{gid}/view").json().get("prompt_text") is not None)
+        assert c.get(f"/v1/games/{gid}/view").json()["prompt_text"] == "p0: roll the die."
+        legal = c.get(f"/v1/games/{gid}/legal", headers=bearer(tokens[0])).json()["commands"]
+        assert legal == [{"type": "race.roll", "args": {}, "text": "roll", "sentence": "p0 rolls the die."}]
