@@ -12,6 +12,7 @@ from typing import TypeAlias
 
 from rules.core import Command, Decision, IllegalCommand, Rng
 from rules.factions import legal as L
+from rules.factions import refusals as R
 from rules.factions.board import parse_space, space_name
 from rules.factions.content import Power
 from rules.factions.evolve import evolve
@@ -84,12 +85,14 @@ def _done(log: Log, c: Command, seat: int) -> None:
 
 
 def _activate(log: Log, c: Command, seat: int) -> None:
-    _check(c, L.turn_options(log.s, seat), "not_in_rank_order", "that unit cannot activate now")
+    if c not in L.turn_options(log.s, seat):
+        raise IllegalCommand("not_in_rank_order", R.not_activatable(log.s, seat, c.args["unit"]))
     log.emit("UnitActivated", {"seat": seat, "unit": f"{seat}:{c.args['unit']}"}, seat)
 
 
 def _command(log: Log, c: Command, seat: int) -> None:
-    _check(c, L.turn_options(log.s, seat), "illegal_command", "that Captain cannot command that unit now")
+    if c not in L.turn_options(log.s, seat):
+        raise IllegalCommand("illegal_command", R.not_commandable(log.s, seat, c.args["captain"], c.args["unit"]))
     log.emit("CaptainCommanded", {"seat": seat, "captain": f"{seat}:{c.args['captain']}",
                                  "unit": f"{seat}:{c.args['unit']}"}, seat)
 
@@ -111,7 +114,7 @@ def _step(log: Log, c: Command, seat: int) -> None:
     u = _active(log)
     opts = L.entry_steps(s, geo, u) if u.pos == BASE else (L.move_steps(s, geo, u) if s.moves_left > 0 else [])
     if dict(c.args) not in opts:
-        raise IllegalCommand("illegal_step", "that space cannot be reached with one step now")
+        raise IllegalCommand("illegal_step", R.bad_step(s, geo, u, c))
     frm = "base" if u.pos == BASE else space_name(u.pos, geo.width)
     log.emit("UnitMoved", {"seat": seat, "unit": u.key, "from": frm, **c.args}, seat)
     to = parse_space(c.args["to"], geo.width, geo.height)
@@ -134,12 +137,12 @@ def _claim(log: Log, seat: int, pos: int) -> None:
 
 
 def _fly(log: Log, c: Command, seat: int) -> None:
-    _check(c, L.activation_options(log.s, seat), "cannot_fly", "this unit cannot take off now")
+    _check(c, L.activation_options(log.s, seat), "cannot_fly", R.bad_mode(log.s, _active(log), "fly"))
     log.emit("TookOff", {"seat": seat, "unit": _active(log).key}, seat)
 
 
 def _land(log: Log, c: Command, seat: int) -> None:
-    _check(c, L.activation_options(log.s, seat), "cannot_land", "this unit cannot land now")
+    _check(c, L.activation_options(log.s, seat), "cannot_land", R.bad_mode(log.s, _active(log), "land"))
     u = _active(log)
     log.emit("Landed", {"seat": seat, "unit": u.key}, seat)
     geo = log.s.geo
@@ -165,7 +168,7 @@ def _attack(log: Log, c: Command, seat: int) -> None:
     u = _active(log)
     t = _target(log, c)
     if t.pos not in L.melee_targets(s, geo, u):
-        raise IllegalCommand("illegal_target", "melee needs an adjacent enemy (flying units fight flying units)")
+        raise IllegalCommand("illegal_target", R.bad_attack(s, geo, u, t))
     _strike(log, u, t, _attack_value(s, u), "melee", None)
     _end(log, u)
 
@@ -175,9 +178,11 @@ def _shoot(log: Log, c: Command, seat: int) -> None:
     geo = s.geo
     assert geo is not None
     u = _active(log)
+    if s.card(u).range < 2:
+        raise IllegalCommand("not_ranged", R.not_ranged(s, u))
     t = _target(log, c)
     if t.pos not in L.shoot_targets(s, geo, u):
-        raise IllegalCommand("illegal_target", "that unit is not within range along legal lines")
+        raise IllegalCommand("illegal_target", R.bad_shot(s, geo, u, t))
     _strike(log, u, t, _attack_value(s, u), "range", None)
     _end(log, u)
 
@@ -233,7 +238,7 @@ def _use(log: Log, c: Command, seat: int) -> None:
         raise IllegalCommand("not_enough_mana", f"{p.name} needs {p.mana} mana")
     t = _target(log, c)
     if t.pos not in L.power_targets(s, geo, u, p):
-        raise IllegalCommand("illegal_target", f"{p.name} cannot target that unit now")
+        raise IllegalCommand("illegal_target", R.bad_power(s, geo, u, t, p))
     log.emit("PowerUsed", {"seat": seat, "unit": u.key, "power": p.code, "mana": p.mana if p.kind == "spell" else 0,
                           "target": c.args["target"]}, seat)
     _resolve(log, u, t, p)
@@ -296,8 +301,7 @@ def _push(log: Log, u: Unit, t: Unit) -> None:
 
 
 def _end_cmd(log: Log, c: Command, seat: int) -> None:
-    _check(c, L.activation_options(log.s, seat), "must_enter",
-           "a unit in Base Camp must enter the Battleground when an entry space is open")
+    _check(c, L.activation_options(log.s, seat), "must_enter", R.must_enter(log.s, _active(log)))
     _end(log, _active(log))
 
 

@@ -104,10 +104,15 @@ def run(s: State, *texts: str, seat: int | None = None, rng: Rng | None = None) 
 
 def refusal(s: State, text: str, seat: int) -> str:
     """The code the Decider refuses a text command with (fails when it is accepted)."""
+    return refused(s, text, seat).code
+
+
+def refused(s: State, text: str, seat: int) -> IllegalCommand:
+    """The Decider's refusal of a text command, code and message (fails when it is accepted)."""
     try:
         decide(GAME, s, GAME.parse_text(text, seat), Rng(b"refused"))
     except IllegalCommand as e:
-        return e.code
+        return e
     raise AssertionError(f"{text!r} by seat {seat} was accepted")
 
 
