@@ -8,6 +8,7 @@ from pathlib import Path
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
+import rules
 from service.http.access import game_exists
 from service.http.errors import ApiError
 from service.http.parts import parts
@@ -16,6 +17,10 @@ router = APIRouter()
 
 PAGES = Path(__file__).parent.parent / "pages"
 _STATIC = re.compile(r"^[a-z0-9_-]+\.(js|css)$")
+# Each game's short rules reference (written for this project) and the content files its
+# board page reads for names and card text; all of it is public.
+RULES_PAGES = {"rite", "factions", "dragondale"}
+CONTENT = {("rite", "factions.json"), ("factions", "factions.json"), ("dragondale", "tribes.json")}
 _NO_SUCH_GAME = (
     "<!doctype html><html lang=en><meta charset=utf-8><title>No such game</title>"
     "<link rel=stylesheet href=/static/style.css><main><h1>No such game</h1>"
@@ -67,3 +72,19 @@ async def static(name: str) -> Response:
         raise ApiError(404, "not_found", "no such file")
     media = "text/javascript" if name.endswith(".js") else "text/css"
     return Response(path.read_bytes(), media_type=media)
+
+
+@router.get("/rules/{game}", include_in_schema=False)
+async def rules_page(game: str) -> HTMLResponse:
+    if game not in RULES_PAGES:
+        raise ApiError(404, "not_found", "no rules reference for that game")
+    return page(f"rules-{game}.html")
+
+
+@router.get("/static/content/{game}/{name}", include_in_schema=False)
+async def content(game: str, name: str) -> Response:
+    """A game's content file (names, unit and card text) for the board page to label pieces."""
+    if (game, name) not in CONTENT:
+        raise ApiError(404, "not_found", "no such content file")
+    path = Path(rules.__file__).parent / game / "content" / name
+    return Response(path.read_bytes(), media_type="application/json")

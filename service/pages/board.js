@@ -1,4 +1,5 @@
-/* The board page: view, legal commands, notation box, log, and live updates over SSE. */
+/* The board page: the game's board drawn by its skin (board-<game>.js), player panels, the last
+ * move marked, click to move built from the legal commands, the move list, and live updates. */
 "use strict";
 
 (() => {
@@ -16,8 +17,11 @@
     view: null,
     legal: null,
     events: new Map(), // seq -> envelope as this viewer sees it
-    loadedTo: 0, // the log is loaded up to this seq
+    loadedTo: 0, // the raw log is loaded up to this seq
     busy: false,
+    sel: [], // the targets chosen so far for the command being built (click to move)
+    moves: [], // the latest entries of the move list (GET /moves), oldest first
+    seen: null, // the board as the viewer last acted on it: {seq, pieces: {cell: [piece]}}
   };
   $("replay-link").href = `/games/${encodeURIComponent(gid)}/replay`;
 
@@ -25,18 +29,148 @@
     clear(box).append(el("div", { class: "msg error" }, prefix ? prefix + " " : "", err.code ? el("code", {}, err.code) : null, err.code ? ": " : "", err.message));
   }
 
-  /* ---- rendering ----------------------------------------------------------------------- */
-
   function names() {
     const out = {};
     for (const s of (S.summary && S.summary.seats) || []) out[s.seat] = s.name;
     return out;
   }
+  const skin = () => (S.view && BL.skins[S.view.game]) || null;
+  const myTurn = () => Boolean(S.role === "seat" && S.summary && S.summary.status === "active" && S.summary.prompt && S.summary.prompt.seats.includes(S.seat));
+  // What a skin knows of the page: the viewer, the names, the legal commands, and whether the
+  // board is drawn small (a phone), where it keeps to short labels and one token per player.
+  const ctx = () => ({ seat: S.seat, names: names(), summary: S.summary, legal: (S.legal && S.legal.commands) || [],
+    width: boardWidth(), compact: boardWidth() < 560 });
+
+  /* One player's panel: colour, name, faction or tribe, facts, and more below. */
+  BL.playerPanel = (c, seat, title, facts, extra, you) => el("section", { class: "player-panel" + (you ? " mine" : ""), "data-seat": seat, style: `border-top-color:${BL.seatColour(seat)}` },
+    el("h3", {}, el("span", { class: "swatch", style: `background:${BL.seatColour(seat)}`, "aria-hidden": "true" }),
+      `${c.names[seat] || "seat " + seat}`, el("span", { class: "faction" }, ` · ${title}`), you ? el("span", { class: "badge you-badge" }, "you") : null,
+      S.summary && S.summary.prompt && S.summary.prompt.seats.includes(seat) ? el("span", { class: "badge turn-badge" }, "to play") : null),
+    el("dl", { class: "kv facts-kv" }, facts.map(([k, v]) => [el("dt", {}, k), el("dd", {}, v === null || v === undefined ? "—" : String(v))])),
+    extra);
+
+  /* ---- what the last moves touched, and what vanished since the viewer last acted ------ */
+
+  const seenKey = () => `boardlog.seen.${gid}.${S.role === "seat" ? S.seat : "watch"}`;
+  function loadSeen() {
+    try { S.seen = JSON.parse(localStorage.getItem(seenKey()) || "null"); } catch (e) { S.seen = null; }
+  }
+  function piecesOf(board) {
+    const out = {};
+    for (const c of board.cells || []) if (c.pieces && c.pieces.length) out[c.id] = c.pieces.map((p) => ({ label: p.label, owner: p.owner, title: p.title, fill: p.fill, ink: p.ink, square: p.square, key: p.key, count: p.count }));
+    return out;
+  }
+  /* The viewer acted (or first opened the game): what is on the board now is what they saw. */
+  function markSeen(board) {
+    if (!board || !S.view) return;
+    S.seen = { seq: S.view.seq, pieces: piecesOf(board) };
+    try { localStorage.setItem(seenKey(), JSON.stringify(S.seen)); } catch (e) { /* storage off */ }
+  }
+  /* Pieces of the seen board that are no longer anywhere on it, at the cells they were on. */
+  function ghostsFor(board) {
+    if (!S.seen || !S.seen.pieces || !S.view || S.seen.seq >= S.view.seq) return null;
+    const key = (p) => p.key || `${p.label}|${p.owner}`;
+    const count = (pieces) => {
+      const m = new Map();
+      for (const list of Object.values(pieces)) for (const p of list) m.set(key(p), (m.get(key(p)) || 0) + (p.count || 1));
+      return m;
+    };
+    const now = piecesOf(board);
+    const before = count(S.seen.pieces), after = count(now);
+    const out = {};
+    for (const [k, n] of before) {
+      let missing = n - (after.get(k) || 0);
+      if (missing <= 0) continue;
+      for (const [cell, list] of Object.entries(S.seen.pieces)) {
+        if (missing <= 0) break;
+        for (const p of list) {
+          if (key(p) !== k || missing <= 0) continue;
+          const here = (now[cell] || []).filter((q) => key(q) === k).reduce((a, q) => a + (q.count || 1), 0);
+          const had = list.filter((q) => key(q) === k).reduce((a, q) => a + (q.count || 1), 0);
+          const gone = Math.min(missing, had - here);
+          if (gone <= 0) continue;
+          (out[cell] = out[cell] || []).push({ ...p, count: gone > 1 ? gone : null });
+          missing -= gone;
+          break;
+        }
+      }
+    }
+    return Object.keys(out).length ? out : null;
+  }
+
+  /* Entries since the viewer's own last one (for a spectator: the last one), and their cells. */
+  function sinceMine() {
+    const list = S.moves || [];
+    if (!list.length) return { entries: [], cells: [] };
+    let i = list.length - 1;
+    if (S.role === "seat") {
+      while (i >= 0 && list[i].seat !== S.seat) i--;
+      const after = list.slice(i + 1);
+      const shown = after.length ? after : [];
+      return { entries: shown, cells: [...new Set(shown.flatMap((m) => m.cells || []))] };
+    }
+    const last = list[list.length - 1];
+    return { entries: [], cells: last.cells || [] };
+  }
+
+  /* ---- click to move: each legal command as the targets it names, in order ------------- */
+
+  const ARG_ORDER = ["from", "via", "path", "unit", "at", "space", "to", "target", "option", "args"];
+  function cellsOfCommand(cmd, ids) {
+    const sk = skin();
+    const own = sk && sk.cellsOf ? sk.cellsOf(cmd, S.view, ctx()) : null;
+    if (own) return own.filter((x) => ids.has(String(x))).map(String);
+    const a = cmd.args || {};
+    const keys = [...ARG_ORDER.filter((k) => k in a), ...Object.keys(a).filter((k) => !ARG_ORDER.includes(k)).sort()];
+    const out = [];
+    const visit = (v) => {
+      if (typeof v === "string") {
+        for (const t of v.split(/[\s:+>,-]+/)) if (ids.has(t) && out[out.length - 1] !== t) out.push(t);
+      } else if (Array.isArray(v)) v.forEach(visit);
+    };
+    for (const k of keys) visit(a[k]);
+    return out;
+  }
+
+  let decorated = null; // {board, overlays} of the current view, drawn by the skin
+  function plan() {
+    const cmds = (S.legal && S.legal.commands) || [];
+    const ids = new Set();
+    if (decorated) {
+      for (const c of decorated.board.cells || []) ids.add(String(c.id));
+      for (const o of decorated.overlays || []) ids.add(String(o.id));
+    }
+    const all = cmds.map((c) => ({ c, cells: cellsOfCommand(c, ids) }));
+    const sel = S.sel;
+    const fits = all.filter((x) => x.cells.length >= sel.length && sel.every((id, i) => x.cells[i] === id));
+    const complete = fits.filter((x) => x.cells.length === sel.length);
+    const next = [...new Set(fits.filter((x) => x.cells.length > sel.length).map((x) => x.cells[sel.length]))];
+    return { all, fits, complete, next };
+  }
+
+  function pick(id) {
+    if (!myTurn() || S.busy) return;
+    const p = plan();
+    if (!p.next.includes(id)) return;
+    S.sel = [...S.sel, id];
+    renderView();
+    renderControls();
+    // Keyboard: stay on the board at the next target, else go to the choices.
+    const nextTarget = document.querySelector("#board .target");
+    const firstChoice = document.querySelector("#commands button");
+    (plan().next.length ? nextTarget : firstChoice || nextTarget)?.focus();
+  }
+  function undoStep() { S.sel = S.sel.slice(0, -1); renderView(); renderControls(); }
+  function clearSel() { S.sel = []; renderView(); renderControls(); }
+  $("sel-undo").addEventListener("click", undoStep);
+  $("sel-clear").addEventListener("click", clearSel);
+
+  /* ---- rendering ----------------------------------------------------------------------- */
 
   function renderSummary() {
     const s = S.summary;
     if (!s) return;
-    document.title = `${s.game} ${s.id} — boardlog`;
+    document.title = `${myTurn() ? "(your move) " : ""}${s.game} ${s.id} — boardlog`;
     $("title").textContent = `${s.game} · ${s.id}`;
     clear($("status")).append(statusBadge(s.status));
     $("turn").textContent = s.status === "active" ? whoseTurn(s) : "—";
@@ -49,61 +183,162 @@
     $("outcome-box").classList.toggle("hidden", !out);
     $("outcome").textContent = out;
     clear($("legend")).append(seatLegend(s));
+    const sk = skin();
+    const line = sk && sk.status && S.view && S.view.board ? sk.status(S.view) : "";
+    $("game-status-box").classList.toggle("hidden", !line);
+    $("game-status").textContent = line;
+  }
+
+  function boardWidth() {
+    const box = $("board");
+    return Math.max(200, box.clientWidth || box.parentElement.clientWidth - 32);
   }
 
   function renderView() {
     const v = S.view;
     if (!v) return;
     const board = v.board || {};
-    const onCell = S.role === "seat" ? (cell) => addToText(String(cell.id)) : null;
-    clear($("board")).append(renderBoard(board.board, { names: names(), onCell, title: `${v.game} board at seq ${v.seq}` }));
-    $("board-hint").textContent = "Each cell shows its id for text notation; pieces are coloured by seat." +
-      (onCell ? " Click a cell to add its id to the notation box." : "");
-    const rest = {};
-    for (const [k, val] of Object.entries(board)) if (k !== "board") rest[k] = val;
-    const parts = [kvPanel(rest)];
-    if (v.prompt) parts.push(el("h3", {}, "Prompt"), kvPanel(v.prompt, 0, "prompt"));
-    BL.replaceKeepingOpen($("details"), ...parts);
+    const sk = skin();
+    if (sk && board.board && Array.isArray(board.board.cells) && board.board.cells.length) {
+      try { decorated = sk.board(v, ctx()); } catch (e) { decorated = null; console.error(e); }
+    } else decorated = null;
+    const drawn = decorated ? decorated.board : board.board;
+    const turn = myTurn() && !S.busy;
+    const p = turn ? plan() : { next: [] };
+    const since = sinceMine();
+    if (!S.seen && drawn && Array.isArray(drawn.cells)) markSeen(drawn);
+    let rotate = 0;
+    if (sk && sk.home && S.seat !== null && drawn && drawn.cells) {
+      const homes = new Set(sk.home(v, S.seat).map(String));
+      const cells = drawn.cells.filter((c) => Number.isFinite(c.y));
+      const ys = cells.map((c) => c.y);
+      const mid = (Math.min(...ys) + Math.max(...ys)) / 2;
+      const mine = cells.filter((c) => homes.has(String(c.id)));
+      if (mine.length && mine.reduce((a, c) => a + c.y, 0) / mine.length < mid - 1e-6) rotate = 180;
+    }
+    const svgBoard = renderBoard(drawn, {
+      names: names(), onCell: turn ? pick : null, title: `${v.game} board at seq ${v.seq}`,
+      targets: p.next, path: S.sel, marked: since.cells, ghosts: drawn ? ghostsFor(drawn) : null,
+      overlays: decorated ? decorated.overlays : null, fit: sk ? boardWidth() : 0, rotate, onInfo: showInfo,
+    });
+    clear($("board")).append(svgBoard);
+    $("board").dataset.rotate = String(rotate);
+    $("board-hint").textContent = turn && p.next.length
+      ? (S.sel.length ? "Choose the next highlighted spot, or one of the choices in “Your move”." : "Highlighted spots start a move: click or tap one (or Tab to it and press Enter).")
+      : since.cells.length ? "Outlined in gold: what the last moves touched. Faded pieces were removed since your last move." : "";
+    // The legend and the players, from the skin; the raw view only for a game without one.
+    const legendBox = $("legend-box");
+    legendBox.classList.toggle("hidden", !(sk && sk.legend));
+    if (sk && sk.legend) BL.replaceKeepingOpen($("board-legend"), sk.legend(v, ctx()));
+    $("rules-link").classList.toggle("hidden", !(sk && sk.rules));
+    if (sk && sk.rules) $("rules-link").href = sk.rules;
+    $("players-box").classList.toggle("hidden", !(sk && sk.panels));
+    if (sk && sk.panels) BL.replaceKeepingOpen($("players"), ...sk.panels(v, ctx()));
+    $("details-box").classList.toggle("hidden", Boolean(sk));
+    if (!sk) {
+      const rest = {};
+      for (const [k, val] of Object.entries(board)) if (k !== "board") rest[k] = val;
+      const parts = [kvPanel(rest)];
+      if (v.prompt) parts.push(el("h3", {}, "Prompt"), kvPanel(v.prompt, 0, "prompt"));
+      BL.replaceKeepingOpen($("details"), ...parts);
+    }
+    renderSince(since);
   }
 
-  function addToText(id) {
-    const input = $("text-command");
-    input.value = input.value && !input.value.endsWith(" ") ? `${input.value} ${id}` : input.value + id;
-    input.focus();
+  function showInfo(id, text) {
+    const box = $("cell-info");
+    box.classList.remove("hidden");
+    clear(box).append(...text.split("\n").map((line, i) => el(i ? "div" : "strong", {}, line)));
+  }
+
+  function renderSince(since) {
+    const box = $("since");
+    const list = since.entries.filter((m) => m.text);
+    box.classList.toggle("hidden", !list.length || S.role !== "seat");
+    clear(box);
+    if (!list.length) return;
+    box.append(el("strong", {}, "Since your last move: "),
+      el("ul", {}, list.slice(-8).map((m) => el("li", {}, m.heading ? el("b", {}, `${m.heading}: `) : null, m.text))));
+  }
+
+  function label(c) { return c.sentence || c.text || `${c.type} ${JSON.stringify(c.args)}`; }
+
+  function cmdButton(c, extra = "") {
+    // The sentence, with the notation under it (what to type, and what tells two choices apart).
+    const both = c.sentence && c.text && c.sentence !== c.text;
+    return el("button", { type: "button", class: "cmd" + extra + (both ? " two-line" : ""), "data-type": c.type, "data-text": c.text || "",
+      title: `${c.text || ""}${both ? " — " + c.sentence : ""}`,
+      onclick: () => send({ type: c.type, args: c.args, expect: S.legal.seq }, c.text || label(c)) },
+    both ? [el("span", { class: "cmd-sentence" }, c.sentence), el("span", { class: "cmd-notation" }, c.text)] : label(c));
+  }
+
+  function promptText() {
+    const v = S.view;
+    if (v && v.prompt_text) return v.prompt_text;
+    const kind = S.summary && S.summary.prompt ? S.summary.prompt.kind : "";
+    return kind ? kind.replace(/_/g, " ") : "";
   }
 
   function renderControls() {
     $("controls").classList.toggle("hidden", S.role !== "seat");
     $("admin").classList.toggle("hidden", S.role !== "admin");
     $("spectator").classList.toggle("hidden", S.role !== "spectator");
+    const skip = $("skip");
+    if (S.role === "seat") { skip.href = "#controls"; skip.textContent = "Skip to your move"; }
     if (S.role !== "seat") return;
     const s = S.summary;
     const line = $("prompt-line");
     clear(line);
     if (!s) return;
+    const turn = myTurn();
     if (s.status !== "active") {
       line.textContent = `The game is ${s.status}. ${outcomeText(s, s.outcome)}`;
-    } else if (s.prompt && s.prompt.seats.includes(S.seat)) {
-      line.append(el("strong", {}, "Your turn"), `: ${s.prompt.kind}.`);
+    } else if (turn) {
+      line.append(el("strong", {}, "Your turn"), `: ${promptText()}.`);
     } else {
       line.textContent = `Waiting for ${whoseTurn(s)}.`;
     }
     const box = clear($("commands"));
     const cmds = (S.legal && S.legal.commands) || [];
+    const p = turn ? plan() : { complete: [], next: [], all: [] };
+    // The command being built, with undo.
+    $("selection").classList.toggle("hidden", !S.sel.length);
+    clear($("sel-path")).append(S.sel.length ? [el("span", { class: "muted" }, "Chosen: "), el("span", { class: "notation" }, S.sel.map((x) => x.replace(/^spot:/, "spot ")).join(" → "))] : []);
+    if (turn) {
+      const done = S.sel.length ? p.complete : p.all.filter((x) => !x.cells.length);
+      for (const x of done) box.append(cmdButton(x.c, S.sel.length ? " primary-choice" : ""));
+      if (p.next.length) {
+        const cellName = (id) => {
+          if (!decorated) return id;
+          const cell = (decorated.board.cells || []).find((c) => String(c.id) === id);
+          const o = (decorated.overlays || []).find((q) => String(q.id) === id);
+          if (o) return o.label || id;
+          const piece = cell && cell.pieces && cell.pieces[0] ? ` ${cell.pieces[0].label}` : "";
+          return `${id}${piece}`;
+        };
+        box.append(el("span", { class: "pick-label muted" }, S.sel.length ? "then:" : done.length ? "or start at:" : "Start at:"));
+        for (const id of p.next) {
+          box.append(el("button", { type: "button", class: "secondary pick", "data-target": id, onclick: () => pick(id) }, cellName(id)));
+        }
+      }
+    }
+    if (!cmds.length) box.append(el("span", { class: "muted" }, s.status === "active" ? "No legal commands for you right now." : "No more commands: the game has ended."));
+    // Every legal command as a button, for those who prefer a list (and a filter when long).
+    const all = clear($("all-commands"));
+    $("all-sum").textContent = `All legal commands (${cmds.length})`;
+    $("all-box").classList.toggle("hidden", !cmds.length);
     $("legal-filter-box").classList.toggle("hidden", cmds.length <= 24);
     const needle = $("legal-filter").value.trim().toLowerCase();
     let shown = 0;
     for (const c of cmds) {
-      const label = c.text || `${c.type} ${JSON.stringify(c.args)}`;
-      if (needle && !label.toLowerCase().includes(needle)) continue;
+      if (needle && !`${label(c)} ${c.text || ""}`.toLowerCase().includes(needle)) continue;
       shown++;
-      box.append(el("button", { type: "button", class: "cmd", "data-type": c.type, title: `${c.type} ${JSON.stringify(c.args)}`,
-        onclick: () => send({ type: c.type, args: c.args, expect: S.legal.seq }, label) }, label));
+      all.append(cmdButton(c));
     }
-    if (!cmds.length) box.append(el("span", { class: "muted" }, s.status === "active" ? "No legal commands for you right now." : "No more commands: the game has ended."));
-    else if (!shown) box.append(el("span", { class: "muted" }, "No legal command matches the filter."));
-    for (const b of box.querySelectorAll("button")) b.disabled = S.busy;
-    $("send-text").disabled = S.busy || s.status !== "active";
+    if (cmds.length && !shown) all.append(el("span", { class: "muted" }, "No legal command matches the filter."));
+    for (const b of [...box.querySelectorAll("button"), ...all.querySelectorAll("button")]) b.disabled = S.busy;
+    $("send-text").disabled = S.busy || s.status !== "active" || !turn;
+    $("send-text").title = turn ? "" : "Not your turn";
   }
 
   function renderLog() {
@@ -117,12 +352,31 @@
     renderLog.done = true;
   }
 
+  let movesMounted = false;
+  function renderMoves() {
+    if (!window.BLMoves || typeof BLMoves.mount !== "function") {
+      $("raw-log-box").open = true; // no move list on this server: the event log is the log
+      return;
+    }
+    try {
+      if (!movesMounted) { BLMoves.mount($("moves"), { gid, token: S.token, summary: S.summary }); movesMounted = true; } else if (typeof BLMoves.refresh === "function") BLMoves.refresh();
+    } catch (e) { console.error(e); }
+  }
+
   function renderAll() {
     renderSummary();
     renderView();
     renderControls();
     renderLog();
+    renderMoves();
   }
+
+  let resizeTimer = null;
+  let lastWidth = 0;
+  window.addEventListener("resize", () => {
+    clearTimeout(resizeTimer);
+    resizeTimer = setTimeout(() => { if (Math.abs(boardWidth() - lastWidth) > 8) { lastWidth = boardWidth(); renderView(); } }, 150);
+  });
 
   /* ---- loading ------------------------------------------------------------------------- */
 
@@ -146,8 +400,8 @@
   async function load() {
     const t = S.token;
     if (S.loadedTo === 0) {
-      // A long game's log runs to tens of thousands of events: start from its last 200
-      // (the replay page steps through all of it).
+      // A long game's log runs to tens of thousands of events: the raw log starts from its
+      // last 200 (the move list and the replay page hold all of it).
       const head = await api(`/v1/games/${gid}`);
       S.loadedTo = Math.max(0, head.data.seq - 200);
     }
@@ -156,8 +410,10 @@
       api(`/v1/games/${gid}/view`, { token: t }),
       api(`/v1/games/${gid}/events?from=${S.loadedTo + 1}`, { token: t }),
       S.role === "seat" ? api(`/v1/games/${gid}/legal`, { token: t }) : Promise.resolve(null),
+      api(`/v1/games/${gid}/moves?limit=40`, { token: t }).catch(() => null), // older servers: no move list
     ];
-    const [summary, view, events, legal] = await Promise.all(jobs);
+    const [summary, view, events, legal, moves] = await Promise.all(jobs);
+    const before = S.legal ? S.legal.seq : null;
     if (!S.summary || summary.data.seq >= S.summary.seq) S.summary = summary.data;
     if (!S.view || view.data.seq >= S.view.seq) S.view = view.data;
     for (const e of events.data.events) {
@@ -165,7 +421,11 @@
       S.loadedTo = Math.max(S.loadedTo, e.seq);
     }
     if (legal) S.legal = legal.data;
+    if (legal && legal.data.seq !== before) S.sel = []; // the position changed: the half-built command is void
+    if (moves && moves.data) S.moves = moves.data.entries || moves.data.moves || [];
     clear($("page-msg"));
+    if (S.seen === null) loadSeen();
+    lastWidth = boardWidth();
     renderAll();
   }
 
@@ -255,6 +515,8 @@
         const [a, b] = data.seq;
         clear(msg).append(el("div", { class: "msg ok" }, `Accepted: ${label} (seq ${a === b ? a : a + "–" + b}).`));
         if (body.text !== undefined) $("text-command").value = "";
+        S.sel = [];
+        S.acted = true;
         await catchUp(b);
       } else {
         showError(msg, { code: data && data.code, message: (data && data.message) || "the command was not accepted" }, `${label}:`);
@@ -267,6 +529,8 @@
       refresh();
     } finally {
       S.busy = false;
+      if (S.acted && decorated) { markSeen(decorated.board); S.acted = false; }
+      renderView();
       renderControls();
     }
   }
@@ -284,12 +548,15 @@
     ev.preventDefault();
     const text = $("text-command").value.trim();
     if (!text) {
-      clear($("cmd-msg")).append(el("div", { class: "msg error" }, "Type a command first, e.g. the text of a legal command button."));
+      clear($("cmd-msg")).append(el("div", { class: "msg error" }, "Type a command first, e.g. the notation on a choice's tooltip."));
       return;
     }
     send({ text }, `“${text}”`);
   });
   $("legal-filter").addEventListener("input", renderControls);
+  document.addEventListener("keydown", (ev) => {
+    if (ev.key === "Escape" && S.sel.length) { ev.preventDefault(); undoStep(); }
+  });
 
   $("abort").addEventListener("click", async () => {
     if (!confirm("Abort this game for everyone? This cannot be undone.")) return;

@@ -312,16 +312,39 @@ const BL = (() => {
     return /^(#[0-9a-f]{3,8}|[a-z]{3,20}|rgba?\([\d\s.,%]+\)|hsla?\([\d\s.,%deg]+\))$/i.test(fill.trim()) ? fill.trim() : fallback;
   }
 
+  /* Text that fits `room` (viewBox units): one line, else two lines split at a space, else
+   * squeezed to the room (the whole text is kept: nothing is cut off). */
+  const CHAR_W = 0.58; // average glyph width of the system sans-serif, in ems
+  function fitText(x, y, str, fs, room, attrs = {}) {
+    const g = svg("g", {});
+    const line = (s, yy) => {
+      const t = svg("text", { x: x.toFixed(1), y: yy.toFixed(1), "font-size": fs.toFixed(1), "text-anchor": "middle", ...attrs, text: s });
+      if (s.length * CHAR_W * fs > room) { t.setAttribute("textLength", room.toFixed(1)); t.setAttribute("lengthAdjust", "spacingAndGlyphs"); }
+      return t;
+    };
+    if (str.length * CHAR_W * fs <= room || !str.includes(" ")) { g.append(line(str, y)); return g; }
+    const words = str.split(" ");
+    let best = 1, bestW = Infinity;
+    for (let k = 1; k < words.length; k++) {
+      const w = Math.max(words.slice(0, k).join(" ").length, words.slice(k).join(" ").length);
+      if (w < bestW) { bestW = w; best = k; }
+    }
+    g.append(line(words.slice(0, best).join(" "), y - fs * 0.55), line(words.slice(best).join(" "), y + fs * 0.55));
+    return g;
+  }
+
   /* Tokens for the pieces of one cell, in up to `maxRows` rows inside a box centred on
-   * (cx, cy); when they do not all fit, the last token says how many more there are
-   * (every piece is still listed in the cell's tooltip). */
-  function pieceTokens(pieces, cx, cy, width, names, maxRows = 2) {
+   * (cx, cy). A piece is {label, owner, title, fill, ink, square, dashed, ghost, count}; when
+   * they do not all fit, the last token says how many more there are (every piece is still
+   * listed in the cell's tooltip). */
+  function pieceTokens(pieces, cx, cy, width, names, maxRows = 2, fs = 11) {
     const g = svg("g", { class: "pieces" });
     if (!pieces || !pieces.length) return g;
-    const h = 16, gap = 2, charW = 6.1;
+    const h = fs + 6, gap = 2, charW = CHAR_W * fs;
     const items = pieces.map((p) => {
-      const label = p.label === undefined || p.label === null ? "" : String(p.label);
-      return { p, label, w: Math.max(h, Math.min(width, label.length * charW + 10)) };
+      let label = p.label === undefined || p.label === null ? "" : String(p.label);
+      if (p.count > 1) label += ` ×${p.count}`;
+      return { p, label, w: Math.max(h, Math.min(width, label.length * charW + 8)) };
     });
     const rows = [[]];
     const widths = [0];
@@ -336,7 +359,7 @@ const BL = (() => {
     if (rows.length > maxRows) {
       shown = rows.slice(0, maxRows).map((r) => [...r]);
       const last = shown[shown.length - 1];
-      const moreW = 30;
+      const moreW = 2.6 * fs;
       let lw = widths[maxRows - 1];
       while (last.length > 1 && lw + gap + moreW > width) lw -= last.pop().w + gap;
       const count = items.length - shown.reduce((a, r) => a + r.length, 0);
@@ -347,17 +370,21 @@ const BL = (() => {
       const rw = row.reduce((a, it) => a + it.w, 0) + gap * (row.length - 1);
       let x = cx - rw / 2;
       for (const it of row) {
-        const owner = !it.more && Number.isInteger(it.p.owner) ? it.p.owner : null;
-        const colour = it.more ? "#ffffff" : seatColour(owner);
-        const who = owner === null ? "no owner" : (names && names[owner]) || `seat ${owner}`;
-        const maxChars = Math.max(1, Math.floor((it.w - 6) / charW));
-        const text = it.label.length > maxChars ? it.label.slice(0, Math.max(1, maxChars - 1)) + "…" : it.label;
-        g.append(svg("g", { class: it.more ? "piece more" : "piece", "data-owner": owner === null ? "" : owner },
-          svg("title", { text: it.more ? `${it.label} more pieces: see the cell's tooltip` : `${it.label} (${who})` }),
-          svg("rect", { x: x.toFixed(1), y: y.toFixed(1), width: it.w.toFixed(1), height: h, rx: h / 2,
-            fill: colour, stroke: "#111", "stroke-width": 1, "stroke-dasharray": it.more ? "3 2" : null }),
-          svg("text", { x: (x + it.w / 2).toFixed(1), y: (y + h / 2 + 3.5).toFixed(1), "text-anchor": "middle",
-            class: "piece-label", fill: textOn(colour), text })));
+        const p = it.p || {};
+        const owner = !it.more && Number.isInteger(p.owner) ? p.owner : null;
+        const colour = it.more ? "#ffffff" : safeFill(p.fill, seatColour(owner));
+        const who = owner === null ? "" : ` (${(names && names[owner]) || `seat ${owner}`})`;
+        const tip = it.more ? `${it.label} more pieces: see the cell's tooltip` : (p.title || `${it.label}${who}`);
+        const cls = it.more ? "piece more" : `piece${p.ghost ? " ghost" : ""}`;
+        g.append(svg("g", { class: cls, "data-owner": owner === null ? "" : owner, "data-label": it.label },
+          svg("title", { text: p.ghost ? `Removed since your last move: ${tip}` : tip }),
+          svg("rect", { x: x.toFixed(1), y: y.toFixed(1), width: it.w.toFixed(1), height: h, rx: p.square ? 3 : h / 2,
+            fill: colour, stroke: p.stroke || "#111", "stroke-width": p.stroke ? 2.5 : 1,
+            "stroke-dasharray": it.more || p.dashed || p.ghost ? "4 2" : null }),
+          svg("text", { x: (x + it.w / 2).toFixed(1), y: (y + h / 2 + fs * 0.36).toFixed(1), "text-anchor": "middle",
+            class: "piece-label", "font-size": fs.toFixed(1), fill: p.ink || textOn(colour), text: it.label,
+            textLength: it.label.length * charW > it.w - 6 ? (it.w - 6).toFixed(1) : null,
+            lengthAdjust: it.label.length * charW > it.w - 6 ? "spacingAndGlyphs" : null })));
         x += it.w + gap;
       }
       y += h + gap;
@@ -365,14 +392,25 @@ const BL = (() => {
     return g;
   }
 
-  /* The generic board {"kind", "cells": [{id, x, y, label, fill, pieces}], "edges"} as an SVG.
-   * `onCell(cell)` (optional) is called when a cell is activated (click or Enter). */
-  function renderBoard(board, { names = null, onCell = null, title = "Game board" } = {}) {
+  /* The board {"kind", "cells": [{id, x, y, label, fill, pieces}], "edges"} as an SVG. A game's
+   * skin (board-<game>.js) may give each cell a readable `name`, a `mark` (a glyph), a `tip`, a
+   * `ring` colour, and each piece a title and shape; `overlays` are extra clickable shapes over
+   * groups of cells (e.g. the set-up spots of Factions). Options:
+   *   onCell(id)  called when a target is activated (click, Enter or Space);
+   *   targets     ids that may be chosen now (highlighted, and the only ones in the tab order);
+   *   path        ids chosen so far (numbered); marked: ids the last move touched;
+   *   ghosts      {cell id: [pieces]} removed since the viewer's last move, drawn faded;
+   *   fit         the width in px the board may take: text is sized so that none is drawn
+   *               under `minFont` px at that width; rotate: 0 or 180 (the viewer's side down);
+   *   onInfo(id, text) called on any click of a cell, with what its tooltip says. */
+  function renderBoard(board, { names = null, onCell = null, title = "Game board", targets = null, path = null,
+    marked = null, ghosts = null, overlays = null, fit = 0, rotate = 0, minFont = 11, onInfo = null } = {}) {
     if (!board || !Array.isArray(board.cells)) {
       return el("p", { class: "muted" }, "This view has no board to draw.");
     }
     const L = layout(board);
     if (L.cells.length === 0) return el("p", { class: "muted" }, "The board is empty.");
+    if (rotate === 180) for (const c of L.cells) { c.cx = -c.cx; c.cy = -c.cy; }
     const byId = new Map(L.cells.map((c) => [String(c.cell.id), c]));
     let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
     const half = L.kind === "grid" ? L.unit / 2 : L.radius;
@@ -384,17 +422,29 @@ const BL = (() => {
     const vbW = maxX - minX + 2 * pad, vbH = maxY - minY + 2 * pad;
     const root = svg("svg", {
       viewBox: `${(minX - pad).toFixed(1)} ${(minY - pad).toFixed(1)} ${vbW.toFixed(1)} ${vbH.toFixed(1)}`,
-      class: `board board-${L.kind}`, role: "img", "aria-label": `${title}: ${L.kind} board, ${L.cells.length} cells`,
+      class: `board board-${L.kind}`, role: "group", "aria-label": `${title}: ${L.kind} board, ${L.cells.length} cells`,
       preserveAspectRatio: "xMidYMid meet",
     });
-    // About natural size (one unit = 64-110 px), fitted to the column but never below half
-    // size: a very large board scrolls inside its box rather than becoming unreadable.
-    root.style.width = "100%";
-    root.style.maxWidth = (vbW * 1.35).toFixed(0) + "px";
-    root.style.minWidth = Math.min(vbW * 0.5, 1400).toFixed(0) + "px";
+    // Fitted to the width given (never above 1.35x natural size); without one, about natural
+    // size and never below half (a very large board scrolls inside its box).
+    let scale = 1;
+    if (fit > 0) {
+      scale = Math.min(1.35, fit / vbW);
+      root.style.width = (vbW * scale).toFixed(0) + "px";
+    } else {
+      root.style.width = "100%";
+      root.style.maxWidth = (vbW * 1.35).toFixed(0) + "px";
+      root.style.minWidth = Math.min(vbW * 0.5, 1400).toFixed(0) + "px";
+      scale = 0.5;
+    }
+    // A font size in viewBox units that is drawn at `px` or more, and never under minFont.
+    const fsz = (px) => Math.max(px, (minFont + 0.3) / scale);
     root.append(svg("title", { text: `${title} (${L.kind})` }));
+    const want = new Set((targets || []).map(String));
+    const chosen = (path || []).map(String);
+    const hot = new Set((marked || []).map(String));
 
-    if (L.kind === "areas" && Array.isArray(board.edges)) {
+    if (Array.isArray(board.edges)) {
       const eg = svg("g", { class: "edges" });
       for (const e of board.edges) {
         if (!Array.isArray(e) || e.length < 2) continue;
@@ -405,52 +455,98 @@ const BL = (() => {
       root.append(eg);
     }
 
+    const activate = (g, id, label) => {
+      g.setAttribute("tabindex", "0");
+      g.setAttribute("role", "button");
+      g.setAttribute("aria-label", label);
+      g.classList.add("clickable", "target");
+      g.addEventListener("click", () => onCell(id));
+      g.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); onCell(id); } });
+    };
+
+    const idFs = fsz(10), nameFs = fsz(11), pieceFs = fsz(10.5);
     for (const c of L.cells) {
       const cell = c.cell;
       const id = String(cell.id);
       let label = cell.label === undefined || cell.label === null ? "" : String(cell.label);
       // Labels often repeat the id ("d1 FEr5"): show the id once, the rest as the label.
       if (label.startsWith(id + " ")) label = label.slice(id.length + 1).trim();
-      const g = svg("g", { class: "cell", "data-id": id });
-      const pieceText = (cell.pieces || []).map((p) => `${p.label} (${Number.isInteger(p.owner) ? ((names && names[p.owner]) || "seat " + p.owner) : "no owner"})`).join(", ");
-      g.append(svg("title", { text: `${id}${label && label !== id ? " — " + label : ""}${pieceText ? ": " + pieceText : ""}` }));
-      let shapeW;
+      const name = cell.name !== undefined ? String(cell.name || "") : (label && label !== id ? label : "");
+      const pieces = [...(cell.pieces || []), ...((ghosts && ghosts[id]) || []).map((p) => ({ ...p, ghost: true }))];
+      const g = svg("g", { class: "cell" + (hot.has(id) ? " marked" : "") + (chosen.includes(id) ? " chosen" : ""), "data-id": id });
+      const pieceText = pieces.map((p) => (p.ghost ? "removed: " : "") + (p.title || `${p.label}${Number.isInteger(p.owner) ? ` (${(names && names[p.owner]) || "seat " + p.owner})` : ""}`)).join("; ");
+      const tip = cell.tip || `${id}${name ? " — " + name : ""}`;
+      g.append(svg("title", { text: `${tip}${pieceText ? "\n" + pieceText : ""}${hot.has(id) ? "\n(touched by the last move)" : ""}` }));
       const fillDefault = L.kind === "areas" ? "#eef3e6" : "#f4f1e8";
       const fill = safeFill(cell.fill, fillDefault);
       const ink = textOn(/^#[0-9a-f]{6}$/i.test(fill) ? fill : fillDefault);
-      // Text that would not fit is squeezed to the room there is.
-      const text = (x, y, cls, str, room, anchor = "middle") => {
-        const t = svg("text", { x: x.toFixed(1), y: y.toFixed(1), "text-anchor": anchor, class: cls, fill: ink, text: str });
-        const per = cls === "cell-id" ? 6.1 : 6.9;
-        if (str.length * per > room) { t.setAttribute("textLength", room.toFixed(1)); t.setAttribute("lengthAdjust", "spacingAndGlyphs"); }
-        return t;
-      };
+      let shapeW, shape, top, bottom;
       if (L.kind === "hex") {
-        g.append(svg("polygon", { points: hexPoints(c.cx, c.cy, L.radius - 1, L.flat), fill, class: "cell-shape" }));
-        shapeW = L.radius * 1.45;
-        g.append(text(c.cx, c.cy - L.radius * 0.5, "cell-id", id, L.radius * 1.1));
-        if (label && label !== id) g.append(text(c.cx, c.cy + L.radius * 0.66, "cell-label", label, L.radius * 1.3));
+        shape = svg("polygon", { points: hexPoints(c.cx, c.cy, L.radius - 1, L.flat), fill, class: "cell-shape" });
+        shapeW = L.radius * 1.5;
+        top = c.cy - L.radius * 0.55; bottom = c.cy + L.radius * 0.62;
       } else if (L.kind === "areas") {
-        g.append(svg("circle", { cx: c.cx.toFixed(1), cy: c.cy.toFixed(1), r: L.radius, fill, class: "cell-shape" }));
-        shapeW = L.radius * 1.6;
-        g.append(text(c.cx, c.cy - L.radius * 0.66, "cell-id", id, L.radius * 1.2));
-        if (label && label !== id) g.append(text(c.cx, c.cy + L.radius * 0.8, "cell-label", label, L.radius * 1.1));
+        shape = svg("circle", { cx: c.cx.toFixed(1), cy: c.cy.toFixed(1), r: L.radius, fill, class: "cell-shape" });
+        shapeW = L.radius * 1.7;
+        top = c.cy - L.radius * 0.6; bottom = c.cy + L.radius * 0.7;
       } else {
         const s = L.unit;
-        g.append(svg("rect", { x: (c.cx - s / 2 + 0.5).toFixed(1), y: (c.cy - s / 2 + 0.5).toFixed(1), width: s - 1, height: s - 1, fill, class: "cell-shape" }));
-        shapeW = s - 6;
-        g.append(text(c.cx - s / 2 + 3, c.cy - s / 2 + 11, "cell-id", id, s - 6, "start"));
-        if (label && label !== id) g.append(text(c.cx + s / 2 - 3, c.cy + s / 2 - 4, "cell-label", label, s - 6, "end"));
+        shape = svg("rect", { x: (c.cx - s / 2 + 0.5).toFixed(1), y: (c.cy - s / 2 + 0.5).toFixed(1), width: s - 1, height: s - 1, fill, class: "cell-shape" });
+        shapeW = s - 4;
+        top = c.cy - s / 2 + idFs * 0.95; bottom = c.cy + s / 2 - 4;
       }
-      g.append(pieceTokens(cell.pieces, c.cx, c.cy + (L.kind === "grid" ? 2 : 0), shapeW, names, L.kind === "areas" ? 3 : 2));
-      if (onCell) {
-        g.setAttribute("tabindex", "0");
-        g.setAttribute("role", "button");
-        g.setAttribute("aria-label", `cell ${id}${label && label !== id ? ", " + label : ""}${pieceText ? ", " + pieceText : ""}`);
-        g.classList.add("clickable");
-        g.addEventListener("click", () => onCell(cell));
-        g.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); onCell(cell); } });
+      if (cell.pattern) shape.setAttribute("data-pattern", cell.pattern);
+      g.append(shape);
+      if (cell.ring) {
+        const ring = shape.cloneNode();
+        ring.setAttribute("fill", "none");
+        ring.setAttribute("class", "cell-ring");
+        ring.setAttribute("stroke", safeFill(cell.ring, "#444"));
+        if (ring.tagName === "polygon") ring.setAttribute("points", hexPoints(c.cx, c.cy, L.radius - 5, L.flat));
+        else if (ring.tagName === "circle") ring.setAttribute("r", String(L.radius - 4));
+        g.append(ring);
       }
+      if (hot.has(id)) {
+        // The last move's cells: a yellow wash under the text and pieces, as chess sites do.
+        const wash = shape.cloneNode();
+        wash.setAttribute("class", "mark-wash");
+        g.append(wash);
+      }
+      const idText = cell.mark ? `${id} ${cell.mark}` : id;
+      const anchorX = L.kind === "grid" ? c.cx - L.unit / 2 + 3 : c.cx;
+      if (!cell.hideId || cell.mark) {
+        g.append(svg("text", { x: anchorX.toFixed(1), y: top.toFixed(1), "font-size": idFs.toFixed(1), "text-anchor": L.kind === "grid" ? "start" : "middle",
+          class: "cell-id", fill: ink, text: cell.hideId ? cell.mark : idText }));
+      }
+      if (name) g.append(fitText(c.cx, bottom - (L.kind === "grid" ? 0 : nameFs * 0.2), name, nameFs, shapeW, { class: "cell-label", fill: ink }));
+      const rows = L.kind === "areas" ? 3 : L.kind === "grid" ? 1 : 2;
+      g.append(pieceTokens(pieces, c.cx, c.cy + (L.kind === "grid" ? 1 : 0), shapeW, names, rows, pieceFs));
+      const step = chosen.indexOf(id);
+      if (step >= 0) {
+        g.append(svg("circle", { cx: (c.cx + half * 0.55).toFixed(1), cy: (c.cy - half * 0.55).toFixed(1), r: (idFs * 0.85).toFixed(1), class: "step-badge" }),
+          svg("text", { x: (c.cx + half * 0.55).toFixed(1), y: (c.cy - half * 0.55 + idFs * 0.36).toFixed(1), "text-anchor": "middle", "font-size": idFs.toFixed(1), class: "step-num", text: String(step + 1) }));
+      }
+      if (onCell && want.has(id)) activate(g, id, `${id}${name ? ", " + name : ""}${pieceText ? ", " + pieceText : ""}`);
+      // A tap shows what a hover would (phones have no hover): the cell, its effect, its pieces.
+      if (onInfo) g.addEventListener("click", () => onInfo(id, `${tip}${pieceText ? "\n" + pieceText : ""}`));
+      root.append(g);
+    }
+
+    for (const o of overlays || []) {
+      const cs = (o.cells || []).map((x) => byId.get(String(x))).filter(Boolean);
+      if (!cs.length) continue;
+      const xs = cs.map((c) => c.cx), ys = cs.map((c) => c.cy);
+      const hx = L.kind === "grid" ? L.unit / 2 : L.radius;
+      const x0 = Math.min(...xs) - hx + 3, y0 = Math.min(...ys) - hx + 3, x1 = Math.max(...xs) + hx - 3, y1 = Math.max(...ys) + hx - 3;
+      const id = String(o.id);
+      const g = svg("g", { class: "overlay" + (want.has(id) ? " live" : "") + (chosen.includes(id) ? " chosen" : "") + (hot.has(id) ? " marked" : ""), "data-id": id },
+        svg("title", { text: o.title || o.label || id }),
+        svg("rect", { x: x0.toFixed(1), y: y0.toFixed(1), width: (x1 - x0).toFixed(1), height: (y1 - y0).toFixed(1), rx: 6, class: "overlay-shape" }));
+      if (o.label) {
+        const t = svg("text", { x: ((x0 + x1) / 2).toFixed(1), y: ((y0 + y1) / 2 + nameFs * 0.36).toFixed(1), "text-anchor": "middle", "font-size": (nameFs * 1.2).toFixed(1), class: "overlay-label", text: o.label });
+        g.append(t);
+      }
+      if (onCell && want.has(id)) activate(g, id, o.title || o.label || id);
       root.append(g);
     }
     return root;
@@ -521,5 +617,7 @@ const BL = (() => {
     el, svg, clear, gameIdFromPath, takeToken, forgetToken, api, ApiError, commandId,
     seatColour, seatName, seatChip, whoseTurn, outcomeText, when, statusBadge, compact,
     kvPanel, replaceKeepingOpen, renderBoard, seatLegend, describeEvent, logEntry, layout,
+    // Each game's drawing and panels (board-<game>.js registers itself here); none for a game without one.
+    skins: {},
   };
 })();

@@ -1,0 +1,160 @@
+/* Factions: Battlegrounds on the board page: the grid with a terrain legend, the set-up spots and
+ * their tiles drawn and clickable during set-up, base camps and Resource Centers, units with
+ * name, rank and health, and their card; a panel per player. */
+"use strict";
+
+(() => {
+  const { el } = BL;
+
+  const TERRAIN = {
+    W: { name: "Water", mark: "≈", fill: "#bcd7ee", text: "A unit that moves in ends its activation (Aerial units fly over)." },
+    I: { name: "Island", mark: "◇", fill: "#eadfb4", text: "Land." },
+    P: { name: "Plains", mark: "", fill: "#cfe3bd", text: "Land." },
+    "": { name: "No tile yet", mark: "", fill: "#e4e4e4", text: "A Terrain Tile goes here during set-up." },
+  };
+  let CONTENT = null; // factions.json: which unit cards are the rulebook's and which are reference stats
+  fetch("/static/content/factions/factions.json", { cache: "force-cache" }).then((r) => r.json()).then((d) => { CONTENT = d.factions || null; }).catch(() => {});
+
+  function source(faction, code) {
+    const f = CONTENT && CONTENT[faction];
+    const u = f && (f.units || []).find((x) => x.code === code);
+    return u ? u.source : null;
+  }
+
+  function cardText(c, faction) {
+    const src = source(faction, c.code);
+    const stats = `cost ${c.cost}, rank ${c.rank}${c.captain ? " (Captain)" : ""}, move ${c.movement}, attack ${c.attack}, range ${c.range}, health ${c.health}` +
+      `${c.aerial ? ", Aerial" : ""}${c.evade ? `, evade ${c.evade}` : ""}; makes ${c.makes}`;
+    const powers = c.powers && c.powers.length ? `; powers: ${c.powers.join(", ")}` : "";
+    const note = src === "reference" ? " [reference stats: the faction sheets are not published]" : src === "rulebook" ? " [rulebook stats]" : "";
+    return `${c.name} (${c.code}) — ${stats}${powers}${note}`;
+  }
+
+  function width(b) { return Math.max(...b.cells.filter((c) => !String(c.id).startsWith("camp")).map((c) => c.x)) + 1; }
+  function height(b) { return Math.max(...b.cells.filter((c) => !String(c.id).startsWith("camp")).map((c) => c.y)) + 1; }
+
+  /* The cells of set-up spot n (1-based, row by row from the south-west, 2x2 spaces each). */
+  function spotCells(b, n) {
+    const w = width(b), h = height(b);
+    const tw = w / 2;
+    const tx = (n - 1) % tw, ty = Math.floor((n - 1) / tw);
+    const cols = "abcdefgh";
+    const out = [];
+    for (const dy of [0, 1]) for (const dx of [0, 1]) {
+      const x = 2 * tx + dx, row = 2 * ty + dy; // row 0 is the south row ("1")
+      if (x < w && row < h) out.push(`${cols[x]}${row + 1}`);
+    }
+    return out;
+  }
+
+  function board(view, ctx) {
+    const v = view.board;
+    const b = v.board;
+    const cards = {};
+    for (const p of v.players || []) for (const c of p.cards || []) cards[`${p.seat}:${c.code}`] = { ...c, faction: p.faction };
+    const unitAt = {};
+    for (const u of v.units || []) unitAt[u.space === "base" ? `camp${u.seat}` : u.space] = [...(unitAt[u.space === "base" ? `camp${u.seat}` : u.space] || []), u];
+    const centers = {};
+    for (const c of v.centers || []) centers[c.space] = c;
+    const cells = b.cells.map((c) => {
+      const id = String(c.id);
+      const camp = id.startsWith("camp");
+      const t = TERRAIN[c.terrain || ""] || TERRAIN[""];
+      const pieces = (unitAt[id] || []).map((u) => {
+        const card = cards[`${u.seat}:${u.code}`];
+        const hp = u.health + ((u.boost && u.boost.health) || 0) - u.damage;
+        const label = `${u.code} ${hp}♥`;
+        const state = [u.flying ? "flying" : "", u.activated ? "activated this round" : "", u.weak ? `weakened ${u.weak}` : ""].filter(Boolean).join(", ");
+        return { label, owner: u.seat, dashed: u.activated,
+          title: `${u.name}, ${ctx.names[u.seat] || "seat " + u.seat}: ${hp} of ${u.health} health${u.damage ? ` (${u.damage} damage)` : ""}${state ? "; " + state : ""}. ${card ? cardText(card, card.faction) : ""}` };
+      });
+      if (!camp && !unitAt[id] && c.pieces && c.pieces.length) pieces.push(...c.pieces);
+      let name = "";
+      const center = centers[id];
+      if (center) {
+        const who = center.owner >= 0 ? ` (${ctx.names[center.owner] || "seat " + center.owner})` : "";
+        name = center.kind === "gold" ? `Gold Mine${who}` : `Mana Pool${who}`;
+      }
+      if (camp) {
+        const seat = Number(id.slice(4));
+        return { ...c, name: `Base Camp of ${ctx.names[seat] || "seat " + seat}`, mark: "", fill: "#d9d4c7", ring: BL.seatColour(seat),
+          tip: `Base Camp of ${ctx.names[seat] || "seat " + seat}: units enter the Battleground from here and cannot be attacked here.`, pieces };
+      }
+      const home = Number.isInteger(c.home) && c.home >= 0 ? `; a Home Terrain Tile of ${ctx.names[c.home] || "seat " + c.home}` : "";
+      return { ...c, name, mark: center ? (center.kind === "gold" ? "⛁" : "✦") : t.mark, fill: center ? (center.kind === "gold" ? "#f2d27a" : "#c6b8ee") : t.fill,
+        ring: center && center.owner >= 0 ? BL.seatColour(center.owner) : null,
+        tip: `${id} — ${t.name}${home}${center ? `; ${name}: ${center.kind === "gold" ? "generates gold" : "generates mana"} for who holds it` : ""}. ${t.text}`, pieces };
+    });
+    // Set-up: the spots still open, drawn as frames the player clicks.
+    const overlays = [];
+    const tiles = (ctx.legal || []).filter((c) => c.type === "factions.tile");
+    const spots = [...new Set(tiles.map((c) => c.args.spot))].sort((a, b2) => a - b2);
+    for (const n of spots) overlays.push({ id: `spot:${n}`, cells: spotCells(b, n), label: `Spot ${n}`, title: `Set-up spot ${n}: place a Terrain Tile here` });
+    return { board: { ...b, cells }, overlays };
+  }
+
+  function legend() {
+    const items = ["W", "I", "P", ""].map((k) => {
+      const t = TERRAIN[k];
+      return el("li", {}, el("span", { class: "tile-swatch", style: `background:${t.fill}` }, t.mark), el("b", {}, t.name), " — ", t.text);
+    });
+    items.push(el("li", {}, el("span", { class: "tile-swatch", style: "background:#f2d27a" }, "⛁"), el("b", {}, "Gold Mine"), " and ",
+      el("span", { class: "tile-swatch", style: "background:#c6b8ee" }, "✦"), el("b", {}, "Mana Pool"), " — Resource Centers; a ring in a player's colour: claimed."));
+    items.push(el("li", {}, "Units read ", el("b", {}, "code health♥"), " (e.g. MI 2♥); a dashed token has activated this round. Hover or tap a unit for its card."));
+    return el("ul", { class: "tile-legend" }, items);
+  }
+
+  function panels(view, ctx) {
+    const v = view.board;
+    const order = (v.advantages && v.advantages.order) || [];
+    return (v.players || []).map((p) => {
+      const names = {};
+      for (const c of p.cards || []) names[c.code] = c.name;
+      const list = (xs) => (xs && xs.length ? xs.map((x) => names[x] || x).join(", ") : "none");
+      const onBoard = (v.units || []).filter((u) => u.seat === p.seat);
+      const facts = [
+        ["Gold", p.gold], ["Mana", p.mana], ["VP", `${p.vp} of ${v.target}`],
+        ["Rank order", order.includes(p.seat) ? `${order.indexOf(p.seat) + 1} of ${order.length}` : "—"],
+        ["Warband", list(p.warband)], ["Set aside", list(p.set_aside)], ["Eliminated", list(p.eliminated)],
+        ["Units in play", onBoard.length ? onBoard.map((u) => `${u.name} (${u.space === "base" ? "Base Camp" : u.space})`).join(", ") : "none"],
+      ];
+      if (p.tiles_in_hand && p.tiles_in_hand.length) facts.push(["Terrain Tiles in hand", p.tiles_in_hand.join(", ")]);
+      if (p.out) facts.push(["Out", "this player is out of the game"]);
+      const rows = (p.cards || []).map((c) => {
+        const src = source(p.faction, c.code);
+        return el("tr", {}, el("td", {}, c.code), el("td", {}, c.name, src === "reference" ? el("span", { class: "badge muted-badge", title: "Reference stats: the faction sheets are not published" }, "reference") : null),
+          el("td", {}, c.cost), el("td", {}, c.rank), el("td", {}, c.movement), el("td", {}, c.attack), el("td", {}, c.range), el("td", {}, c.health),
+          el("td", {}, [c.aerial ? "Aerial" : "", ...(c.powers || [])].filter(Boolean).join(", ")));
+      });
+      const cardsBox = el("details", { class: "cards", "data-key": `cards-${p.seat}` },
+        el("summary", {}, `Unit cards of ${p.name} (${(p.cards || []).length})`),
+        el("p", { class: "hint" }, "Cards marked “reference” carry this project's reference stats: the faction sheets are not published."),
+        el("div", { class: "table-wrap" }, el("table", { class: "kv-table" },
+          el("thead", {}, el("tr", {}, ["Code", "Name", "Cost", "Rank", "Move", "Atk", "Rng", "HP", "Powers"].map((h) => el("th", { scope: "col" }, h)))),
+          el("tbody", {}, rows))));
+      return BL.playerPanel(ctx, p.seat, p.name, facts, cardsBox, p.seat === ctx.seat);
+    });
+  }
+
+  function status(view) {
+    const v = view.board;
+    return `${v.phase === "play" ? `Round ${v.round}` : `Set-up: ${v.phase}`}${v.stage ? ` · ${v.stage}` : ""}`;
+  }
+
+  function home(view, seat) { return seat === null || seat === undefined ? [] : [`camp${seat}`]; }
+
+  function cellsOf(cmd, view, ctx) {
+    const a = cmd.args || {};
+    const t = cmd.type.split(".")[1];
+    if (t === "tile") return [`spot:${a.spot}`];
+    if (t === "activate") {
+      const u = (view.board.units || []).find((x) => x.seat === ctx.seat && x.code === a.unit);
+      if (u) return [u.space === "base" ? `camp${u.seat}` : u.space];
+      return [];
+    }
+    if (t === "recruit" || t === "aside" || t === "choose") return [];
+    return null;
+  }
+
+  BL.skins.factions = { board, legend, panels, home, cellsOf, status, rules: "/rules/factions" };
+})();
