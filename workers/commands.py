@@ -66,7 +66,7 @@ class CommandHandler:
                     continue
                 bound.info("command.conflict", seq=match.seq, expect=expect)
                 return self.store.reject(gid, cid, {
-                    "id": cid, "status": "conflict", "code": "seq_conflict", "http": 409,
+                    "id": cid, "seat": command.seat, "status": "conflict", "code": "seq_conflict", "http": 409,
                     "message": f"expected seq {expect}, the game is at seq {match.seq}",
                     "seq": match.seq,
                 }, reply)
@@ -79,7 +79,7 @@ class CommandHandler:
                     continue
                 bound.info("command.rejected", seq=match.seq, code=e.code)
                 return self.store.reject(gid, cid, {
-                    "id": cid, "status": "rejected", "code": e.code, "message": e.message,
+                    "id": cid, "seat": command.seat, "status": "rejected", "code": e.code, "message": e.message,
                     "http": 422, "seq": match.seq,
                 }, reply)
             except Exception:
@@ -87,13 +87,14 @@ class CommandHandler:
                 # the same way and only keeps the client waiting: answer now, change nothing.
                 bound.exception("command.failed", seq=match.seq)
                 return self.store.reject(gid, cid, {
-                    "id": cid, "status": "failed", "code": "internal_error", "http": 500,
+                    "id": cid, "seat": command.seat, "status": "failed", "code": "internal_error", "http": 500,
                     "message": "the rules failed on this command (a bug, logged); it changed nothing",
                     "seq": match.seq,
                 }, reply)
             first = match.seq + 1
             envelopes = seal(gid, first, item.hash, events, cid, utcnow())
-            result = {"id": cid, "status": "accepted", "http": 200,
+            # The seat it came from: GET .../commands/{cid} shows a seat only its own commands.
+            result = {"id": cid, "seat": command.seat, "status": "accepted", "http": 200,
                       "seq": [first, envelopes[-1].seq]}
             res = self.store.append(gid, match.seq, envelopes, cid, result)
             if res.status == "ok":
@@ -131,6 +132,6 @@ class CommandHandler:
         pending = self.store.pending(gid, cid) or {}
         log.error("command.gave_up", game=gid, command=cid, tries=tries, type=pending.get("type"))
         return self.store.reject(gid, cid, {
-            "id": cid, "status": "failed", "code": "internal_error", "http": 500,
+            "id": cid, "seat": pending.get("seat"), "status": "failed", "code": "internal_error", "http": 500,
             "message": f"the command failed {tries} times (a bug, logged); it changed nothing",
         }, pending.get("reply") or "")

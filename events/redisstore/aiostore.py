@@ -111,6 +111,11 @@ class AsyncStore:
     async def answered(self, gid: str, cid: str) -> bool:
         return bool(await self._call("HEXISTS", self.keys(gid).results, cid))
 
+    async def pending(self, gid: str, cid: str) -> bytes | None:
+        """A queued, unsettled command's pending record (JSON), if it is still there."""
+        raw: bytes | None = await self._call("HGET", self.keys(gid).pending, cid)
+        return raw
+
     async def queued(self, gid: str, cid: str) -> bool:
         """Whether a command is queued and not yet settled (its pending record is there)."""
         return bool(await self._call("HEXISTS", self.keys(gid).pending, cid))

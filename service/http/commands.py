@@ -18,10 +18,11 @@ from events.redisstore.aiostore import CommandHead
 from events.redisstore.replies import Replies
 from rules.core import Command, games
 from service.bootstrap import ApiParts
-from service.http.access import command_head, game_exists
+from service.http.access import command_head, game_exists, principal
 from service.http.body import json_body
 from service.http.credentials import bearer_token, has_session_cookie
 from service.http.errors import ApiError, result_response
+from service.http.metrics import command_metrics
 from service.http.parts import parts
 from service.http.responses import json_response
 from service.matches import Principal
@@ -36,6 +37,7 @@ _FIELDS = {"id", "type", "args", "text", "expect"}
 
 @router.post("/v1/games/{gid}/commands", summary="Queue a command (?wait=1 waits for its result)")
 async def post_command(gid: str, request: Request, wait: int = 0) -> Response:
+    started = time.perf_counter()
     bearer_token(request, required=not has_session_cookie(request))
     body = await json_body(request)
     cid = body.get("id")
@@ -46,7 +48,9 @@ async def post_command(gid: str, request: Request, wait: int = 0) -> Response:
     expect = body.get("expect")
     if expect is not None and (not isinstance(expect, int) or isinstance(expect, bool) or expect < 0):
         raise ApiError(422, "bad_expect", "'expect' must be a non-negative integer seq")
-    return await submit(p, gid, cid, head, lambda game: parse(game, body, who), expect, bool(wait))
+    response = await submit(p, gid, cid, head, lambda game: parse(game, body, who), expect, bool(wait))
+    command_metrics(request).observe(response.status_code, time.perf_counter() - started)  # /metrics
+    return response
 
 
 async def submit(
@@ -141,16 +145,30 @@ async def wait_result(
         replies.forget(gid, cid, fut)
 
 
-@router.get("/v1/games/{gid}/commands/{cid}", summary="A command's result")
+@router.get("/v1/games/{gid}/commands/{cid}", summary="A command's result (a seat sees its own commands)")
 async def command_result(gid: str, cid: str, request: Request) -> Response:
     p = parts(request)
     await game_exists(p, gid)
+    who = await principal(p, request, gid, required=True)
+    unknown = ApiError(404, "unknown_command_id", f"no command {cid!r} of yours in this game")
     result = await p.reads.result(gid, cid)
     if result is not None:
-        return result_response(loads(result))
-    if await p.reads.queued(gid, cid):
+        answer = loads(result)
+        # Answers stored before they named their seat are shown to any token of the game.
+        if not _yours(who, answer.get("seat", who.seat)):
+            raise unknown
+        return result_response(answer)
+    pending = await p.reads.pending(gid, cid)
+    if pending is not None and _yours(who, loads(pending).get("seat")):
         return json_response({"id": cid, "status": "queued"}, 202)
-    raise ApiError(404, "unknown_command_id", f"no command {cid!r} in this game")
+    raise unknown
+
+
+def _yours(who: Principal, seat: object) -> bool:
+    """Whether `who` may read a command of `seat`: a seat its own, the admin the seatless ones
+    (abort). A refusal message can name a seat's secrets, so the admin reads no seat's answers;
+    anything else is the same 404, so nobody learns which ids the others used."""
+    return who.seat == seat if who.seat is not None else who.admin and seat is None
 
 
 @router.post("/v1/games/{gid}/join", summary="Add the bearer seat's entropy to every later draw (once)")

@@ -24,7 +24,7 @@ def test_the_same_command_id_posted_twice_applies_once(stack: Stack, store: Even
         assert first.status_code == second.status_code == 200
         assert first.json() == second.json()
         assert len([e for e in store.read(gid) if e.type == "race.DieRolled"]) == 1
-        assert c.get(f"/v1/games/{gid}/commands/{cid}").json()["status"] == "accepted"
+        assert c.get(f"/v1/games/{gid}/commands/{cid}", headers=bearer(tokens[0])).json()["status"] == "accepted"
 
 
 def test_a_worker_killed_after_the_append_loses_nothing_and_applies_once(stack: Stack, store: EventStore) -> None:
@@ -39,7 +39,7 @@ def test_a_worker_killed_after_the_append_loses_nothing_and_applies_once(stack: 
         wait_for(lambda: crashy.poll() is not None, timeout=15)
         assert crashy.returncode == -signal.SIGKILL
         # The append landed before the kill: the result is answered even with no worker.
-        res = c.get(f"/v1/games/{gid}/commands/{cid}")
+        res = c.get(f"/v1/games/{gid}/commands/{cid}", headers=bearer(tokens[0]))
         assert res.status_code == 200 and res.json()["status"] == "accepted"
         stack.stop("crashy")
         # A healthy worker picks up the unacknowledged message once the dead one's heartbeat expires.
@@ -55,3 +55,26 @@ def test_a_worker_killed_after_the_append_loses_nothing_and_applies_once(stack: 
         assert nxt.status_code == 200, nxt.text
         time.sleep(0.1)
         assert c.get(f"/v1/games/{gid}", headers=bearer(tokens[0])).json()["seq"] >= 6
+
+
+def test_a_command_result_is_read_with_a_token_of_its_own_seat(stack: Stack) -> None:
+    """GET .../commands/{cid}: no token is 401; another seat's token, or the admin's for a seat's
+    command, answers the same 404 as an id nobody used, so ids and refusals stay the seat's own."""
+    with stack.client() as c:
+        gid, tokens, admin = new_race(c)
+        cid = str(uuid.uuid4())
+        assert command(c, gid, tokens[0], cid=cid).status_code == 200
+        url = f"/v1/games/{gid}/commands/{cid}"
+        assert c.get(url).status_code == 401
+        assert c.get(url).json()["error"]["code"] == "token_required"
+        assert c.get(url, headers=bearer(tokens[0])).json()["seat"] == 0
+        for other in (tokens[1], admin):
+            r = c.get(url, headers=bearer(other))
+            assert r.status_code == 404 and r.json()["error"]["code"] == "unknown_command_id"
+            assert r.json() == c.get(f"/v1/games/{gid}/commands/nobody-used-this", headers=bearer(other)).json() | {
+                "error": {"code": "unknown_command_id", "message": r.json()["error"]["message"]}}
+        assert c.get(url, headers=bearer("not-a-token")).status_code == 401
+        r = c.post(f"/v1/games/{gid}/abort?wait=1", headers=bearer(admin))
+        assert r.status_code == 200, r.text
+        assert c.get(f"/v1/games/{gid}/commands/abort-{gid}", headers=bearer(admin)).json()["status"] == "accepted"
+        assert c.get(f"/v1/games/{gid}/commands/abort-{gid}", headers=bearer(tokens[0])).status_code == 404

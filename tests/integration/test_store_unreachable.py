@@ -16,7 +16,7 @@ import redis
 
 from events.redisstore.store import EventStore
 from tests.conftest import Stack, child_env, running_stack, wait_for
-from tests.integration.helpers import command, new_race, unacked
+from tests.integration.helpers import bearer, command, new_race, unacked
 
 pytestmark = pytest.mark.integration
 
@@ -33,7 +33,7 @@ class ShutOut:
         self.store.r.config_set("maxclients", 10_000)
 
     def answer(self, cid: str) -> httpx.Response:
-        return self.client.get(f"/v1/games/{self.gid}/commands/{cid}")
+        return self.client.get(f"/v1/games/{self.gid}/commands/{cid}", headers=bearer(self.token))
 
 
 @contextlib.contextmanager

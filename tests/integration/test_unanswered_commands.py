@@ -16,7 +16,7 @@ import pytest
 
 from events.redisstore.store import EventStore
 from tests.conftest import Stack, child_env, running_stack, wait_for
-from tests.integration.helpers import command, new_race, unacked
+from tests.integration.helpers import bearer, command, new_race, unacked
 from workers.actors import declare
 from workers.broker import make_broker
 
@@ -34,7 +34,7 @@ def game(redis_url: str, namespace: str, tmp_path: Path, **env: str) -> Iterator
 def test_a_command_whose_retries_are_spent_is_answered_as_failed(
     redis_url: str, namespace: str, store: EventStore, tmp_path: Path
 ) -> None:
-    with game(redis_url, namespace, tmp_path, BOARDLOG_MAX_RETRIES="2") as (_, c, gid, _):
+    with game(redis_url, namespace, tmp_path, BOARDLOG_MAX_RETRIES="2") as (_, c, gid, token):
         n = len(store.read(gid))
         # A queued body the handler cannot read (no type): a bug outside decide, every try.
         cid = str(uuid.uuid4())
@@ -44,8 +44,8 @@ def test_a_command_whose_retries_are_spent_is_answered_as_failed(
             declare(broker, None).send(gid, cid)
         finally:
             broker.close()
-        wait_for(lambda: c.get(f"/v1/games/{gid}/commands/{cid}").status_code != 202, timeout=30)
-        r = c.get(f"/v1/games/{gid}/commands/{cid}")
+        wait_for(lambda: c.get(f"/v1/games/{gid}/commands/{cid}", headers=bearer(token)).status_code != 202, timeout=30)
+        r = c.get(f"/v1/games/{gid}/commands/{cid}", headers=bearer(token))
         assert r.status_code == 500, r.text
         assert r.json()["error"]["code"] == "internal_error" and "failed 3 times" in r.json()["error"]["message"]
         assert len(store.read(gid)) == n
@@ -69,7 +69,7 @@ def test_a_command_whose_message_was_lost_is_queued_again_and_answered(
         assert lost
         store.r.delete(*lost)
         stack.start("worker2", "worker", "--threads", "1")
-        wait_for(lambda: c.get(f"/v1/games/{gid}/commands/{cid}").status_code == 200, timeout=20)
+        wait_for(lambda: c.get(f"/v1/games/{gid}/commands/{cid}", headers=bearer(token)).status_code == 200, timeout=20)
         assert [e.data["text"] for e in store.read(gid) if e.type == "race.NoteWritten"] == ["lost"]
         assert '"event":"command.requeued"' in (tmp_path / "projector.log").read_text()
         # Answered: the sweep forgets it.
