@@ -507,7 +507,7 @@
       // 202: still queued when the wait ran out; ask for the result until it is there.
       for (let i = 0; status === 202 && i < 40; i++) {
         await new Promise((r) => setTimeout(r, 500));
-        ({ status, data } = await api(`/v1/games/${gid}/commands/${encodeURIComponent(id)}`));
+        ({ status, data } = await api(`/v1/games/${gid}/commands/${encodeURIComponent(id)}`, { token: S.token }));
       }
       if (status === 202) {
         clear(msg).append(el("div", { class: "msg warn" }, `${label}: still queued; the log will show it when a worker takes it.`));
