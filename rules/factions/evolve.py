@@ -159,7 +159,7 @@ def _round(s: State, d: D) -> State:
         if u.pos >= 0 and geo.owner[u.pos] == u.seat:
             home.add(k)
     s = revise(s, phase="play", stage="main", round=d["round"], tie=tuple(d["tie"]), units=units,
-                home_start=frozenset(home), level=0, last=-1, active=None)
+                home_start=frozenset(home), level=0, last=-1, floor=0, active=None)
     return schedule(s)
 
 

@@ -44,19 +44,25 @@ def tie_key(s: State, units: Units, seat: int) -> tuple[int, int, int]:
     return (-caps, -count, third)
 
 
-def _next_in_level(s: State, units: Units, stage: str, level: int, last: int, changes: dict[str, Any]) -> State:
-    """The turn of the highest rank pending in `stage`; `level` and `last` are the rank and seat so far."""
+def _next_in_level(s: State, units: Units, stage: str, level: int, last: int, floor: int,
+                   changes: dict[str, Any]) -> State:
+    """The turn of the highest rank pending in `stage`; `level` and `last` are the rank and seat so
+    far, `floor` the lowest rank begun in this stage (0: none)."""
     ready = _pending(units, stage)
     top = max(u.rank for u in ready)
     seats = sorted({u.seat for u in ready if u.rank == top})
-    if top == level and last >= 0:
+    # Back at the rank a Step-1 recruit interrupted (top == floor, below the jumped rank), the rank
+    # goes on alternating from the seat that activated last: no seat acts twice in a row for it.
+    if last >= 0 and (top == level or top == floor < level):
         # Units then alternate: the next seat clockwise that still has a unit of this rank.
         for k in range(1, s.n + 1):
             seat = (last + k) % s.n
             if seat in seats:
-                return revise(s, **changes, stage=stage, level=level, last=last, turn=seat, pk="turn", ps=(seat,))
+                return revise(s, **changes, stage=stage, level=top, last=last, floor=floor, turn=seat, pk="turn",
+                              ps=(seat,))
     first = seats[0] if len(seats) == 1 else min(seats, key=lambda seat: tie_key(s, units, seat))
-    return revise(s, **changes, stage=stage, level=top, last=-1, turn=first, pk="turn", ps=(first,))
+    floor = top if floor == 0 or top < floor else floor
+    return revise(s, **changes, stage=stage, level=top, last=-1, floor=floor, turn=first, pk="turn", ps=(first,))
 
 
 def schedule(s: State, **changes: Any) -> State:
@@ -70,21 +76,21 @@ def schedule(s: State, **changes: Any) -> State:
     stage = s.stage
     if stage in ("main", "captains"):
         if _pending(units, "main"):
-            return _next_in_level(s, units, "main", s.level, s.last, changes)
+            return _next_in_level(s, units, "main", s.level, s.last, s.floor, changes)
         if _pending(units, "captains"):
             if stage != "captains":
-                return _next_in_level(s, units, "captains", 0, -1, changes)
-            return _next_in_level(s, units, "captains", s.level, s.last, changes)
+                return _next_in_level(s, units, "captains", 0, -1, 0, changes)
+            return _next_in_level(s, units, "captains", s.level, s.last, s.floor, changes)
         return _reinforce_from(s, 0, changes)
     if stage == "fresh":
-        return _fresh(s, units, s.level, s.last, changes)
+        return _fresh(s, units, s.level, s.last, s.floor, changes)
     return revise(s, **changes) if changes else s
 
 
-def _fresh(s: State, units: Units, level: int, last: int, changes: dict[str, Any]) -> State:
+def _fresh(s: State, units: Units, level: int, last: int, floor: int, changes: dict[str, Any]) -> State:
     """Units recruited in the Reinforcement Phase activate; then the round's upkeep."""
     if _pending(units, "fresh"):
-        return _next_in_level(s, units, "fresh", level, last, changes)
+        return _next_in_level(s, units, "fresh", level, last, floor, changes)
     return revise(s, **changes, stage="upkeep", level=level, last=last, pk="", ps=(), turn=-1)
 
 
@@ -92,8 +98,9 @@ def _reinforce_from(s: State, idx: int, changes: dict[str, Any]) -> State:
     for k in range(idx, len(s.order)):
         seat = s.order[k]
         if seat not in s.out:
-            return revise(s, **changes, stage="reinforce", turn=seat, pk="reinforce", ps=(seat,), level=0, last=-1)
-    return _fresh(s, changes.get("units", s.units), 0, -1, changes)
+            return revise(s, **changes, stage="reinforce", turn=seat, pk="reinforce", ps=(seat,), level=0, last=-1,
+                          floor=0)
+    return _fresh(s, changes.get("units", s.units), 0, -1, 0, changes)
 
 
 def after_reinforce(s: State, seat: int) -> State:

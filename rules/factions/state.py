@@ -90,6 +90,7 @@ class State:
     round: int = 0
     level: int = 0
     last: int = -1
+    floor: int = 0  # the lowest rank begun in this stage: where a Step-1 recruit's jump returns
     turn: int = -1
     active: str | None = None
     moves_left: int = 0

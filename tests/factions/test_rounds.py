@@ -191,6 +191,30 @@ def test_recruit_before_activation_higher_rank_goes_first() -> None:
     assert s.gold[0] == 6
 
 
+def test_rank_interrupted_by_a_recruit_resumes_alternating() -> None:
+    """Step 3: "If you recruited a Unit with a Rank of 4, even if the Units with a Rank of 2 were
+    going in the Rank Order, the Units with a Rank of 4 would activate first." Step 1: "Players will
+    alternate activating their Units"; Rank Ties: "Tiebreakers only determine which Unit activates
+    first. Units then alternate." So when Rank 2 resumes after the recruit's jump, it goes on
+    alternating from the seat that activated last, instead of a fresh tie-break that would hand the
+    recruiter (now with more Units) a second activation in a row."""
+    s = position([(0, "BO", "a1"), (0, "WA", "b1"), (1, "AR", "f6"), (1, "DW", "e6")], p1=1)
+    assert s.level == 2 and s.turn == 0  # the Resource Advantage (seat 0) breaks the tie
+    s, _ = run(s, "activate BO", "end")
+    assert s.turn == 1
+    s, _ = run(s, "recruit SC")
+    assert s.level == 4 and s.turn == 1
+    s, _ = run(s, "activate SC", "step c6", "end")
+    # Seat 1 now has more Units (tie-breaker #2), but Rank 2 goes on alternating: seat 0 acts.
+    assert s.level == 2 and s.turn == 0
+    s, _ = run(s, "activate WA", "end")
+    assert s.turn == 1
+    s, _ = run(s, "activate AR", "end")
+    assert s.turn == 1  # seat 0 has no Rank-2 unit left: seat 1's remaining one follows
+    s, _ = run(s, "activate DW", "end")
+    assert s.stage == "reinforce"
+
+
 def test_reinforcement_terrain_player_first_then_recruits_activate() -> None:
     s = position([(0, "MI", "a1"), (1, "MI", "f6")], p1=1, gold=[5, 5])
     while s.stage == "main":
