@@ -64,6 +64,11 @@ async def submit(
         raise ApiError(409, "game_over", f"the game is {head.status}")
     command = make(head.game)
     payload = {**command.to_json(), "expect": expect}
+    try:
+        canonical(payload)
+    except TypeError:
+        # orjson's refusal of an integer past 64 bits (a game's notation reads any digits).
+        raise ApiError(422, "bad_args", "a number in the command is out of range (at most 64 bits)") from None
     replies = p.replies
     if not wait:
         await queue(p, gid, cid, payload, command, head.seq)

@@ -14,6 +14,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 
 from events.redisstore.errors import StoreUnavailable
 from rules.core import InvalidCommand
@@ -67,7 +68,9 @@ def validation_response(exc: RequestValidationError) -> Response:
 
 def http_response(exc: StarletteHTTPException) -> Response:
     code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
-    return error_response(exc.status_code, code, str(exc.detail))
+    # Starlette's 405 names the path's methods in `Allow` (RFC 9110 requires it): keep it.
+    return json_response({"error": {"code": code, "message": str(exc.detail)}}, exc.status_code,
+                         headers=dict(exc.headers or {}))
 
 
 def answer(exc: Exception, path: str) -> Response:
@@ -92,9 +95,26 @@ async def _validation(_: Request, exc: Exception) -> Response:
     return validation_response(exc)
 
 
-async def _http(_: Request, exc: Exception) -> Response:
+async def _http(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, StarletteHTTPException)
+    if exc.status_code == 405:
+        # Starlette names only the first route that matched the path; `GET /v1/games` and
+        # `POST /v1/games` are two routes, so gather the methods of every route of this path.
+        allow = allowed_methods(request)
+        exc = StarletteHTTPException(405, f"{request.method} is not answered here; this path answers {allow}",
+                                     {**(exc.headers or {}), "Allow": allow})
     return http_response(exc)
+
+
+_METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE")
+
+
+def allowed_methods(request: Request) -> str:
+    """The methods some route answers on this path: each asked of the routes' own matching (an
+    included router hides its routes from the app's list)."""
+    routes = request.app.router.routes
+    return ", ".join(m for m in _METHODS
+                     if any(r.matches({**request.scope, "method": m})[0] == Match.FULL for r in routes))
 
 
 async def _crash(request: Request, exc: Exception) -> Response:
