@@ -8,7 +8,7 @@ shape: the handlers here check only the rules.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeAlias
+from typing import Any, TypeAlias
 
 from rules.core import Command, Decision, IllegalCommand, Rng
 from rules.factions import legal as L
@@ -310,18 +310,27 @@ def _advance(log: Log) -> None:
     while not _over(log):
         s = log.s
         if s.phase == "draft" and not s.pk:
-            log.emit("RoundStarted", {"round": 1, "tie": _tie(s, log.rng)})
+            log.emit("RoundStarted", {"round": 1})
+        elif s.phase == "play" and s.rolloff:
+            log.emit("RankTieRolled", _roll_off(s, log.rng))
         elif s.phase == "play" and s.stage == "upkeep":
             _upkeep(log)
         else:
             return
 
 
-def _tie(s: State, rng: Rng) -> list[int]:
-    # 3-4 players break the last rank tie by die: rolling until no tie gives a uniform order.
-    if s.n == 2:
-        return []
-    return rng.shuffled([seat for seat in range(s.n) if seat not in s.out])
+def _roll_off(s: State, rng: Rng) -> dict[str, Any]:
+    """Rank Ties (3-4 players): "players roll a six-sided die. The highest numbered roll wins the
+    tiebreaker"; seats that tie on the highest roll again, each roll recorded."""
+    seats = list(s.rolloff)
+    rolls: dict[int, list[int]] = {seat: [] for seat in seats}
+    while len(seats) > 1:
+        for seat in seats:
+            rolls[seat].append(rng.randint(1, 6))
+        top = max(rolls[seat][-1] for seat in seats)
+        seats = [seat for seat in seats if rolls[seat][-1] == top]
+    return {"rank": s.level, "seats": list(s.rolloff), "rolls": [rolls[seat] for seat in s.rolloff],
+            "winner": seats[0]}
 
 
 def _upkeep(log: Log) -> None:
@@ -365,7 +374,7 @@ def _upkeep(log: Log) -> None:
         log.emit("GameWon", {"winners": [seat for seat in last if log.s.vp[seat] == top],
                             "reason": "every General lost the Battleground; most victory points"})
         return
-    log.emit("RoundStarted", {"round": s.round + 1, "tie": _tie(log.s, log.rng)})
+    log.emit("RoundStarted", {"round": s.round + 1})
 
 
 # Each command type's handler (which prompt a type answers is legal.ANSWERS).

@@ -158,7 +158,7 @@ def _round(s: State, d: D) -> State:
         units[k] = u2
         if u.pos >= 0 and geo.owner[u.pos] == u.seat:
             home.add(k)
-    s = revise(s, phase="play", stage="main", round=d["round"], tie=tuple(d["tie"]), units=units,
+    s = revise(s, phase="play", stage="main", round=d["round"], units=units,
                 home_start=frozenset(home), level=0, last=-1, floor=0, active=None)
     return schedule(s)
 
@@ -283,6 +283,11 @@ def _eliminated(s: State, d: D) -> State:
                    eliminated=_set(s.eliminated, u.seat, (*s.eliminated[u.seat], u.code)))
 
 
+def _tie_rolled(s: State, d: D) -> State:
+    w = d["winner"]
+    return revise(s, rolloff=(), turn=w, pk="turn", ps=(w,))
+
+
 def _ended(s: State, d: D) -> State:
     u = s.units.get(d["unit"])
     units = s.units
@@ -332,6 +337,7 @@ HANDLERS: dict[str, Callable[[State, D], State]] = {
     "factions.UnitPushed": _pushed,
     "factions.UnitEliminated": _eliminated,
     "factions.ActivationEnded": _ended,
+    "factions.RankTieRolled": _tie_rolled,
     "factions.ResourcesCounted": _counted,
     "factions.SeatLost": _lost,
     "factions.GameWon": _won,

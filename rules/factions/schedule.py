@@ -30,17 +30,15 @@ def _pending(units: Units, stage: str) -> list[Unit]:
 
 
 def tie_key(s: State, units: Units, seat: int) -> tuple[int, int, int]:
-    """Rank Ties: most Captains, then most Units (Base Camp included), then the third breaker."""
+    """Rank Ties: most Captains, then most Units (Base Camp included), then (2 players) the
+    Resource Advantage; with 3-4 players seats still equal roll a die (`RankTieRolled`)."""
     caps = count = 0
     for u in units.values():
         if u.seat == seat:
             count += 1
             if s.card(u).captain:
                 caps += 1
-    if s.n == 2:
-        third = 0 if seat == s.center_seat else 1  # Resource Advantage: fewer tiles wins
-    else:
-        third = s.tie.index(seat) if seat in s.tie else seat
+    third = (0 if seat == s.center_seat else 1) if s.n == 2 else 0  # Resource Advantage: fewer tiles
     return (-caps, -count, third)
 
 
@@ -60,8 +58,18 @@ def _next_in_level(s: State, units: Units, stage: str, level: int, last: int, fl
             if seat in seats:
                 return revise(s, **changes, stage=stage, level=top, last=last, floor=floor, turn=seat, pk="turn",
                               ps=(seat,))
-    first = seats[0] if len(seats) == 1 else min(seats, key=lambda seat: tie_key(s, units, seat))
     floor = top if floor == 0 or top < floor else floor
+    tied = seats
+    if len(seats) > 1:
+        keys = {seat: tie_key(s, units, seat) for seat in seats}
+        best = min(keys.values())
+        tied = [seat for seat in seats if keys[seat] == best]
+    if len(tied) > 1:
+        # 3-4 players, equal on Captains and Units: "players roll a six-sided die" for this tie.
+        # decide rolls it at once (no prompt meanwhile); evolve gives the winner the turn.
+        return revise(s, **changes, stage=stage, level=top, last=-1, floor=floor, turn=-1, pk="", ps=(),
+                      rolloff=tuple(tied))
+    first = tied[0]
     return revise(s, **changes, stage=stage, level=top, last=-1, floor=floor, turn=first, pk="turn", ps=(first,))
 
 

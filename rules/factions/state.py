@@ -95,7 +95,7 @@ class State:
     active: str | None = None
     moves_left: int = 0
     mode: int = 0  # 0 unchanged, 1 took off, 2 landed during this activation
-    tie: tuple[int, ...] = ()  # 3-4 players: this round's die order for rank ties
+    rolloff: tuple[int, ...] = ()  # 3-4 players: seats still tied at a new rank, until the die is rolled
     empty_phases: tuple[int, ...] = ()
     out: frozenset[int] = frozenset()
     home_start: frozenset[str] = frozenset()

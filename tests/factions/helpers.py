@@ -70,7 +70,7 @@ def position(
     )
     s = replace(
         s, setup=setup, phase="play", stage=stage, geo=geo, units=us, occ=occ, pool=pool, centers=cs,
-        tie=tuple(range(n)) if n > 2 else (), round=1,
+        round=1,
         gold=tuple(gold) if gold else s.gold, mana=tuple(mana) if mana else s.mana, pk="", ps=(),
     )
     return schedule(s)

@@ -10,7 +10,8 @@ from rules.core import Command, IllegalCommand, Rng
 from rules.decider import decide
 from rules.factions import GAME
 from rules.factions.schedule import schedule
-from tests.factions.helpers import position, refusal, run, texts, tiles_2p, unit_at
+from rules.factions.state import State
+from tests.factions.helpers import FixedRng, position, refusal, run, texts, tiles_2p, unit_at
 
 
 def test_highest_rank_activates_first() -> None:
@@ -255,27 +256,44 @@ def test_out_of_turn_is_refused_without_change() -> None:
     assert s.turn == 0 and s.active is None
 
 
-def test_three_player_rank_tie_goes_to_the_die_order() -> None:
+def _three_tied() -> State:
+    # Equal Captains (none) and Units (3 each): every shared rank is a tie the die breaks.
     tiles = tuple((k % 3, "PP/PP") for k in range(12))
-    s = position([(0, "MI", "a1"), (1, "MI", "c3"), (2, "MI", "h6")],
+    return position([(0, "RS", "a1"), (0, "WA", "b1"), (0, "MI", "c1"),
+                     (1, "DW", "h6"), (1, "MI", "g6"), (1, "AO", "f6"),
+                     (2, "WA", "h1"), (2, "MI", "g1"), (2, "AO", "h2")],
+                    factions=("zyan", "zermano", "kragg"), tiles=tiles)
+
+
+def test_three_player_rank_tie_is_rolled_for_each_tie() -> None:
+    """3 and 4 Player Game Setup: "For Rank Ties, if players have the same amount of Units and
+    Captains, players roll a six-sided die. The highest numbered roll wins the tiebreaker." Each
+    tie gets its own roll (re-rolling only the seats tied on the highest), recorded in
+    `RankTieRolled`; then seats alternate clockwise."""
+    s = _three_tied()
+    assert s.level == 3 and s.turn == 0  # only seat 0 has a Rank 3: no tie
+    s, ev = run(s, "activate RS", "end", rng=FixedRng([3, 5, 2]))
+    rolled = [e.data for e in ev if e.type == "factions.RankTieRolled"]
+    assert rolled == [{"rank": 2, "seats": [0, 1, 2], "rolls": [[3], [5], [2]], "winner": 1}]
+    assert s.level == 2 and s.turn == 1
+    s, _ = run(s, "activate DW", "end")
+    assert s.turn == 2  # then clockwise
+    s, _ = run(s, "activate WA", "end")
+    assert s.turn == 0
+    s, ev = run(s, "activate WA", "end", rng=FixedRng([6, 1, 6, 2, 4]))
+    rolled = [e.data for e in ev if e.type == "factions.RankTieRolled"]
+    assert rolled == [{"rank": 1, "seats": [0, 1, 2], "rolls": [[6, 2], [1], [6, 4]], "winner": 2}]
+    assert s.level == 1 and s.turn == 2
+
+
+def test_three_player_rank_tie_die_only_after_captains_and_units() -> None:
+    """Rank Ties: Captains first, then Units; the die only for seats still equal on both."""
+    tiles = tuple((k % 3, "PP/PP") for k in range(12))
+    s = position([(0, "MI", "a1"), (0, "AO", "b1"), (1, "MI", "h6"), (1, "AO", "g6"), (2, "MI", "h1")],
                  factions=("zyan", "zermano", "kragg"), tiles=tiles)
-    s = replace(s, tie=(2, 0, 1))
-    s = schedule(replace(s, last=-1, level=0))
-    assert s.turn == 2
-    s, _ = run(s, "activate MI", "end")
-    assert s.turn == 0  # then clockwise
-    s, _ = run(s, "activate MI", "end")
-    assert s.turn == 1
-
-
-def test_three_player_round_draws_tie_order_from_rng() -> None:
-    tiles = tuple((k % 3, "PP/PP") for k in range(12))
-    s = position([(0, "MI", "a1"), (1, "MI", "c3"), (2, "MI", "h6")],
-                 factions=("zyan", "zermano", "kragg"), tiles=tiles, gold=[0, 0, 0])
-    events = []
-    while s.round == 1:
-        t = texts(s, s.ps[0])
-        s, ev = run(s, "end" if "end" in t else ("done" if "done" in t else t[0]))
-        events += ev
-    started = [e for e in events if e.type == "factions.RoundStarted"]
-    assert started and sorted(started[0].data["tie"]) == [0, 1, 2]
+    # Seat 2 has fewer Units: only seats 0 and 1 (2 Units each) roll; nobody acts before the die.
+    assert s.rolloff == (0, 1) and s.pk == "" and not list(GAME.legal_commands(s, 0))
+    s = _three_tied()
+    s, ev = run(s, "activate RS", "end", rng=FixedRng([4, 4, 1, 3, 5]))
+    rolled = [e.data for e in ev if e.type == "factions.RankTieRolled"]
+    assert rolled == [{"rank": 2, "seats": [0, 1, 2], "rolls": [[4, 3], [4, 5], [1]], "winner": 1}]
