@@ -155,6 +155,15 @@ _TEXT: dict[str, Callable[[list[str]], dict[str, Any]]] = {
 }
 _ARITY = {"choose": 1, "tile": 3, "center": 2, "aside": 1, "recruit": 1, "activate": 1, "command": 2,
           "attack": 1, "shoot": 1, "use": 2, "done": 0, "fly": 0, "land": 0, "end": 0}
+# Each verb's written form, shown when a command has the wrong number of words.
+FORMS = {
+    "choose": "choose <advantage>, e.g. 'choose terrain'", "tile": "tile <tile 1-5> <spot> <0|180>, e.g. 'tile 3 5 180'",
+    "center": "center <gold|mana> <space>, e.g. 'center gold c3'", "aside": "aside <unit>, e.g. 'aside RS'",
+    "recruit": "recruit <unit>, e.g. 'recruit RS'", "activate": "activate <unit>, e.g. 'activate EG'",
+    "command": "command <captain> <unit>, e.g. 'command EG MI'", "attack": "attack <space>, e.g. 'attack d5'",
+    "shoot": "shoot <space>, e.g. 'shoot d5'", "use": "use <spell or ability> <space>, e.g. 'use LB c5'",
+    "done": "done", "fly": "fly", "land": "land", "end": "end",
+}
 
 
 def parse_text(text: str, seat: int) -> Command:
@@ -169,8 +178,8 @@ def parse_text(text: str, seat: int) -> Command:
             return parse_command("factions.step", {"to": rest[0], "aside": rest[2]}, seat)
         raise InvalidCommand("bad_text", "write 'step d4' or 'step d4 aside e4'")
     if verb not in _ARITY:
-        raise InvalidCommand("unknown_command", f"unknown verb {verb!r}")
+        raise InvalidCommand("unknown_command", f"unknown verb {verb!r}; the verbs are {', '.join(sorted(_ARITY))}")
     if len(rest) != _ARITY[verb]:
-        raise InvalidCommand("bad_text", f"{verb} takes {_ARITY[verb]} word(s)")
+        raise InvalidCommand("bad_text", f"{verb} takes {_ARITY[verb]} word(s) after it: write {FORMS[verb]}")
     args = _TEXT[verb](rest) if verb in _TEXT else {}
     return parse_command(f"factions.{verb}", args, seat)

@@ -67,3 +67,16 @@ def test_every_command_type_answers_a_prompt() -> None:
     assert frozenset().union(*ANSWERS.values()) == GAME.command_types
     assert GAME.answers(Prompt((0,), "activation")) == ANSWERS["activation"]
     assert GAME.answers(Prompt((0,), "no_such_prompt")) == frozenset()
+
+
+def test_wrong_number_of_words_shows_the_expected_form() -> None:
+    with pytest.raises(InvalidCommand) as e:
+        GAME.parse_text("use c5", 0)
+    assert e.value.code == "bad_text"
+    assert e.value.message == "use takes 2 word(s) after it: write use <spell or ability> <space>, e.g. 'use LB c5'"
+    with pytest.raises(InvalidCommand) as e:
+        GAME.parse_text("shoot", 0)
+    assert "e.g. 'shoot d5'" in e.value.message
+    with pytest.raises(InvalidCommand) as e:
+        GAME.parse_text("march d4", 0)
+    assert e.value.code == "unknown_command" and "activate" in e.value.message
