@@ -1,29 +1,457 @@
-"""rite in words: prompts, commands and events for a viewer, and the places a move touched."""
+"""Rite in words: prompts, commands and events for a viewer, and the tiles a move touched.
+
+Units, tiles and powers go by the rulebook's names (the faction overview tables); a unit is named
+with its controller ("ann's Knight on c4"), a Firefly as the volcano's. Every Rite event is public,
+so the viewer changes nothing here. `s` is always the state before the command or event.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from rules.core import Command, Event, Told
-from rules.words import event_name, places, seat_name, sentence, titled
+from rules.words import article, listing, places, plural, seat_name, sentence, titled
+
+from .state import VOLCANO, State
+
+UNITS = {
+    "knight": "Knight", "lightbringer": "Light Bringer", "cleric": "Cleric", "angel": "Angel",
+    "fighter": "Fighter", "firebringer": "Fire Bringer", "sorcerer": "Sorcerer", "wyrmling": "Red Dragon Wyrmling",
+    "warrior": "Warrior", "deathbringer": "Death Bringer", "necromancer": "Necromancer", "death": "Death",
+    "thought": "Thought", "chaosbringer": "Chaos Bringer", "doppelganger": "Doppelganger", "hivemind": "Hive Mind",
+    "hatchling": "Hatchling", "raptor": "Raptor", "rex": "Rex", "ultimatosaur": "Ultimatosaur",
+    "firefly": "Firefly",
+}
+POWERS = {
+    "rally": "Rally", "pilgrimage": "Pilgrimage", "sacred": "Sacred Grounds", "ascent": "Ascent",
+    "flames": "Lasting Flames", "reborn": "Reborn in Flames", "frenzy": "Frenzy", "sign": "Sign of the Dragon",
+    "runes": "Runes of Summoning", "undying": "Undying", "rpower": "Runes of Power",
+    "ancestors": "Those Who Came Before", "puppet": "Puppet", "corrupt": "Corrupt", "totalcontrol": "Total Control",
+    "puppets": "Master of Puppets", "rush": "Rush", "alpha": "Alpha", "grouphunt": "Group Hunt",
+    "jaws": "Inescapable Jaws",
+}
+TILES = {
+    "basic": "basic tile", "summon": "summoning tile", "shrine": "shrine tile", "banner": "banner tile",
+    "beacon": "fire beacon tile", "tunnel": "tunnel tile", "rune": "rune tile", "boneyard": "boneyard tile",
+    "fog": "fog tile", "jungle": "jungle tile", "firefly": "Firefly tile", "earth": "Earth Elemental",
+    "fire": "Fire Elemental", "firelord": "Firelord",
+}
+FACTIONS = {"humans": "Humans", "goblins": "Goblins", "undead": "Undead", "chaos": "Chaos", "primals": "Primals"}
+CAUSES = {
+    "volcano": "by the volcano", "firefly": "by a Firefly", "fire": "by fire", "rock": "under a rock",
+    "action": "", "fireball": "by a Fireball", "breathe": "by Breathe Fire", "sign": "by Sign of the Dragon",
+    "presence": "by Death's Presence", "flames": "by Lasting Flames", "firelord": "by the Firelord",
+    "ultimatosaur": "by Ultimatosaur", "earth": "by an Earth Elemental",
+}
+WHERE_TO = {"reserve": "to its reserve", "card": "onto its power card", "box": "out of the game"}
+WHY = {
+    "thought": "Just a Thought", "puppet": "Puppet", "release": "its control ending", "steal": "Steal Identity",
+    "corrupt": "Corrupt", "fog": "a fog tile", "cot": "Change of Thought", "scored": "scoring",
+}
+FLOW = {
+    "eor": "End of the round: energy is counted and power cards may turn face up.",
+    "v_roll": "The volcano erupts.",
+    "v_firefly": "The Firefly tiles act.",
+    "v_earth": "The Earth Elementals act.",
+    "v_fire": "The Fire Elementals act.",
+    "v_firelord": "The Firelord acts.",
+    "newround": "A new round begins.",
+}
+PROMPTS = {
+    "swap": "choose two map tiles to swap",
+    "fireball": "choose the range X and the cost Y to pay for the Fireball",
+    "wings": "choose the units Protecting Wings carries along",
+    "firefly": "choose which of the closest units the Firefly defeats",
+    "order": "choose which elemental acts first",
+    "rally": "choose where Rally moves the units",
+    "card": "choose how to use the power card",
+    "rpower": "choose the Death Bringers Runes of Power replaces",
+    "ancestors": "choose the units Those Who Came Before summons",
+    "ultimatosaur": "choose how Ultimatosaur grows",
+    "roar": "choose the units Rex's Roar moves",
+    "alpha": "choose the units Alpha moves",
+    "puppet": "take an action with the unit Puppet controls",
+    "proxy": "play the turn under Total Control",
+    "cot": "choose where Change of Thought moves Hive Mind",
+    "hiverite": "choose a rite for Hive Mind",
+    "crise": "choose whether a Warrior Rises Again",
+    "simultaneous": "choose whose effect resolves first",
+    "undead_reaction": "choose whether the Undead react",
+}
 
 
-def describe_prompt(s: Any, viewer: int | None, names: Sequence[str]) -> str:
+def unit_name(kind: str) -> str:
+    return UNITS.get(kind, titled(kind))
+
+
+def power_name(key: str) -> str:
+    return POWERS.get(key, titled(key))
+
+
+def tile_name(kind: str) -> str:
+    return TILES.get(kind, titled(kind) + " tile")
+
+
+def _uid(s: State, uid: Any) -> Any:
+    return s.units[uid] if isinstance(uid, int) and 0 <= uid < len(s.units) else None
+
+
+def _unit(s: State, uid: Any, names: Sequence[str], where: str | None = None, me: int | None = None) -> str:
+    """ "ann's Knight on c4", "a Firefly on e2"; "their Knight" when `me` controls it."""
+    u = _uid(s, uid)
+    if u is None:
+        text = "a unit"
+    elif u.controller == VOLCANO or u.owner == VOLCANO:
+        text = article(unit_name(u.kind))
+    elif me is not None and u.controller == me and u.owner == me:
+        text = f"their {unit_name(u.kind)}"
+    else:
+        text = f"{seat_name(names, u.controller)}'s {unit_name(u.kind)}"
+        if u.owner != u.controller and u.owner >= 0:
+            text += f" (of {seat_name(names, u.owner)})"
+    return f"{text} on {where}" if where else text
+
+
+def _at(s: State, label: Any) -> int:
+    """The uid on a tile, or -1."""
+    i = s.geo.index.get(label) if isinstance(label, str) else None
+    return s.occ[i] if i is not None and i < len(s.occ) else -1
+
+
+def _on(s: State, label: Any, names: Sequence[str], me: int | None = None) -> str:
+    uid = _at(s, label)
+    return _unit(s, uid, names, label, me) if uid >= 0 else f"the tile {label}"
+
+
+def _route(path: Sequence[str]) -> str:
+    via = list(path[1:-1])
+    return f"to {path[-1]}" + (f" (via {', '.join(via)})" if via else "")
+
+
+def _faction(s: State, seat: Any) -> str:
+    if isinstance(seat, int) and 0 <= seat < len(s.factions):
+        return FACTIONS.get(s.factions[seat], titled(s.factions[seat]))
+    return "the volcano"
+
+
+# --- prompts ----------------------------------------------------------------------------------
+
+
+def describe_prompt(s: State, viewer: int | None, names: Sequence[str]) -> str:
     p = s.prompt
     if p is None:
-        return "Nobody is to act."
-    who = ", ".join(seat_name(names, x) for x in p.seats)
-    return sentence(f"{who}: {titled(p.kind).lower()}", cap=False)
+        return "The game is over." if s.phase == "over" else "Nobody is to act."
+    who = listing(seat_name(names, x) for x in p.seats)
+    o = p.options
+    if p.kind == "turn":
+        done = int(o.get("actions", 0) or 0)
+        step = "take an action, use a power or pass" if not done else "take another action, use a power or end the turn"
+        return f"{who} ({_faction(s, p.seats[0])}): {step} (round {o.get('round', s.round)})."
+    if p.kind == "place_tile":
+        hand = o.get("hand", [])
+        return f"{who}: place a map tile ({plural(len(hand), 'tile')} in hand): choose a tile, a spot and a rotation."
+    if p.kind == "undead_reaction":
+        tiles = o.get("tiles", [])
+        return f"{who} (Undead): choose whether to react" + (f" at {listing(tiles)}." if tiles else ".")
+    if p.kind == "simultaneous":
+        return f"{who}: choose whose effect resolves first, the Undead's or Chaos's."
+    if p.kind == "puppet":
+        return f"{who}: take an action with the unit on {o.get('unit', '?')} that Puppet controls."
+    if p.kind == "proxy":
+        return f"{who}: play as the {FACTIONS.get(str(o.get('as')), titled(str(o.get('as'))))} under Total Control."
+    return f"{who}: {PROMPTS.get(p.kind, 'choose one of the options')}."
 
 
-def describe_command(s: Any, c: Command, viewer: int | None, names: Sequence[str]) -> str:
-    return sentence(f"{seat_name(names, c.seat)}: {titled(c.type.partition('.')[2]).lower()}", cap=False)
+# --- commands ---------------------------------------------------------------------------------
 
 
-def describe_event(s: Any, e: Event, viewer: int | None, names: Sequence[str]) -> Told:
-    return Told(event_name(e.type))
+def _choose(s: State, c: Command, who: str, names: Sequence[str]) -> str:
+    opt = str(c.args.get("option", ""))
+    what = PROMPTS.get(s.prompt.kind, "") if s.prompt is not None else ""
+    why = f" ({what.removeprefix('choose ')})." if what.startswith("choose ") else "."
+    if opt == "done":
+        return f"{who} is done choosing."
+    if opt in ("yes", "no"):
+        return f"{who} answers {opt}{why}"
+    if opt in POWERS:
+        return f"{who} chooses {power_name(opt)}."
+    if opt in FACTIONS:
+        return f"{who} chooses the {FACTIONS[opt]}{why}"
+    verb, colon, lab = opt.partition(":")
+    if colon and lab in s.geo.index:
+        if verb == "rise":
+            return f"{who} has a Warrior Rise Again on {lab}."
+        return f"{who} chooses {titled(verb).lower()} on {lab}{why}"
+    a, dash, b = opt.partition("-")
+    if dash and a in s.geo.index and b in s.geo.index:
+        return f"{who} moves {_on(s, a, names, c.seat)} to {b}{why}"
+    if opt in s.geo.index:
+        uid = _at(s, opt)
+        return f"{who} chooses {_unit(s, uid, names, opt) if uid >= 0 else opt}{why}"
+    return f"{who} chooses {titled(opt).lower() if opt else 'an option'}{why}"
 
 
-def touched(s: Any, c: Command | None, events: Sequence[Event]) -> list[str]:
-    return places(*([] if c is None else [c.args]), *(e.data for e in events), valid=s.geo.index)
+def describe_command(s: State, c: Command, viewer: int | None, names: Sequence[str]) -> str:
+    who = seat_name(names, c.seat)
+    a = c.args
+    v = c.type.partition(".")[2]
+    if v == "summon":
+        return f"{who} summons {article(unit_name(str(a.get('unit'))))} on {a.get('at')}."
+    if v == "move":
+        path = list(a.get("path", []))
+        return f"{who} moves {_on(s, path[0], names, c.seat)} {_route(path)}." if path else f"{who} moves a unit."
+    if v == "umove":
+        path = [str(x).split("+")[0] for x in a.get("path", [])]
+        return f"{who} moves Ultimatosaur {_route(path)}." if path else f"{who} moves Ultimatosaur."
+    if v == "defeat":
+        with_ = f" with {_on(s, a['from'], names, c.seat)}" if a.get("from") else ""
+        return f"{who} defeats {_on(s, a.get('target'), names)}{with_}."
+    if v == "rock":
+        return f"{who} places a rock on {a.get('at')}."
+    if v == "fly":
+        return f"{who} flies {_on(s, a.get('from'), names, c.seat)} to {a.get('to')}."
+    if v == "fireball":
+        return f"{who}'s Sorcerer on {a.get('from')} casts a Fireball at {a.get('target')}."
+    if v == "pay":
+        extra = ", with Lasting Flames" if a.get("flames") else ""
+        return f"{who} pays X = {a.get('x')} (range) and Y = {a.get('y')} (cost){extra}."
+    if v == "breathe":
+        extra = ", with Lasting Flames" if a.get("flames") else ""
+        return f"{who}'s Red Dragon Wyrmling breathes fire towards {a.get('to')}{extra}."
+    if v == "presence":
+        return f"{who} uses Death's Presence."
+    if v == "charge":
+        return f"{who} charges Ultimatosaur to {str(a.get('to', '')).replace('+', ', ')}."
+    if v == "roar":
+        return f"{who}'s Rex on {a.get('from')} roars at {_on(s, a.get('target'), names)}."
+    if v == "power":
+        args = [str(x) for x in a.get("args", [])]
+        return f"{who} uses {power_name(str(a.get('name')))}" + (f" on {listing(args)}." if args else ".")
+    if v == "choose":
+        return _choose(s, c, who, names)
+    if v == "thought":
+        return f"{who}'s Thought on {a.get('from')} takes control of {_on(s, a.get('target'), names)} (Just a Thought)."
+    if v == "steal":
+        return f"{who}'s Doppelganger on {a.get('from')} steals the identity of {_on(s, a.get('target'), names)}."
+    if v == "join":
+        return f"{who} joins {_on(s, a.get('target'), names)} to Hive Mind."
+    if v == "act":
+        fac = str(a.get("faction"))
+        return f"{who} acts as the {FACTIONS.get(fac, titled(fac))} (Total Control)."
+    if v == "end":
+        return f"{who} ends the turn."
+    if v == "pass":
+        return f"{who} passes."
+    if v == "place":
+        rot = int(a.get("rot", 0) or 0)
+        turned = f", turned {rot * 60}°" if rot else ""
+        return f"{who} places {article(_tile_key_name(str(a.get('tile'))))} on {a.get('at')}{turned}."
+    return sentence(f"{who}: {titled(v).lower()}", cap=False)
+
+
+def _tile_key_name(key: str) -> str:
+    """A map tile in a hand ("summon-humans", "firefly2") by its name."""
+    kind, _, rest = key.partition("-")
+    if kind == "summon" and rest:
+        return f"{FACTIONS.get(rest, titled(rest))} summoning tile"
+    if kind.startswith("firefly") and kind[7:].isdigit():
+        return f"Firefly tile {kind[7:]}"
+    return tile_name(kind)
+
+
+# --- events -----------------------------------------------------------------------------------
+
+EventWords = Callable[[State, Mapping[str, Any], Any, Sequence[str]], "Told | str"]
+
+
+def _started(s: State, d: Mapping[str, Any], seat: Any, names: Sequence[str]) -> str:
+    facs = [f"{seat_name(names, i)} the {FACTIONS.get(f, titled(f))}" for i, f in enumerate(d.get("factions", []))]
+    how = {"premade": "the premade map", "random": "a random map", "player": "a map the players build"}.get(
+        str(d.get("map")), "a map")
+    return f"Rite begins on {how}: {listing(facs)}."
+
+
+def _placed(s: State, d: Mapping[str, Any], seat: Any, names: Sequence[str]) -> str:
+    u = _uid(s, d.get("uid"))
+    kind = unit_name(u.kind) if u else "unit"
+    at = d.get("at")
+    how = d.get("how")
+    if how == "volcano" or (u is not None and u.owner == VOLCANO):
+        return f"A Firefly appears on {at}."
+    owner = seat_name(names, u.controller if u else seat)
+    if how == "summon":
+        return f"{owner} summons {article(kind)} on {at}."
+    if how == "rise":
+        return f"{owner}'s Warrior Rises Again on {at}."
+    return f"{owner}'s {kind} is placed on {at}."
+
+
+def _moved(s: State, d: Mapping[str, Any], seat: Any, names: Sequence[str]) -> str:
+    path = list(d.get("path", []))
+    text = f"{_unit(s, d.get('uid'), names, path[0] if path else None)} moves {_route(path) if path else ''}".rstrip()
+    if isinstance(d.get("onto"), int):
+        text += f", onto {_unit(s, d['onto'], names)}"
+    return text + "."
+
+
+def _defeated(s: State, d: Mapping[str, Any], seat: Any, names: Sequence[str]) -> str:
+    cause = str(d.get("cause", ""))
+    by = d.get("by")
+    how = CAUSES.get(cause, "")
+    if not how and isinstance(by, int) and by >= 0:
+        how = f"by {seat_name(names, by)}"
+    goes = WHERE_TO.get(str(d.get("to")), "")
+    return sentence(" ".join(x for x in (f"{_unit(s, d.get('uid'), names, d.get('at'))} is defeated", how,
+                                           f"and goes {goes}" if goes else "") if x), cap=False)
+
+
+def _removed(s: State, d: Mapping[str, Any], seat: Any, names: Sequence[str]) -> str:
+    why = WHY.get(str(d.get("why")), "")
+    goes = WHERE_TO.get(str(d.get("to")), "")
+    text = f"{_unit(s, d.get('uid'), names, d.get('at'))} is removed"
+    return text + (f" {goes}" if goes else "") + (f" ({why})." if why else ".")
+
+
+def _flipped(s: State, d: Mapping[str, Any], seat: Any, names: Sequence[str]) -> str:
+    why = WHY.get(str(d.get("why")), "")
+    to = d.get("to")
+    u = _uid(s, d.get("uid"))
+    if u is not None and to == u.owner:
+        return f"{_unit(s, d.get('uid'), names, d.get('at'))} returns to {seat_name(names, to)}'s control" + (
+            f" ({why})." if why else ".")
+    return f"{seat_name(names, to)} takes control of {_unit(s, d.get('uid'), names, d.get('at'))}" + (
+        f" ({why})." if why else ".")
+
+
+def _round_ended(s: State, d: Mapping[str, Any], seat: Any, names: Sequence[str]) -> str:
+    order = [seat_name(names, x) for x in d.get("order", [])]
+    return f"Round {s.round} ends; the turn order for round {d.get('round')} is {listing(order)}."
+
+
+def _energy(s: State, d: Mapping[str, Any], seat: Any, names: Sequence[str]) -> str:
+    parts = [f"{d[k]} {w}" for k, w in (("round", "round energy"), ("reserve", "reserve energy"), ("rage", "rage"))
+             if d.get(k)]
+    who = seat_name(names, d.get("seat"))
+    return f"{who} spends {listing(parts)}." if parts else f"{who} spends no energy."
+
+
+def _flow(s: State, d: Mapping[str, Any], seat: Any, names: Sequence[str]) -> Told:
+    step = str(d.get("step"))
+    text = FLOW.get(step, "The round's steps go on.")
+    return Told(text, heading="The volcano" if step == "v_roll" else None)
+
+
+def _mode(s: State, d: Mapping[str, Any], seat: Any, names: Sequence[str]) -> str:
+    m = str(d.get("mode"))
+    ctx = d.get("ctx") or []
+    if m in ("turn", "flow", "none", "over", "place"):
+        return "The choice is made; play goes on."
+    asker = seat_name(names, ctx[0]) if ctx and isinstance(ctx[0], int) else "A player"
+    if m == "order":
+        return f"{asker} is to choose which elemental acts first ({listing([str(x) for x in ctx[1:]])})."
+    return f"{asker if ctx and isinstance(ctx[0], int) else 'The player'} is to {PROMPTS.get(m, 'choose')}."
+
+
+def _evolved(s: State, d: Mapping[str, Any], seat: Any, names: Sequence[str]) -> str:
+    tiles = list(d.get("tiles", []))
+    into = _uid(s, d.get("into"))
+    return f"{_unit(s, d.get('uid'), names, tiles[0] if tiles else None)} evolves into " + (
+        f"{article(unit_name(into.kind))}." if into else "a bigger Primal.")
+
+
+def _won(s: State, d: Mapping[str, Any], seat: Any, names: Sequence[str]) -> Told:
+    who = seat_name(names, d.get("seat"))
+    reason = str(d.get("reason") or "")
+    return Told(f"{who} wins" + (f": {reason}." if reason else "."), heading="The end")
+
+
+def _plain(text: str) -> EventWords:
+    return lambda s, d, seat, names: text
+
+
+def _seat_text(template: str) -> EventWords:
+    return lambda s, d, seat, names: template.format(who=seat_name(names, d.get("seat", seat)), n=d.get("n"),
+                                                      at=d.get("at"), faction=_faction(s, d.get("seat", seat)))
+
+
+EVENTS: dict[str, EventWords] = {
+    "rite.GameStarted": lambda s, d, seat, names: Told(_started(s, d, seat, names), heading="Set-up"),
+    "rite.MapBuilt": lambda s, d, seat, names: (
+        f"The map is laid out: {plural(len(d.get('tiles', [])), 'tile')}." if len(d.get("tiles", [])) > 1
+        else "The Firelord is placed in the middle; the players build the map around it."),
+    "rite.HandsDealt": lambda s, d, seat, names: "Each player is dealt a hand of map tiles.",
+    "rite.TilePlaced": lambda s, d, seat, names: (
+        f"{seat_name(names, d.get('seat'))} places {article(_tile_key_name(str(d.get('tile'))))} on {d.get('at')}."),
+    "rite.TilesSwapped": lambda s, d, seat, names: "Two map tiles are swapped.",
+    "rite.PlayStarted": _plain("The map is complete: play begins."),
+    "rite.TurnStarted": _seat_text("It is {who}'s turn."),
+    "rite.ActionTaken": _seat_text("{who} has taken an action."),
+    "rite.EnergySpent": _energy,
+    "rite.FactionEnergyGained": _seat_text("{who} gains {n} faction energy."),
+    "rite.RageGained": _seat_text("{who} gains {n} rage."),
+    "rite.Passed": _seat_text("{who} passes."),
+    "rite.UnitPlaced": _placed,
+    "rite.UnitMoved": _moved,
+    "rite.UnitDefeated": _defeated,
+    "rite.UnitRemoved": _removed,
+    "rite.UnitFlipped": _flipped,
+    "rite.UnitsSwapped": lambda s, d, seat, names: f"{_unit(s, d.get('a'), names)} and {_unit(s, d.get('b'), names)} swap places.",
+    "rite.UnitShifted": lambda s, d, seat, names: f"{_unit(s, d.get('uid'), names)} shifts.",
+    "rite.UnitBuried": lambda s, d, seat, names: f"{_unit(s, d.get('uid'), names)} is placed underneath {_unit(s, d.get('host'), names)}.",
+    "rite.UnitReleased": lambda s, d, seat, names: f"{_unit(s, d.get('uid'), names)} comes out from underneath and goes {WHERE_TO.get(str(d.get('to')), 'back')}.",
+    "rite.UnitEvolved": _evolved,
+    "rite.Consumed": lambda s, d, seat, names: "The Primals score consumed units points.",
+    "rite.ConsumedLost": lambda s, d, seat, names: "The Primals lose consumed units points.",
+    "rite.PowerUsed": lambda s, d, seat, names: f"{seat_name(names, d.get('seat'))} uses {power_name(str(d.get('power')))}.",
+    "rite.PowersUnlocked": lambda s, d, seat, names: (
+        f"{seat_name(names, d.get('seat'))}'s power cards are unlocked up to {d.get('level')}"
+        + (" by a rite." if d.get("rite") else ".")),
+    "rite.RiteDone": lambda s, d, seat, names: f"{seat_name(names, seat)} performs a rite.",
+    "rite.FlagSet": lambda s, d, seat, names: f"{seat_name(names, seat)} uses Death's Presence this turn." if d.get("flag") == "presence" else "An effect lasts for this round.",
+    "rite.TurnFlagSet": lambda s, d, seat, names: "An effect lasts for this turn.",
+    "rite.TileActivated": lambda s, d, seat, names: f"The tile {d.get('at')} is activated.",
+    "rite.RockPlaced": lambda s, d, seat, names: f"A rock falls on {d.get('at')}.",
+    "rite.RockRemoved": lambda s, d, seat, names: f"The rock on {d.get('at')} is removed.",
+    "rite.FireTokenPlaced": lambda s, d, seat, names: f"Fire spreads to {d.get('at')}.",
+    "rite.FireTokenRemoved": lambda s, d, seat, names: f"The fire on {d.get('at')} goes out.",
+    "rite.FlowQueued": lambda s, d, seat, names: Told(f"Everyone has passed: round {s.round} ends.",
+                                                       heading=f"End of round {s.round}"),
+    "rite.FlowStepped": _flow,
+    "rite.RoundEnded": _round_ended,
+    "rite.RoundStarted": lambda s, d, seat, names: Told(f"Round {d.get('round')} begins.", heading=f"Round {d.get('round')}"),
+    "rite.VolcanoRolled": lambda s, d, seat, names: Told(f"The volcano die shows {d.get('die')}.",
+                                                          draw=f"volcano die {d.get('die')}"),
+    "rite.ModeSet": _mode,
+    "rite.ReactionsPending": lambda s, d, seat, names: (
+        f"The Undead may react at {listing(d['tiles'])}." if d.get("tiles") else "No Undead reaction is pending."),
+    "rite.RisesPending": lambda s, d, seat, names: (
+        f"A Warrior may Rise Again at {listing(d['tiles'])}." if d.get("tiles") else "No Warrior may Rise Again."),
+    "rite.ProxySet": lambda s, d, seat, names: (
+        f"Chaos now plays as the {_faction(s, d.get('seat'))} (Total Control)." if isinstance(d.get("seat"), int)
+        and d["seat"] >= 0 else "Chaos plays as itself again."),
+    "rite.ControlledScored": lambda s, d, seat, names: (
+        f"Chaos scores {d.get('n')} controlled units points for the {_faction(s, d.get('seat'))}."),
+    "rite.GameWon": _won,
+}
+
+
+def describe_event(s: State, e: Event, viewer: int | None, names: Sequence[str]) -> Told:
+    words = EVENTS.get(e.type)
+    if words is None:
+        return Told(sentence(titled(e.type.rpartition(".")[2]).lower()))
+    out = words(s, e.data, e.seat, names)
+    return out if isinstance(out, Told) else Told(out)
+
+
+# --- touched ----------------------------------------------------------------------------------
+
+
+def touched(s: State, c: Command | None, events: Sequence[Event]) -> list[str]:
+    sources: list[Any] = [] if c is None else [c.args]
+    for e in events:
+        d = e.data
+        if e.type in ("rite.ModeSet", "rite.ReactionsPending", "rite.RisesPending", "rite.MapBuilt"):
+            continue  # what may happen next, not what happened
+        sources.append(d)
+    return places(*sources, valid=s.geo.index)

@@ -32,6 +32,8 @@ from __future__ import annotations
 
 import itertools
 import os
+import random
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -307,3 +309,117 @@ def test_same_seed_same_events_in_another_process(
     for seq, (a, b) in enumerate(zip(ours, theirs, strict=False), start=1):
         assert _json(a) == b, f"seq {seq} differs in another process: {a} != {b}"
     assert len(ours) == len(theirs)
+
+
+# --- Words (issue #14): every legal command and every event in a sentence ----------------------
+#
+# 50 short seeded random games per game (seat counts in turn), played by a plain loop (the
+# contract's own random games above are one per seat count, too few); every legal command of a
+# prompted seat is described for that seat, and every event for every viewer as `redact` shows it
+# to them, on the state it folds onto. A sentence is non-empty and holds no `uid`, no piece of
+# code (None, braces, brackets, an underscore, `->`, `a:b`), no raw value of the command's or
+# event's data (a content key with a digit, `_`, `-`, `:` or `+`, or a code like `WL`; the board
+# coordinates of a game that prints them, `c4`, are how players name places), and, for seat i, no
+# word of another seat's secret (a value `redact` shows seat j and not the spectator) that the
+# spectator's sentence lacks.
+
+WORDS_GAMES = 50
+WORDS_COMMANDS = 30
+COORDINATES = {"rite": re.compile(r"^[a-k](1[01]|[1-9])$"), "factions": re.compile(r"^[a-h][1-9]$"),
+               "race": re.compile(r"^s\d$")}
+_CODE = re.compile(r"\buid\b|\bNone\b|[{}\[\]_]|->|\w:\w")
+_RAW = re.compile(r"[\d_:+-]|^[A-Z]{2,3}$")
+
+
+def _strings(x: Any) -> Iterator[str]:
+    for _, v in _leaves(x):
+        if isinstance(v, str) and v:
+            yield v
+
+
+def _word_forms(v: str) -> set[str]:
+    plain = v.replace("_", " ").replace("-", " ")
+    return {v, plain, plain.title()} if len(v) >= 3 else set()
+
+
+def _bad_words(game: str, text: str, data: Any) -> list[str]:
+    found = [f"code {m.group(0)!r}" for m in [_CODE.search(text)] if m]
+    coords = COORDINATES.get(game)
+    words = set(re.findall(r"[\w:+-]+", text))
+    for v in _strings(data):
+        if _RAW.search(v) and not (coords and coords.match(v)) and v in words:
+            found.append(f"raw value {v!r}")
+    return found
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_every_legal_command_and_event_has_a_sentence(name: str) -> None:
+    game = GAMES[name]
+    problems: list[str] = []
+    described = 0
+    for k in range(WORDS_GAMES):
+        n = game.min_seats + k % (game.max_seats - game.min_seats + 1)
+        seats = _seats(n)
+        names = [s.name for s in seats]
+        viewers: list[int | None] = [None, *range(n)]
+        rng = Rng(b"words-%d" % k)
+        bot = random.Random(k)
+        state = game.initial_state()
+        pending = game.setup({}, seats, rng)
+        for _ in range(WORDS_COMMANDS + 1):
+            for e in pending:
+                shown = {v: game.redact(e, v) for v in viewers}
+                public = shown[None]
+                texts = {v: game.describe_event(state, r, v, names).text for v, r in shown.items() if r is not None}
+                for v, t in texts.items():
+                    described += 1
+                    if not t.strip():
+                        problems.append(f"{e.type}: no sentence for viewer {v}")
+                    problems += [f"{e.type} for {v}: {b}: {t!r}" for b in _bad_words(name, t, e.data)]
+                pub_text = texts.get(None, "")
+                for j in range(n):
+                    rj = shown[j]
+                    if rj is None:
+                        continue
+                    pub = dict(_leaves(_json(public.to_json()["data"]))) if public is not None else {}
+                    secret = {x for p, x in _leaves(_json(rj.to_json()["data"]))
+                              if isinstance(x, str) and pub.get(p, MISSING) != x}
+                    for i in set(texts) - {None, j}:
+                        for x in secret:
+                            for form in _word_forms(x):
+                                if re.search(rf"\b{re.escape(form)}\b", texts[i]) and not re.search(
+                                        rf"\b{re.escape(form)}\b", pub_text):
+                                    problems.append(f"{e.type}: seat {i} reads seat {j}'s secret {x!r}: {texts[i]!r}")
+                state = game.evolve(state, e) if e.type.startswith(name + ".") else state
+            if game.is_over(state) is not None or state.prompt is None:
+                break
+            prompt_text = game.describe_prompt(state, state.prompt.seats[0], names)
+            if not prompt_text.strip() or _CODE.search(prompt_text):
+                problems.append(f"prompt {state.prompt.kind}: {prompt_text!r}")
+            chosen = None
+            for seat in state.prompt.seats:
+                legal = list(game.legal_commands(state, seat))
+                for cmd in legal:
+                    t = game.describe_command(state, cmd, seat, names)
+                    described += 1
+                    if not t.strip():
+                        problems.append(f"{cmd.type}: no sentence")
+                    problems += [f"{cmd.type} {game.format_text(cmd)!r}: {b}: {t!r}"
+                                 for b in _bad_words(name, t, cmd.args)]
+                    for i in range(n):
+                        seen = game.redact_command(cmd, i)
+                        if i != seat and seen is not None and seen != cmd:
+                            ti = game.describe_command(state, seen, i, names)
+                            secret = set(_strings(cmd.args)) - set(_strings(seen.args))
+                            problems += [f"{cmd.type}: seat {i} reads the hidden {x!r}: {ti!r}"
+                                         for x in secret for f in _word_forms(x) if f in ti]
+                if legal and chosen is None:
+                    chosen = bot.choice(legal)
+            if chosen is None:
+                break
+            decision = decide(game, state, chosen, rng)
+            pending = decision.events
+        if len(problems) > 400:
+            break
+    assert described, "nothing was described"
+    assert not problems, f"{len(problems)} problems, the first: " + "\n".join(sorted(set(problems))[:15])
