@@ -194,3 +194,5 @@ const BLMoves = (() => {
 
   return { mount, refresh, last, lastMove, since, entries: sorted };
 })();
+// A top-level const is no property of window; pages test for window.BLMoves.
+window.BLMoves = BLMoves;
