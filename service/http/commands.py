@@ -10,9 +10,10 @@ from typing import Any
 
 import structlog
 from fastapi import APIRouter, Request
+from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import Response
 
-from events.domain.match import ABORT, JOIN, MAX_ENTROPY
+from events.domain.match import ABORT, ENTROPY_ADDED, JOIN, MAX_ENTROPY
 from events.mapping.codec import canonical, loads
 from events.redisstore.aiostore import CommandHead
 from events.redisstore.replies import Replies
@@ -186,11 +187,25 @@ async def join(gid: str, request: Request) -> Response:
     entropy = body.get("entropy")
     if not isinstance(entropy, str) or not 1 <= len(entropy) <= MAX_ENTROPY or set(body) != {"entropy"}:
         raise ApiError(422, "bad_entropy", f"send {{\"entropy\": <1 to {MAX_ENTROPY} characters>}}")
-    cid = f"join-{who.seat}"
-    if await p.reads.answered(gid, cid):
-        raise ApiError(409, "already_joined", f"seat {who.seat} has already added its entropy")
-    seat = who.seat
-    return await submit(p, gid, cid, head, lambda _: Command(JOIN, {"entropy": entropy}, seat), None, True)
+    cid, seat = f"join-{who.seat}", who.seat
+    if not await p.reads.answered(gid, cid):
+        queued = await submit(p, gid, cid, head, lambda _: Command(JOIN, {"entropy": entropy}, seat), None, True)
+        if queued.status_code != 200:
+            return queued
+    # Requests racing with other entropy share the one command id and its one answer: only the
+    # request whose entropy was recorded (or the same one sent again) gets the 200.
+    stored = await p.reads.result(gid, cid)
+    answer = loads(stored) if stored is not None else {}
+    if answer.get("status") != "accepted":
+        return result_response(answer)
+    first, last = (int(x) for x in answer["seq"])
+    counted = await run_in_threadpool(
+        lambda: [e.data["entropy"] for e in p.store.read(gid, first, last) if e.type == ENTROPY_ADDED])
+    if counted != [entropy]:
+        return json_response({"error": {"code": "already_joined", "message": f"seat {seat} has already added "
+                                        "its entropy; 'entropy' is the one that counts"},
+                              "entropy": counted[0] if counted else None}, 409)
+    return result_response(answer)
 
 
 @router.post("/v1/games/{gid}/abort", summary="End a game now (admin)")
