@@ -77,7 +77,7 @@
       }
       if (camp) {
         const seat = Number(id.slice(4));
-        return { ...c, name: `Base Camp of ${ctx.names[seat] || "seat " + seat}`, mark: "", fill: "#d9d4c7", ring: BL.seatColour(seat),
+        return { ...c, name: "Base Camp", mark: "", fill: "#d9d4c7", ring: BL.seatColour(seat),
           tip: `Base Camp of ${ctx.names[seat] || "seat " + seat}: units enter the Battleground from here and cannot be attacked here.`, pieces };
       }
       const home = Number.isInteger(c.home) && c.home >= 0 ? `; a Home Terrain Tile of ${ctx.names[c.home] || "seat " + c.home}` : "";

@@ -225,7 +225,7 @@
     $("board").dataset.rotate = String(rotate);
     $("board-hint").textContent = turn && p.next.length
       ? (S.sel.length ? "Choose the next highlighted spot, or one of the choices in “Your move”." : "Highlighted spots start a move: click or tap one (or Tab to it and press Enter).")
-      : since.cells.length ? "Outlined in gold: what the last moves touched. Faded pieces were removed since your last move." : "";
+      : since.cells.length ? "Washed in yellow: what the last moves touched. Faded pieces were removed since your last move." : "";
     // The legend and the players, from the skin; the raw view only for a game without one.
     const legendBox = $("legend-box");
     legendBox.classList.toggle("hidden", !(sk && sk.legend));
@@ -253,7 +253,7 @@
 
   function renderSince(since) {
     const box = $("since");
-    const list = since.entries.filter((m) => m.text);
+    const list = since.entries.filter((m) => m.text && m.n > 1); // not the set-up itself
     box.classList.toggle("hidden", !list.length || S.role !== "seat");
     clear(box);
     if (!list.length) return;
@@ -294,7 +294,8 @@
     if (s.status !== "active") {
       line.textContent = `The game is ${s.status}. ${outcomeText(s, s.outcome)}`;
     } else if (turn) {
-      line.append(el("strong", {}, "Your turn"), `: ${promptText()}.`);
+      const what = promptText();
+      line.append(el("strong", {}, "Your turn"), what ? `: ${what}${/[.!?]$/.test(what) ? "" : "."}` : ".");
     } else {
       line.textContent = `Waiting for ${whoseTurn(s)}.`;
     }
@@ -325,8 +326,8 @@
     if (!cmds.length) box.append(el("span", { class: "muted" }, s.status === "active" ? "No legal commands for you right now." : "No more commands: the game has ended."));
     // Every legal command as a button, for those who prefer a list (and a filter when long).
     const all = clear($("all-commands"));
-    $("all-sum").textContent = `All legal commands (${cmds.length})`;
-    $("all-box").classList.toggle("hidden", !cmds.length);
+    $("all-sum").textContent = phone.matches ? `All commands, or type one (${cmds.length})` : `All legal commands (${cmds.length})`;
+    $("all-box").classList.toggle("hidden", !cmds.length && !phone.matches);
     $("legal-filter-box").classList.toggle("hidden", cmds.length <= 24);
     const needle = $("legal-filter").value.trim().toLowerCase();
     let shown = 0;
@@ -355,7 +356,12 @@
   let movesMounted = false;
   function renderMoves() {
     if (!window.BLMoves || typeof BLMoves.mount !== "function") {
-      $("raw-log-box").open = true; // no move list on this server: the event log is the log
+      // Without the move list widget: the latest entries as plain lines (the event log below).
+      const list = S.moves || [];
+      clear($("moves")).append(list.length
+        ? el("ol", { class: "moves-plain" }, list.map((m) => el("li", { "data-n": m.n },
+          el("span", { class: "log-seq" }, `${m.n}.`), " ", m.heading ? el("b", {}, `${m.heading}: `) : null, m.text || m.notation || "")))
+        : el("p", { class: "muted" }, "No moves yet."));
       return;
     }
     try {
@@ -370,6 +376,17 @@
     renderLog();
     renderMoves();
   }
+
+  /* On a phone the action bar keeps to the prompt and the choices; the notation box moves into
+   * the "all commands" fold under them (still one tap away for those who type). */
+  const phone = window.matchMedia("(max-width: 900px)");
+  function placeNotation() {
+    const form = $("text-form");
+    if (phone.matches && form.parentElement !== $("all-box")) $("all-box").append(form);
+    else if (!phone.matches && form.parentElement === $("all-box")) $("all-box").before(form);
+  }
+  placeNotation();
+  phone.addEventListener("change", placeNotation);
 
   let resizeTimer = null;
   let lastWidth = 0;
@@ -513,7 +530,10 @@
         clear(msg).append(el("div", { class: "msg warn" }, `${label}: still queued; the log will show it when a worker takes it.`));
       } else if (data && data.status === "accepted") {
         const [a, b] = data.seq;
-        clear(msg).append(el("div", { class: "msg ok" }, `Accepted: ${label} (seq ${a === b ? a : a + "–" + b}).`));
+        const ok = el("div", { class: "msg ok" }, `Accepted: ${label} (seq ${a === b ? a : a + "–" + b}).`);
+        clear(msg).append(ok);
+        // On a phone the bar is small: the confirmation goes after a while (the move list keeps it).
+        setTimeout(() => { if (ok.isConnected && phone.matches) ok.remove(); }, 5000);
         if (body.text !== undefined) $("text-command").value = "";
         S.sel = [];
         S.acted = true;

@@ -1,0 +1,262 @@
+"""The three games' board pages in headless chromium, played by clicking as players would.
+
+One page session per game and seat: seat 0 at desktop size plays on the board itself (clicking
+highlighted cells and set-up spots, then a choice), seat 1 at phone size (390x844) with the
+action bar's buttons. Along the way the test checks, per game: at 390x844 no sideways scroll, no
+text under 11 px and the first legal command on screen without scrolling; the first command
+within 5 Tab presses; Send disabled while it is not the viewer's turn; the last opponent move's
+cells marked; one move-list entry per command with its sentence; and, for Rite, a unit the
+volcano removed drawn as a ghost. Screenshots at both sizes go to /tmp/boardlog-shots.
+"""
+
+from __future__ import annotations
+
+import random
+import uuid
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import CHROMIUM
+from tests.conftest import Stack, wait_for
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.integration,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason=f"{CHROMIUM} is absent: the browser tests need Debian's chromium"),
+]
+
+MOVES_PER_SEAT = 10
+PHONE = (390, 844)
+
+# Every text node on screen with its drawn size in px: an SVG text's font size times the
+# scale it is drawn at, an HTML element's computed font size. Closed <details>, hidden parts
+# and <title> tooltips take no room and are skipped.
+SMALL_TEXT_JS = """
+() => {
+  const out = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const t = walker.currentNode;
+    if (!t.textContent.trim()) continue;
+    const e = t.parentElement;
+    if (!e || e.closest('title')) continue;
+    const r = e.getBoundingClientRect();
+    if (!r.width || !r.height) continue;
+    const cs = getComputedStyle(e);
+    if (cs.visibility === 'hidden' || cs.display === 'none') continue;
+    let px = parseFloat(cs.fontSize);
+    if (e instanceof SVGElement) {
+      const m = e.getScreenCTM();
+      px = px * Math.hypot(m.a, m.b);
+    }
+    if (px < 10.99) out.push(`${t.textContent.trim().slice(0, 30)} (${px.toFixed(1)} px)`);
+  }
+  return out;
+}
+"""
+
+# The first choice of the action bar is on screen and nothing covers its centre.
+FIRST_COMMAND_VISIBLE_JS = """
+() => {
+  const b = document.querySelector('#commands button');
+  if (!b) return 'no command button';
+  const r = b.getBoundingClientRect();
+  if (r.top < 0 || r.bottom > innerHeight || r.left < 0 || r.right > innerWidth) return `off screen: ${JSON.stringify(r)}`;
+  const at = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return at && (at === b || b.contains(at)) ? 'ok' : `covered by ${at && at.outerHTML.slice(0, 80)}`;
+}
+"""
+
+
+def create(stack: Stack, game: str) -> dict[str, Any]:
+    with stack.client() as c:
+        r = c.post("/v1/games", json={"game": game, "seats": ["ann", "bob"], "options": {}})
+        assert r.status_code == 201, r.text
+        out: dict[str, Any] = r.json()
+        wait_for(lambda: c.get(f"/v1/games/{out['id']}").status_code == 200 and c.get(f"/v1/games/{out['id']}").json()["seq"] > 1)
+    return out
+
+
+def summary(c: httpx.Client, gid: str) -> dict[str, Any]:
+    out: dict[str, Any] = c.get(f"/v1/games/{gid}").json()
+    return out
+
+
+def auth(game: dict[str, Any], seat: int) -> dict[str, str]:
+    return {"Authorization": f"Bearer {game['seats'][seat]['token']}"}
+
+
+def open_seat(new_page: Any, stack: Stack, game: dict[str, Any], seat: int, size: tuple[int, int]) -> Any:
+    page = new_page(*size)
+    page.goto(f"{stack.url}/games/{game['id']}#token={game['seats'][seat]['token']}")
+    expect(page.locator("#your-seat")).to_contain_text(f"seat {seat}")
+    expect(page.locator("svg.board")).to_be_visible()
+    return page
+
+
+def wait_turn(page: Any, seq: int) -> None:
+    expect(page.locator("#seq")).to_have_text(str(seq), timeout=15_000)
+    expect(page.locator("#prompt-line")).to_contain_text("Your turn")
+    expect(page.locator("#commands button").first).to_be_enabled()
+
+
+def click_one_move(page: Any, on_board: bool, rng: random.Random) -> str:
+    """Build one command by clicking: targets (board cells, spots, or the bar's start buttons),
+    then one of the choices; returns the notation of the choice clicked."""
+    for _ in range(12):
+        targets = page.locator("#board g.target") if on_board else page.locator("#commands button.pick")
+        choices = page.locator("#commands button.cmd")
+        nt, nc = targets.count(), choices.count()
+        if nt and (not nc or rng.random() < 0.6):
+            targets.nth(rng.randrange(nt)).click()
+            expect(page.locator("#selection")).to_be_visible()
+            continue
+        assert nc, "neither a target nor a choice to click"
+        button = choices.nth(rng.randrange(nc))
+        text = str(button.get_attribute("data-text"))
+        button.click()
+        return text
+    raise AssertionError("no command completed after 12 clicks")
+
+
+def check_phone(page: Any) -> None:
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE[0]
+    small = page.evaluate(SMALL_TEXT_JS)
+    assert not small, f"text under 11 px: {small[:10]}"
+
+
+def marked_cells(page: Any) -> set[str]:
+    return set(page.eval_on_selector_all("#board g.cell.marked", "els => els.map(e => e.dataset.id)"))
+
+
+@pytest.mark.parametrize("game_name", ["rite", "factions", "dragondale"])
+def test_both_seats_play_by_clicking(stack: Stack, new_page: Any, shots: Path, game_name: str) -> None:
+    game = create(stack, game_name)
+    gid = game["id"]
+    rng = random.Random(f"{game_name}-clicks")
+    with stack.client() as c:
+        s = summary(c, gid)
+        first = s["prompt"]["seats"][0]
+        # The seat to move, on a fresh page: Tab from the top reaches its first command in 5.
+        keys = new_page(1280, 900)
+        keys.goto(f"{stack.url}/games/{gid}#token={game['seats'][first]['token']}")
+        wait_turn(keys, s["seq"])
+        keys.locator("body").focus()
+        reached = 0
+        for n in range(1, 6):
+            keys.keyboard.press("Tab")
+            if keys.evaluate("document.activeElement === document.querySelector('#commands button')"):
+                reached = n
+                break
+        assert reached, "the first command is not reached within 5 Tab presses"
+        keys.context.close()
+
+        desk = open_seat(new_page, stack, game, 0, (1280, 900))
+        phone = open_seat(new_page, stack, game, 1, PHONE)
+        pages = {0: desk, 1: phone}
+        phone_checked = False
+        marks_checked = 0
+        played = {0: 0, 1: 0}
+        for _ in range(70):
+            if min(played.values()) >= MOVES_PER_SEAT:
+                break
+            s = summary(c, gid)
+            assert s["status"] == "active", s
+            seat = s["prompt"]["seats"][0]
+            other = 1 - seat
+            page = pages[seat]
+            wait_turn(page, s["seq"])
+            expect(pages[other].locator("#seq")).to_have_text(str(s["seq"]), timeout=15_000)
+            if other not in s["prompt"]["seats"]:
+                expect(pages[other].locator("#send-text")).to_be_disabled()
+            if seat == 1 and not phone_checked:
+                phone.evaluate("window.scrollTo(0, 0)")
+                check_phone(phone)
+                assert phone.evaluate(FIRST_COMMAND_VISIBLE_JS) == "ok"
+                phone.screenshot(path=str(shots / f"board-{game_name}-phone.png"))
+                phone_checked = True
+            click_one_move(page, on_board=seat == 0, rng=rng)
+            before = s["seq"]
+            wait_for(lambda before=before: summary(c, gid)["seq"] > before, timeout=15)
+            played[seat] += 1
+            # The other seat's page: the cells that move touched are marked.
+            moves = c.get(f"/v1/games/{gid}/moves?limit=20", headers=auth(game, other)).json()["entries"]
+            mine = [m for m in moves if m["seat"] == seat]
+            head = summary(c, gid)["seq"]
+            expect(pages[other].locator("#seq")).to_have_text(str(head), timeout=15_000)
+            if mine and mine[-1]["cells"] and all(m["seat"] != other for m in moves[moves.index(mine[-1]):]):
+                want = set(mine[-1]["cells"])
+                board_ids = set(pages[other].eval_on_selector_all("#board g.cell", "els => els.map(e => e.dataset.id)"))
+                if want & board_ids:
+                    shown = want & board_ids
+                    wait_for(lambda p=pages[other], shown=shown: shown <= marked_cells(p), timeout=10)
+                    marks_checked += 1
+        assert min(played.values()) >= MOVES_PER_SEAT, played
+        assert phone_checked
+        assert marks_checked, "no move touched a cell: the last move's mark was never checked"
+
+        # The move list: one entry per accepted command, each with its sentence, shown on the page.
+        entries = c.get(f"/v1/games/{gid}/moves?limit=500", headers=auth(game, 0)).json()["entries"]
+        commands = [m for m in entries if m.get("seat") is not None]
+        accepted = [e for e in c.get(f"/v1/games/{gid}/events", headers=auth(game, 0)).json()["events"]
+                    if e["type"] == "boardlog.CommandAccepted"]
+        assert len(commands) == len(accepted) >= 2 * MOVES_PER_SEAT
+        assert all(m["text"] for m in commands)
+        expect(desk.locator("#moves")).to_contain_text(commands[-1]["text"][:40])
+
+        desk.screenshot(path=str(shots / f"board-{game_name}-desktop.png"), full_page=True)
+        phone.screenshot(path=str(shots / f"board-{game_name}-phone-end.png"))
+        check_phone(phone)
+
+
+def test_a_unit_the_volcano_removed_shows_as_a_ghost(stack: Stack, new_page: Any, shots: Path) -> None:
+    """Rite: units are summoned, then both seats pass until an end-of-round volcano roll removes a
+    unit; the page of a seat opened just before that round ended draws it faded where it stood."""
+    game = create(stack, "rite")
+    gid = game["id"]
+    rng = random.Random("volcano")
+    with stack.client() as c:
+        for _ in range(200):
+            s = summary(c, gid)
+            seat = s["prompt"]["seats"][0]
+            h = auth(game, seat)
+            legal = c.get(f"/v1/games/{gid}/legal", headers=h).json()
+            view = c.get(f"/v1/games/{gid}/view", headers=h).json()["board"]
+            cmds = legal["commands"]
+            summons = [x for x in cmds if x["type"] == "rite.summon"]
+            passes = [x for x in cmds if x["type"] == "rite.pass"]
+            others_passed = all(p["passed"] for p in view["players"] if p["seat"] != seat)
+            page = None
+            if summons and rng.random() < 0.85:
+                cmd = rng.choice(summons)
+            elif passes:
+                cmd = passes[0]
+                if others_passed and view["phase"] != "over":
+                    # This pass ends the round: a fresh page of the other seat sees the board first.
+                    page = open_seat(new_page, stack, game, 1 - seat, (1280, 900))
+                    expect(page.locator("#seq")).to_have_text(str(s["seq"]))
+            else:
+                cmd = rng.choice(cmds)
+            units_before = sum(1 for cell in view["board"]["cells"] for p in cell["pieces"] if isinstance(p["owner"], int))
+            r = c.post(f"/v1/games/{gid}/commands?wait=1", headers=h,
+                       json={"id": str(uuid.uuid4()), "type": cmd["type"], "args": cmd["args"], "expect": legal["seq"]})
+            assert r.status_code == 200, r.text
+            head = r.json()["seq"][1]
+            wait_for(lambda head=head: summary(c, gid)["seq"] >= head, timeout=15)
+            if page is None:
+                continue
+            after = c.get(f"/v1/games/{gid}/view", headers=auth(game, 1 - seat)).json()["board"]
+            units_after = sum(1 for cell in after["board"]["cells"] for p in cell["pieces"] if isinstance(p["owner"], int))
+            if units_after < units_before:
+                expect(page.locator("#seq")).to_have_text(str(summary(c, gid)["seq"]), timeout=15_000)
+                ghost = page.locator("#board .piece.ghost").first
+                expect(ghost).to_be_attached()
+                assert "Removed since your last move" in ghost.locator("title").text_content()
+                page.screenshot(path=str(shots / "board-rite-ghost.png"), full_page=True)
+                return
+            page.context.close()
+    pytest.fail("no volcano roll removed a unit in 200 commands")
