@@ -24,12 +24,16 @@ from events.redisstore.queue import ClusterQueue, CommandQueue, OneTripQueue, Se
 from events.redisstore.ratelimit import RateLimits
 from events.redisstore.replies import Replies
 from events.redisstore.store import EventStore
+from events.redisstore.tables import TableStore
+from events.redisstore.targets import TargetStore
 from events.redisstore.wire import Batch
 from rules import catalog
 from service.settings import Settings
 from workers.actors import declare
 from workers.broker import WakingRedisBroker, make_broker
 from workers.commands import CommandHandler
+from workers.notify.channels import MailSettings
+from workers.notify.jobs import NotifyActors, NotifyConfig, Sender, declare_notify
 
 
 @dataclass(frozen=True)
@@ -55,6 +59,7 @@ class ApiParts:
     cache: MatchCache
     players: PlayerStore
     limits: RateLimits
+    tables: TableStore
 
     @property
     def settings(self) -> Settings:
@@ -160,4 +165,41 @@ async def api_parts(settings: Settings, core: Parts | None = None) -> AsyncItera
         await _warm(core.broker)
         yield ApiParts(core, AsyncStore(aio, core.store.keys, batch), command_queue(core, aio, broker_aio, batch),
                        replies, MatchCache(core.store, size=512),
-                       PlayerStore(aio, settings.namespace), RateLimits(aio, settings.namespace))
+                       PlayerStore(aio, settings.namespace), RateLimits(aio, settings.namespace),
+                       TableStore(aio, settings.namespace))
+
+
+@dataclass(frozen=True)
+class NotifyParts:
+    """Notifications' parts: the players' targets and the notifier's records, and the config."""
+
+    targets: TargetStore
+    config: NotifyConfig
+
+
+def notify_config(settings: Settings) -> NotifyConfig:
+    mail = MailSettings(settings.smtp_host, settings.smtp_port, settings.smtp_tls, settings.smtp_user,
+                        settings.smtp_password, settings.mail_from, settings.notify_timeout_seconds)
+    return NotifyConfig(settings.public_url, mail, settings.notify_timeout_seconds, settings.digest_seconds,
+                        settings.notify_max_retries, settings.notify_backoff_ms)
+
+
+def notify_parts(core: Parts) -> NotifyParts:
+    """On the process's sync client (the API calls it from its thread pool)."""
+    return NotifyParts(TargetStore(core.redis, core.settings.namespace), notify_config(core.settings))
+
+
+def build_notifier(settings: Settings) -> tuple[Parts, NotifyParts, NotifyActors]:
+    """The notifier process's parts: the store, the targets, and the notify actors with their
+    sender (the process follows the feeds and runs the notify jobs)."""
+    core = build(settings)
+    notify = notify_parts(core)
+    actors: list[NotifyActors] = []
+
+    def schedule_digest(pid: str, tid: str, delay_ms: int) -> None:
+        actors[0].digest.send_with_options(args=(pid, tid), delay=delay_ms)
+
+    sender = Sender(notify.targets, notify.config, schedule_digest,
+                    again=lambda notice, pid, tid, delay: actors[0].enqueue(notice, pid, tid, delay))
+    actors.append(declare_notify(core.broker, sender, notify.config))
+    return core, notify, actors[0]

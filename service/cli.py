@@ -29,11 +29,12 @@ def serve(
     data: Path = Path("./var"),
     workers: Annotated[int, typer.Option(help="worker processes")] = 2,
     threads: Annotated[int, typer.Option(help="threads per worker process")] = 4,
+    dev_mail: Annotated[bool, typer.Option("--dev-mail", help="a local SMTP server that prints what it receives")] = False,
 ) -> None:
-    """Run everything: embedded Redis (unless REDIS_URL is set), workers, projector and API."""
+    """Run everything: embedded Redis (unless REDIS_URL is set), workers, projector, notifier and API."""
     from service.launcher import serve as run
 
-    raise typer.Exit(run(_settings(), host, port, data, workers, threads))
+    raise typer.Exit(run(_settings(), host, port, data, workers, threads, dev_mail))
 
 
 @app.command()
@@ -70,6 +71,14 @@ def projector() -> None:
     from service.launcher import run_projector
 
     run_projector(_settings())
+
+
+@app.command()
+def notifier(threads: int = 4) -> None:
+    """Run the notifier against REDIS_URL: follow the feeds, send the notices (notify jobs)."""
+    from service.launcher import run_notifier
+
+    run_notifier(_settings(), threads)
 
 
 @app.command()

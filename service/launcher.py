@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import signal
 import subprocess
@@ -18,6 +19,7 @@ import structlog
 from projections.projector import Projector
 from service.bootstrap import build
 from service.embedded import EmbeddedRedis
+from service.mail import DevMail
 from service.settings import Settings
 
 log = structlog.get_logger("boardlog.launcher")
@@ -68,6 +70,31 @@ def run_projector(settings: Settings) -> None:
 
     threading.Thread(target=watch, daemon=True).start()
     projector.run()
+
+
+def run_notifier(settings: Settings, threads: int) -> None:
+    """Follow the feeds (queueing notify jobs) and run the notify jobs, in one process: a slow
+    SMTP server or webhook never holds a command worker's thread."""
+    from service.bootstrap import build_notifier
+    from workers.notify.follower import Notifier
+    from workers.notify.jobs import NOTIFY_QUEUE
+
+    stop = stop_event()
+    core, notify, actors = build_notifier(settings)
+    worker = dramatiq.Worker(core.broker, worker_threads=threads, worker_timeout=1000, queues={NOTIFY_QUEUE})
+    worker.start()
+    notifier = Notifier(core.store, notify.targets, actors.enqueue, claim_idle_ms=settings.notify_claim_ms)
+
+    def watch() -> None:
+        stop.wait()
+        notifier.running = False
+
+    threading.Thread(target=watch, daemon=True).start()
+    log.info("notifier.worker_started", pid=os.getpid(), threads=threads)
+    notifier.run()
+    core.broker.stopping.set()
+    worker.stop(timeout=10_000)
+    core.broker.close()
 
 
 def run_api(settings: Settings, host: str, port: int, processes: int = 1) -> None:
@@ -153,7 +180,8 @@ def port_taken(host: str, port: int) -> str | None:
     return None
 
 
-def serve(settings: Settings, host: str, port: int, data: Path, workers: int, threads: int) -> int:
+def serve(settings: Settings, host: str, port: int, data: Path, workers: int, threads: int,
+          dev_mail: bool = False) -> int:
     """Start Redis (embedded unless REDIS_URL is set), workers, projector and API; start a part
     again when it dies; stop them all on a signal."""
     taken = port_taken(host, port)
@@ -168,9 +196,15 @@ def serve(settings: Settings, host: str, port: int, data: Path, workers: int, th
         embedded = EmbeddedRedis(data, private=True).start()
         settings = Settings.from_env(redis_url=embedded.url)
         log.info("redis.embedded", url=embedded.shown_url, data=str(data.resolve()))
+    # --dev-mail: a local SMTP server that prints every mail it receives; the notices go to it.
+    mail_sink = DevMail().start() if dev_mail else None
+    if mail_sink is not None:
+        settings = dataclasses.replace(settings, smtp_host="127.0.0.1", smtp_port=mail_sink.port, smtp_tls="none")
+        print(f"dev mail: an SMTP server on 127.0.0.1:{mail_sink.port} prints every mail it receives", flush=True)
     env = {**os.environ, **settings.env(), "PYTHONPATH": os.pathsep.join(sys.path)}
     parts = [Part(f"worker-{i + 1}", ["worker", "--processes", "1", "--threads", str(threads)]) for i in range(workers)]
     parts.append(Part("projector", ["projector"]))
+    parts.append(Part("notifier", ["notifier"]))
     parts.append(Part("api", ["api", "--host", host, "--port", str(port)]))
     for part in parts:
         part.start(env)
@@ -222,5 +256,7 @@ def serve(settings: Settings, host: str, port: int, data: Path, workers: int, th
             proc.wait()
     if embedded is not None:
         embedded.stop()
+    if mail_sink is not None:
+        mail_sink.stop()
     log.info("serve.stopped")
     return code

@@ -33,6 +33,23 @@ class Settings:
     # Players created, and sign-ins, per client (peer address) a minute; 0: no limit.
     players_per_minute: int = 10
     signins_per_minute: int = 30
+    # A table with open seats that nobody fills in this long is closed (expired).
+    table_expiry_seconds: float = 7 * 86400.0
+    # Notifications (issue #19): the address links in notices point at, the SMTP server, and
+    # how the notify jobs retry. No SMTP host: email targets fail, saying so.
+    public_url: str = "http://127.0.0.1:8000"
+    smtp_host: str = ""
+    smtp_port: int = 587
+    smtp_tls: str = "starttls"  # starttls | tls | none
+    smtp_user: str = ""
+    smtp_password: str = ""
+    mail_from: str = "boardlog <boardlog@localhost>"
+    notify_timeout_seconds: float = 10.0
+    notify_max_retries: int = 8
+    notify_backoff_ms: int = 1000
+    notify_claim_ms: int = 10_000
+    digest_seconds: float = 86400.0
+    signin_mails_per_minute: int = 5
 
     @property
     def broker(self) -> str:
@@ -58,6 +75,20 @@ class Settings:
             "wake_consumer": env.get("BOARDLOG_WAKE_CONSUMER", "1") != "0",
             "players_per_minute": int(env.get("BOARDLOG_PLAYERS_PER_MINUTE", 10)),
             "signins_per_minute": int(env.get("BOARDLOG_SIGNINS_PER_MINUTE", 30)),
+            "public_url": env.get("BOARDLOG_PUBLIC_URL", "http://127.0.0.1:8000"),
+            "smtp_host": env.get("BOARDLOG_SMTP_HOST", ""),
+            "smtp_port": int(env.get("BOARDLOG_SMTP_PORT", 587)),
+            "smtp_tls": env.get("BOARDLOG_SMTP_TLS", "starttls"),
+            "smtp_user": env.get("BOARDLOG_SMTP_USER", ""),
+            "smtp_password": env.get("BOARDLOG_SMTP_PASSWORD", ""),
+            "mail_from": env.get("BOARDLOG_MAIL_FROM", "boardlog <boardlog@localhost>"),
+            "notify_timeout_seconds": float(env.get("BOARDLOG_NOTIFY_TIMEOUT_SECONDS", 10.0)),
+            "notify_max_retries": int(env.get("BOARDLOG_NOTIFY_MAX_RETRIES", 8)),
+            "notify_backoff_ms": int(env.get("BOARDLOG_NOTIFY_BACKOFF_MS", 1000)),
+            "notify_claim_ms": int(env.get("BOARDLOG_NOTIFY_CLAIM_MS", 10_000)),
+            "digest_seconds": float(env.get("BOARDLOG_DIGEST_SECONDS", 86400.0)),
+            "signin_mails_per_minute": int(env.get("BOARDLOG_SIGNIN_MAILS_PER_MINUTE", 5)),
+            "table_expiry_seconds": float(env.get("BOARDLOG_TABLE_EXPIRY_SECONDS", 7 * 86400.0)),
         }
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**values)  # type: ignore[arg-type]
@@ -80,4 +111,18 @@ class Settings:
             "BOARDLOG_WAKE_CONSUMER": "1" if self.wake_consumer else "0",
             "BOARDLOG_PLAYERS_PER_MINUTE": str(self.players_per_minute),
             "BOARDLOG_SIGNINS_PER_MINUTE": str(self.signins_per_minute),
+            "BOARDLOG_PUBLIC_URL": self.public_url,
+            "BOARDLOG_SMTP_HOST": self.smtp_host,
+            "BOARDLOG_SMTP_PORT": str(self.smtp_port),
+            "BOARDLOG_SMTP_TLS": self.smtp_tls,
+            "BOARDLOG_SMTP_USER": self.smtp_user,
+            "BOARDLOG_SMTP_PASSWORD": self.smtp_password,
+            "BOARDLOG_MAIL_FROM": self.mail_from,
+            "BOARDLOG_NOTIFY_TIMEOUT_SECONDS": str(self.notify_timeout_seconds),
+            "BOARDLOG_NOTIFY_MAX_RETRIES": str(self.notify_max_retries),
+            "BOARDLOG_NOTIFY_BACKOFF_MS": str(self.notify_backoff_ms),
+            "BOARDLOG_NOTIFY_CLAIM_MS": str(self.notify_claim_ms),
+            "BOARDLOG_DIGEST_SECONDS": str(self.digest_seconds),
+            "BOARDLOG_SIGNIN_MAILS_PER_MINUTE": str(self.signin_mails_per_minute),
+            "BOARDLOG_TABLE_EXPIRY_SECONDS": str(self.table_expiry_seconds),
         }

@@ -28,6 +28,11 @@ _P = ParamSpec("_P")
 _R = TypeVar("_R")
 
 
+def _entry_order(entry_id: Any) -> tuple[int, int]:
+    ms, _, n = (entry_id.decode() if isinstance(entry_id, bytes) else str(entry_id)).partition("-")
+    return int(ms), int(n or 0)
+
+
 class GroupMissing(Exception):
     """A feed or its consumer group is gone: the server restarted without its data (no AOF)."""
 
@@ -59,9 +64,12 @@ def _entries(feed: str, rows: Iterable[tuple[Any, dict[bytes, bytes] | None]]) -
 class FeedGroup:
     """One consumer of a consumer group over every partition's feed."""
 
-    def __init__(self, store: EventStore, group: str, consumer: str) -> None:
+    def __init__(self, store: EventStore, group: str, consumer: str, start: str = "0") -> None:
         self.r: Any = store.r
         self.group = group
+        # Where a new group begins: "0" (the projector: every entry still in the feed) or "$"
+        # (the notifier: what happens from now on, not a deployment's past turns).
+        self.start = start
         self.consumer = consumer
         self.feeds = [store.feed(p) for p in range(store.partitions)]
         self.cluster = isinstance(store.r, redis.RedisCluster)
@@ -71,7 +79,7 @@ class FeedGroup:
         """Create the group on every feed (and the feed), if not there yet."""
         for feed in self.feeds:
             try:
-                self.r.xgroup_create(feed, self.group, id="0", mkstream=True)
+                self.r.xgroup_create(feed, self.group, id=self.start, mkstream=True)
             except redis.ResponseError as e:
                 if "BUSYGROUP" not in str(e):
                     raise
@@ -133,6 +141,13 @@ class FeedGroup:
             if not ours:
                 continue
             bound = pending["min"] if pending["pending"] else ours[0]["last-delivered-id"]
+            # Another group on the feed (the notifier's) may be behind this one: keep what it
+            # has not read yet, and trim nothing while it holds entries unacknowledged.
+            others = [g for g in groups if g is not ours[0]]
+            if any(g["pending"] for g in others):
+                continue
+            for g in others:
+                bound = min(bound, g["last-delivered-id"], key=_entry_order)
             if bound in (b"0-0", "0-0"):
                 continue
             pipe.xtrim(feed, minid=bound, approximate=False)

@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 
 import redis.asyncio as aioredis
 
+from events.domain.names import name_key
 from events.redisstore.errors import reaching_redis
 
 T = TypeVar("T")
@@ -84,6 +85,15 @@ class PlayerKeys:
         """The games the player holds a seat of: game id by when the seat was claimed."""
         return f"{self.base}:games:{pid}"
 
+    def email(self, address: str) -> str:
+        """An email address (by the digest of its case-folded form) -> the player who set it."""
+        return f"{self.base}:email:{digest(address.casefold())}"
+
+    def named(self, name: str) -> str:
+        """The ids of the players with this name (by name_key: a name may be any player's),
+        for inviting a player to a game by their name."""
+        return f"{self.base}:named:{name_key(name)}"
+
 
 # One seat per player per game, one player per seat: checked and written in one script, so two
 # claims at once cannot both win.
@@ -145,6 +155,9 @@ class PlayerStore:
             pipe = self.aio.pipeline(transaction=True)
             pipe.hset(self.keys.player(player.id), mapping=record)  # type: ignore[arg-type]
             pipe.set(self.keys.key(digest(key)), player.id)
+            pipe.sadd(self.keys.named(name), player.id)
+            if email is not None:  # for a sign-in link by mail: the first player of an address
+                pipe.set(self.keys.email(email), player.id, nx=True)
             await pipe.execute()
 
         await self._run(write)
@@ -156,6 +169,11 @@ class PlayerStore:
             return None
         email = record.get(b"email")
         return Player(pid, _text(record[b"name"]), None if email is None else _text(email), float(record[b"created"]))
+
+    async def named(self, name: str) -> list[str]:
+        """The ids of the players whose name matches `name` (by name_key), oldest id order."""
+        ids = await self._run(lambda: self.aio.smembers(self.keys.named(name)))
+        return sorted(_text(i) for i in ids)
 
     async def by_key(self, key: str) -> Player | None:
         """The player whose key this is (looked up by its digest); None for no one."""

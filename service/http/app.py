@@ -12,7 +12,7 @@ from fastapi.responses import Response
 from starlette.types import Receive, Scope, Send
 
 from service.bootstrap import Parts, api_parts
-from service.http import commands, errors, games, health, moves, pages, players, reads, seats
+from service.http import commands, errors, games, health, moves, pages, players, reads, seats, tables
 from service.http.parts import keep
 from service.logs import configure
 from service.settings import Settings
@@ -21,7 +21,7 @@ log = structlog.get_logger("boardlog.api")
 
 # In the order their paths appear in the OpenAPI. Notifications go here too.
 ROUTERS: tuple[APIRouter, ...] = (health.router, games.router, commands.router, reads.router, moves.router,
-                                  players.router, seats.router, pages.router)
+                                  players.router, seats.router, tables.router, pages.router)
 
 _POST_COMMANDS = re.compile(r"^/v1/games/([^/]+)/commands$")
 _FAST_QUERIES = {b"": 0, b"wait=0": 0, b"wait=1": 1}

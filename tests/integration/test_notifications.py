@@ -1,0 +1,400 @@
+"""Notifications (issue #19) through real processes and real local receivers: the API, a command
+worker, the projector and the notifier (feed follower and notify jobs) over a real Redis; mail
+to aiosmtpd; Apprise json:// and signed webhooks to a local HTTP server."""
+
+from __future__ import annotations
+
+import re
+import signal
+import time
+import uuid
+from collections import Counter
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import feedparser
+import httpx
+import orjson
+import pytest
+import redis
+from standardwebhooks import Webhook
+from standardwebhooks.webhooks import WebhookVerificationError
+
+from tests.conftest import Stack, child_env, start_api, wait_for
+from tests.integration.helpers import bearer, command, new_race
+from tests.support.receivers import MailBox, Web
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.fixture(scope="module")
+def mailbox() -> Iterator[MailBox]:
+    box = MailBox().start()
+    yield box
+    box.stop()
+
+
+@pytest.fixture(scope="module")
+def web() -> Iterator[Web]:
+    w = Web().start()
+    yield w
+    w.stop()
+
+
+@pytest.fixture(scope="module")
+def nstack(redis_url: str, mailbox: MailBox, web: Web, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    ns = f"t{uuid.uuid4().hex[:12]}"
+    env = child_env(redis_url, ns, BOARDLOG_SMTP_HOST="127.0.0.1", BOARDLOG_SMTP_PORT=str(mailbox.port),
+                    BOARDLOG_SMTP_TLS="none", BOARDLOG_NOTIFY_BACKOFF_MS="100", BOARDLOG_NOTIFY_MAX_RETRIES="4",
+                    BOARDLOG_NOTIFY_CLAIM_MS="1000", BOARDLOG_DIGEST_SECONDS="1", BOARDLOG_PLAYERS_PER_MINUTE="0",
+                    BOARDLOG_PUBLIC_URL="http://boardlog.test", BOARDLOG_NOTIFY_TIMEOUT_SECONDS="3")
+    s = Stack("", env, logdir=tmp_path_factory.mktemp("nstack"))
+    # Every part starts at once (each process's imports take seconds on a busy machine).
+    s.start("worker", "worker", "--threads", "4")
+    s.start("projector", "projector")
+    s.start("notifier", "notifier", "--threads", "4")
+    try:
+        start_api(s, ns)
+        wait_notifier(s)
+        yield s
+    finally:
+        for name in list(s.procs):
+            s.stop(name)
+    client = redis.Redis.from_url(redis_url)
+    for pattern in (f"{ns}:*", f"{ns}-dramatiq:*"):
+        keys = list(client.scan_iter(match=pattern, count=1000))
+        for i in range(0, len(keys), 500):
+            client.delete(*keys[i : i + 500])
+    client.close()
+
+
+def wait_notifier(s: Stack) -> None:
+    """Wait until the notifier follows the feeds (its group is made at the feeds' end: what
+    happens before it first runs is not news to it)."""
+    assert s.logdir is not None
+    log = s.logdir / "notifier.log"
+    wait_for(lambda: log.exists() and b"notifier.started" in log.read_bytes(), timeout=60, interval=0.1)
+
+
+def last_seq(r: httpx.Response) -> int:
+    """The seq of an accepted command's last event (its answer names the range it wrote)."""
+    seq = r.json()["seq"]
+    return int(seq[-1] if isinstance(seq, list) else seq)
+
+
+def player(c: httpx.Client, name: str, email: str | None = None) -> dict[str, str]:
+    r = c.post("/v1/players", json={"name": name, **({"email": email} if email else {})})
+    assert r.status_code == 201, r.text
+    out: dict[str, str] = r.json()
+    return out
+
+
+def add(c: httpx.Client, key: str, **body: Any) -> dict[str, Any]:
+    r = c.post("/v1/me/targets", json=body, headers=bearer(key))
+    assert r.status_code == 201, r.text
+    out: dict[str, Any] = r.json()
+    return out
+
+
+def table(c: httpx.Client, keys: list[str]) -> tuple[str, list[str]]:
+    """A race game whose seats are claimed by the players of `keys`, in order."""
+    gid, tokens, _ = new_race(c)
+    for key, token in zip(keys, tokens, strict=True):
+        r = c.post(f"/v1/games/{gid}/claim", json={"token": token}, headers=bearer(key))
+        assert r.status_code == 200, r.text
+    return gid, tokens
+
+
+def verify(hit: Any, secret: str) -> dict[str, Any]:
+    out: dict[str, Any] = Webhook(secret).verify(hit.body, {k.lower(): v for k, v in hit.headers.items()})
+    return out
+
+
+_APPRISE_KEY = re.compile(r"(p\d+-[a-z0-9]+): your turn.*?step (\d+)", re.S)
+
+
+def apprise_keys(hits: list[Any]) -> list[tuple[str, str]]:
+    out = []
+    for h in hits:
+        d = orjson.loads(h.body)
+        m = _APPRISE_KEY.search(d["title"] + "\n" + d["message"])
+        assert m, d
+        out.append((m.group(1), m.group(2)))
+    return out
+
+
+def test_each_prompted_seat_gets_one_notice_per_target_through_a_notifier_killed_mid_burst(
+        nstack: Stack, mailbox: MailBox, web: Web) -> None:
+    with nstack.client() as c:
+        ann, bob = player(c, "ann"), player(c, "bob")
+        hooks: dict[str, str] = {}
+        for p in (ann, bob):
+            add(c, p["key"], kind="email", address=f"{p['id']}@example.org")
+            add(c, p["key"], kind="apprise", address=f"json://127.0.0.1:{web.port}/apprise/{p['id']}")
+            hooks[p["id"]] = add(c, p["key"], kind="webhook", address=web.url(f"/hook/{p['id']}"))["secret"]
+        gid, tokens = table(c, [ann["key"], bob["key"]])
+        ids = [ann["id"], bob["id"]]
+
+        # One command: seat 1 (bob) is prompted and told once on each target.
+        first = command(c, gid, tokens[0])
+        assert first.status_code == 200
+        seq = last_seq(first)
+        wait_for(lambda: web.at(f"/hook/{bob['id']}") and web.at(f"/apprise/{bob['id']}")
+                 and mailbox.to(f"{bob['id']}@example.org"), timeout=15)
+        mail = mailbox.to(f"{bob['id']}@example.org")[0]
+        assert mail["Subject"] == f"Race {gid}: your turn (note or roll)"
+        assert mail["X-Boardlog-Notice"] == f"{gid}:{seq}:{bob['id']}:" + mail["X-Boardlog-Notice"].rsplit(":", 1)[1]
+        assert mail["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+        assert mail["List-Unsubscribe"].startswith("<http://boardlog.test/unsubscribe/")
+        plain, html = mail.get_body(("plain",)).get_content(), mail.get_body(("html",)).get_content()
+        assert f"http://boardlog.test/games/{gid}" in plain and f"http://boardlog.test/games/{gid}" in html
+        assert "Last move" in plain and "p0" in plain  # the move in words, by its seat's name
+        payload = verify(web.at(f"/hook/{bob['id']}")[0], hooks[bob["id"]])
+        assert payload["game"] == gid and payload["seq"] == seq and payload["seat"] == 1
+        assert payload["type"] == "boardlog.notice.turn" and payload["url"] == f"http://boardlog.test/games/{gid}"
+        assert not web.at(f"/hook/{ann['id']}")  # ann moved: nothing for her
+
+        # A burst of 50 commands; the notifier (which runs the notify jobs too) is killed with
+        # SIGKILL in the middle and started again.
+        for i in range(50):
+            if i == 20:
+                nstack.stop("notifier", signal.SIGKILL)
+            if i == 30:
+                nstack.start("notifier", "notifier", "--threads", "4")  # not waited for: the burst goes on
+            r = command(c, gid, tokens[(i + 1) % 2])
+            assert r.status_code == 200, r.text
+        head = last_seq(r)
+        # Every accepted command (2 events each) prompted the other seat: one notice each.
+        expected = {pid: {str(s) for s in range(seq, head + 1, 2) if (s - seq) // 2 % 2 == (0 if pid == bob["id"] else 1)}
+                    for pid in ids}
+        assert len(expected[ann["id"]]) + len(expected[bob["id"]]) == 51
+
+        def seqs_of(pid: str) -> tuple[list[str], list[str], list[str]]:
+            hooks_ = [str(verify(h, hooks[pid])["seq"]) for h in web.at(f"/hook/{pid}")]
+            apprise = [s for _, s in apprise_keys(web.at(f"/apprise/{pid}"))]
+            mails = [m["X-Boardlog-Notice"].split(":")[1] for m in mailbox.to(f"{pid}@example.org")]
+            return hooks_, apprise, mails
+
+        def complete() -> bool:
+            return all(set(got) >= expected[pid] for pid in ids for got in seqs_of(pid))
+
+        try:
+            wait_for(complete, timeout=40, interval=0.2)
+        except AssertionError:
+            raise AssertionError(f"missing notices: { {pid: [sorted(expected[pid] - set(g)) for g in seqs_of(pid)] for pid in ids} }\n"
+                                 + nstack.logs()) from None
+        time.sleep(1.5)  # anything sent twice would have arrived by now
+        twice = 0
+        for pid in ids:
+            for got in seqs_of(pid):
+                counts = Counter(got)
+                assert set(counts) == expected[pid]  # every notice, and no other
+                twice += sum(n - 1 for n in counts.values())
+        # Sent twice only where the kill fell between a receiver's answer and the notice's mark:
+        # at most one send in flight per notify thread (4), each with the same idempotency key
+        # (webhook-id, the mail's Message-ID), so the receiver drops it. Before and after the
+        # kill, and for every notice the restarted notifier queued again, none twice.
+        assert twice <= 4, twice
+
+
+def test_webhooks_verify_and_fail_verification_when_tampered_or_old(nstack: Stack, web: Web) -> None:
+    with nstack.client() as c:
+        ann, bob = player(c, "ann"), player(c, "bob")
+        secret = add(c, bob["key"], kind="webhook", address=web.url(f"/hook/{bob['id']}"))["secret"]
+        assert secret.startswith("whsec_")
+        listed = c.get("/v1/me/targets", headers=bearer(bob["key"])).json()["targets"]
+        assert secret not in orjson.dumps(listed).decode()  # shown once, never listed
+        gid, tokens = table(c, [ann["key"], bob["key"]])
+        assert command(c, gid, tokens[0]).status_code == 200
+        wait_for(lambda: web.at(f"/hook/{bob['id']}"), timeout=15)
+        hit = web.at(f"/hook/{bob['id']}")[0]
+        headers = {k.lower(): v for k, v in hit.headers.items()}
+        assert verify(hit, secret)["game"] == gid
+        with pytest.raises(WebhookVerificationError):
+            Webhook(secret).verify(hit.body.replace(b'"seat":1', b'"seat":0'), headers)
+        old = datetime.now(UTC) - timedelta(minutes=6)
+        stale = {**headers, "webhook-timestamp": str(int(old.timestamp())),
+                 "webhook-signature": Webhook(secret).sign(headers["webhook-id"], old, hit.body.decode())}
+        with pytest.raises(WebhookVerificationError):
+            Webhook(secret).verify(hit.body, stale)
+        with pytest.raises(WebhookVerificationError):
+            Webhook("whsec_" + "A" * 32).verify(hit.body, headers)  # another target's secret
+
+
+def test_a_receiver_failing_three_times_gets_the_notice_once_and_one_failing_for_ever_shows_as_failing(
+        nstack: Stack, web: Web) -> None:
+    with nstack.client() as c:
+        ann, bob = player(c, "ann"), player(c, "bob")
+        flaky, broken = f"/flaky/{bob['id']}", f"/broken/{bob['id']}"
+        web.fail[flaky], web.fail[broken] = 3, -1
+        add(c, bob["key"], kind="webhook", address=web.url(flaky))
+        dead = add(c, bob["key"], kind="webhook", address=web.url(broken))["target"]["id"]
+        gid, tokens = table(c, [ann["key"], bob["key"]])
+        assert command(c, gid, tokens[0]).status_code == 200
+        wait_for(lambda: web.at(flaky), timeout=20)
+        assert len(web.at(flaky + "#failed")) == 3 and len(web.at(flaky)) == 1
+
+        def gave_up() -> bool:
+            t = {x["id"]: x for x in c.get("/v1/me/targets", headers=bearer(bob["key"])).json()["targets"]}
+            return bool(t[dead]["failing"] and t[dead]["failing"]["gave_up"])
+
+        wait_for(gave_up, timeout=30, interval=0.2)
+        mine = c.get("/v1/me/targets", headers=bearer(bob["key"])).json()
+        failing = {x["id"]: x["failing"] for x in mine["targets"]}
+        assert failing[dead]["error"] == "HTTP 500 from the receiver"
+        assert all(v is None for k, v in failing.items() if k != dead)  # the flaky one recovered
+        assert [d["target"] for d in mine["dead_letters"]] == [dead] and mine["dead_letters"][0]["tries"] == 5
+        assert not web.at(broken) and len(web.at(broken + "#failed")) == 5  # the first try and 4 retries
+        metrics = c.get("/metrics").text
+        assert re.search(r'boardlog_notices_failed_total\{channel="webhook"\} [1-9]', metrics)
+        assert re.search(r'boardlog_notices_retried_total\{channel="webhook"\} [1-9]', metrics)
+        assert re.search(r'boardlog_notices_sent_total\{channel="webhook"\} [1-9]', metrics)
+        assert re.search(r'boardlog_notify_latency_seconds_count\{channel="webhook"\} [1-9]', metrics)
+        assert re.search(r'boardlog_commands_total\{outcome="accepted"\} [1-9]', metrics)
+        assert "boardlog_command_seconds_bucket" in metrics
+
+
+def test_a_redirect_to_another_host_is_not_followed(nstack: Stack, web: Web) -> None:
+    with nstack.client() as c:
+        ann, bob = player(c, "ann"), player(c, "bob")
+        moved, there = f"/moved/{bob['id']}", f"/there/{bob['id']}"
+        web.redirect[moved] = f"http://localhost:{web.port}{there}"  # another host name
+        t = add(c, bob["key"], kind="webhook", address=web.url(moved))["target"]["id"]
+        gid, tokens = table(c, [ann["key"], bob["key"]])
+        assert command(c, gid, tokens[0]).status_code == 200
+
+        def failing() -> dict[str, Any] | None:
+            got = c.get("/v1/me/targets", headers=bearer(bob["key"])).json()["targets"]
+            out: dict[str, Any] | None = {x["id"]: x for x in got}[t]["failing"]
+            return out
+
+        wait_for(lambda: failing() is not None, timeout=15)
+        assert "redirect to another host" in failing()["error"]  # type: ignore[index]
+        assert not web.at(there)
+
+
+def test_the_atom_feed_lists_the_notices_newest_first(nstack: Stack) -> None:
+    with nstack.client() as c:
+        ann, bob = player(c, "ann"), player(c, "bob")
+        made = add(c, bob["key"], kind="atom")
+        url = made["feed_url"]
+        gid, tokens = table(c, [ann["key"], bob["key"]])
+        for _ in range(3):
+            assert command(c, gid, tokens[0]).status_code == 200
+            assert command(c, gid, tokens[1]).status_code == 200
+
+        def entries() -> list[Any]:
+            r = c.get(url)
+            assert r.status_code == 200 and r.headers["content-type"].startswith("application/atom+xml")
+            return list(feedparser.parse(r.text).entries)
+
+        wait_for(lambda: len(entries()) == 3, timeout=15)
+        feed = feedparser.parse(c.get(url).text)
+        assert not feed.bozo, feed.bozo_exception
+        seqs = [int(e.id.rsplit(":", 2)[0].rsplit(":", 1)[1]) for e in feed.entries]
+        assert seqs == sorted(seqs, reverse=True) and len(set(seqs)) == 3
+        assert all(e.title == f"Race {gid}: your turn (note or roll)" for e in feed.entries)
+        assert feed.entries[0].link == f"http://boardlog.test/games/{gid}"
+        assert c.get(url + "x").status_code == 404
+        assert c.get("/me/feed.atom").json()["error"]["code"] == "unknown_feed"
+
+
+def test_a_digest_mails_the_notices_together_and_one_click_unsubscribes(nstack: Stack, mailbox: MailBox) -> None:
+    with nstack.client() as c:
+        ann, bob = player(c, "ann"), player(c, "bob", email="bob-digest@example.org")
+        tid = add(c, bob["key"], kind="email", digest=True)["target"]["id"]  # the player's own address
+        gid, tokens = table(c, [ann["key"], bob["key"]])
+        for _ in range(3):
+            assert command(c, gid, tokens[0]).status_code == 200
+            assert command(c, gid, tokens[1]).status_code == 200
+        wait_for(lambda: mailbox.to("bob-digest@example.org"), timeout=15)
+        time.sleep(1.5)
+        mails = mailbox.to("bob-digest@example.org")
+        counted = sum(m.get_body(("plain",)).get_content().count("your turn in Race") for m in mails)
+        assert counted == 3 and len(mails) < 3  # grouped (at most one mail a digest period)
+        link = mails[0]["List-Unsubscribe"].strip("<>").replace("http://boardlog.test", "")
+        assert c.get(link).status_code == 200  # the confirmation page changes nothing
+        assert [t["id"] for t in c.get("/v1/me/targets", headers=bearer(bob["key"])).json()["targets"]] == [tid]
+        r = c.post(link, content="List-Unsubscribe=One-Click",
+                   headers={"content-type": "application/x-www-form-urlencoded"})
+        assert r.status_code == 200
+        assert c.get("/v1/me/targets", headers=bearer(bob["key"])).json()["targets"] == []
+        assert c.post(link, content="List-Unsubscribe=One-Click").status_code == 404
+
+
+def test_targets_refuse_bad_input_and_change_nothing(nstack: Stack, web: Web) -> None:
+    with nstack.client() as c:
+        ann = player(c, "ann")
+        h = bearer(ann["key"])
+        for body, code in [
+            ({"kind": "webhook", "address": "ftp://example.org/x"}, "bad_target"),
+            ({"kind": "webhook", "address": "http://u:p@example.org/x"}, "bad_target"),
+            ({"kind": "webhook"}, "bad_target"),
+            ({"kind": "apprise", "address": "nosuchservice://x"}, "bad_target"),
+            ({"kind": "email"}, "bad_target"),  # no address, and the player has none
+            ({"kind": "email", "address": "not-an-address"}, "bad_email"),
+            ({"kind": "atom", "address": "x"}, "bad_target"),
+            ({"kind": "webhook", "address": web.url("/x"), "digest": True}, "bad_target"),
+            ({"kind": "webhook", "address": web.url("/x"), "events": []}, "bad_target"),
+            ({"kind": "webhook", "address": web.url("/x"), "events": ["everything"]}, "bad_request"),
+            ({"kind": "pigeon", "address": "x"}, "bad_request"),
+            ({"kind": "atom", "extra": 1}, "bad_request"),
+        ]:
+            r = c.post("/v1/me/targets", json=body, headers=h)
+            assert r.status_code == 422 and r.json()["error"]["code"] == code, (body, r.text)
+        assert c.get("/v1/me/targets", headers=h).json()["targets"] == []
+        assert c.post("/v1/me/targets", json={"kind": "atom"}).status_code == 401
+        # Signed in by the cookie, another site's page cannot add a target.
+        c.post("/v1/sessions", json={"key": ann["key"]})
+        r = c.post("/v1/me/targets", json={"kind": "atom"}, headers={"Origin": "https://evil.example"})
+        assert r.status_code == 403 and r.json()["error"]["code"] == "cross_origin"
+        for body in ({"tz": "Mars/Olympus", "start": "22:00", "end": "07:00"}, {"start": "25:00", "end": "07:00"},
+                     {"start": "22:00"}):
+            r = c.put("/v1/me/quiet", json=body, headers=h)
+            assert r.status_code == 422 and r.json()["error"]["code"] == "bad_quiet_hours", r.text
+        assert c.get("/v1/me/targets", headers=h).json()["quiet"] == {"tz": "UTC", "start": "", "end": ""}
+        assert c.put("/v1/me/quiet", json={"tz": "Europe/Paris", "start": "22:00", "end": "07:30"},
+                     headers=h).status_code == 200
+        assert c.get("/v1/me/targets", headers=h).json()["quiet"]["tz"] == "Europe/Paris"
+        t = add(c, ann["key"], kind="webhook", address=web.url("/x"))["target"]["id"]
+        r = c.patch(f"/v1/me/targets/{t}", json={"events": ["over"]}, headers=h)
+        assert r.status_code == 200 and r.json()["target"]["events"] == ["over"]
+        assert c.delete("/v1/me/targets/nope", headers=h).json()["error"]["code"] == "unknown_target"
+        assert c.delete(f"/v1/me/targets/{t}", headers=h).status_code == 204
+
+
+def test_a_target_can_be_tested_from_the_page(nstack: Stack, web: Web, mailbox: MailBox) -> None:
+    with nstack.client() as c:
+        ann = player(c, "ann", email="ann-test@example.org")
+        ok = add(c, ann["key"], kind="email")["target"]["id"]
+        web.fail["/down"] = -1
+        bad = add(c, ann["key"], kind="webhook", address=web.url("/down"))["target"]["id"]
+        assert c.post(f"/v1/me/targets/{ok}/test", headers=bearer(ann["key"])).json() == {"sent": True}
+        assert "test" in mailbox.to("ann-test@example.org")[-1]["Subject"]
+        r = c.post(f"/v1/me/targets/{bad}/test", headers=bearer(ann["key"])).json()
+        assert r == {"sent": False, "error": "HTTP 500 from the receiver"}
+        listed = {t["id"]: t for t in c.get("/v1/me/targets", headers=bearer(ann["key"])).json()["targets"]}
+        assert listed[bad]["failing"]["error"] == "HTTP 500 from the receiver" and listed[ok]["failing"] is None
+
+
+def test_a_sign_in_link_is_mailed_once_and_works_once(nstack: Stack, mailbox: MailBox) -> None:
+    with nstack.client() as c, nstack.client() as device:
+        ann = player(c, "ann", email="Ann-Magic@example.org")
+        r = device.post("/v1/signin-mail", json={"email": "ann-magic@EXAMPLE.org"})
+        assert r.status_code == 202
+        nobody = device.post("/v1/signin-mail", json={"email": "nobody@example.org"})
+        assert nobody.status_code == 202 and nobody.json() == r.json()  # says nothing of who exists
+        wait_for(lambda: mailbox.to("ann-magic@EXAMPLE.org"), timeout=10)
+        mail = mailbox.to("ann-magic@EXAMPLE.org")[0]
+        token = re.search(r"/signin#magic=([\w-]+)", mail.get_body(("plain",)).get_content()).group(1)  # type: ignore[union-attr]
+        assert not mailbox.to("nobody@example.org")
+        signed = device.post("/v1/sessions/magic", json={"token": token})
+        assert signed.status_code == 201 and signed.json()["player"]["id"] == ann["id"]
+        assert device.get("/v1/me").json()["id"] == ann["id"]
+        again = c.post("/v1/sessions/magic", json={"token": token})
+        assert again.status_code == 401 and again.json()["error"]["code"] == "bad_magic_link"
+        # Rate-limited per client (5 a minute by default).
+        codes = [device.post("/v1/signin-mail", json={"email": "x@example.org"}).status_code for _ in range(6)]
+        assert codes[-1] == 429
+

@@ -1,0 +1,187 @@
+"""The notifier: follows every partition's feed with its own consumer group, and for each game
+that moved, the notices its new steps call for, one dramatiq `notify` job per player and target.
+
+It reacts to the log, never to the HTTP request. Each game has a checkpoint (the last seq whose
+notices were queued), written after the jobs are queued and before the feed entries are
+acknowledged: a notifier killed at any point queues some jobs again when it (or another) takes
+the game up, and each job does nothing for a notice already marked sent (its idempotency key,
+per game, seq, player and target). Quiet hours delay a job to the hours' end.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from typing import Any
+
+import structlog
+
+from events.domain.match import Match, fold_match
+from events.redisstore.errors import StoreUnavailable
+from events.redisstore.feed import Entry, FeedGroup, GroupMissing
+from events.redisstore.store import EventStore
+from events.redisstore.targets import TargetStore
+from workers.notify.notices import Notice, notices_for, step_groups
+from workers.notify.quiet import held_for_ms
+
+log = structlog.get_logger("boardlog.notifier")
+
+GROUP = "notifier"
+CACHE_GAMES = 1024
+
+# A job to queue: the notice, its player, the target's id, and a delay in ms (0: now).
+Enqueue = Callable[[Notice, str, str, int], object]
+
+
+def _ms(iso: str) -> float:
+    return datetime.fromisoformat(iso.replace("Z", "+00:00")).timestamp()
+
+
+class Notifier:
+    def __init__(
+        self,
+        store: EventStore,
+        targets: TargetStore,
+        enqueue: Enqueue,
+        consumer: str | None = None,
+        *,
+        block_ms: int = 1000,
+        claim_idle_ms: int = 10_000,
+        batch: int = 200,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.store = store
+        self.targets = targets
+        self.enqueue = enqueue
+        self.consumer = consumer or f"{socket.gethostname()}-{os.getpid()}"
+        self.feed = FeedGroup(store, GROUP, self.consumer, start="$")
+        self.block_ms = block_ms
+        self.claim_idle_ms = claim_idle_ms
+        self.batch = batch
+        self.clock = clock
+        self.running = True
+        self._matches: OrderedDict[str, Match] = OrderedDict()
+        self._last_claim = 0.0
+        self._born = 0.0
+
+    def ensure_groups(self) -> None:
+        self.feed.ensure()
+        self._born = self.targets.born()
+
+    def _match_at(self, gid: str, seq: int) -> Match | None:
+        """The match after `seq` events (None for seq 0), from this process's cache or the log."""
+        if seq == 0:
+            return None
+        cached = self._matches.get(gid)
+        if cached is not None and cached.seq == seq:
+            return cached
+        return fold_match((e.event for e in self.store.read(gid, 1, seq)), gid)
+
+    def catch_up(self, gid: str) -> int:
+        """Queue the notices of `gid`'s steps after its checkpoint; how many jobs were queued."""
+        checkpoint = self.targets.checkpoint(gid)
+        tail = self.store.read(gid, 1 if checkpoint is None else checkpoint + 1)
+        if not tail:
+            return 0
+        groups = step_groups(tail)
+        before = None if checkpoint is None else self._match_at(gid, checkpoint)
+        quiet_start = 0
+        if checkpoint is None and tail[0].seq == 1 and _ms(tail[0].at) < self._born:
+            # A game older than the notifier: its past turns are history, not news. Fold them
+            # and tell only its latest step.
+            quiet_start = len(groups) - 1
+        claims = self.targets.claims(gid)
+        targets = self.targets.targets_of(claims.values()) if claims else {}
+        queued = 0
+        for i, group in enumerate(groups):
+            after = fold_match((e.event for e in group), gid, before)
+            if i >= quiet_start and claims:
+                queued += self._queue(notices_for(before, after, group), claims, targets)
+            before = after
+        assert before is not None
+        self._remember(gid, before)
+        self.targets.set_checkpoint(gid, tail[-1].seq)
+        return queued
+
+    def _queue(self, notices: Sequence[Notice], claims: dict[int, str], targets: dict[str, list[Any]]) -> int:
+        jobs = []
+        for n in notices:
+            pid = claims.get(n.seat)
+            if pid is None:
+                continue
+            for t in targets.get(pid, []):
+                if n.kind in t.events:
+                    jobs.append((n, pid, t))
+        if not jobs:
+            return 0
+        done = self.targets.sent([n.key(pid, t.id) for n, pid, t in jobs])
+        quiet = {pid: self.targets.quiet(pid) for pid in {pid for _, pid, _ in jobs}}
+        queued = 0
+        for (n, pid, t), sent in zip(jobs, done, strict=True):
+            if sent:
+                continue
+            delay = held_for_ms(quiet[pid], self.clock())
+            self.enqueue(n, pid, t.id, delay)
+            self.targets.count("queued", t.kind)
+            log.info("notice.queued", game=n.game, seq=n.seq, player=pid, channel=t.kind, target=t.id,
+                     held_ms=delay or None)
+            queued += 1
+        return queued
+
+    def _remember(self, gid: str, match: Match) -> None:
+        self._matches[gid] = match
+        self._matches.move_to_end(gid)
+        while len(self._matches) > CACHE_GAMES:
+            self._matches.popitem(last=False)
+
+    def _handle(self, entries: Sequence[Entry]) -> int:
+        gids = list(dict.fromkeys(gid for _, _, gid in entries if gid is not None))
+        for gid in gids:
+            try:
+                self.catch_up(gid)
+            except StoreUnavailable:
+                raise
+            except Exception:
+                # A game its rules cannot fold (the projector marks it): skip it, never stop the
+                # notices of every other game behind it.
+                log.exception("notifier.failed", game=gid)
+        self.feed.ack([(feed, entry_id) for feed, entry_id, _ in entries])
+        return len(entries)
+
+    def claim_dead(self) -> int:
+        n = 0
+        for feed in self.feed.feeds:
+            cursor: Any = "0-0"
+            while cursor is not None:
+                cursor, claimed = self.feed.claim(feed, cursor, self.claim_idle_ms, self.batch)
+                n += self._handle(claimed)
+        return n
+
+    def step(self) -> int:
+        now = time.monotonic()
+        n = 0
+        if now - self._last_claim > self.claim_idle_ms / 2000:
+            self._last_claim = now
+            n += self.claim_dead()
+        return n + self._handle(self.feed.read(self.block_ms, self.batch))
+
+    def run(self) -> None:
+        self.ensure_groups()
+        log.info("notifier.started", consumer=self.consumer)
+        pause = 0.0
+        while self.running:
+            try:
+                self.step()
+                pause = 0.0
+            except StoreUnavailable as e:
+                pause = min(2.0, max(0.1, pause * 2))
+                log.warning("notifier.redis_unavailable", error=str(e), retry_in=pause)
+                time.sleep(pause)
+            except GroupMissing as e:
+                log.warning("notifier.groups_missing", error=str(e))
+                self.ensure_groups()
+        log.info("notifier.stopped", consumer=self.consumer)

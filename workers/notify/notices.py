@@ -1,0 +1,175 @@
+"""What a notice says, and which notices a game's new events call for.
+
+Pure: from a match before and after a command's events, the seats to tell (a turn arriving, the
+game's end); and from a notice, its mail subject, plain and HTML bodies and webhook payload. The
+last move is told as the notified seat may see it: the command record redacted for that seat,
+then in words (the game's `describe_command` where it has one, else its notation).
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from events.domain.match import COMMAND_ACCEPTED, Match, command_of
+from events.mapping.envelope import Envelope
+
+GAME_TITLES = {"rite": "Rite", "factions": "Factions: Battlegrounds", "dragondale": "Dragon Dale"}
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """One notice for one player's seat, before it is addressed to a target."""
+
+    game: str
+    game_type: str
+    seq: int  # the last event of the command that called for it
+    seat: int
+    seat_name: str
+    kind: str  # "turn" | "over"
+    asked: str  # what the turn asks, in words ("roll or note"); the outcome when over
+    last: str  # the last move in words ("" at the start of a game)
+    at: str  # when that command was accepted (ISO, UTC): notice latency counts from here
+
+    def key(self, player: str, target: str) -> str:
+        """The idempotency key: one notice per (game, seq, player, target), ever."""
+        return f"{self.game}:{self.seq}:{player}:{target}"
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Notice:
+        return cls(**d)
+
+    @property
+    def title(self) -> str:
+        return GAME_TITLES.get(self.game_type, self.game_type.capitalize())
+
+    def subject(self) -> str:
+        if self.kind == "over":
+            return f"{self.title} {self.game}: the game is over ({self.asked})"
+        return f"{self.title} {self.game}: your turn ({self.asked})"
+
+    def seat_link(self, public_url: str) -> str:
+        return f"{public_url.rstrip('/')}/games/{self.game}"
+
+    def lines(self, public_url: str) -> list[str]:
+        out = [f"{self.seat_name}, " + ("the game is over: " + self.asked + "." if self.kind == "over"
+                                       else f"it is your turn in {self.title} {self.game} ({self.asked}).")]
+        if self.last:
+            out.append(f"Last move (step {self.seq}): {self.last}")
+        out.append(f"Your seat: {self.seat_link(public_url)}")
+        return out
+
+    def text(self, public_url: str, unsubscribe: str | None = None) -> str:
+        body = "\n".join(self.lines(public_url))
+        if unsubscribe:
+            body += f"\n\n--\nStop these mails: {unsubscribe}\n"
+        return body + "\n"
+
+    def html(self, public_url: str, unsubscribe: str | None = None) -> str:
+        link = html.escape(self.seat_link(public_url), quote=True)
+        parts = [f"<p>{html.escape(self.lines(public_url)[0])}</p>"]
+        if self.last:
+            parts.append(f"<p>Last move (step {self.seq}): <strong>{html.escape(self.last)}</strong></p>")
+        parts.append(f'<p><a href="{link}">Open your seat</a></p>')
+        if unsubscribe:
+            parts.append(f'<p style="color:#666;font-size:small"><a href="{html.escape(unsubscribe, quote=True)}">'
+                         "Stop these mails</a></p>")
+        return "<!doctype html><html><body>" + "".join(parts) + "</body></html>"
+
+    def payload(self, public_url: str, key: str) -> dict[str, Any]:
+        """The webhook's JSON body (documented in the OpenAPI as NoticePayload)."""
+        return {"type": f"boardlog.notice.{self.kind}", "id": key, "game": self.game, "game_type": self.game_type,
+                "seq": self.seq, "seat": self.seat, "seat_name": self.seat_name, "asked": self.asked,
+                "last_move": self.last, "at": self.at, "url": self.seat_link(public_url)}
+
+
+def _asked(match: Match) -> str:
+    prompt = match.prompt
+    if prompt is None:
+        return ""
+    kinds = sorted(t.split(".", 1)[-1] for t in match.rules.answers(prompt))
+    if not kinds:
+        return prompt.kind
+    return kinds[0] if len(kinds) == 1 else ", ".join(kinds[:-1]) + " or " + kinds[-1]
+
+
+def _outcome(match: Match) -> str:
+    out = match.outcome()
+    if out is None:
+        return "ended"
+    names = [s.name for s in match.seats]
+    winners = [names[w] for w in getattr(out, "winners", ()) if isinstance(w, int) and 0 <= w < len(names)]
+    reason = getattr(out, "reason", "") or ""
+    if winners:
+        return ("winner " if len(winners) == 1 else "winners ") + ", ".join(winners)
+    return str(reason) or "ended"
+
+
+def last_move(before: Match, accepted: Envelope | None, seat: int) -> str:
+    """The command of `accepted` in words, as `seat` may see it."""
+    if accepted is None:
+        return ""
+    game = before.rules
+    command = command_of(accepted.event)
+    try:
+        seen = game.redact_command(command, seat)
+    except Exception:
+        seen = None
+    if seen is None:
+        return "a move you cannot see"
+    names = [s.name for s in before.seats]
+    who = names[command.seat] if command.seat is not None and 0 <= command.seat < len(names) else "someone"
+    describe = getattr(game, "describe_command", None)
+    if describe is not None:
+        try:
+            return str(describe(before.state, seen, seat, names))
+        except Exception:
+            pass  # a game whose words are not there yet: its notation says it
+    try:
+        return f"{who}: {game.format_text(seen)}"
+    except Exception:
+        return f"{who}: {seen.type}"
+
+
+def step_groups(tail: Sequence[Envelope]) -> list[list[Envelope]]:
+    """The tail cut where each command (or the game's creation) begins."""
+    groups: list[list[Envelope]] = []
+    for env in tail:
+        if env.event.type == COMMAND_ACCEPTED or not groups:
+            groups.append([env])
+        else:
+            groups[-1].append(env)
+    return groups
+
+
+def notices_for(before: Match | None, after: Match, group: Sequence[Envelope]) -> list[Notice]:
+    """The notices one step calls for: each seat the prompt now names that it did not name
+    before, or that it names again after another seat moved (a turn arriving); every seat when
+    the game has just ended."""
+    first, last = group[0], group[-1]
+    accepted = first if first.event.type == COMMAND_ACCEPTED else None
+    names = [s.name for s in after.seats]
+    base = before if before is not None else after
+
+    def notice(seat: int, kind: str, asked: str) -> Notice:
+        words = last_move(base, accepted, seat) if before is not None else ""
+        return Notice(after.gid, after.game, last.seq, seat, names[seat] if seat < len(names) else f"seat {seat}",
+                      kind, asked, words, last.at)
+
+    if after.over:
+        if before is not None and before.over:
+            return []
+        outcome = _outcome(after)
+        return [notice(s.seat, "over", outcome) for s in after.seats]
+    prompt = after.prompt
+    if prompt is None:
+        return []
+    was = set(before.prompt.seats) if before is not None and before.prompt is not None else set()
+    actor = accepted.event.seat if accepted is not None else None
+    asked = _asked(after)
+    return [notice(s, "turn", asked) for s in prompt.seats if s not in was or (actor is not None and actor != s)]
