@@ -57,6 +57,8 @@ def lobby_rows(
     """Up to `limit` summaries after `cursor` that match the filters, and the cursor of the
     next page (None: no more games)."""
     filtered = status is not None or game is not None
+    # "finished": over (the rules ended it) or aborted (its admin did).
+    statuses = None if status is None else {"over", "aborted"} if status == "finished" else {status}
     per = max(8, limit // 4) if not filtered else 100
     rows: list[dict[str, Any]] = []
     scanned = 0
@@ -72,7 +74,7 @@ def lobby_rows(
                 if raw is None:
                     continue  # in the lobby, not projected yet (a rebuild under way)
                 s = loads(raw)
-                if (status is None or s["status"] == status) and (game is None or s["game"] == game):
+                if (statuses is None or s["status"] in statuses) and (game is None or s["game"] == game):
                     rows.append(s)
                     if len(rows) == limit:
                         end = more is None and c == candidates[-1]

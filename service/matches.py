@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,7 +14,7 @@ from events.domain.names import display_name, require_distinct
 from events.mapping.chain import genesis, seal
 from events.redisstore.keys import new_game_id
 from events.redisstore.store import EventStore
-from rules.core import InvalidCommand, SeatInfo, get_game
+from rules.core import Game, InvalidCommand, Rng, SeatInfo, get_game
 
 MAX_ENTROPY = 256
 
@@ -69,21 +69,39 @@ def create_match(store: EventStore, body: Mapping[str, Any]) -> dict[str, Any]:
         raise InvalidCommand("bad_request", f"unknown fields: {sorted(extra)}")
     gid = new_game_id(store.partitions)
     seed = secrets.token_bytes(32)
-    events = created_event(gid, game, seats, options, seed, entropy)
-    at = utcnow()
-    envelopes = seal(gid, 1, genesis(gid), events, None, at)
-    match = fold_match(events, gid)
     tokens = {s.seat: secrets.token_urlsafe(24) for s in seats}
     admin = secrets.token_urlsafe(24)
     auth = {token_digest(t): f"seat:{seat}" for seat, t in tokens.items()}
     auth[token_digest(admin)] = "admin"
-    store.create(gid, envelopes, match.status, seed, auth, at)
+    store_match(store, gid, game, seats, options, seed, entropy, auth, utcnow())
     return {
         "id": gid,
         "game": name,
         "seats": [{"seat": s.seat, "name": s.name, "token": tokens[s.seat]} for s in seats],
         "admin_token": admin,
     }
+
+
+def store_match(
+    store: EventStore, gid: str, game: Game, seats: Sequence[SeatInfo], options: Mapping[str, Any], seed: bytes,
+    entropy: Sequence[str], auth: dict[str, str], at: str,
+) -> str:
+    """Set the game up and store its opening events, seed and token digests; its status.
+
+    The same inputs store the same bytes (the set-up draws only from the seed and the
+    entropy, `at` is given), so an open table's start, run twice after a crash, stores the
+    game once: the second append finds seq 1 taken and writes nothing."""
+    events = created_event(gid, game, seats, options, seed, entropy)
+    envelopes = seal(gid, 1, genesis(gid), events, None, at)
+    status = fold_match(events, gid).status
+    store.create(gid, envelopes, status, seed, auth, at)
+    return status
+
+
+def check_setup(game: Game, options: Mapping[str, Any], seats: int) -> None:
+    """Refuse options the game's set-up refuses, before a table waits days for its players:
+    the set-up is run once on a throwaway seed (its events are dropped)."""
+    game.setup(options, [SeatInfo(i, f"seat {i}") for i in range(seats)], Rng(secrets.token_bytes(32), b"", "check", 0))
 
 
 def principal_of(role: bytes | None) -> Principal | None:

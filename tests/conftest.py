@@ -146,7 +146,7 @@ class Stack:
         return "\n".join(f"== {p.name}\n{p.read_text()[-3000:]}" for p in sorted(self.logdir.glob("*.log")))
 
 
-def wait_http(url: str, timeout: float = 20.0, namespace: str | None = None,
+def wait_http(url: str, timeout: float = 60.0, namespace: str | None = None,
               proc: subprocess.Popen[bytes] | None = None) -> bool:
     """Wait for our API at url; False when the port turned out to belong to someone else."""
     deadline = time.monotonic() + timeout

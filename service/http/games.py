@@ -15,12 +15,15 @@ from projections.lobby import Cursor, lobby_rows
 from projections.readmodels import summary_of
 from projections.replay import match_at
 from rules.core import games
+from service.gametypes import game_types
 from service.http.access import game_exists, our_gid
+from service.http.auth import current_player
 from service.http.body import json_body
 from service.http.errors import ApiError
 from service.http.parts import parts
 from service.http.responses import json_response
 from service.matches import create_match
+from service.tables import create_with_players, has_player_seats
 
 log = structlog.get_logger("boardlog.api")
 
@@ -41,11 +44,26 @@ def current_summary(store: EventStore, gid: str) -> dict[str, Any]:
 
 @router.post("/v1/games", status_code=201, summary="Create a game")
 async def create(request: Request) -> Response:
+    """Seats by name (their tokens in the answer), or, signed in, seats that invite players by
+    id or name (`{"player": "..."}`) and open seats (`{"open": true}`): a game with an open
+    seat is a forming table (service/tables.py) until its last seat is taken."""
     store = parts(request).store
     body = await json_body(request)
+    if has_player_seats(body.get("seats")):
+        who = await current_player(request)
+        made, where = await create_with_players(parts(request), who.player, body)
+        return json_response(made, 201, {"Location": where})
     out = await run_in_threadpool(lambda: create_match(store, body))
     log.info("game.created", game=out["id"], type=out["game"], seats=len(out["seats"]))
     return json_response(out, 201, {"Location": f"/v1/games/{out['id']}"})
+
+
+@router.get("/v1/game-types", summary="The game types: names, player counts, a line each, their options")
+def game_types_list() -> Response:
+    """For the lobby's form: each option as a choice per seat (`per_seat`, one value each, seat
+    i taking the i-th), a `choice` or a `bool`, with its default; `options` is null for a game
+    whose options are only known as raw JSON."""
+    return json_response({"types": game_types()})
 
 
 @router.get("/v1/games", summary="The lobby: games by last activity, a page at a time")
