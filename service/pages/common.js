@@ -600,16 +600,33 @@ const BL = (() => {
     try {
       ({ data } = await api("/v1/me/games?waiting=1"));
     } catch (e) {
-      return; // not signed in, or the service away: the page works without the count
+      // Not signed in: the header stays as it is. The service away: ask again later.
+      if (e.status !== 401 && e.status !== 403) setTimeout(headerCount, 10 * HEADER_POLL_MS);
+      return;
     }
     let link = nav.querySelector('a[href="/me"]');
     if (!link) nav.append(link = el("a", { href: "/me" }, "Me"));
     const n = data.waiting;
-    link.append(el("span", {
-      class: "badge waiting-count" + (n ? "" : " hidden"), id: "waiting-count",
-      title: `${n} game${n === 1 ? "" : "s"} waiting on you`, "aria-label": `${n} game${n === 1 ? "" : "s"} waiting on you`,
-    }, String(n)));
+    const words = `${n} game${n === 1 ? "" : "s"} waiting on you`;
+    const badge = el("span", { class: "badge waiting-count" + (n ? "" : " hidden"), id: "waiting-count",
+      title: words, "aria-label": words }, String(n));
+    const old = link.querySelector("#waiting-count");
+    if (old) old.replaceWith(badge);
+    else link.append(badge);
+    // The tab title counts the waiting games on every page ("(2) boardlog"), and a turn that
+    // arrives while the page is out of sight is a browser notice, when the player allowed them.
+    document.title = (n ? `(${n}) ` : "") + document.title.replace(/^\(\d+\) /, "");
+    if (waitingBefore !== null && n > waitingBefore && document.hidden && "Notification" in window
+        && Notification.permission === "granted") {
+      const game = data.games.find((g) => g.your_turn);
+      new Notification("boardlog: your turn", { body: game ? `${game.game} ${game.id}` : words, tag: "boardlog-turn" });
+    }
+    waitingBefore = n;
+    setTimeout(headerCount, HEADER_POLL_MS);
   }
+  // Asked this often while a page is open (the tab title follows an opponent's move within 2 s).
+  const HEADER_POLL_MS = 1000;
+  let waitingBefore = null;
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", headerCount);
   else headerCount();
 

@@ -48,8 +48,35 @@
     }
   });
 
+  // A sign-in link mailed to the player (#magic=): one-time, so it leaves the address bar too.
+  async function signInByMail(token) {
+    try {
+      const out = await Account.call("/v1/sessions/magic", "POST", { token });
+      signedIn(out.player, out.session);
+    } catch (e) {
+      Account.show(msg, "error", e.status === 401 ? "That sign-in link is used or expired: ask for another below." : e.message);
+      askForKey();
+    }
+  }
+
+  document.getElementById("mail-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const email = document.getElementById("mail-address").value.trim();
+    if (!email) return;
+    try {
+      await Account.call("/v1/signin-mail", "POST", { email });
+      Account.show(msg, "ok", "If a player has that address, a sign-in link is on its way (valid 15 minutes, once).");
+    } catch (e) {
+      Account.show(msg, "error", e.message);
+    }
+  });
+
+  const magic = new URLSearchParams(location.hash.slice(1)).get("magic");
   const key = new URLSearchParams(location.hash.slice(1)).get("key");
-  if (key) {
+  if (magic) {
+    history.replaceState(null, "", location.pathname);
+    signInByMail(magic);
+  } else if (key) {
     // Out of the address bar and the history: the key is as good as the player.
     history.replaceState(null, "", location.pathname);
     signIn(key);

@@ -1,0 +1,118 @@
+/* The player's page, notifications: their targets (email, Apprise, webhook, Atom feed), each
+ * with what it tells of, "this target is failing" and its last error, Test and Remove; adding
+ * one (a webhook's secret and a feed's address are shown once); quiet hours; browser notices. */
+"use strict";
+
+(() => {
+  const panel = document.getElementById("notify-panel");
+  const msg = document.getElementById("notify-msg");
+  const rows = document.querySelector("#targets tbody");
+  const once = document.getElementById("target-once");
+  const kind = document.getElementById("target-kind");
+  const address = document.getElementById("target-address");
+  const KINDS = { email: "Email", apprise: "Apprise", webhook: "Webhook", atom: "Atom feed" };
+  const EVENTS = { turn: "my turn", over: "a game's end" };
+
+  async function act(path, method, body, after) {
+    try {
+      const out = await Account.call(path, method, body);
+      if (after) after(out);
+      await load();
+    } catch (e) {
+      Account.show(msg, "error", e.message);
+    }
+  }
+
+  function row(t) {
+    const base = "/v1/me/targets/" + encodeURIComponent(t.id);
+    const where = t.kind === "atom" ? "Atom feed" : `${KINDS[t.kind]}: ${t.address}`;
+    const state = t.failing
+      ? BL.el("span", { class: "target-failing" }, BL.el("strong", { text: "This target is failing" }),
+        ` (${t.failing.gave_up ? "gave up" : "retrying"}): ${t.failing.error}`)
+      : BL.el("span", { class: "muted", text: "working" });
+    return BL.el("tr", { "data-target": t.id, class: t.failing ? "failing" : null },
+      BL.el("td", { "data-label": "Where" }, BL.el("span", { text: where + (t.digest ? " (daily digest)" : "") })),
+      BL.el("td", { "data-label": "Tells of", text: t.events.map((e) => EVENTS[e] || e).join(", ") }),
+      BL.el("td", { "data-label": "State" }, state),
+      BL.el("td", { "data-label": "" }, BL.el("span", {},
+        BL.el("button", { type: "button", class: "secondary", text: "Test",
+          onclick: () => act(base + "/test", "POST", {}, (out) => Account.show(msg, out.sent ? "ok" : "error",
+            out.sent ? "Test notice sent." : "The test failed: " + out.error)) }),
+        " ",
+        BL.el("button", { type: "button", class: "secondary", text: "Remove",
+          onclick: () => act(base, "DELETE") }))));
+  }
+
+  async function load() {
+    let data;
+    try {
+      data = await Account.call("/v1/me/targets");
+    } catch (e) {
+      if (e.status === 401) return; // signed out: me.js says so
+      throw e;
+    }
+    BL.clear(rows);
+    if (data.targets.length) rows.append(...data.targets.map(row));
+    else rows.append(BL.el("tr", {}, BL.el("td", { colspan: "4", class: "muted", text: "No targets yet: add one below." })));
+    document.getElementById("quiet-start").value = data.quiet.start;
+    document.getElementById("quiet-end").value = data.quiet.end;
+    document.getElementById("quiet-tz").value = data.quiet.tz === "UTC" && !data.quiet.start
+      ? (Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC") : data.quiet.tz;
+    panel.classList.remove("hidden");
+  }
+
+  function kindChanged() {
+    const k = kind.value;
+    document.getElementById("target-address-field").classList.toggle("hidden", k === "atom");
+    document.getElementById("target-digest-label").classList.toggle("hidden", k !== "email");
+    address.placeholder = { email: "empty: your own email address", apprise: "discord://… tgram://… ntfys://…",
+      webhook: "https://example.org/hooks/boardlog", atom: "" }[k];
+  }
+  kind.addEventListener("change", kindChanged);
+  kindChanged();
+
+  document.getElementById("target-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const body = { kind: kind.value, events: [] };
+    if (document.getElementById("target-turn").checked) body.events.push("turn");
+    if (document.getElementById("target-over").checked) body.events.push("over");
+    if (kind.value !== "atom" && address.value.trim()) body.address = address.value.trim();
+    if (kind.value === "email") body.digest = document.getElementById("target-digest").checked;
+    act("/v1/me/targets", "POST", body, (out) => {
+      address.value = "";
+      BL.clear(once);
+      if (out.secret) once.append(BL.el("div", { class: "msg info" }, "The webhook's signing secret (shown once): ",
+        BL.el("code", { text: out.secret })));
+      if (out.feed_url) once.append(BL.el("div", { class: "msg info" }, "Your feed (keep the address private): ",
+        BL.el("code", { text: location.origin + out.feed_url })));
+    });
+  });
+
+  document.getElementById("quiet-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    act("/v1/me/quiet", "PUT", { start: document.getElementById("quiet-start").value,
+      end: document.getElementById("quiet-end").value, tz: document.getElementById("quiet-tz").value.trim() || "UTC" },
+    () => Account.show(msg, "ok", "Quiet hours saved."));
+  });
+
+  const browser = document.getElementById("browser-notices");
+  function browserState() {
+    if (!("Notification" in window)) {
+      browser.disabled = true;
+      browser.textContent = "This browser has no notices";
+    } else if (Notification.permission === "granted") {
+      browser.disabled = true;
+      browser.textContent = "Browser notices are on for this computer";
+    } else if (Notification.permission === "denied") {
+      browser.disabled = true;
+      browser.textContent = "Browser notices are blocked (the browser's site settings can allow them)";
+    }
+  }
+  browser.addEventListener("click", async () => {
+    await Notification.requestPermission();
+    browserState();
+  });
+  browserState();
+
+  load().catch((e) => Account.show(msg, "error", e.message));
+})();

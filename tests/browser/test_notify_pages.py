@@ -1,0 +1,91 @@
+"""The notifications on the pages, in headless chromium against a live stack: the tab title
+counts the games waiting on the player within 2 s of the opponent's move, and the player's page
+adds, tests (showing "this target is failing" with the error) and removes targets."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import CHROMIUM
+from tests.conftest import Stack
+from tests.integration.helpers import bearer, command, new_race
+from tests.support.receivers import Web
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.integration,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason=f"{CHROMIUM} is absent: the browser tests need Debian's chromium"),
+]
+
+
+@pytest.fixture
+def web() -> Iterator[Web]:
+    w = Web().start()
+    yield w
+    w.stop()
+
+
+def test_the_tab_title_counts_waiting_games_within_2_s_and_me_manages_targets(
+        stack: Stack, new_page: Any, web: Web, shots: Path) -> None:
+    with stack.client() as c:
+        ann = c.post("/v1/players", json={"name": "ann"}).json()
+        bob = c.post("/v1/players", json={"name": "bob"}).json()
+        gid, tokens, _ = new_race(c)
+        for p, token in ((ann, tokens[0]), (bob, tokens[1])):
+            assert c.post(f"/v1/games/{gid}/claim", json={"token": token}, headers=bearer(p["key"])).status_code == 200
+
+        page = new_page()
+        page.goto(stack.url + bob["signin_url"])
+        expect(page.locator("#who")).to_have_text("bob")
+        page.goto(stack.url + "/me")
+        expect(page.locator("#my-games tbody tr")).to_have_count(1)
+        assert page.title() == "boardlog — me"  # ann's turn: nothing waits on bob
+        time.sleep(1.2)  # a poll or two with nothing waiting
+        assert page.title() == "boardlog — me"
+
+        r = command(c, gid, tokens[0])  # ann moves: bob's turn
+        assert r.status_code == 200, r.text
+        moved = time.monotonic()
+        page.wait_for_function("document.title.startsWith('(1) ')", timeout=2000)
+        took = time.monotonic() - moved
+        assert took < 2.0, took
+        assert page.title() == "(1) boardlog — me"
+        expect(page.locator("#waiting-count")).to_have_text("1")
+
+        # A webhook target that answers 500: Test shows it failing, with the error.
+        web.fail["/down"] = -1
+        page.select_option("#target-kind", "webhook")
+        page.fill("#target-address", web.url("/down"))
+        page.get_by_role("button", name="Add", exact=True).click()
+        expect(page.locator("#target-once")).to_contain_text("whsec_")
+        row = page.locator("#targets tbody tr").first
+        expect(row).to_contain_text("Webhook")
+        row.get_by_role("button", name="Test").click()
+        expect(page.locator("#notify-msg")).to_contain_text("HTTP 500 from the receiver")
+        expect(page.locator("#targets tbody tr").first).to_contain_text("This target is failing")
+        page.screenshot(path=str(shots / "me-notify-desktop.png"), full_page=True)
+
+        phone = new_page(390, 844)
+        phone.goto(stack.url + bob["signin_url"])
+        expect(phone.locator("#who")).to_have_text("bob")
+        phone.goto(stack.url + "/me")
+        expect(phone.locator("#targets tbody tr").first).to_contain_text("This target is failing")
+        phone.wait_for_function("document.title.startsWith('(1) ')", timeout=3000)
+        assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+        phone.screenshot(path=str(shots / "me-notify-phone.png"), full_page=True)
+
+        # Remove it from the page; an Atom feed's address is shown once.
+        page.locator("#targets tbody tr").first.get_by_role("button", name="Remove").click()
+        expect(page.locator("#targets tbody")).to_contain_text("No targets yet")
+        page.select_option("#target-kind", "atom")
+        page.get_by_role("button", name="Add", exact=True).click()
+        expect(page.locator("#target-once")).to_contain_text("/me/feed.atom?key=")
+        listed = httpx.get(stack.url + "/v1/me/targets", headers=bearer(bob["key"])).json()["targets"]
+        assert [t["kind"] for t in listed] == ["atom"]
