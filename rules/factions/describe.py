@@ -221,7 +221,7 @@ def _claimed(s: State, d: Mapping[str, Any], seat: Any, names: Sequence[str]) ->
 def _counted(s: State, d: Mapping[str, Any], seat: Any, names: Sequence[str]) -> Told:
     gains = d.get("gains", [])
     parts = [f"{seat_name(names, i)} {g[0]} gold and {g[1]} mana" for i, g in enumerate(gains) if len(g) == 2]
-    return Told(f"Resources are counted: {listing(parts)}.", heading="Upkeep")
+    return Told(f"Resources are counted: {'; '.join(parts) or 'nothing'}.", heading="Upkeep")
 
 
 def _won(s: State, d: Mapping[str, Any], seat: Any, names: Sequence[str]) -> Told:

@@ -17,7 +17,19 @@ from service.matches import Principal
 router = APIRouter()
 
 
-@router.get("/v1/games/{gid}/moves", summary="The move list, as the viewer may see it")
+_PARAMETERS = [
+    {"name": "before", "in": "query", "required": False,
+     "description": "only entries numbered below this (default: up to the newest)",
+     "schema": {"type": "integer", "minimum": 1}},
+    {"name": "limit", "in": "query", "required": False, "description": "at most this many entries, the newest of them",
+     "schema": {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT, "default": DEFAULT_LIMIT}},
+]
+
+
+# The query is read by hand, so that a bad page answers the move list's own code (bad_page); the
+# OpenAPI names its parameters all the same.
+@router.get("/v1/games/{gid}/moves", summary="The move list, as the viewer may see it",
+            openapi_extra={"parameters": _PARAMETERS})
 async def moves(gid: str, request: Request) -> Response:
     """Entries numbered below `before` (default: all), the last `limit` of them (50 by default,
     500 at most), oldest first; `older` is the `before` that asks for the page before this one.
