@@ -1,0 +1,105 @@
+"""What a notice says and which notices a step calls for (workers/notify/notices.py), and quiet
+hours (workers/notify/quiet.py): pure, from hand-built matches of the test game."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+from events.domain.match import Match, created_event, decide_and_fold, fold_match
+from events.mapping.envelope import Envelope
+from events.redisstore.targets import Quiet
+from rules.core import Command, SeatInfo, get_game
+from workers.notify.channels import masked, message_id
+from workers.notify.notices import Notice, notices_for, step_groups
+from workers.notify.quiet import check_quiet, held_for_ms
+
+GID = "p01-abcdef123456"
+
+
+def envelopes(events: list, start: int = 1) -> list[Envelope]:
+    return [Envelope(GID, start + i, e.type, dict(e.data), e.seat, None, f"2026-12-01T10:00:{i:02d}.000Z", "", "")
+            for i, e in enumerate(events)]
+
+
+def new_game(target: int = 1000) -> tuple[Match, list[Envelope]]:
+    events = created_event(GID, get_game("race"), [SeatInfo(0, "ann"), SeatInfo(1, "bob")], {"target": target},
+                           b"s" * 32, [])
+    envs = envelopes(events)
+    return fold_match((e.event for e in envs), GID), envs
+
+
+def play(match: Match, seat: int, n: int) -> tuple[Match, list[Envelope]]:
+    events, after = decide_and_fold(match, Command("race.roll", {}, seat), f"c{n}", b"s" * 32)
+    return after, envelopes(events, match.seq + 1)
+
+
+def test_a_turn_arriving_notifies_the_seat_now_prompted_with_the_move_in_words() -> None:
+    start, envs = new_game()
+    first = notices_for(None, start, step_groups(envs)[0])
+    assert [(n.seat, n.kind, n.last) for n in first] == [(0, "turn", "")]  # the first turn, no move yet
+    after, step = play(start, 0, 1)
+    [n] = notices_for(start, after, step)
+    assert (n.seat, n.seat_name, n.kind, n.asked, n.seq) == (1, "bob", "turn", "note or roll", after.seq)
+    assert "ann" in n.last and n.last
+    assert n.key("pl", "tg") == f"{GID}:{after.seq}:pl:tg"
+    assert n.subject() == f"Race {GID}: your turn (note or roll)"
+    assert f"http://x.test/games/{GID}" in n.text("http://x.test") and "<a href" in n.html("http://x.test")
+    assert Notice.from_json(n.to_json()) == n
+
+
+def test_a_note_that_keeps_the_prompt_on_its_own_seat_notifies_nobody() -> None:
+    start, _ = new_game()
+    events, after = decide_and_fold(start, Command("race.note", {"text": "hi"}, 0), "c1", b"s" * 32)
+    assert notices_for(start, after, envelopes(events, start.seq + 1)) == []
+
+
+def test_the_end_of_a_game_notifies_every_seat_once() -> None:
+    match, _ = new_game(target=1)
+    after, step = play(match, 0, 1)
+    notices = notices_for(match, after, step)
+    assert sorted((n.seat, n.kind) for n in notices) == [(0, "over"), (1, "over")]
+    assert all(n.asked == "winner ann" for n in notices)
+    assert notices_for(after, after, step) == []  # already over: nothing again
+
+
+def test_steps_are_cut_where_each_command_begins() -> None:
+    start, envs = new_game()
+    m1, s1 = play(start, 0, 1)
+    _, s2 = play(m1, 1, 2)
+    groups = step_groups([*envs, *s1, *s2])
+    assert [len(g) for g in groups] == [len(envs), len(s1), len(s2)]
+
+
+def test_quiet_hours_hold_a_notice_until_they_end_in_the_players_zone() -> None:
+    paris = ZoneInfo("Europe/Paris")
+    at = datetime(2026, 12, 1, 23, 30, tzinfo=paris).timestamp()
+    quiet = Quiet("Europe/Paris", "22:00", "07:30")
+    assert held_for_ms(quiet, at) == 8 * 3600 * 1000  # 23:30 -> 07:30 the next morning
+    early = datetime(2026, 12, 2, 6, 0, tzinfo=paris).timestamp()
+    assert held_for_ms(quiet, early) == 90 * 60 * 1000
+    assert held_for_ms(quiet, datetime(2026, 12, 2, 12, 0, tzinfo=paris).timestamp()) == 0
+    day = Quiet("UTC", "09:00", "17:00")
+    assert held_for_ms(day, datetime(2026, 12, 1, 10, 0, tzinfo=ZoneInfo("UTC")).timestamp()) == 7 * 3600 * 1000
+    assert held_for_ms(Quiet(), at) == 0
+
+
+def test_quiet_hours_across_a_clock_change_end_at_the_local_time() -> None:
+    paris = ZoneInfo("Europe/Paris")
+    # The night of 28-29 March 2026 loses an hour at 02:00: 23:00 to 07:00 is 7 hours long.
+    at = datetime(2026, 3, 28, 23, 0, tzinfo=paris).timestamp()
+    assert held_for_ms(Quiet("Europe/Paris", "22:00", "07:00"), at) == 7 * 3600 * 1000
+
+
+def test_bad_quiet_hours_say_why() -> None:
+    assert "time zone" in (check_quiet("Mars/Olympus", "22:00", "07:00") or "")
+    assert "HH:MM" in (check_quiet("UTC", "24:00", "07:00") or "")
+    assert "both" in (check_quiet("UTC", "22:00", "") or "")
+    assert check_quiet("UTC", "", "") is None and check_quiet("Europe/Paris", "22:00", "07:00") is None
+
+
+def test_logs_hold_no_address_in_full() -> None:
+    assert masked("annabel@example.org") == "an***@example.org"
+    assert masked("https://hooks.example.org/secret/path?token=x") == "https://hooks.example.org/…"
+    assert masked("discord://webhook_id/webhook_token") == "discord://webhook_id/…"
+    assert message_id("k") == message_id("k") != message_id("j")  # a resend is the same message
