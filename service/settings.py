@@ -33,6 +33,10 @@ class Settings:
     # Players created, and sign-ins, per client (peer address) a minute; 0: no limit.
     players_per_minute: int = 10
     signins_per_minute: int = 30
+    # Expensive reads (audit and export: "records"; the board at a past seq: "replays") a minute
+    # per client address without a token or session; seats, admins and players get ten times.
+    anon_records_per_minute: int = 20
+    anon_replays_per_minute: int = 300
     # A table with open seats that nobody fills in this long is closed (expired).
     table_expiry_seconds: float = 7 * 86400.0
     # Notifications (issue #19): the address links in notices point at, the SMTP server, and
@@ -75,6 +79,8 @@ class Settings:
             "wake_consumer": env.get("BOARDLOG_WAKE_CONSUMER", "1") != "0",
             "players_per_minute": int(env.get("BOARDLOG_PLAYERS_PER_MINUTE", 10)),
             "signins_per_minute": int(env.get("BOARDLOG_SIGNINS_PER_MINUTE", 30)),
+            "anon_records_per_minute": int(env.get("BOARDLOG_ANON_RECORDS_PER_MINUTE", 20)),
+            "anon_replays_per_minute": int(env.get("BOARDLOG_ANON_REPLAYS_PER_MINUTE", 300)),
             "public_url": env.get("BOARDLOG_PUBLIC_URL", "http://127.0.0.1:8000"),
             "smtp_host": env.get("BOARDLOG_SMTP_HOST", ""),
             "smtp_port": int(env.get("BOARDLOG_SMTP_PORT", 587)),
@@ -111,6 +117,8 @@ class Settings:
             "BOARDLOG_WAKE_CONSUMER": "1" if self.wake_consumer else "0",
             "BOARDLOG_PLAYERS_PER_MINUTE": str(self.players_per_minute),
             "BOARDLOG_SIGNINS_PER_MINUTE": str(self.signins_per_minute),
+            "BOARDLOG_ANON_RECORDS_PER_MINUTE": str(self.anon_records_per_minute),
+            "BOARDLOG_ANON_REPLAYS_PER_MINUTE": str(self.anon_replays_per_minute),
             "BOARDLOG_PUBLIC_URL": self.public_url,
             "BOARDLOG_SMTP_HOST": self.smtp_host,
             "BOARDLOG_SMTP_PORT": str(self.smtp_port),

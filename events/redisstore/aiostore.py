@@ -111,6 +111,21 @@ class AsyncStore:
     async def answered(self, gid: str, cid: str) -> bool:
         return bool(await self._call("HEXISTS", self.keys(gid).results, cid))
 
+    async def cached_audit(self, gid: str, field: str) -> bytes | None:
+        """The audit answer kept for a finished game's record (`field` names the head seq and
+        the code that audited it), if one is kept."""
+        raw: bytes | None = await self._call("HGET", self.keys(gid).base + ":audit", field)
+        return raw
+
+    async def keep_audit(self, gid: str, field: str, answer: bytes) -> None:
+        # One field: a game ends once, and a rules change makes a new field (the old one is dropped).
+        key = self.keys(gid).base + ":audit"
+        with reaching_redis():
+            pipe = self.aio.pipeline(transaction=True)
+            pipe.delete(key)
+            pipe.hset(key, field, answer)
+            await pipe.execute()
+
     async def pending(self, gid: str, cid: str) -> bytes | None:
         """A queued, unsettled command's pending record (JSON), if it is still there."""
         raw: bytes | None = await self._call("HGET", self.keys(gid).pending, cid)

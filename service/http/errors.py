@@ -26,9 +26,9 @@ log = structlog.get_logger("boardlog.api")
 class ApiError(Exception):
     """A request the API refuses before any game rule looks at it."""
 
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(self, status: int, code: str, message: str, headers: dict[str, str] | None = None) -> None:
         super().__init__(message)
-        self.status, self.code, self.message = status, code, message
+        self.status, self.code, self.message, self.headers = status, code, message, headers
 
 
 def error_response(status: int, code: str, message: str) -> Response:
@@ -76,7 +76,7 @@ def http_response(exc: StarletteHTTPException) -> Response:
 def answer(exc: Exception, path: str) -> Response:
     """The answer to an exception a handler raised, as the exception handlers give it."""
     if isinstance(exc, ApiError):
-        return error_response(exc.status, exc.code, exc.message)
+        return json_response({"error": {"code": exc.code, "message": exc.message}}, exc.status, exc.headers)
     if isinstance(exc, InvalidCommand):
         return invalid_response(exc)
     if isinstance(exc, StoreUnavailable):

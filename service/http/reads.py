@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
+from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.concurrency import run_in_threadpool
@@ -16,6 +18,7 @@ from projections.readmodels import view_field, view_of
 from projections.replay import events_for, match_at
 from service.bootstrap import ApiParts
 from service.http.access import game_exists, principal
+from service.http.credentials import bearer_token, has_session_cookie
 from service.http.errors import ApiError
 from service.http.games import current_summary
 from service.http.parts import parts
@@ -31,13 +34,16 @@ MAX_EVENTS = 5000
 async def view(gid: str, request: Request, at: int | None = None) -> Response:
     p = parts(request)
     await game_exists(p, gid)
-    seat = (await principal(p, request, gid)).seat
+    who = await principal(p, request, gid)
+    seat = who.seat
     if at is None:
         raw = await p.reads.read_model(gid, view_field(seat))
         if raw is not None:
             return Response(raw, media_type="application/json")
     elif at < 1:
         raise ApiError(422, "bad_seq", "'at' counts from 1")
+    else:
+        await within_limit(p, request, who, "replays")
     return await run_in_threadpool(lambda: json_response(view_of(match_at(p.store, gid, at), seat)))
 
 
@@ -95,6 +101,7 @@ async def export(gid: str, request: Request) -> Response:
     p = parts(request)
     await game_exists(p, gid)
     who = await principal(p, request, gid)
+    await within_limit(p, request, who, "records")
 
     def record() -> Response:
         head = p.store.head(gid)
@@ -109,11 +116,49 @@ async def export(gid: str, request: Request) -> Response:
 
 @router.get("/v1/games/{gid}/audit", summary="The audit report of the record")
 async def audit_report(gid: str, request: Request) -> Response:
+    """A finished game's record never changes: its report is computed once and kept (per
+    rules code), and requests for it while it is computed wait for that one run."""
     p = parts(request)
     await game_exists(p, gid)
-    return await run_in_threadpool(
-        lambda: json_response(audit(read_record(export_lines(p.store.read(gid)))).to_json())
-    )
+    await within_limit(p, request, await principal(p, request, gid), "records")
+    head = await run_in_threadpool(p.store.head, gid)
+    assert head is not None
+    if head.status == "active":
+        return await run_in_threadpool(lambda: json_response(_audit(p.store, gid)))
+    field = f"{head.seq}:{head.hash[:16]}:{p.store.fingerprint().hex()[:16]}"
+    kept = await p.reads.cached_audit(gid, field)
+    if kept is None:
+        async with _AUDITING.setdefault(gid, asyncio.Lock()):
+            kept = await p.reads.cached_audit(gid, field)
+            if kept is None:
+                kept = canonical(await run_in_threadpool(_audit, p.store, gid))
+                await p.reads.keep_audit(gid, field, kept)
+        _AUDITING.pop(gid, None)
+    return Response(kept, media_type="application/json")
+
+
+# One audit run at a time per game in this process (the lock of the one computing it).
+_AUDITING: dict[str, asyncio.Lock] = {}
+
+
+def _audit(store: EventStore, gid: str) -> dict[str, Any]:
+    return audit(read_record(export_lines(store.read(gid)))).to_json()
+
+
+async def within_limit(p: ApiParts, request: Request, who: Principal, reads: str) -> None:
+    """429 with Retry-After once this client has made this minute's share of expensive reads:
+    `reads` is "records" (audit, export) or "replays" (the board at a past seq). A caller with no
+    token or session gets the anonymous share; seats, admins and players ten times it."""
+    anonymous = who.seat is None and not who.admin and bearer_token(request) is None \
+        and not has_session_cookie(request)
+    share = p.settings.anon_records_per_minute if reads == "records" else p.settings.anon_replays_per_minute
+    client = request.client.host if request.client else "unknown"
+    wait = await p.limits.take(f"{reads}:{'anon' if anonymous else 'known'}", client,
+                               share if anonymous else share * 10)
+    if wait:
+        raise ApiError(429, "rate_limited", f"too many {reads} read from this address; try again in {wait} s"
+                       + (" (with a seat token or signed in, the limit is ten times higher)" if anonymous else ""),
+                       {"Retry-After": str(wait)})
 
 
 @router.get("/v1/games/{gid}/stream", summary="Server-sent events: new seq and prompt changes")

@@ -1,0 +1,79 @@
+"""Expensive reads are bounded: a finished game's audit is computed once and kept, and callers
+without a token get a per-address share of audits, exports and past boards a minute (429 with
+Retry-After past it), while the service stays quick for everyone else."""
+
+from __future__ import annotations
+
+import asyncio
+import statistics
+import time
+
+import httpx
+import pytest
+
+from events.redisstore.store import EventStore
+from tests.conftest import Stack
+from tests.integration.helpers import bearer, command, new_race
+
+pytestmark = pytest.mark.integration
+
+
+def finished_race(c: httpx.Client) -> tuple[str, list[str]]:
+    gid, tokens, _ = new_race(c, target=30)
+    for i in range(400):
+        r = command(c, gid, tokens[i % 2])
+        if r.status_code == 409:
+            assert r.json()["error"]["code"] == "game_over"
+            return gid, tokens
+        assert r.status_code in (200, 422), r.text
+    raise AssertionError("the race did not end")
+
+
+def test_twenty_anonymous_auditors_leave_health_quick_and_get_429s(stack: Stack, store: EventStore) -> None:
+    with stack.client() as c:
+        gid, tokens = finished_race(c)
+        first = c.get(f"/v1/games/{gid}/audit", headers=bearer(tokens[0]))
+        assert first.status_code == 200 and first.json()["ok"] is True
+        # Kept: one field, named for the head and the rules code that audited it.
+        assert len(store.r.hkeys(store.keys(gid).base + ":audit")) == 1
+        base = str(c.base_url)
+
+    async def hammer(deadline: float) -> list[httpx.Response]:
+        answers: list[httpx.Response] = []
+        async with httpx.AsyncClient(base_url=base, timeout=30) as ac:
+            while time.monotonic() < deadline:
+                answers.append(await ac.get(f"/v1/games/{gid}/audit"))
+        return answers
+
+    async def health(deadline: float) -> list[float]:
+        took: list[float] = []
+        async with httpx.AsyncClient(base_url=base, timeout=30) as ac:
+            await ac.get("/v1/health")
+            while time.monotonic() < deadline:
+                t0 = time.perf_counter()
+                assert (await ac.get("/v1/health")).status_code == 200
+                took.append(time.perf_counter() - t0)
+                await asyncio.sleep(0.01)
+        return took
+
+    async def run() -> tuple[list[list[httpx.Response]], list[float]]:
+        deadline = time.monotonic() + 4
+        *hammered, took = await asyncio.gather(*(hammer(deadline) for _ in range(20)), health(deadline))
+        return hammered, took  # type: ignore[return-value]
+
+    hammered, took = asyncio.run(run())
+    answers = [r for rs in hammered for r in rs]
+    ok = [r for r in answers if r.status_code == 200]
+    limited = [r for r in answers if r.status_code == 429]
+    assert len(ok) + len(limited) == len(answers)
+    assert len(ok) <= 20 and limited, (len(ok), len(limited))
+    assert all(r.content == first.content for r in ok)
+    assert limited[0].json()["error"]["code"] == "rate_limited" and 1 <= int(limited[0].headers["Retry-After"]) <= 60
+    p99 = statistics.quantiles(took, n=100)[98]
+    assert p99 < 0.050, f"health p99 {p99 * 1000:.1f} ms over {len(took)} calls"
+    with stack.client() as c:
+        # Past the anonymous share, a seat still reads (its share is ten times higher).
+        assert c.get(f"/v1/games/{gid}/audit").status_code == 429
+        assert c.get(f"/v1/games/{gid}/audit", headers=bearer(tokens[1])).content == first.content
+        assert c.get(f"/v1/games/{gid}/export").status_code == 429
+        assert c.get(f"/v1/games/{gid}/export", headers=bearer(tokens[1])).status_code == 200
