@@ -20,12 +20,15 @@ from .engine import (
     earth_next,
     earth_one,
     enter,
+    fire_next,
+    fire_one,
     firefly_strike,
     need_action,
     next_turn,
     offered,
     pay,
     place_unit,
+    rage_choices,
     warrior_placed,
 )
 from .primal_base import around, touching
@@ -182,7 +185,11 @@ def do_move(c: RiteEmitter, seat: int, a: dict[str, Any]) -> None:
     path, cost = move_path(s, uid, pts, limit)
     if cost > 0:
         need_action(s)
-        pay(c, seat, cost, rage_ok=s.units[uid].kind == "wyrmling")
+        if s.units[uid].kind == "wyrmling":
+            if not wyrm_pay(c, seat, cost, "move", a):
+                return
+        else:
+            pay(c, seat, cost)
         take_action(c, seat)
     finish_move(c, seat, uid, path)
 
@@ -274,22 +281,27 @@ def do_defeat(c: RiteEmitter, seat: int, a: dict[str, Any]) -> None:
     if not defeatable(s, v, seat, "action"):
         raise IllegalCommand("cannot_be_defeated", "that unit cannot be defeated now")
     cost = primals.attack_cost(s, v, seat, attacker)
-    if cost == 0:
+    if primals.free_defeat(s, v, seat, attacker):
         # Surprise Attack / Group Hunt: a defeat without spending energy is not an action (Turn).
         primals.free_defeat_used(c, seat, attacker)
     else:
+        # Priced 0 by surround or Lonely Prey, it is still the Defeat action: the turn's one.
         need_action(s)
-        wyrm = attacker >= 0 and s.units[attacker].kind == "wyrmling"
-        pay(c, seat, cost, rage_ok=wyrm)
+        if attacker >= 0 and s.units[attacker].kind == "wyrmling":
+            if not wyrm_pay(c, seat, cost, "defeat", a):
+                return
+        else:
+            pay(c, seat, cost)
         take_action(c, seat)
     defeat(c, [v], seat, "action", attacker)
 
 
 def legal_defeat(s: State, seat: int, free_only: bool = False) -> Iterator[Command]:
-    """Defeats within the seat's energy; with `free_only` (or no energy) only those costing nothing."""
+    """Defeats within the seat's energy; with `free_only` only those made without spending
+    energy (Surprise Attack, Group Hunt), which are no action."""
     p = s.players[payer(s, seat)]
     have = 0 if free_only else p.round_e + p.reserve_e
-    if have < 1 and not primals.can_free_defeat(s, seat):
+    if free_only and not primals.can_free_defeat(s, seat):
         return
     lab = s.geo.labels
     for uid, u in enumerate(s.units):
@@ -311,9 +323,13 @@ def legal_defeat(s: State, seat: int, free_only: bool = False) -> Iterator[Comma
             tn = taunters(s, a)
             if tn and not any(x in tn for x in u.tiles):
                 continue
+            if free_only:
+                if primals.free_defeat(s, uid, seat, a):
+                    yield cmd("defeat", seat, target=lab[t], **{"from": lab[s.units[a].tiles[0]]})
+                continue
             extra = p.rage if s.units[a].kind == "wyrmling" and have >= 1 else 0
             cost = primals.attack_cost(s, uid, seat, a)
-            if cost == 0 or cost <= have + extra:
+            if cost <= have + extra:
                 yield cmd("defeat", seat, target=lab[t], **{"from": lab[s.units[a].tiles[0]]})
 
 
@@ -398,17 +414,64 @@ def legal_fly(s: State, seat: int) -> Iterator[Command]:
                 yield cmd("fly", seat, **{"from": lab[s.units[uid].tiles[0]], "to": lab[j]})
 
 
+# --- Rage: how much of a Wyrmling action it pays -------------------------------------------------
+
+
+def wyrm_pay(c: RiteEmitter, seat: int, cost: int, verb: str, a: dict[str, Any]) -> bool:
+    """Pay a Wyrmling action; when more than one split between rage and energy is possible the
+    player chooses it first (Rage: "you may use this rage"): the `rage` prompt opens, the action
+    waits in its context, and False is returned."""
+    s = c.s
+    if "rage" in a:
+        g = a["rage"]
+    else:
+        choices = rage_choices(s, seat, cost)
+        if len(choices) > 1:
+            c.mode("rage", [cost, verb, dict(a)])
+            return False
+        g = choices[0] if choices else 0
+    pay(c, seat, cost, rage_ok=True, rage=g)
+    return True
+
+
+def rage_options(s: State) -> list[str]:
+    return [f"rage:{g}" for g in rage_choices(s, s.active, s.mctx[0])]
+
+
+def do_rage(c: RiteEmitter, seat: int, opt: str) -> None:
+    """The rage prompt's answer: the waiting Wyrmling action runs, paying that much rage."""
+    s = c.s
+    offered(opt, rage_options(s))
+    _, verb, args = s.mctx
+    c.mode("turn")
+    act = {"move": do_move, "defeat": do_defeat, "breathe": do_breathe}[verb]
+    act(c, seat, {**args, "rage": int(opt.split(":")[1])})
+
+
 # --- Fireball ----------------------------------------------------------------------------------
+
+
+def taunt_y(s: State, seat: int, sorc: int, t: int) -> int:
+    """Taunt on a Sorcerer: the least Y with which a Fireball on `t` defeats a taunting Knight,
+    the only Fireball it may cast (Knight: "other than actions or abilities that defeat the
+    Knight"); 0 when no Knight taunts it, -1 when no Fireball on `t` can defeat one."""
+    tn = taunters(s, sorc)
+    if not tn:
+        return 0
+    area = (t, *s.geo.nbr[t])
+    ys = [fire_cost(s, s.occ[k]) for k in tn if k in area and defeatable(s, s.occ[k], seat, "fireball")]
+    return min(ys) if ys else -1
 
 
 def fireball_targets(s: State, seat: int, sorc: int) -> Iterator[int]:
     at = s.units[sorc].tiles[0]
     have = budget(s, seat)
-    tn = taunters(s, sorc)
     d = s.geo.dist[at]
     for j in range(s.geo.size):
-        if 1 <= d[j] <= have and (not tn or j in tn):
-            yield j
+        if 1 <= d[j] <= have:
+            y = taunt_y(s, seat, sorc, j)
+            if y >= 0 and d[j] + y <= have:
+                yield j
 
 
 def do_fireball(c: RiteEmitter, seat: int, a: dict[str, Any]) -> None:
@@ -419,7 +482,12 @@ def do_fireball(c: RiteEmitter, seat: int, a: dict[str, Any]) -> None:
         raise IllegalCommand("bad_unit", "only a Sorcerer casts Fireball")
     t = tile(s, a["target"])
     if t not in set(fireball_targets(s, seat, sorc)):
-        raise IllegalCommand("out_of_range", f"{a['target']} cannot be targeted")
+        if taunt_y(s, seat, sorc, t) < 0:
+            raise IllegalCommand(
+                "taunted", f"a Sorcerer next to an enemy Knight may only cast a Fireball that defeats the Knight, "
+                f"and no Fireball on {a['target']} can"
+            )
+        raise IllegalCommand("out_of_range", f"{a['target']} is out of range of your energy (X + Y)")
     c.mode("fireball", [sorc, t])
 
 
@@ -447,6 +515,9 @@ def do_pay(c: RiteEmitter, seat: int, a: dict[str, Any]) -> None:
     dist = s.geo.dist[s.units[sorc].tiles[0]][t]
     if x < max(1, dist) or y < 0 or x + y > budget(s, seat):
         raise IllegalCommand("bad_amount", f"X must reach the target ({dist}) and X+Y fit your energy")
+    least = taunt_y(s, seat, sorc, t)
+    if y < least:
+        raise IllegalCommand("taunted", f"next to an enemy Knight the Fireball must defeat it: Y at least {least}")
     if flames and not flames_ok(s, seat):
         raise IllegalCommand("power_unavailable", "Lasting Flames is not available")
     pay(c, seat, x + y)
@@ -468,9 +539,10 @@ def legal_pay(s: State, seat: int) -> Iterator[Command]:
     sorc, t = s.mctx[0], s.mctx[1]
     dist = max(1, s.geo.dist[s.units[sorc].tiles[0]][t])
     have = budget(s, seat)
+    least = max(0, taunt_y(s, seat, sorc, t))
     fl = [False, True] if flames_ok(s, seat) else [False]
     for x in range(dist, have + 1):
-        for y in range(0, have - x + 1):
+        for y in range(least, have - x + 1):
             for f in fl:
                 yield cmd("pay", seat, x=x, y=y, flames=f)
 
@@ -498,7 +570,8 @@ def _breathe_lines(s: State, seat: int, wy: int) -> Iterator[tuple[int, list[int
         line = s.geo.ray(at, d, top)
         for k in range(1, len(line) + 1):
             seg = line[:k]
-            if tn and not any(j in tn for j in seg):
+            # Taunt: only a breath that defeats a taunting Knight (not one Sacred Grounds keeps)
+            if tn and not any(j in tn and defeatable(s, s.occ[j], seat, "breathe") for j in seg):
                 continue
             yield seg[-1], seg
 
@@ -517,7 +590,8 @@ def do_breathe(c: RiteEmitter, seat: int, a: dict[str, Any]) -> None:
     seg = lines[to]
     if a["flames"] and not flames_ok(s, seat):
         raise IllegalCommand("power_unavailable", "Lasting Flames is not available")
-    pay(c, seat, len(seg), rage_ok=True)
+    if not wyrm_pay(c, seat, len(seg), "breathe", a):
+        return
     take_action(c, seat)
     if a["flames"]:
         use_flames(c, seat, seg)
@@ -605,6 +679,28 @@ def end_react(c: RiteEmitter) -> None:
         c.mode(s.mctx[1], list(s.mctx[2]))
 
 
+def rune_options(s: State) -> list[str]:
+    return [f"rune:{lab}" for lab in s.labels(s.runes)]
+
+
+def do_rune(c: RiteEmitter, seat: int, opt: str) -> None:
+    """Which rune tile lights (Undead: Objective, "only one rune tile for every defeated enemy
+    unit"); the prompt stays open until the defeats' activations are all placed."""
+    s = c.s
+    offered(opt, rune_options(s))
+    t = tile(s, opt.split(":")[1])
+    c.emit("TileActivated", {"at": opt.split(":")[1]}, seat)
+    rest = [x for x in s.runes if x != t]
+    due = s.runes_due - 1
+    if 0 < due < len(rest):
+        c.emit("RunesPending", {"tiles": s.labels(rest), "n": due}, seat)
+        return
+    for x in rest[:due]:
+        c.emit("TileActivated", {"at": c.lab(x)}, seat)
+    c.emit("RunesPending", {"tiles": [], "n": 0}, seat)
+    c.mode(s.mctx[1], list(s.mctx[2]))
+
+
 def firefly_options(s: State) -> list[str]:
     return [str(x) for x in s.mctx[2:]]
 
@@ -635,11 +731,16 @@ def order_options(s: State) -> list[str]:
 
 
 def do_order(c: RiteEmitter, seat: int, opt: str) -> None:
-    """Which of several simultaneous Earth Elementals resolves next."""
+    """Which of several simultaneous Earth (or Fire) Elementals resolves next."""
     s = c.s
     if opt not in order_options(s):
         raise IllegalCommand("bad_option", f"{opt} is not one of the pending effects")
     rest = [tile(s, x) for x in order_options(s) if x != opt]
     c.mode("flow")
-    earth_one(c, tile(s, opt))
-    earth_next(c, rest)
+    e = tile(s, opt)
+    if s.kinds[e] == "earth":
+        earth_one(c, e)
+        earth_next(c, rest)
+    else:
+        fire_one(c, e)
+        fire_next(c, rest)

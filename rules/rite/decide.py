@@ -64,6 +64,8 @@ ANSWERS: Mapping[str, Mapping[str, Handler]] = {
     "wings": {"choose": _option(A.do_wings)},
     "undead_reaction": {"choose": _option(A.do_react)},
     "firefly": {"choose": _option(A.do_firefly)},
+    "rune": {"choose": _option(A.do_rune)},
+    "rage": {"choose": _option(A.do_rage)},
     "order": {"choose": _option(A.do_order)},
     "rally": _POWER_PROMPT,
     "card": _POWER_PROMPT,

@@ -24,7 +24,7 @@ from .query import (
     react_choices,
     reaction_options,
 )
-from .state import BOARD, VOLCANO, State
+from .state import BOARD, VOLCANO, State, uids_of
 
 FIRE_CAUSES = frozenset({"fireball", "breathe", "token", "sign"})
 BRINGERS = ("lightbringer", "firebringer", "deathbringer", "chaosbringer")
@@ -46,15 +46,33 @@ def chose_done(c: RiteEmitter, opt: str, options: Iterable[str]) -> bool:
     return False
 
 
-def pay(c: RiteEmitter, seat: int, cost: int, rage_ok: bool = False) -> None:
-    """Spend round energy first, then reserve, then (for the Wyrmling) rage; never faction energy."""
-    p = c.s.players[payer(c.s, seat)]
-    r = min(p.round_e, cost)
-    v = min(p.reserve_e, cost - r)
-    g = cost - r - v
-    if g > 0 and not (rage_ok and r + v >= 1 and g <= p.rage):
+def rage_choices(s: State, seat: int, cost: int) -> range:
+    """How much rage may pay towards a Wyrmling action of `cost`: the rest comes from round and
+    reserve energy, at least 1 of it (Goblin notes); empty when the action cannot be paid."""
+    p = s.players[payer(s, seat)]
+    return range(max(0, cost - p.round_e - p.reserve_e), min(p.rage, cost - 1) + 1)
+
+
+def pay(c: RiteEmitter, seat: int, cost: int, rage_ok: bool = False, rage: int = 0) -> None:
+    """Spend `rage` rage (a Wyrmling action, the player's choice: `rage_choices`), then round
+    energy, then reserve; never faction energy. Round before reserve is no choice: it leaves at
+    least as much in every case (RULINGS, Turn)."""
+    if cost == 0:
+        return
+    s = c.s
+    p = s.players[payer(s, seat)]
+    if rage and not (rage_ok and rage in rage_choices(s, seat, cost)):
+        raise IllegalCommand("bad_rage", f"{rage} rage cannot pay towards that ({cost} energy)")
+    r = min(p.round_e, cost - rage)
+    v = min(p.reserve_e, cost - rage - r)
+    if r + v + rage < cost:
         raise IllegalCommand("not_enough_energy", f"that costs {cost} energy")
-    c.emit("EnergySpent", {"seat": payer(c.s, seat), "round": r, "reserve": v, "rage": g}, seat)
+    c.emit("EnergySpent", {"seat": payer(s, seat), "round": r, "reserve": v, "rage": rage}, seat)
+
+
+def needs_rage_choice(s: State, seat: int, cost: int, rage_ok: bool) -> bool:
+    """Whether the player chooses how much rage pays: more than one split is possible."""
+    return rage_ok and len(rage_choices(s, seat, cost)) > 1
 
 
 def warrior_placed(c: RiteEmitter, seat: int) -> None:
@@ -92,6 +110,7 @@ def defeat(c: RiteEmitter, uids: list[int], by: int, cause: str, attacker: int =
     react: list[int] = list(s.reacts)
     gone: list[tuple[int, int, int]] = []  # (tile, controller, owner) of each defeated unit
     done = []
+    runes = 0  # rune activations earned: one per non-Undead unit the Undead defeat
     for uid in uids:
         s = c.s
         u = s.units[uid]
@@ -117,9 +136,11 @@ def defeat(c: RiteEmitter, uids: list[int], by: int, cause: str, attacker: int =
             c.emit("TileActivated", {"at": c.lab(tile)})
         if und >= 0 and (u.owner < 0 or s.factions[u.owner] != "undead"):
             if by == und:
-                _rune(c, und)
+                runes += 1
             if cause != "rock" and tile not in react:
                 react.append(tile)
+    if runes:
+        _runes(c, und, runes)
     if und >= 0 and tuple(react) != c.s.reacts:
         live = [t for t in react if reaction_options(c.s, t)]
         if tuple(live) != c.s.reacts:
@@ -130,14 +151,35 @@ def defeat(c: RiteEmitter, uids: list[int], by: int, cause: str, attacker: int =
         after_defeat(c, done, by, cause, attacker)
 
 
-def _rune(c: RiteEmitter, und: int) -> None:
+def rune_candidates(s: State, und: int) -> list[int]:
+    """Non-activated rune tiles a friendly Necromancer or Death stands on (Undead: Objective)."""
+    out = []
+    for kind in ("necromancer", "death"):
+        for uid in uids_of(s, kind):
+            u = s.units[uid]
+            if u.where == BOARD and u.controller == und:
+                t = u.tiles[0]
+                if s.kinds[t] == "rune" and t not in s.activated:
+                    out.append(t)
+    return sorted(out)
+
+
+def _runes(c: RiteEmitter, und: int, earned: int) -> None:
+    """Activate runes for `earned` defeats, one rune each. When more runes could light than the
+    defeats earn, which ones is the Undead player's choice: they wait as `RunesPending` (with the
+    runes the Necromancers and Death stand on now, before Soul Reaper moves Death) and `settle`
+    opens the `rune` prompt before anything else."""
     s = c.s
-    for u in s.units:
-        if u.where == BOARD and u.controller == und and u.kind in ("necromancer", "death"):
-            t = u.tiles[0]
-            if s.kinds[t] == "rune" and t not in s.activated:
-                c.emit("TileActivated", {"at": c.lab(t)})
-                return
+    tiles = [t for t in rune_candidates(s, und) if t not in s.runes]
+    due = earned + s.runes_due
+    tiles = [*s.runes, *tiles]
+    if len(tiles) <= due:
+        for t in tiles:
+            c.emit("TileActivated", {"at": c.lab(t)}, und)
+        if s.runes:
+            c.emit("RunesPending", {"tiles": [], "n": 0}, und)
+        return
+    c.emit("RunesPending", {"tiles": [c.lab(t) for t in tiles], "n": due}, und)
 
 
 # --- rites and victory -------------------------------------------------------------------------
@@ -277,6 +319,10 @@ def settle(c: RiteEmitter, has_free: Callable[[State], bool]) -> None:
         if s.mode == "over":
             return
         chaos_control.on_settle(c)
+        if c.s.runes_due and c.s.mode != "rune":
+            # which runes light is decided before rites and victory are looked at
+            c.mode("rune", [s.seat_of("undead"), c.s.mode, list(c.s.mctx)])
+            return
         check_rites(c)
         if check_victory(c):
             return
@@ -507,12 +553,30 @@ def earth_one(c: RiteEmitter, e: int) -> None:
         c.emit("FireTokenRemoved", {"at": c.lab(side)})
 
 
+def _fire_victims(s: State, e: int) -> list[int]:
+    """What a Fire Elemental defeats this roll: the units in range Y (the round marker, already
+    moved at step 3) on the line from its side X."""
+    line = s.geo.ray(e, s.die - 1 + s.tnum[e], s.round)
+    return [s.occ[j] for j in line if s.occ[j] >= 0 and defeatable(s, s.occ[j], VOLCANO, "volcano")]
+
+
 def fire_step(c: RiteEmitter) -> None:
-    s = c.s
-    g = s.geo
-    for e in [i for i, k in enumerate(s.kinds) if k == "fire"]:
-        s = c.s
-        line = g.ray(e, s.die - 1 + s.tnum[e], s.round)
-        victims = [s.occ[j] for j in line if s.occ[j] >= 0 and defeatable(s, s.occ[j], VOLCANO, "volcano")]
-        if victims:
-            defeat(c, victims, VOLCANO, "volcano")
+    fire_next(c, [i for i, k in enumerate(c.s.kinds) if k == "fire"])
+
+
+def fire_next(c: RiteEmitter, pending: list[int]) -> None:
+    """Resolve the Fire Elementals; when two or more would defeat something, the first player in
+    turn order chooses which goes first (simultaneous effects, General Rules): an Undead reaction
+    to one may place a Warrior in another's line."""
+    live = [e for e in pending if _fire_victims(c.s, e)]
+    if len(live) >= 2:
+        c.mode("order", [c.s.order[0], *[c.lab(e) for e in live]])
+        return
+    for e in live:
+        fire_one(c, e)
+
+
+def fire_one(c: RiteEmitter, e: int) -> None:
+    victims = _fire_victims(c.s, e)
+    if victims:
+        defeat(c, victims, VOLCANO, "volcano")

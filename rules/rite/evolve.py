@@ -239,6 +239,10 @@ def _volcano_rolled(s: State, d: Data) -> State:
     return revise(s, die=d["die"], history=(*s.history, d["die"]))
 
 
+def _runes_pending(s: State, d: Data) -> State:
+    return revise(s, runes=tuple(_idx(s, t) for t in d["tiles"]), runes_due=int(d["n"]))
+
+
 def _reacts_set(s: State, d: Data) -> State:
     return revise(s, reacts=tuple(_idx(s, t) for t in d["tiles"]))
 
@@ -318,6 +322,7 @@ _HANDLERS: dict[str, Callable[[State, Data], State]] = {
     "rite.RoundStarted": _round_started,
     "rite.VolcanoRolled": _volcano_rolled,
     "rite.ReactionsPending": _reacts_set,
+    "rite.RunesPending": _runes_pending,
     "rite.GameWon": _game_won,
     # the Primals' own events (primal_base)
     **PRIMAL_HANDLERS,

@@ -80,6 +80,10 @@ def legal_commands(s: State, seat: int) -> Iterator[Command]:
         yield from _choose_cmds(seat, react_choices(s))
     elif m == "firefly":
         yield from _choose_cmds(seat, A.firefly_options(s))
+    elif m == "rune":
+        yield from _choose_cmds(seat, A.rune_options(s))
+    elif m == "rage":
+        yield from _choose_cmds(seat, A.rage_options(s))
     elif m == "order":
         yield from _choose_cmds(seat, A.order_options(s))
     elif m in C.MODES:

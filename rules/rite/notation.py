@@ -36,6 +36,31 @@ SHAPES: dict[str, dict[str, str]] = {
     "pass": {},
 }
 DEFAULTS: dict[str, Any] = {"rot": 0, "flames": False, "from": None, "args": []}
+
+# verb -> its written forms, shown when a command has the wrong number or kind of words.
+USAGE: dict[str, str] = {
+    "place": "place <tile> <where> [r<rotation>], e.g. place earth d4 r2",
+    "summon": "summon <unit> <tile>, e.g. summon knight c4",
+    "move": "move <from> <to> (the cheapest route) or move <from> <step> ... <to>, e.g. move c4 e6",
+    "defeat": "defeat <target> from <attacker>, or defeat <target> for your own unit, e.g. defeat d6 from e6",
+    "rock": "rock <tile>, e.g. rock d6",
+    "fly": "fly <angel> <to>, e.g. fly c4 e6",
+    "fireball": "fireball <sorcerer> <target>, e.g. fireball c4 d6",
+    "pay": "pay x<X> y<Y> [flames], e.g. pay x2 y3",
+    "breathe": "breathe <tile> [flames], e.g. breathe d6",
+    "presence": "presence",
+    "umove": "umove <tiles> <tiles> ..., e.g. umove c4+d4+c5 d4+c5+d5",
+    "charge": "charge <tiles>, e.g. charge d4+c5+d5",
+    "roar": "roar <rex> <enemy>, e.g. roar d4 e4",
+    "power": "power <name> [arguments], e.g. power rally c4",
+    "choose": "choose <option>, e.g. choose done (the prompt lists its options)",
+    "thought": "thought <thought> <enemy>, e.g. thought d4 e4",
+    "steal": "steal <doppelganger> <enemy>, e.g. steal d4 e4",
+    "join": "join <tile>, e.g. join g4",
+    "act": "act <faction>, e.g. act goblins",
+    "end": "end",
+    "pass": "pass",
+}
 COMMAND_TYPES = frozenset("rite." + v for v in SHAPES)
 
 
@@ -164,7 +189,11 @@ def parse_text(text: str, seat: int) -> Command:
         else:
             raise ValueError
     except ValueError:
-        raise InvalidCommand("bad_notation", f"cannot read {text!r}") from None
+        if verb in USAGE:
+            raise InvalidCommand("bad_notation", f"cannot read {text!r}: write {USAGE[verb]}") from None
+        raise InvalidCommand(
+            "bad_notation", f"cannot read {text!r}: no command {verb!r} (one of {', '.join(sorted(USAGE))})"
+        ) from None
     return parse_command("rite." + verb, a, seat)
 
 

@@ -327,20 +327,27 @@ def _hunting(s: State, seat: int) -> bool:
     return "grouphunt" in s.rflags and s.factions[seat] == PRIMALS
 
 
+def free_defeat(s: State, uid: int, seat: int, attacker: int) -> bool:
+    """Surprise Attack or Group Hunt: a defeat "without spending energy", which is therefore no
+    action that requires energy (never of a commander, never of one's own unit)."""
+    u = s.units[uid]
+    if attacker < 0 or u.controller == seat or u.kind in COMMANDERS:
+        return False
+    if _surprise(s, attacker):
+        return True
+    return _hunting(s, seat) and sum(1 for v in adjacent_units(s, uid) if s.units[v].controller == seat) >= 2
+
+
 def attack_cost(s: State, uid: int, seat: int, attacker: int) -> int:
     """The defeat action's cost with the Primal abilities: 0 when Surprise Attack or Group Hunt
-    makes it free (never for a commander), 1 less by Lonely Prey."""
+    makes it free (`free_defeat`), 1 less by Lonely Prey (down to 0: "costs 1 less energy")."""
+    if free_defeat(s, uid, seat, attacker):
+        return 0
     cost = defeat_cost(s, uid, seat, attacker)
-    u = s.units[uid]
-    if attacker < 0 or u.controller == seat:
+    if attacker < 0 or s.units[uid].controller == seat:
         return cost
-    if u.kind not in COMMANDERS:
-        if _surprise(s, attacker):
-            return 0
-        if _hunting(s, seat) and sum(1 for v in adjacent_units(s, uid) if s.units[v].controller == seat) >= 2:
-            return 0
     if s.units[attacker].kind == "hatchling" and backup(s, uid) == 0:
-        return max(1, cost - 1)
+        return max(0, cost - 1)
     return cost
 
 

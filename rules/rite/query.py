@@ -130,12 +130,13 @@ def surround(s: State, uid: int, seat: int, attacker: int) -> int:
 
 
 def defeat_cost(s: State, uid: int, seat: int, attacker: int) -> int:
-    """Defeat action: cost + backup - surround (+ Barrier / Divine Shield), at least 1; own units skip backup and surround."""
+    """Defeat action: cost + backup - surround (+ Barrier / Divine Shield), never below 0; own
+    units skip backup and surround. A defeat priced 0 is still the turn's action (RULINGS, Turn)."""
     u = s.units[uid]
     base = cost_of(u.kind) + grow(s, uid) + protection(s, uid)
     if u.controller == seat:
-        return max(1, base)
-    return max(1, base + backup(s, uid) - surround(s, uid, seat, attacker))
+        return base
+    return max(0, base + backup(s, uid) - surround(s, uid, seat, attacker))
 
 
 def fire_cost(s: State, uid: int) -> int:

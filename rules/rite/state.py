@@ -118,6 +118,10 @@ class State:
     proxy: int = -1
     scored: tuple[int, ...] = ()
     rises: tuple[int, ...] = ()  # tiles where a Necromancer Chaos controls may Rise Again
+    # Undead: rune tiles that could be activated by defeats just made, and how many may be (the
+    # Undead player's choice, the `rune` prompt).
+    runes: tuple[int, ...] = ()
+    runes_due: int = 0
     # Enemy units Chaos moved, under total control, onto the tile they stand on: only these score
     # at step 8 (Chaos: Objective, "successfully moves a unit ... onto a summoning tile").
     delivered: frozenset[int] = frozenset()
@@ -144,6 +148,13 @@ class State:
             return Prompt((int(self.mctx[0]),), "simultaneous", {"first": ["undead", "chaos"]})
         if m in ("swap", "firefly", "order", "cot", "hiverite", "crise"):
             return Prompt((int(self.mctx[0]),), m, {})
+        if m == "rune":  # which rune tiles the Undead player's defeats activate
+            return Prompt((int(self.mctx[0]),), m, {"tiles": self.labels(self.runes), "n": self.runes_due})
+        if m == "rage":  # how much rage pays towards a Wyrmling action of this cost
+            p = self.players[self.active]
+            cost = int(self.mctx[0])
+            most = min(p.rage, cost - 1)
+            return Prompt((self.active,), m, {"cost": cost, "rage": list(range(max(0, cost - p.round_e - p.reserve_e), most + 1))})
         if m == "react":
             return Prompt((self.seat_of("undead"),), "undead_reaction", {"tiles": self.labels(self.reacts)})
         if m == "turn":

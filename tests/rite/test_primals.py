@@ -370,6 +370,8 @@ def test_alpha_moves_friendly_units_next_to_ultimatosaur() -> None:
 
 
 def test_group_hunt_defeats_surrounded_non_commanders_for_free() -> None:
+    from rules.rite.primals import free_defeat
+
     s = primal_turn(board(HGP), 0, 0, level=15)
     s = puts(s, P, "hatchling", "c4", "e4", "a7")
     s = puts(s, 0, "knight", "d4", "b7")
@@ -378,7 +380,8 @@ def test_group_hunt_defeats_surrounded_non_commanders_for_free() -> None:
     s, _ = run(s, P, "power grouphunt")
     assert "grouphunt" in s.rflags
     assert legal(s, P, "defeat d4 from c4")  # two Primal units next to it: surrounded
-    assert not legal(s, P, "defeat b7 from a7")  # only one
+    # only one next to b7: no Group Hunt (Lonely Prey prices it 1 - 1 = 0, but as the turn's action)
+    assert not free_defeat(s, s.occ[s.geo.index["b7"]], P, s.occ[s.geo.index["a7"]])
     assert not legal(s, P, "defeat d5 from e4")  # never a commander
     s, _ = run(s, P, "defeat d4 from c4")
     assert unit_on(s, "d4") == "" and s.actions == 0

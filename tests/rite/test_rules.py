@@ -131,12 +131,16 @@ def test_defeat_cost_backup_surround_and_attacker_excluded() -> None:
     assert defeat_cost(s, t, 0, a) == 2 + 2 - 1
 
 
-def test_defeat_costs_at_least_one() -> None:
+def test_defeat_cost_never_below_zero() -> None:
+    """"spending an amount of energy equal to the enemy unit's cost + 1 energy for every unit of
+    the same enemy adjacent to it ... - 1 energy for every unit of the active player's faction
+    adjacent to it" (Turn: Defeat a unit): 1 + 0 - 3 is no energy, not a refund. (The turn's
+    one action even so: tests/rite/test_fidelity.py.)"""
     s = board()
     s, t = put(s, 1, "fighter", "d4")
     s, a = put(s, 0, "knight", "c4")
     s = puts(s, 0, "knight", "d5", "e4", "e3")
-    assert defeat_cost(s, t, 0, a) == 1
+    assert defeat_cost(s, t, 0, a) == 0
 
 
 def test_defeat_own_unit_ignores_backup_and_surround() -> None:
