@@ -435,7 +435,7 @@ const BL = (() => {
       root.style.width = "100%";
       root.style.maxWidth = (vbW * 1.35).toFixed(0) + "px";
       root.style.minWidth = Math.min(vbW * 0.5, 1400).toFixed(0) + "px";
-      scale = 0.5;
+      scale = 1; // about natural size: the base sizes (11 px and up) hold
     }
     // A font size in viewBox units that is drawn at `px` or more, and never under minFont.
     const fsz = (px) => Math.max(px, (minFont + 0.3) / scale);
