@@ -21,20 +21,19 @@ def option_of(cmd: Command) -> str:
 
 
 def pay_answers(s: State, seat: int) -> list[Command]:
-    return [answer(seat, "pay", tokens=[i]) for i in distinct_tokens(s, seat)]
+    return [answer(seat, "pay", tokens=[i]) for i in held_tokens(s, seat)]
 
 
-def distinct_tokens(s: State, seat: int) -> list[int]:
-    """One index per kind of token held (identical tokens are the same choice)."""
-    seen: dict[Any, int] = {}
-    for i, t in enumerate(s.tribes[seat].tokens):
-        seen.setdefault(t, i)
-    return sorted(seen.values())
+def held_tokens(s: State, seat: int) -> list[int]:
+    """Every token held, by its place in the tribe's row of insight (what the board shows).
+
+    Each token is offered, identical ones too: offering only one of two identical hidden tokens
+    would make a public `pay 1` say that token 1 differs from token 0 [Gaining and Playing
+    Insight: "You can pay with any insight token"].
+    """
+    return list(range(len(s.tribes[seat].tokens)))
 
 
 def hidden_tokens(s: State, seat: int) -> list[int]:
-    seen: dict[Any, int] = {}
-    for i, t in enumerate(s.tribes[seat].tokens):
-        if t.hidden:
-            seen.setdefault(t, i)
-    return sorted(seen.values())
+    """Every hidden token held (each one, for the same reason as `held_tokens`)."""
+    return [i for i, t in enumerate(s.tribes[seat].tokens) if t.hidden]

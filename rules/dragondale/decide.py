@@ -10,6 +10,7 @@ from __future__ import annotations
 from rules.core import Command, Decision, IllegalCommand, Rng
 from rules.dragondale.flow import Flow, Task
 from rules.dragondale.legal import legal_commands
+from rules.dragondale.refusals import refusal
 from rules.dragondale.state import State
 from rules.dragondale.tasks import PROMPTS, STEPS
 
@@ -18,8 +19,9 @@ AUTO = frozenset({"companion", "encounters", "enc_unit", "pick", "fmove"})
 
 
 def decide(s: State, cmd: Command, rng: Rng) -> Decision:
-    if cmd.seat is None or cmd not in legal_commands(s, cmd.seat):
-        raise IllegalCommand("illegal_choice", f"{cmd.type} {dict(cmd.args)} is not allowed now")
+    legal = [] if cmd.seat is None else legal_commands(s, cmd.seat)
+    if cmd not in legal:
+        raise IllegalCommand("illegal_choice", refusal(s, cmd, legal))
     f = Flow(s, rng)
     apply(f, f.stack[-1], cmd)
     run(f)

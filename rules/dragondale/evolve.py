@@ -7,6 +7,7 @@ from typing import Any
 
 from rules.core import Event, Prompt
 from rules.dragondale.content import LOW, START
+from rules.dragondale.identity import sort_units
 from rules.dragondale.state import State, Token, Tree, TribeState, Unit
 from rules.kit import copier
 
@@ -117,6 +118,12 @@ def _revealed(s: State, d: Any, seat: int) -> State:
 def _hidden(s: State, d: Any, seat: int) -> State:
     ids = set(d["units"])
     return _map_units(s, seat, lambda u: u._replace(hidden=True) if u.id in ids else u)
+
+
+def _mixed(s: State, d: Any, seat: int) -> State:
+    ids = d["secret"]["ids"]
+    units = (u._replace(id=ids[u.id]) if u.id in ids else u for u in s.tribes[seat].units)
+    return _tr(s, seat, units=sort_units(units))
 
 
 def _dispelled(s: State, d: Any, seat: int) -> State:
@@ -343,6 +350,7 @@ HANDLERS: dict[str, Handler] = {
     "dragondale.UnitsRevealed": _revealed,
     "dragondale.UnitsHidden": _hidden,
     "dragondale.UnitsDispelled": _dispelled,
+    "dragondale.UnitsMixed": _mixed,
     "dragondale.UnitsPlaced": _placed,
     "dragondale.InsightDrawn": _drawn,
     "dragondale.InsightPickedUp": _picked,

@@ -20,6 +20,7 @@ from rules.dragondale.content import (
     TRIBES,
 )
 from rules.dragondale.evolve import evolve
+from rules.dragondale.identity import mixing, named_in, touched
 from rules.dragondale.queries import (
     board,
     dominance_rank,
@@ -49,6 +50,7 @@ class Flow(Emitter[State]):
 
     def finish(self) -> Decision:
         """Close the decision: the control record goes into the log, and from there the state."""
+        self.mix()
         self.emit("PromptChanged", {"ctl": self.ctl})
         return self.decision()
 
@@ -174,6 +176,17 @@ class Flow(Emitter[State]):
             units = {u.id: u for u in self.s.tribes[seat].units}
             hide = sorted(i for i in ids if units[i].type != "ox")
             self.emit("UnitsPlaced", {"units": sorted(ids), "to": self.s.tribes[seat].camp, "hide": hide}, seat)
+
+    def mix(self) -> None:
+        """Fresh public ids for hidden units that joined others of their tribe, or were hidden
+        among them, in this decision (rules.dragondale.identity).
+
+        Done once, when the decision closes, from its events: no event in between names a fresh
+        id, every way a unit moves or hides is covered, and ids a waiting task holds stay."""
+        for seat, terr in touched(self.s, self.events):
+            data = mixing(self.s, seat, terr, named_in(self.ctl), self.rng)
+            if data is not None:
+                self.emit("UnitsMixed", data, seat)
 
     def pay_tokens(self, seat: int, idx: list[int]) -> None:
         toks = self.s.tribes[seat].tokens

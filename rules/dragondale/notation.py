@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -55,9 +56,102 @@ def parse_command(type: str, args: Mapping[str, Any], seat: int) -> Command:
     return Command(type, out, seat)
 
 
+# A prompt's options are keys (`enc:oak:dragon:celts`); each has words a player can type from
+# what the board shows, and the key is found from the words alone, so text and command round trip.
+# `{x}` is one word, `{*x}` one or more (joined by "+" in the key); literals must match.
+CHOICES: tuple[tuple[str, str], ...] = (
+    ("enc:{t}:{a}:{b}", "encounter {a} {b} in {t}"),
+    ("unit:{u}", "act {u}"),
+    ("dispel:{*u}", "dispel {*u}"),
+    ("to:{d}", "move all to {d}"),
+    ("to:{d}+{e}:{u}", "move all to {d} but {u} to {e}"),
+    ("move:{u}:{d}", "move {u} to {d}"),
+    ("comp:{u}:{d}", "tunnel {u} to {d}"),
+    ("hide:{u}", "hide {u}"),
+    ("exchange:{i}", "exchange {i}"),
+    ("check:{t}", "check {t}"),
+    ("plan:boost:{i}", "reveal {i} to boost"),
+    ("plan:take:{i}", "reveal {i} to take idea"),
+    ("reward:boost", "reward boost"),
+    ("reward:insight", "reward insight"),
+    ("reward:dragon", "reward dragon"),
+    ("reward:tree:{t}", "reward check {t}"),
+    ("dragon:{d}", "dragon to {d}"),
+    ("tree:{t}", "tree {t}"),
+    ("opt:{i}", "option {i}"),
+    ("reveal_fury", "reveal fury"),
+    ("stay:dominance", "stay dominance"),
+    ("stay:insight", "stay insight"),
+    ("first:{s}", "first {s}"),
+    ("chaos", "chaos"),
+    ("dreams", "dreams"),
+)
+
+
+def _bind(pattern: list[str], parts: list[str], sep: str | None) -> dict[str, Any] | None:
+    """Match parts against a pattern; `sep` is the key's list joint, None for words."""
+    out: dict[str, Any] = {}
+    for i, p in enumerate(pattern):
+        if p.startswith("{*"):
+            rest = parts[i:]
+            items = rest[::2] if sep else rest
+            if not items or (sep and any(x != sep for x in rest[1::2])) or (sep and len(rest) % 2 == 0):
+                return None
+            out[p[2:-1]] = items
+            return out
+        if i >= len(parts):
+            return None
+        if p.startswith("{"):
+            if not parts[i] or parts[i] in (":", "+"):
+                return None
+            out[p[1:-1]] = parts[i]
+        elif parts[i] != p:
+            return None
+    return out if len(parts) == len(pattern) else None
+
+
+def _fill(pattern: list[str], values: dict[str, Any], sep: str | None) -> list[str]:
+    out: list[str] = []
+    for p in pattern:
+        if p.startswith("{*"):
+            items = values[p[2:-1]]
+            out += [x for item in items for x in (sep, item)][1:] if sep else items
+        elif p.startswith("{"):
+            out.append(values[p[1:-1]])
+        else:
+            out.append(p)
+    return out
+
+
+def _key_parts(key: str) -> list[str]:
+    return [x for x in re.split(r"([:+])", key) if x != ""]
+
+
+def choice_words(key: str) -> str | None:
+    """The words for an option key, or None when no notation names it."""
+    parts = _key_parts(key)
+    for kp, tp in CHOICES:
+        values = _bind(_key_parts(kp), parts, "+")
+        if values is not None:
+            words = " ".join(_fill(tp.split(), values, None))
+            return words if choice_key(words.split()) == key else None
+    return None
+
+
+def choice_key(words: list[str]) -> str | None:
+    """The option key that a player's words name, or None."""
+    for kp, tp in CHOICES:
+        values = _bind(tp.split(), words, None)
+        if values is not None:
+            return "".join(_fill(_key_parts(kp), values, "+"))
+    return None
+
+
 def format_text(cmd: Command) -> str:
     verb = cmd.type[len(P):]
     a = cmd.args
+    if verb == "choose":
+        return choice_words(str(a["option"])) or f"choose {a['option']}"
     if verb == "explore":
         joint = "from" if a["dir"] == "in" else "to"
         return f"explore {a['dir']} {a['target']} {joint} " + " ".join(a["via"])
@@ -65,7 +159,8 @@ def format_text(cmd: Command) -> str:
         return "pay " + " ".join(str(i) for i in a["tokens"])
     if verb == "take":
         return "take " + " ".join(a["units"])
-    return " ".join([verb, *[str(a[k]) for k in SHAPES[verb]]])
+    # a redacted command lacks its secret fields (another seat's `stance` has no card)
+    return " ".join([verb, *[str(a[k]) for k in SHAPES[verb] if k in a]])
 
 
 def parse_text(text: str, seat: int) -> Command:
@@ -73,6 +168,9 @@ def parse_text(text: str, seat: int) -> Command:
     if not words:
         raise InvalidCommand("bad_text", "empty command")
     verb, rest = words[0].lower(), words[1:]
+    key = choice_key([verb, *rest] if verb != "choose" or len(rest) < 2 else rest)
+    if key is not None:
+        return parse_command(P + "choose", {"option": key}, seat)
     if verb not in SHAPES:
         raise InvalidCommand("bad_text", f"unknown command {verb!r}")
     args: dict[str, Any]

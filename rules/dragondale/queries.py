@@ -208,8 +208,11 @@ def might(s: State, level: int, itype: str) -> int:
 
 
 def token_combos(tokens: tuple[Token, ...], cost: dict) -> list[list[int]]:
-    """Distinct ways (by token kind) to pay a tree or card cost, as sorted index lists."""
-    out: dict[tuple, list[int]] = {}
+    """Every way to pay a tree or card cost, as sorted index lists.
+
+    Every combination is offered, also those of identical tokens: keeping one per kind of token
+    would make the public payment say which held tokens differ in type.
+    """
     idx = list(range(len(tokens)))
     if cost["kind"] == "any":
         groups = [[i] for i in idx]
@@ -223,7 +226,4 @@ def token_combos(tokens: tuple[Token, ...], cost: dict) -> list[list[int]]:
             groups += [list(c) for c in combinations(pool, cost["count"])]
     else:  # four different types
         groups = [list(c) for c in combinations(idx, 4) if len({tokens[i].type for i in c}) == 4]
-    for g in groups:
-        sig = tuple(sorted(tokens[i] for i in g))
-        out.setdefault(sig, sorted(g))
-    return sorted(out.values())
+    return sorted(sorted(g) for g in groups)

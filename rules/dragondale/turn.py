@@ -8,7 +8,7 @@ from typing import Any
 from rules.core import Command
 from rules.dragondale.choices import (
     answer,
-    distinct_tokens,
+    held_tokens,
     hidden_tokens,
     option,
     option_of,
@@ -87,7 +87,7 @@ def legal_tribe_action(s: State, t: Task, seat: int) -> list[Command]:
         out = [option(seat, f"hide:{u.id}") for u in tr.units
                if u.loc and not u.hidden and u.type != "ox" and not enemies_at(s, seat, u.loc)]
     elif tr.name == "druids":
-        out = [option(seat, f"exchange:{i}") for i in distinct_tokens(s, seat)]
+        out = [option(seat, f"exchange:{i}") for i in held_tokens(s, seat)]
     else:
         out = [option(seat, f"check:{tree.id}") for tree in s.trees if tree.state == "unaltered"]
     return [*out, answer(seat, "skip")]
@@ -142,7 +142,7 @@ def empower_answers(s: State, seat: int) -> list[Command]:
     for card in s.tribes[seat].library[:2]:
         for eff in CARD_BY_ID[card]["empower"]:
             if eff == "exchange":
-                out += [answer(seat, "empower", card=card, effect=f"exchange:{i}") for i in distinct_tokens(s, seat)]
+                out += [answer(seat, "empower", card=card, effect=f"exchange:{i}") for i in held_tokens(s, seat)]
             else:
                 out.append(answer(seat, "empower", card=card, effect=eff))
     return out

@@ -1,4 +1,6 @@
-"""Property test: no seat (nor a spectator) ever sees another tribe's secrets."""
+"""Property test: no seat (nor a spectator) ever sees another tribe's secrets; no public command,
+event or refusal says anything of hidden insight tokens' types; a re-hidden unit cannot be linked
+to its earlier public identity."""
 
 from __future__ import annotations
 
@@ -10,10 +12,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules.core import Event, Rng, SeatInfo, fold
+from rules.core import Command, Event, IllegalCommand, Rng, SeatInfo, fold
 from rules.decider import decide
 from rules.dragondale import GAME
 from rules.dragondale.content import TRIBES
+from rules.dragondale.identity import id_order
 from rules.dragondale.state import State, TribeState
 
 SECRET_KEYS = {"secret", "hand", "library", "deck", "stances", "types", "under", "cards"}
@@ -91,6 +94,82 @@ def check_event(e: Event, before: State, after: State) -> None:
         paid = e.type in ("dragondale.InsightPaid", "dragondale.InsightCommitted")
         if paid and e.seat is not None and before.tribes[e.seat].tokens[e.data["index"]].hidden:
             assert r.data.get("token") is None and r.data.get("type") is None
+        if e.type == "dragondale.UnitsMixed":
+            check_mixed(r, before, after)
+    if e.type == "dragondale.UnitsMixed":
+        check_unlinked(e, before, after)
+
+
+def check_mixed(r: Event, before: State, after: State) -> None:
+    """What others see of a mix is fixed by what they already saw: the territory, the ids that
+    were hidden there and fresh ids after the highest ever given; never who took which."""
+    assert r.seat is not None
+    assert set(r.data) == {"at", "was", "now"}
+    units = before.tribes[r.seat].units
+    here = {u.id for u in units if u.loc == r.data["at"] and u.hidden}
+    assert set(r.data["was"]) <= here and len(r.data["was"]) >= 2
+    assert r.data["was"] == sorted(r.data["was"], key=id_order)
+    top = max(id_order(u.id)[1] for u in units)
+    prefix = r.data["was"][0].rstrip("0123456789")
+    assert r.data["now"] == [f"{prefix}{top + 1 + i}" for i in range(len(r.data["was"]))]
+    ids = {u.id for u in after.tribes[r.seat].units}
+    assert not ids & set(r.data["was"]) and set(r.data["now"]) <= ids
+    assert all(u.hidden and u.loc == r.data["at"] for u in after.tribes[r.seat].units if u.id in r.data["now"])
+
+
+def check_unlinked(e: Event, before: State, after: State) -> None:
+    """A re-hidden unit cannot be linked to its earlier public identity: had the fresh ids fallen
+    the other way round, every other seat's and a spectator's view would be the same."""
+    assert e.seat is not None
+    ids = dict(e.data["secret"]["ids"])
+    olds = list(ids)
+    other = dict(zip(olds, [ids[o] for o in olds[1:] + olds[:1]], strict=True))
+    alt = GAME.evolve(before, Event(e.type, {**e.data, "secret": {"ids": other}}, e.seat))
+    types = [next(u.type for u in before.tribes[e.seat].units if u.id == o) for o in olds]
+    moved = len(set(types)) > 1
+    for viewer in [*range(after.n), None]:
+        if viewer != e.seat:
+            assert GAME.view(after, viewer) == GAME.view(alt, viewer), f"a mix shows who is who to {viewer}"
+    if moved:  # the owner does see the difference: the ids really changed hands
+        assert GAME.view(after, e.seat) != GAME.view(alt, e.seat)
+
+
+def scramble_tokens(s: State, seat: int, rnd: random.Random) -> State:
+    """The same position with the seat's hidden insight tokens of other types."""
+    kinds = ["square", "circle", "leaf", "star"]
+    t = s.tribes[seat]
+    toks = tuple(k._replace(type=rnd.choice(kinds)) if k.hidden else k for k in t.tokens)
+    tribes = tuple(replace(x, tokens=toks) if i == seat else x for i, x in enumerate(s.tribes))
+    return replace(s, tribes=tribes)
+
+
+def _answers_naming_tokens(s: State, seat: int) -> list[Any]:
+    # a tree's cost asks for tokens of given types: which sets pay it is the cost's own, public
+    if s.prompt is not None and s.prompt.kind == "tree" and s.ctl["stack"][-1].get("stage") == "pay":
+        return [c for c in GAME.legal_commands(s, seat) if c.type != "dragondale.pay"]
+    return list(GAME.legal_commands(s, seat))
+
+
+def _refusal(s: State, c: Command, rng: Rng) -> str | None:
+    try:
+        decide(GAME, s, c, rng)
+    except IllegalCommand as exc:
+        return f"{exc.code}: {exc.message}"
+    return None
+
+
+def check_tokens_unnamed(s: State, seat: int, rnd: random.Random, rng: Rng) -> None:
+    """No answer a seat may give, nor a refusal it gets, depends on its hidden tokens' types:
+    the public command `pay 1` then says nothing of what token 1 is."""
+    if not any(k.hidden for k in s.tribes[seat].tokens):
+        return
+    alt = scramble_tokens(s, seat, rnd)
+    assert _answers_naming_tokens(s, seat) == _answers_naming_tokens(alt, seat)
+    n = len(s.tribes[seat].tokens)
+    for c in (Command("dragondale.pay", {"tokens": [n]}, seat), Command("dragondale.reveal", {"token": n}, seat),
+              Command("dragondale.pay", {"tokens": list(range(n))}, seat)):
+        if c not in GAME.legal_commands(s, seat) and c not in GAME.legal_commands(alt, seat):
+            assert _refusal(s, c, rng) == _refusal(alt, c, rng)
 
 
 def play_checked(n: int, seed: int, experienced: bool, newcomer: bool, view_every: int = 1) -> int:
@@ -111,6 +190,7 @@ def play_checked(n: int, seed: int, experienced: bool, newcomer: bool, view_ever
         assert s.prompt is not None
         seat = bot.choice(list(s.prompt.seats))
         cmd = bot.choice(list(GAME.legal_commands(s, seat)))
+        check_tokens_unnamed(s, seat, rnd, rng)
         for viewer in [*range(n), None]:
             rc = GAME.redact_command(cmd, viewer)
             assert rc is not None

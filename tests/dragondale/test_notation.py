@@ -4,15 +4,20 @@ from __future__ import annotations
 
 import pytest
 
-from rules.core import InvalidCommand
+from rules.core import Command, InvalidCommand
 from rules.dragondale import GAME
+from rules.dragondale.notation import CHOICES
 
 
 @pytest.mark.parametrize("text", [
     "announce", "skip", "plan", "return v3", "discard vik-2", "pay 0 3", "reveal 2",
     "explore in fog1 from camp_a thicket1", "explore out camp_a to thicket1", "take v1 v4",
-    "special vik-named", "empower vik-1 fury_up", "poison tree2", "choose enc:oak:dragon:celts",
-    "stance raven swooping_attack",
+    "special vik-named", "empower vik-1 fury_up", "poison tree2", "encounter dragon celts in oak",
+    "stance raven swooping_attack", "act hunters", "dispel seers warriors", "move all to fog1",
+    "move all to fog1 but raven to thicket1", "move v3 to fog1", "tunnel v2 to tunnel2", "hide v5",
+    "exchange 1", "check tree3", "reveal 2 to boost", "reveal 0 to take idea", "reward boost",
+    "reward insight", "reward dragon", "reward check tree1", "dragon to oak", "tree tree4",
+    "option 1", "reveal fury", "stay dominance", "stay insight", "first celts", "chaos", "dreams",
 ])
 def test_notation_round_trips(text: str) -> None:
     c = GAME.parse_text(text, 0)
@@ -41,3 +46,34 @@ def test_malformed_commands_are_invalid(typ: str, args: dict) -> None:
 def test_malformed_text_is_invalid(text: str) -> None:
     with pytest.raises(InvalidCommand):
         GAME.parse_text(text, 0)
+
+
+def test_choices_are_words_a_player_types_from_the_board() -> None:
+    """Issue #16, Dragon Dale 11: a prompt's options print as words naming what the board shows
+    (territories, tribes, unit types, trees, token places), never as the internal key, and the
+    words read back to the same command; the old `choose <key>` form is still read."""
+    samples = {"t": "oak", "a": "dragon", "b": "celts", "u": "warriors", "d": "fog1", "e": "thicket1",
+               "i": "2", "s": "celts"}
+    for key_pattern, _ in CHOICES:
+        key = key_pattern.replace("{*u}", "seers+warriors")
+        for name, value in samples.items():
+            key = key.replace("{" + name + "}", value)
+        c = Command("dragondale.choose", {"option": key}, 0)
+        text = GAME.format_text(c)
+        assert not text.startswith("choose") and ":" not in text and "+" not in text, text
+        assert GAME.parse_text(text, 0) == c
+        assert GAME.parse_text(f"choose {key}", 0) == c
+        assert GAME.parse_text(f"choose {text}", 0) == c
+    odd = Command("dragondale.choose", {"option": "start:celts"}, 0)
+    assert GAME.format_text(odd) == "choose start:celts"
+    assert GAME.parse_text("choose start:celts", 0) == odd
+
+
+def test_format_text_of_a_redacted_stance_command() -> None:
+    """Issue #16, Dragon Dale 10d: another seat's copy of a `stance` command has no card, and
+    printing it names the unit type only (it raised KeyError)."""
+    c = GAME.parse_text("stance raven swooping_attack", 0)
+    seen = GAME.redact_command(c, 1)
+    assert seen is not None and "card" not in seen.args
+    assert GAME.format_text(seen) == "stance raven"
+    assert GAME.format_text(GAME.redact_command(c, 0) or c) == "stance raven swooping_attack"

@@ -242,8 +242,10 @@ def test_dispelled_unit_returns_hidden_at_start_of_turn() -> None:
     s = place(s, V, {a: None}, hidden=False)
     s = at_task(s, V, {"k": "start", "seat": V, "mode": "dispelled"}, kind="start")
     s, _ = play(s, cmd(V, "return", unit=a))
-    u = next(u for u in s.tribes[V].units if u.id == a)
-    assert u.loc == "camp_a" and u.hidden
+    # back among the hidden units of the encampment it takes a fresh id (rules.dragondale.identity)
+    back = [u for u in s.tribes[V].units if u.type == "warriors" and u.loc == "camp_a"]
+    assert a not in {u.id for u in s.tribes[V].units} and len(back) == 3
+    assert all(u.hidden for u in back)
 
 
 def test_four_vp_at_the_start_of_your_turn_wins() -> None:
