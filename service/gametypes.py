@@ -40,7 +40,7 @@ def _seat_choice(key: str, label: str, ids: tuple[str, ...], names: dict[str, st
 def _rite(game: Game) -> list[dict[str, Any]]:
     return [
         {**_seat_choice("factions", "Factions", TURN_TRACK, {}, RITE_DEFAULT),
-         "hint": "the rulebook's line-ups only (Set-Up: Pre-Made): "
+         "hint": "The rulebook's line-ups only (Set-Up: Pre-Made): "
                  + "; ".join(f"{n} players {', '.join(lineups_for(n))}" for n in range(game.min_seats, game.max_seats + 1))
                  + " (H humans, G goblins, U undead, C chaos, P primals)"},
         {"key": "map", "label": "Map", "kind": "choice", "default": "premade",

@@ -268,10 +268,8 @@ async def join(p: ApiParts, player: Player, gid: str, entropy: str, seat: int | 
         token = _new_token()
         taken = TableSeat(take, seat_name, player.id, entropy, digest(token), True)
         got = await p.tables.join(table, taken, utcnow())
-        if got == "retry":
-            continue
-        if got not in ("ok", "full"):
-            raise closed(await p.tables.get(gid) or table)
+        if got == "retry" or got.startswith("is:"):
+            continue  # the table changed since it was read: read it again, and say what it is now
         log.info("table.joined", game=gid, seat=take, player=player.id)
         status = "forming"
         if got == "full":

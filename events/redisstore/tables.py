@@ -40,9 +40,9 @@ KEEP_CLOSED_SECONDS = 7 * 86400
 # not expired, and the player holds no seat of it. The last seat makes the table full.
 _JOIN = """
 local st = redis.call('HGET', KEYS[1], 'status')
-if not st then return 'gone' end
-if st ~= 'forming' then return st end
-if tonumber(redis.call('HGET', KEYS[1], 'expires')) <= tonumber(ARGV[5]) then return 'expired' end
+if not st then return 'is:gone' end
+if st ~= 'forming' then return 'is:' .. st end
+if tonumber(redis.call('HGET', KEYS[1], 'expires')) <= tonumber(ARGV[5]) then return 'is:expired' end
 if redis.call('HGET', KEYS[1], 'ver') ~= ARGV[1] then return 'retry' end
 redis.call('HSET', KEYS[1], 'seat:' .. ARGV[2], ARGV[3])
 redis.call('HINCRBY', KEYS[1], 'ver', 1)
@@ -194,9 +194,10 @@ class TableStore:
         return _table(gid, h) if h.get(b"status") else None
 
     async def join(self, table: Table, seat: TableSeat, filled_at: str) -> str:
-        """Writes `seat` (taken by a player) into `table` as read: "ok", "full" (the last seat:
-        now start it), "retry" (the table changed since it was read), or the table's status
-        ("expired", "cancelled", "started", "gone")."""
+        """Writes `seat` (taken by a player) into `table` as read: "ok", "full" (this join took
+        the last seat: now start it), "retry" (the table changed since it was read), or, written
+        nothing, "is:<status>" (the table is "is:full", "is:started", "is:cancelled",
+        "is:expired" or "is:gone"), never to be mistaken for this join's own "full"."""
         got = await self._run(lambda: self.aio.eval(
             _JOIN, 2, self.key(table.gid), self.index, table.ver, str(seat.seat), seat.to_json(), table.gid,
             repr(self.clock()), filled_at))

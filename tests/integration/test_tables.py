@@ -349,3 +349,51 @@ def test_no_answer_log_line_or_event_holds_a_secret_but_its_caller_s(stack: Stac
     logs = "".join(p.read_text() for p in stack.logdir.glob("*.log"))
     for secret in made:
         assert secret not in events and secret not in stored and secret not in logs
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers(-2, 2**70) | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=50),
+                    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+                    max_leaves=6)
+SEAT = st.one_of(st.text(max_size=45), JSON,
+                 st.fixed_dictionaries({}, optional={"open": JSON, "player": JSON, "name": JSON, "entropy": JSON}))
+CREATE = st.fixed_dictionaries({"game": st.sampled_from(["race", "dragondale", "factions", "nope"]),
+                                "seats": st.lists(SEAT, max_size=7) | JSON},
+                               optional={"options": JSON, "expires_in": JSON, "extra": JSON})
+JOIN = st.fixed_dictionaries({}, optional={"entropy": JSON, "seat": JSON, "name": JSON, "colour": JSON})
+
+
+@pytest.fixture(scope="module")
+def fuzz(stack: Stack) -> dict[str, Any]:
+    """Two players for the fuzz test, made once (hypothesis runs every example in one call)."""
+    with stack.client() as c:
+        return {"creator": new_player(c, uniq("fuzz")), "joiner": new_player(c, uniq("fuzz")), "table": None}
+
+
+def four_seats(c: httpx.Client, creator: dict[str, str]) -> str:
+    seats = [{"player": creator["id"]}, {"open": True}, {"open": True}, {"open": True}]
+    r = c.post("/v1/games", json={"game": "race", "seats": seats}, headers=bearer(creator["key"]))
+    gid: str = r.json()["id"]
+    return gid
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(create=CREATE, body=JOIN)
+def test_any_create_or_join_is_answered_2xx_or_4xx_and_a_refusal_writes_nothing(
+        stack: Stack, fuzz: dict[str, Any], create: dict[str, Any], body: dict[str, Any]) -> None:
+    creator, joiner = fuzz["creator"], fuzz["joiner"]
+    with stack.client() as c:
+        if fuzz["table"] is None:
+            fuzz["table"] = four_seats(c, creator)
+        gid = fuzz["table"]
+        tables = table_ids(c)
+        r = c.post("/v1/games", json=create, headers=bearer(creator["key"]))
+        assert r.status_code in (201, 401, 404, 409, 422), r.text
+        if r.status_code != 201:
+            assert table_ids(c) == tables
+        before = c.get(f"/v1/tables/{gid}").json()
+        j = c.post(f"/v1/tables/{gid}/join", json=body, headers=bearer(joiner["key"]))
+        assert j.status_code in (200, 409, 422), j.text
+        if j.status_code == 200:
+            fuzz["table"] = None  # the joiner sits here now: the next example needs a new table
+        else:
+            assert c.get(f"/v1/tables/{gid}").json() == before
