@@ -38,8 +38,8 @@ def _fallback(s: State, cmd: Command, legal: list[Command]) -> str:
     same = [c for c in legal if c.type == cmd.type]
     kind = s.prompt.kind if s.prompt else "none"
     if not same:
-        return f"not an answer to this prompt ({kind}) now"
-    return f"not among the {len(same)} answers of this kind open now ({kind}); the legal list names them"
+        return f"not an answer now (the prompt is '{kind}')"
+    return f"not among the {len(same)} answers of this kind open now (the prompt is '{kind}'); the legal list names them"
 
 
 def _why(s: State, cmd: Command, legal: list[Command]) -> str | None:
@@ -48,6 +48,8 @@ def _why(s: State, cmd: Command, legal: list[Command]) -> str | None:
     kind = s.prompt.kind
     task: dict[str, Any] = s.ctl["stack"][-1]
     tr = s.tribes[seat]
+    if kind == "may" and verb in ("pay", "reveal", "discard") and verb != task.get("cost"):
+        return f"this effect's cost is to {task.get('cost')} ({'a card' if task.get('cost') == 'discard' else 'an insight token'}), or skip it"
     if verb in ("pay", "reveal"):
         idx = a["tokens"] if verb == "pay" else [a["token"]]
         held = len(tr.tokens)
@@ -198,7 +200,8 @@ def _take(s: State, seat: int, a: Any, legal: list[Command]) -> str | None:
     lo, hi, avail = take_range(s, seat, task["mv"], task["i"])
     away = [u for u in a["units"] if u not in avail]
     if away:
-        return f"{', '.join(away)}: not among your units in {leg['from']} that may go now ({' '.join(sorted(avail))})"
+        verb = "is" if len(away) == 1 else "are"
+        return f"{' '.join(away)} {verb} not among your units in {leg['from']} that may go now ({' '.join(sorted(avail))})"
     if not lo <= len(a["units"]) <= hi:
         kind = KIND.get(board(s).terr[leg["from"]].kind, "territory")
         return f"this leg, {kind} {leg['from']} -> {leg['to']}, takes {lo} to {hi} unit(s), not {len(a['units'])}"

@@ -104,6 +104,13 @@ def test_a_refused_payment_says_why_and_names_no_type() -> None:
     assert msg == "pay 0 1: pay exactly 1 insight token here"
 
 
+def test_a_refused_answer_to_a_card_cost_names_the_cost() -> None:
+    """"If an effect follows the structure "[pay cost] to [gain reward]" ... it is optional for you
+    to pay the cost" [Special Action]: the cost is the card's, and a refusal says which it is."""
+    s = at_task(tribe(two(), V, tokens=TWINS), V, {"k": "may", "seat": V, "cost": "reveal", "then": [], "ctx": {}})
+    assert refused(s, cmd(V, "pay", tokens=[0])) == "pay 0: this effect's cost is to reveal (an insight token), or skip it"
+
+
 # -- 2: public identities of hidden units ------------------------------------------------------
 
 def _warriors_home(seed: int) -> tuple[str, State, list]:
