@@ -20,7 +20,7 @@ _STATIC = re.compile(r"^[a-z0-9_-]+\.(js|css)$")
 # Each game's short rules reference (written for this project) and the content files its
 # board page reads for names and card text; all of it is public.
 RULES_PAGES = {"rite", "factions", "dragondale"}
-CONTENT = {("rite", "factions.json"), ("factions", "factions.json"), ("dragondale", "tribes.json")}
+CONTENT = {("dragondale", "tribes.json")}  # names of Dragon Dale's units, cards and stances
 _NO_SUCH_GAME = (
     "<!doctype html><html lang=en><meta charset=utf-8><title>No such game</title>"
     "<link rel=stylesheet href=/static/style.css><main><h1>No such game</h1>"

@@ -81,17 +81,17 @@
           const n = [...groups.values()].reduce((a, g) => a + g.n, 0);
           const unknown = groups.has("?");
           const parts = [...groups.values()].map((g) => (g.type === null ? `${g.n} hidden` : `${unitName(t.tribe, g.type)} ×${g.n}`)).join(", ");
-          pieces.push({ label: `${unknown ? "?" : ""}${n}`, owner: t.seat, dashed: unknown, key: `${t.tribe}|${n}`,
+          pieces.push({ label: `${unknown ? "?" : ""}${n}`, owner: t.seat, dashed: unknown, key: `${t.tribe}|units`, n,
             title: `${t.name} (${ctx.names[t.seat] || "seat " + t.seat}): ${parts}` });
           continue;
         }
         for (const g of groups.values()) {
           const who = ctx.names[t.seat] || `seat ${t.seat}`;
           if (g.type === null) {
-            pieces.push({ label: "?", count: g.n, owner: t.seat, dashed: true, title: `${g.n} hidden unit${g.n > 1 ? "s" : ""} of the ${t.name} (${who}): only their owner knows what they are` });
+            pieces.push({ label: "?", count: g.n, owner: t.seat, dashed: true, key: `${t.tribe}|units`, title: `${g.n} hidden unit${g.n > 1 ? "s" : ""} of the ${t.name} (${who}): only their owner knows what they are` });
           } else {
             const nm = unitName(t.tribe, g.type);
-            pieces.push({ label: nm, count: g.n, owner: t.seat, dashed: g.hidden,
+            pieces.push({ label: nm, count: g.n, owner: t.seat, dashed: g.hidden, key: `${t.tribe}|units`,
               title: `${nm} ×${g.n}, ${t.name} (${who})${g.hidden ? " — hidden: the other tribes see only the back" : " — revealed"}` });
           }
         }
@@ -183,11 +183,22 @@
       el("h3", {}, "The Dragon and the Fury track"),
       el("dl", { class: "kv" }, el("dt", {}, "Dragon at"), el("dd", {}, d.at ? territoryName(view, d.at) : "—"),
         el("dt", {}, "Dragon Stone"), el("dd", {}, holder), el("dt", {}, "Dragon Movement pile"), el("dd", {}, `${d.deck_count} cards`),
-        el("dt", {}, "Insight bag"), el("dd", {}, `${v.bag_count} tokens`)),
+        el("dt", {}, "Insight bag"), el("dd", {}, `${v.bag_count} tokens`),
+        el("dt", {}, "Insight on the board"), el("dd", {}, boardInsight(view))),
       el("div", { class: "table-wrap" }, el("table", { class: "kv-table" },
         el("thead", {}, el("tr", {}, ["Level", "Fury card", "Tribes", "Insight"].map((h) => el("th", { scope: "col" }, h)))),
         el("tbody", {}, rows)))));
     return out;
+  }
+
+  /* The insight tokens lying in territories, by territory (the tribes whose tokens they are). */
+  function boardInsight(view) {
+    const out = [];
+    for (const c of view.board.board.cells) {
+      const who = (c.pieces || []).filter((p) => String(p.label || "").startsWith("insight:")).map((p) => tribeName(String(p.label).slice(8)));
+      if (who.length) out.push(`${territoryName(view, c.id)}: ${who.join(", ")}`);
+    }
+    return out.length ? out.join("; ") : "none";
   }
 
   function status(view) { return `Turn ${view.board.turn_no || "—"}`; }

@@ -12,22 +12,20 @@
     P: { name: "Plains", mark: "", fill: "#cfe3bd", text: "Land." },
     "": { name: "No tile yet", mark: "", fill: "#e4e4e4", text: "A Terrain Tile goes here during set-up." },
   };
-  let CONTENT = null; // factions.json: which unit cards are the rulebook's and which are reference stats
-  fetch("/static/content/factions/factions.json", { cache: "force-cache" }).then((r) => r.json()).then((d) => { CONTENT = d.factions || null; }).catch(() => {});
-
-  function source(faction, code) {
-    const f = CONTENT && CONTENT[faction];
-    const u = f && (f.units || []).find((x) => x.code === code);
-    return u ? u.source : null;
+  /* Where a card's figures come from (the view's `provenance`): the rulebook prints no faction
+   * sheets, so most figures are this project's labelled reference stats. */
+  function refNote(c) {
+    const p = c.provenance || {};
+    if (!p.label) return "";
+    const which = (p.reference || []).length ? ` (${p.reference.join(", ")})` : "";
+    return ` [${p.label}${which}: the faction sheets are not published]`;
   }
 
-  function cardText(c, faction) {
-    const src = source(faction, c.code);
+  function cardText(c) {
     const stats = `cost ${c.cost}, rank ${c.rank}${c.captain ? " (Captain)" : ""}, move ${c.movement}, attack ${c.attack}, range ${c.range}, health ${c.health}` +
       `${c.aerial ? ", Aerial" : ""}${c.evade ? `, evade ${c.evade}` : ""}; makes ${c.makes}`;
     const powers = c.powers && c.powers.length ? `; powers: ${c.powers.join(", ")}` : "";
-    const note = src === "reference" ? " [reference stats: the faction sheets are not published]" : src === "rulebook" ? " [rulebook stats]" : "";
-    return `${c.name} (${c.code}) — ${stats}${powers}${note}`;
+    return `${c.name} (${c.code}) — ${stats}${powers}${refNote(c)}`;
   }
 
   function width(b) { return Math.max(...b.cells.filter((c) => !String(c.id).startsWith("camp")).map((c) => c.x)) + 1; }
@@ -65,15 +63,15 @@
         const hp = u.health + ((u.boost && u.boost.health) || 0) - u.damage;
         const label = `${u.code} ${hp}♥`;
         const state = [u.flying ? "flying" : "", u.activated ? "activated this round" : "", u.weak ? `weakened ${u.weak}` : ""].filter(Boolean).join(", ");
-        return { label, owner: u.seat, dashed: u.activated,
-          title: `${u.name}, ${ctx.names[u.seat] || "seat " + u.seat}: ${hp} of ${u.health} health${u.damage ? ` (${u.damage} damage)` : ""}${state ? "; " + state : ""}. ${card ? cardText(card, card.faction) : ""}` };
+        return { label, owner: u.seat, dashed: u.activated, key: u.id,
+          title: `${u.name}, ${ctx.names[u.seat] || "seat " + u.seat}: ${hp} of ${u.health} health${u.damage ? ` (${u.damage} damage)` : ""}${state ? "; " + state : ""}. ${card ? cardText(card) : ""}` };
       });
       if (!camp && !unitAt[id] && c.pieces && c.pieces.length) pieces.push(...c.pieces);
       let name = "";
       const center = centers[id];
       if (center) {
         const who = center.owner >= 0 ? ` (${ctx.names[center.owner] || "seat " + center.owner})` : "";
-        name = center.kind === "gold" ? `Gold Mine${who}` : `Mana Pool${who}`;
+        name = center.kind === "gold" ? "Gold Mine" : "Mana Pool"; // its holder: the ring's colour and the tooltip
       }
       if (camp) {
         const seat = Number(id.slice(4));
@@ -83,7 +81,7 @@
       const home = Number.isInteger(c.home) && c.home >= 0 ? `; a Home Terrain Tile of ${ctx.names[c.home] || "seat " + c.home}` : "";
       return { ...c, name, mark: center ? (center.kind === "gold" ? "⛁" : "✦") : t.mark, fill: center ? (center.kind === "gold" ? "#f2d27a" : "#c6b8ee") : t.fill,
         ring: center && center.owner >= 0 ? BL.seatColour(center.owner) : null,
-        tip: `${id} — ${t.name}${home}${center ? `; ${name}: ${center.kind === "gold" ? "generates gold" : "generates mana"} for who holds it` : ""}. ${t.text}`, pieces };
+        tip: `${id} — ${t.name}${home}${center ? `; ${name}${who || " (unclaimed)"}: ${center.kind === "gold" ? "generates gold" : "generates mana"} for who holds it` : ""}. ${t.text}`, pieces };
     });
     // Set-up: the spots still open, drawn as frames the player clicks.
     const overlays = [];
@@ -121,14 +119,14 @@
       if (p.tiles_in_hand && p.tiles_in_hand.length) facts.push(["Terrain Tiles in hand", p.tiles_in_hand.join(", ")]);
       if (p.out) facts.push(["Out", "this player is out of the game"]);
       const rows = (p.cards || []).map((c) => {
-        const src = source(p.faction, c.code);
-        return el("tr", {}, el("td", {}, c.code), el("td", {}, c.name, src === "reference" ? el("span", { class: "badge muted-badge", title: "Reference stats: the faction sheets are not published" }, "reference") : null),
+        const label = c.provenance && c.provenance.label;
+        return el("tr", {}, el("td", {}, c.code), el("td", {}, c.name, label ? el("span", { class: "badge muted-badge", title: refNote(c).trim() }, label) : null),
           el("td", {}, c.cost), el("td", {}, c.rank), el("td", {}, c.movement), el("td", {}, c.attack), el("td", {}, c.range), el("td", {}, c.health),
           el("td", {}, [c.aerial ? "Aerial" : "", ...(c.powers || [])].filter(Boolean).join(", ")));
       });
       const cardsBox = el("details", { class: "cards", "data-key": `cards-${p.seat}` },
         el("summary", {}, `Unit cards of ${p.name} (${(p.cards || []).length})`),
-        el("p", { class: "hint" }, "Cards marked “reference” carry this project's reference stats: the faction sheets are not published."),
+        el("p", { class: "hint" }, "Cards marked “reference stats” carry this project's figures where the rulebook prints none (it publishes no faction sheets); hover the mark for which."),
         el("div", { class: "table-wrap" }, el("table", { class: "kv-table" },
           el("thead", {}, el("tr", {}, ["Code", "Name", "Cost", "Rank", "Move", "Atk", "Rng", "HP", "Powers"].map((h) => el("th", { scope: "col" }, h)))),
           el("tbody", {}, rows))));

@@ -110,7 +110,7 @@
         const flipped = p.flipped ? ` — owned by ${ctx.names[p.owned_by] || "seat " + p.owned_by}, controlled by Chaos` : "";
         const under = p.under && p.under.length ? ` Underneath: ${p.under.map((k) => (unitCard(k) || { name: k }).name).join(", ")}.` : "";
         if (!card) return { ...p, title: `${p.label} (${who})` };
-        return { label: ctx.compact ? CODE[p.label] || card.short : card.short, owner: p.owner, stroke: p.flipped ? "#CC79A7" : null,
+        return { label: ctx.compact ? CODE[p.label] || card.short : card.short, owner: p.owner, key: `${p.label}|${p.owner}`, stroke: p.flipped ? "#CC79A7" : null,
           title: `${card.name} (${who}${flipped}) — cost ${card.cost}. ${card.text}${under}` };
       });
       return { ...c, name: ctx.compact ? "" : name, mark: info.mark, fill: info.fill, ring: owner !== null ? BL.seatColour(owner) : null,

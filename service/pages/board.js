@@ -57,7 +57,7 @@
   }
   function piecesOf(board) {
     const out = {};
-    for (const c of board.cells || []) if (c.pieces && c.pieces.length) out[c.id] = c.pieces.map((p) => ({ label: p.label, owner: p.owner, title: p.title, fill: p.fill, ink: p.ink, square: p.square, key: p.key, count: p.count }));
+    for (const c of board.cells || []) if (c.pieces && c.pieces.length) out[c.id] = c.pieces.map((p) => ({ label: p.label, owner: p.owner, title: p.title, fill: p.fill, ink: p.ink, square: p.square, key: p.key, count: p.count, n: p.n }));
     return out;
   }
   /* The viewer acted (or first opened the game): what is on the board now is what they saw. */
@@ -70,9 +70,10 @@
   function ghostsFor(board) {
     if (!S.seen || !S.seen.pieces || !S.view || S.seen.seq >= S.view.seq) return null;
     const key = (p) => p.key || `${p.label}|${p.owner}`;
+    const many = (p) => p.n || p.count || 1; // a token may stand for several pieces
     const count = (pieces) => {
       const m = new Map();
-      for (const list of Object.values(pieces)) for (const p of list) m.set(key(p), (m.get(key(p)) || 0) + (p.count || 1));
+      for (const list of Object.values(pieces)) for (const p of list) m.set(key(p), (m.get(key(p)) || 0) + many(p));
       return m;
     };
     const now = piecesOf(board);
@@ -85,11 +86,11 @@
         if (missing <= 0) break;
         for (const p of list) {
           if (key(p) !== k || missing <= 0) continue;
-          const here = (now[cell] || []).filter((q) => key(q) === k).reduce((a, q) => a + (q.count || 1), 0);
-          const had = list.filter((q) => key(q) === k).reduce((a, q) => a + (q.count || 1), 0);
+          const here = (now[cell] || []).filter((q) => key(q) === k).reduce((a, q) => a + many(q), 0);
+          const had = list.filter((q) => key(q) === k).reduce((a, q) => a + many(q), 0);
           const gone = Math.min(missing, had - here);
           if (gone <= 0) continue;
-          (out[cell] = out[cell] || []).push({ ...p, count: gone > 1 ? gone : null });
+          (out[cell] = out[cell] || []).push({ ...p, n: null, count: gone > 1 && !p.n ? gone : null });
           missing -= gone;
           break;
         }
