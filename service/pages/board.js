@@ -315,8 +315,10 @@
           const cell = (decorated.board.cells || []).find((c) => String(c.id) === id);
           const o = (decorated.overlays || []).find((q) => String(q.id) === id);
           if (o) return o.label || id;
-          const piece = cell && cell.pieces && cell.pieces[0] ? ` ${cell.pieces[0].label}` : "";
-          return `${id}${piece}`;
+          if (!cell) return id;
+          if (decorated.board.kind === "areas" && cell.name) return cell.name;
+          const what = cell.pieces && cell.pieces[0] ? cell.pieces[0].label : cell.name;
+          return what ? `${id} ${what}` : id;
         };
         box.append(el("span", { class: "pick-label muted" }, S.sel.length ? "then:" : done.length ? "or start at:" : "Start at:"));
         for (const id of p.next) {

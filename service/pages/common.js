@@ -518,9 +518,11 @@ const BL = (() => {
         g.append(svg("text", { x: anchorX.toFixed(1), y: top.toFixed(1), "font-size": idFs.toFixed(1), "text-anchor": L.kind === "grid" ? "start" : "middle",
           class: "cell-id", fill: ink, text: cell.hideId ? cell.mark : idText }));
       }
-      if (name) g.append(fitText(c.cx, bottom - (L.kind === "grid" ? 0 : nameFs * 0.2), name, nameFs, shapeW, { class: "cell-label", fill: ink }));
+      if (name) g.append(fitText(c.cx, bottom - (L.kind === "grid" ? 0 : L.kind === "areas" && cell.hideId ? nameFs * 0.5 : nameFs * 0.2), name, nameFs, shapeW, { class: "cell-label", fill: ink }));
       const rows = L.kind === "areas" ? 3 : L.kind === "grid" ? 1 : 2;
-      g.append(pieceTokens(pieces, c.cx, c.cy + (L.kind === "grid" ? 1 : 0), shapeW, names, rows, pieceFs));
+      // Areas without an id line: the pieces up, the name (often two lines) down.
+      const lift = L.kind === "areas" && cell.hideId ? -L.radius * 0.28 : L.kind === "grid" ? 1 : 0;
+      g.append(pieceTokens(pieces, c.cx, c.cy + lift, shapeW, names, rows, pieceFs));
       const step = chosen.indexOf(id);
       if (step >= 0) {
         g.append(svg("circle", { cx: (c.cx + half * 0.55).toFixed(1), cy: (c.cy - half * 0.55).toFixed(1), r: (idFs * 0.85).toFixed(1), class: "step-badge" }),
