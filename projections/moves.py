@@ -11,7 +11,7 @@ only what the viewer may see, and an event the viewer may not see is left out.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from events.domain.describe import describe_platform_command, describe_platform_event
@@ -60,22 +60,52 @@ class _Entry:
         return out
 
 
-def move_entries(envelopes: Sequence[Envelope], gid: str, viewer: int | None, admin: bool = False) -> tuple[list[dict[str, Any]], Match | None]:
-    """Every entry of the log `envelopes` (from seq 1) for `viewer` (the admin sees every event
-    unredacted, as on /events), and the match at its end."""
-    match: Match | None = None
-    entries: list[_Entry] = []
-    current: _Entry | None = None
-    moves = 0
-    for env in envelopes:
-        before = match
-        match = fold_match([env.event], gid, match)
-        game = match.rules
-        names = [s.name for s in match.seats]
-        seen = env.to_json() if admin else redact_envelope(match, env, viewer)
+class MoveList:
+    """One viewer's move list of one game, built by feeding it the log in order from seq 1.
+
+    Fed again with the envelopes after `seq`, it carries on where it stopped, so a reader that
+    keeps it (the API keeps a few) pays for each event once, not on every request. Entries before
+    the last never change again (an event only ever joins the newest entry): their JSON is kept.
+    """
+
+    def __init__(self, gid: str, viewer: int | None, admin: bool = False) -> None:
+        self.gid, self.viewer, self.admin = gid, viewer, admin
+        self.match: Match | None = None  # the platform's facts; its `state` is refreshed only at the end
+        self.state: Any = None  # the game's state, folded as we go (a Match copy per event costs more)
+        self.seq = 0
+        self.moves = 0
+        self.names: list[str] = []
+        self._last: _Entry | None = None  # the newest entry, still growing
+        self._frozen: list[dict[str, Any]] = []  # the JSON of every entry before it
+
+    def feed(self, envelopes: Sequence[Envelope]) -> None:
+        for env in envelopes:
+            if env.seq != self.seq + 1:
+                raise ValueError(f"the move list of {self.gid} is at seq {self.seq}, not {env.seq - 1}")
+            self._one(env)
+            self.seq = env.seq
+        if self.match is not None and self.match.state is not self.state:
+            self.match = replace(self.match, state=self.state, seq=self.seq)
+
+    def _one(self, env: Envelope) -> None:
+        before = self.state
+        if self.match is None or env.type.startswith("boardlog."):
+            m = self.match if self.match is None else replace(self.match, state=self.state, seq=self.seq)
+            self.match = fold_match([env.event], self.gid, m)
+            self.state = self.match.state
+            self.names = [x.name for x in self.match.seats]
+        else:
+            self.state = self.match.rules.evolve(self.state, env.event)
+        match = self.match
+        # redact_envelope reads the game's rules from the match, never its state (Game.redact
+        # sees the event alone), so the match need not be rebuilt for every event.
+        seen = env.to_json() if self.admin else redact_envelope(match, env, self.viewer)
+        current = self._last
         if seen is None:
-            continue
-        state_before = None if before is None else before.state
+            if current is not None:
+                current.seq_to = env.seq  # the viewer may not see it; the entry still spans it
+            return
+        game, names, viewer = match.rules, self.names, self.viewer
         if env.type == COMMAND_ACCEPTED:
             d = seen["data"]
             cmd = Command(d["type"], d.get("args", {}), env.seat)
@@ -83,34 +113,53 @@ def move_entries(envelopes: Sequence[Envelope], gid: str, viewer: int | None, ad
             if platform:
                 text, notation = describe_platform_command(cmd, names), None
             else:
-                text = game.describe_command(state_before, cmd, viewer, names)
+                text = game.describe_command(before, cmd, viewer, names)
                 notation = None if seen.get("redacted") else game.format_text(cmd)
-            current = _Entry(len(entries) + 1, env.seq, env.seq, env.seat, seat_name(names, env.seat), None,
-                             notation, text, None if platform else cmd, state_before,
-                             redacted=bool(seen.get("redacted")), move=moves + 1)
-            moves += 1
-            entries.append(current)
-            continue
+            self.moves += 1
+            self._open(_Entry(self._count + 1, env.seq, env.seq, env.seat, seat_name(names, env.seat), None,
+                              notation, text, None if platform else cmd, before,
+                              redacted=bool(seen.get("redacted")), move=self.moves))
+            return
         if env.type.startswith("boardlog."):
             told = describe_platform_event(seen["type"], seen["data"], names)
         else:
-            event = Event(seen["type"], seen["data"], env.seat)
-            told = game.describe_event(state_before, event, viewer, names)
+            told = game.describe_event(before, Event(seen["type"], seen["data"], env.seat), viewer, names)
         opens = told.heading is not None and (current is None or current.seat is not None
                                                 or current.heading != told.heading)
         if opens or current is None:
-            current = _Entry(len(entries) + 1, env.seq, env.seq, None, None, told.heading or "Set-up", None,
-                             told.text, None, state_before)
-            entries.append(current)
+            current = _Entry(self._count + 1, env.seq, env.seq, None, None, told.heading or "Set-up", None,
+                             told.text, None, before)
+            self._open(current)
         current.seq_to = env.seq
         current.events.append({"seq": env.seq, "type": seen["type"], "text": told.text})
         if told.draw:
             current.draws.append(told.draw)
         if not env.type.startswith("boardlog."):
             current.game_events.append(Event(seen["type"], seen["data"], env.seat))
-    if match is None:
-        return [], None
-    return [e.to_json(match.rules) for e in entries], match
+
+    @property
+    def _count(self) -> int:
+        return len(self._frozen) + (self._last is not None)
+
+    def _open(self, entry: _Entry) -> None:
+        if self._last is not None and self.match is not None:
+            # only the JSON stays: the entry's state and events are let go
+            self._frozen.append(self._last.to_json(self.match.rules))
+        self._last = entry
+
+    def entries(self) -> list[dict[str, Any]]:
+        """Every entry so far, oldest first (the newest one built afresh: it may still grow)."""
+        if self._last is None or self.match is None:
+            return list(self._frozen)
+        return [*self._frozen, self._last.to_json(self.match.rules)]
+
+
+def move_entries(envelopes: Sequence[Envelope], gid: str, viewer: int | None, admin: bool = False) -> tuple[list[dict[str, Any]], Match | None]:
+    """Every entry of the log `envelopes` (from seq 1) for `viewer` (the admin sees every event
+    unredacted, as on /events), and the match at its end."""
+    moves = MoveList(gid, viewer, admin)
+    moves.feed(envelopes)
+    return moves.entries(), moves.match
 
 
 def page(entries: list[dict[str, Any]], before: int | None, limit: int) -> dict[str, Any]:

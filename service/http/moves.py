@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
+
 from fastapi import APIRouter, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import Response
 
 from events.redisstore.store import EventStore
-from projections.moves import DEFAULT_LIMIT, MAX_LIMIT, move_entries, page
+from projections.moves import DEFAULT_LIMIT, MAX_LIMIT, MoveList, page
 from service.http.access import game_exists, principal
 from service.http.errors import ApiError
 from service.http.parts import parts
@@ -47,12 +50,47 @@ async def moves(gid: str, request: Request) -> Response:
         raise ApiError(422, "bad_page", "'before' counts entries from 1")
     if not 1 <= limit <= MAX_LIMIT:
         raise ApiError(422, "bad_page", f"'limit' is from 1 to {MAX_LIMIT}")
-    return await run_in_threadpool(lambda: _moves_page(p.store, gid, who, before, limit))
+    lists = _kept(request)
+    return await run_in_threadpool(lambda: _moves_page(lists, p.store, gid, who, before, limit))
 
 
-def _moves_page(store: EventStore, gid: str, who: Principal, before: int | None, limit: int) -> Response:
-    envelopes = store.read(gid)
-    entries, match = move_entries(envelopes, gid, who.seat, admin=who.admin)
-    body = page(entries, before, limit)
-    body["seq"] = match.seq if match is not None else 0
+class MoveLists:
+    """The move lists one API process keeps, by game and viewer, the least recently used out first.
+
+    A kept list reads only the events after the ones it has seen, so a board that asks for the
+    move list after every move costs one command's events, not the whole game. A list is taken out
+    while a thread feeds it; a second request meanwhile builds its own (correct, only slower).
+    """
+
+    def __init__(self, size: int = 64) -> None:
+        self.size = size
+        self._items: OrderedDict[tuple[str, int | None, bool], MoveList] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def current(self, store: EventStore, gid: str, who: Principal) -> MoveList:
+        key = (gid, who.seat, who.admin)
+        with self._lock:
+            kept = self._items.pop(key, None)
+        moves = kept or MoveList(gid, who.seat, who.admin)
+        moves.feed(store.read(gid, moves.seq + 1))
+        with self._lock:
+            self._items[key] = moves
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+        return moves
+
+
+def _kept(request: Request) -> MoveLists:
+    state = request.app.state
+    lists = getattr(state, "move_lists", None)
+    if not isinstance(lists, MoveLists):
+        lists = state.move_lists = MoveLists()
+    return lists
+
+
+def _moves_page(lists: MoveLists, store: EventStore, gid: str, who: Principal, before: int | None,
+                limit: int) -> Response:
+    moves = lists.current(store, gid, who)
+    body = page(moves.entries(), before, limit)
+    body["seq"] = moves.seq
     return json_response(body)

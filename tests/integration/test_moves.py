@@ -29,7 +29,9 @@ def test_one_entry_per_command_with_its_sentence_and_draws(stack: Stack) -> None
         assert setup["heading"] == "Set-up" and setup["seq_from"] == 1 and setup["who"] is None
         assert first["who"] == "p0" and first["notation"] == "roll" and first["text"] == "p0 rolls the die."
         assert len(first["draws"]) == 1 and first["draws"][0].startswith("die ")
-        assert first["events"][0]["seq"] == first["seq_from"] and first["events"][-1]["seq"] == first["seq_to"]
+        # the command's own record (CommandAccepted, at seq_from) is the entry itself, not one of its events
+        assert first["events"][0]["seq"] == first["seq_from"] + 1 and first["events"][-1]["seq"] == first["seq_to"]
+        assert first["events"][0]["text"].startswith("The die shows ")
         assert [e["n"] for e in entries] == list(range(1, 7)) and body["total"] == 6 and body["older"] is None
         seqs = [s for e in entries for s in range(e["seq_from"], e["seq_to"] + 1)]
         assert seqs == list(range(1, body["seq"] + 1)), "every seq belongs to exactly one entry"

@@ -9,7 +9,7 @@ import pytest
 
 from events.domain.match import COMMAND_ACCEPTED
 from events.mapping.envelope import Envelope
-from projections.moves import move_entries, page
+from projections.moves import MoveList, move_entries, page
 from rules import catalog
 from tests.support.records import play_offline
 
@@ -84,3 +84,23 @@ def test_a_seat_reads_its_secret_and_the_others_do_not() -> None:
         other = seen_by_1[e["n"]]
         assert other["notation"] is None and other.get("redacted")
         assert {x["text"] for x in other["events"]} == {x["text"] for x in public[e["n"] - 1]["events"]}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_kept_list_fed_in_parts_equals_one_built_at_once(game: str) -> None:
+    envs = _record(game)
+    whole, _ = move_entries(envs, GID, 0)
+    kept = MoveList(GID, 0)
+    for cut in range(0, len(envs), 17):
+        kept.feed(envs[cut:cut + 17])
+        assert kept.seq == min(cut + 17, len(envs))
+        kept.entries()  # reading between parts changes nothing
+    assert kept.entries() == whole
+
+
+def test_a_kept_list_refuses_a_gap_in_the_log() -> None:
+    envs = _record("rite")
+    kept = MoveList(GID, None)
+    kept.feed(envs[:5])
+    with pytest.raises(ValueError):
+        kept.feed(envs[6:8])
