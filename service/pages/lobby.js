@@ -389,9 +389,11 @@
     const forming = data.status === "forming";
     clear(createdLinks);
     document.getElementById("created-h").textContent = forming ? "Table open" : "Game created";
-    createdLinks.append(el("li", {}, forming ? "Table " : "Game ", el("a", { href: `/games/${data.id}`, class: "mono" }, data.id),
-      ` (${title(data.game)})`, forming ? ` — listed under Open tables until every seat is taken; the game is set up then.`
-        : ` — spectators can watch at ${base}/games/${data.id}`));
+    // A forming table has no board yet: its link is the lobby's list of open tables.
+    createdLinks.append(el("li", {}, forming ? "Table " : "Game ",
+      el("a", { href: forming ? "/?show=open" : `/games/${data.id}`, class: "mono" }, data.id),
+      ` (${title(data.game)})`, forming ? " — listed under Open tables until every seat is taken; the game is set up then, "
+        + `and its board is at ${base}/games/${data.id}.` : ` — spectators can watch at ${base}/games/${data.id}`));
     for (const s of data.seats) {
       if (s.token) createdLinks.append(linkItem(`Seat ${s.seat}: ${s.name}`, `${base}/games/${data.id}#token=${s.token}`, { "data-seat": s.seat }));
       else if (s.player) createdLinks.append(el("li", { "data-seat": s.seat }, `Seat ${s.seat}: ${s.name} — `, s.player === me.name ? "yours" : `claimed for ${s.player}`, " (plays signed in, no link)"));

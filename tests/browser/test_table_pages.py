@@ -101,6 +101,24 @@ def test_an_open_table_is_joined_from_the_lobby_and_played(stack: Stack, chromiu
         assert phone.evaluate("document.documentElement.scrollWidth") <= 390
         phone.screenshot(path=str(shots / "lobby-phone.png"), full_page=True)
         phone_ctx.close()
+
+        # The options form of a shipped game: a tribe per seat and the experienced set-up, sent
+        # as options the table shows; its creator cancels it from the lobby.
+        lobby.get_by_role("button", name="All", exact=True).click()
+        lobby.select_option("#game-type", "dragondale")
+        expect(lobby.locator("#game-line")).to_contain_text("hidden units")
+        lobby.locator("#seats .seat-row").nth(1).locator(".seat-choice").select_option("druids")
+        lobby.check("#opt-experienced")
+        with lobby.expect_response(re.compile(r"/v1/games$")) as answer:
+            lobby.get_by_role("button", name="Create game").click()
+        dd = answer.value.json()
+        assert answer.value.status == 201, dd
+        dd_row = lobby.locator(f"#games tr[data-table='{dd['id']}']")
+        expect(dd_row).to_contain_text("tribes: vikings, druids")
+        expect(dd_row).to_contain_text("experienced: true")
+        dd_row.get_by_role("button", name=f"cancel table {dd['id']}").click()
+        expect(lobby.locator("#action-msg")).to_contain_text("cancelled")
+        expect(dd_row).to_have_count(0)
         assert errors == []
     finally:
         ann.close()
