@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -116,9 +117,15 @@ async def send_mail_async(cfg: MailSettings, msg: EmailMessage) -> None:
         raise SendFailed(f"SMTP server {cfg.host}:{cfg.port} out of reach: {e.strerror or e}") from None
 
 
+_loops = threading.local()
+
+
 def send_mail(cfg: MailSettings, msg: EmailMessage) -> None:
-    """Send from a worker thread (no event loop of its own)."""
-    asyncio.run(send_mail_async(cfg, msg))
+    """Send from a worker thread, on an event loop that thread keeps."""
+    loop = getattr(_loops, "loop", None)
+    if loop is None or loop.is_closed():
+        loop = _loops.loop = asyncio.new_event_loop()
+    loop.run_until_complete(send_mail_async(cfg, msg))
 
 
 def check_apprise(url: str) -> str | None:
@@ -157,7 +164,14 @@ def check_webhook_url(url: str) -> str | None:
     return None
 
 
-def send_webhook(url: str, secret: str, key: str, payload: dict[str, Any], timeout: float) -> None:
+def webhook_client(timeout: float) -> httpx.Client:
+    """The client a sender keeps for its webhooks (making one costs tens of ms of CPU: its TLS
+    context); thread-safe, redirects never followed on their own."""
+    return httpx.Client(timeout=timeout, follow_redirects=False)
+
+
+def send_webhook(client: httpx.Client, url: str, secret: str, key: str, payload: dict[str, Any],
+                 timeout: float) -> None:
     """POST the payload signed per Standard Webhooks (`webhook-id` is the notice's idempotency
     key, so a receiver can drop a redelivery). A redirect is followed only to the same host."""
     body = orjson.dumps(payload).decode()
@@ -168,17 +182,16 @@ def send_webhook(url: str, secret: str, key: str, payload: dict[str, Any], timeo
                "user-agent": "boardlog-webhooks"}
     host = urlsplit(url).hostname
     try:
-        with httpx.Client(timeout=timeout, follow_redirects=False) as client:
-            for _ in range(MAX_REDIRECTS + 1):
-                r = client.post(url, content=body, headers=headers)
-                if not r.is_redirect:
-                    break
-                nxt = str(r.next_request.url) if r.next_request is not None else ""
-                if urlsplit(nxt).hostname != host or check_webhook_url(nxt):
-                    raise SendFailed(f"HTTP {r.status_code}: a redirect to another host is not followed")
-                url = nxt
-            else:
-                raise SendFailed("too many redirects")
+        for _ in range(MAX_REDIRECTS + 1):
+            r = client.post(url, content=body, headers=headers, timeout=timeout)
+            if not r.is_redirect:
+                break
+            nxt = str(r.next_request.url) if r.next_request is not None else ""
+            if urlsplit(nxt).hostname != host or check_webhook_url(nxt):
+                raise SendFailed(f"HTTP {r.status_code}: a redirect to another host is not followed")
+            url = nxt
+        else:
+            raise SendFailed("too many redirects")
     except httpx.TimeoutException:
         raise SendFailed(f"no answer within {timeout:g} s") from None
     except httpx.HTTPError as e:

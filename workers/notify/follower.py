@@ -120,17 +120,18 @@ class Notifier:
             return 0
         done = self.targets.sent([n.key(pid, t.id) for n, pid, t in jobs])
         quiet = {pid: self.targets.quiet(pid) for pid in {pid for _, pid, _ in jobs}}
-        queued = 0
+        by_kind: dict[str, int] = {}
         for (n, pid, t), sent in zip(jobs, done, strict=True):
             if sent:
                 continue
             delay = held_for_ms(quiet[pid], self.clock())
             self.enqueue(n, pid, t.id, delay)
-            self.targets.count("queued", t.kind)
+            by_kind[t.kind] = by_kind.get(t.kind, 0) + 1
             log.info("notice.queued", game=n.game, seq=n.seq, player=pid, channel=t.kind, target=t.id,
                      held_ms=delay or None)
-            queued += 1
-        return queued
+        for kind, count in by_kind.items():
+            self.targets.count("queued", kind, count)
+        return sum(by_kind.values())
 
     def _remember(self, gid: str, match: Match) -> None:
         self._matches[gid] = match

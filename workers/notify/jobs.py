@@ -19,6 +19,7 @@ from datetime import datetime
 from typing import Any
 
 import dramatiq
+import httpx
 import structlog
 from dramatiq.middleware import CurrentMessage
 
@@ -33,6 +34,7 @@ from workers.notify.channels import (
     send_apprise,
     send_mail,
     send_webhook,
+    webhook_client,
 )
 from workers.notify.notices import Notice
 
@@ -75,6 +77,7 @@ class Sender:
         # A send's lease outlives its timeout (a worker still sending holds it) but not by much
         # (a worker killed mid-send frees it soon).
         self.lease_ms = int((cfg.timeout * 2 + 5) * 1000)
+        self._http: httpx.Client | None = None  # made on the first webhook
         self.clock = clock
         self.holder = f"{os.getpid()}"
 
@@ -131,7 +134,10 @@ class Sender:
         elif t.kind == "apprise":
             send_apprise(t.address, notice.subject(), notice.text(self.cfg.public_url))
         elif t.kind == "webhook":
-            send_webhook(t.address, t.secret, key, notice.payload(self.cfg.public_url, key), self.cfg.timeout)
+            if self._http is None:
+                self._http = webhook_client(self.cfg.timeout)
+            send_webhook(self._http, t.address, t.secret, key, notice.payload(self.cfg.public_url, key),
+                         self.cfg.timeout)
         else:
             raise SendFailed(f"no channel {t.kind!r}")
 

@@ -1,0 +1,49 @@
+"""The notifier's consumer group beside the projector's, on a real Redis: it starts at the
+feeds' end, the projector's trim keeps what it has not read, and the notifier (in process,
+with a recording enqueue) queues one job per player, target and step from its checkpoint."""
+
+from __future__ import annotations
+
+import pytest
+
+from events.redisstore.feed import FeedGroup
+from events.redisstore.store import EventStore
+from events.redisstore.targets import TargetStore
+from projections.projector import GROUP
+from service.matches import create_match
+from workers.notify.follower import Notifier
+from workers.notify.notices import Notice
+
+pytestmark = pytest.mark.integration
+
+
+def test_the_projector_trims_only_what_the_notifier_has_read(store: EventStore) -> None:
+    projector = FeedGroup(store, GROUP, "p")
+    projector.ensure()
+    notifier = FeedGroup(store, "notifier", "n", start="$")
+    notifier.ensure()
+    gids = [create_match(store, {"game": "race", "seats": ["a", "b"]})["id"] for _ in range(6)]
+    read = projector.read(10, 100)
+    projector.ack([(f, e) for f, e, _ in read])
+    projector.trim()
+    # The notifier has read nothing yet: every entry is still there for it.
+    assert sorted(g for _, _, g in notifier.read(10, 100)) == sorted(gids)
+
+
+def test_the_notifier_queues_each_step_once_from_its_checkpoint(store: EventStore) -> None:
+    targets = TargetStore(store.r, store.ns)
+    queued: list[tuple[Notice, str, str, int]] = []
+    n = Notifier(store, targets, lambda *job: queued.append(job), block_ms=10)
+    n.ensure_groups()
+    gid = create_match(store, {"game": "race", "seats": ["a", "b"]})["id"]
+    store.r.hset(targets.keys.players.claims(gid), mapping={"0": "ann", "1": "bob"})
+    t_ann, _ = targets.add("ann", "webhook", "http://127.0.0.1:9/x")
+    t_bob, _ = targets.add("bob", "atom", "", events=["over"])
+    n.step()
+    assert [(j[0].seat, j[1], j[2]) for j in queued] == [(0, "ann", t_ann.id)]  # the first turn: ann's
+    n.catch_up(gid)
+    assert len(queued) == 1  # nothing new since the checkpoint
+    targets.set_checkpoint(gid, 0)  # a lost checkpoint: queued again, and the jobs' keys dedupe
+    n.catch_up(gid)
+    assert [j[0].key(j[1], j[2]) for j in queued[1:]] == [queued[0][0].key("ann", t_ann.id)]
+    assert t_bob.id not in {j[2] for j in queued}  # bob's target tells only of the end
