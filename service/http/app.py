@@ -12,7 +12,22 @@ from fastapi.responses import Response
 from starlette.types import Receive, Scope, Send
 
 from service.bootstrap import Parts, api_parts
-from service.http import commands, errors, games, health, moves, pages, players, reads, seats, tables
+from service.http import (
+    commands,
+    docs,
+    errors,
+    games,
+    health,
+    moves,
+    pages,
+    players,
+    reads,
+    seats,
+    tables,
+)
+from service.http import metrics as metrics_
+from service.http import targets as targets_
+from service.http.edge import refusal
 from service.http.parts import keep
 from service.logs import configure
 from service.settings import Settings
@@ -21,7 +36,8 @@ log = structlog.get_logger("boardlog.api")
 
 # In the order their paths appear in the OpenAPI. Notifications go here too.
 ROUTERS: tuple[APIRouter, ...] = (health.router, games.router, commands.router, reads.router, moves.router,
-                                  players.router, seats.router, tables.router, pages.router)
+                                  players.router, seats.router, tables.router, targets_.router, metrics_.router,
+                                  pages.router, docs.router)
 
 _POST_COMMANDS = re.compile(r"^/v1/games/([^/]+)/commands$")
 _FAST_QUERIES = {b"": 0, b"wait=0": 0, b"wait=1": 1}
@@ -41,6 +57,10 @@ class BoardlogApp(FastAPI):
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await super().__call__(scope, receive, send)
+            return
+        refused = refusal(scope["path"], scope["query_string"])
+        if refused is not None:
+            await refused(scope, receive, send)
             return
         if scope["method"] == "POST" and self.fast_post is not None:
             m = _POST_COMMANDS.match(scope["path"])
@@ -79,10 +99,13 @@ def create_app(settings: Settings | None = None, parts: Parts | None = None) -> 
         title="boardlog",
         version="1",
         lifespan=lifespan,
+        docs_url=None,  # service/http/docs.py serves /docs and /redoc with their assets
+        redoc_url=None,
         description="Event-sourced board game matches: create, command, replay, export, audit.",
     )
     errors.install(app)
     for router in ROUTERS:
         app.include_router(router)
+    targets_.install_webhooks(app)
     app.fast_post = commands.post_command
     return app
