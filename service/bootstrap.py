@@ -34,6 +34,7 @@ from workers.broker import WakingRedisBroker, make_broker
 from workers.commands import CommandHandler
 from workers.notify.channels import MailSettings
 from workers.notify.jobs import NotifyActors, NotifyConfig, Sender, declare_notify
+from workers.notify.play import ReplyPlayer
 
 
 @dataclass(frozen=True)
@@ -181,7 +182,7 @@ def notify_config(settings: Settings) -> NotifyConfig:
     mail = MailSettings(settings.smtp_host, settings.smtp_port, settings.smtp_tls, settings.smtp_user,
                         settings.smtp_password, settings.mail_from, settings.notify_timeout_seconds)
     return NotifyConfig(settings.public_url, mail, settings.notify_timeout_seconds, settings.digest_seconds,
-                        settings.notify_max_retries, settings.notify_backoff_ms)
+                        settings.notify_max_retries, settings.notify_backoff_ms, reply_domain=settings.reply_domain)
 
 
 def notify_parts(core: Parts) -> NotifyParts:
@@ -203,3 +204,12 @@ def build_notifier(settings: Settings) -> tuple[Parts, NotifyParts, NotifyActors
                     again=lambda notice, pid, tid, delay: actors[0].enqueue(notice, pid, tid, delay))
     actors.append(declare_notify(core.broker, sender, notify.config))
     return core, notify, actors[0]
+
+
+def build_reply_player(settings: Settings) -> ReplyPlayer:
+    """The inbound mail part's player of replies (reply to play): the store, the targets and
+    the command actor it posts with."""
+    core = build(settings)
+    notify = notify_parts(core)
+    return ReplyPlayer(core.store, notify.targets, core.actor.send, notify.config.mail, settings.reply_domain,
+                       settings.public_url)

@@ -81,6 +81,15 @@ def notifier(threads: int = 4) -> None:
     run_notifier(_settings(), threads)
 
 
+@app.command("mail-in")
+def mail_in(host: str | None = None, port: int | None = None) -> None:
+    """Run the inbound SMTP listener of reply to play (BOARDLOG_REPLY_DOMAIN's play+ addresses)."""
+    from service.launcher import run_mail_in
+
+    settings = _settings()
+    run_mail_in(settings, host or settings.mail_in_host, port or settings.mail_in_port)
+
+
 @app.command()
 def rebuild() -> None:
     """Drop every read model and rebuild them all from the event streams."""

@@ -97,6 +97,20 @@ def run_notifier(settings: Settings, threads: int) -> None:
     core.broker.close()
 
 
+def run_mail_in(settings: Settings, host: str, port: int) -> None:
+    """The inbound SMTP listener of reply to play, until a signal."""
+    from service.bootstrap import build_reply_player
+    from service.mail import MailIn
+
+    if not settings.reply_domain:
+        raise SystemExit("boardlog mail-in needs BOARDLOG_REPLY_DOMAIN (the domain of the play+<token>@ addresses)")
+    stop = stop_event()
+    listener = MailIn(build_reply_player(settings), host, port).start()
+    log.info("mail_in.started", host=host, port=port, domain=settings.reply_domain)
+    stop.wait()
+    listener.stop()
+
+
 def run_api(settings: Settings, host: str, port: int, processes: int = 1) -> None:
     import uvicorn
 
@@ -205,6 +219,8 @@ def serve(settings: Settings, host: str, port: int, data: Path, workers: int, th
     parts = [Part(f"worker-{i + 1}", ["worker", "--processes", "1", "--threads", str(threads)]) for i in range(workers)]
     parts.append(Part("projector", ["projector"]))
     parts.append(Part("notifier", ["notifier"]))
+    if settings.reply_domain:  # reply to play: the inbound listener, its own part
+        parts.append(Part("mail-in", ["mail-in"]))
     parts.append(Part("api", ["api", "--host", host, "--port", str(port)]))
     for part in parts:
         part.start(env)

@@ -54,6 +54,10 @@ class Settings:
     notify_claim_ms: int = 10_000
     digest_seconds: float = 86400.0
     signin_mails_per_minute: int = 5
+    # Reply to play: turn mails carry play+<token>@reply_domain, received by `boardlog mail-in`.
+    reply_domain: str = ""
+    mail_in_host: str = "127.0.0.1"
+    mail_in_port: int = 2525
 
     @property
     def broker(self) -> str:
@@ -94,6 +98,9 @@ class Settings:
             "notify_claim_ms": int(env.get("BOARDLOG_NOTIFY_CLAIM_MS", 10_000)),
             "digest_seconds": float(env.get("BOARDLOG_DIGEST_SECONDS", 86400.0)),
             "signin_mails_per_minute": int(env.get("BOARDLOG_SIGNIN_MAILS_PER_MINUTE", 5)),
+            "reply_domain": env.get("BOARDLOG_REPLY_DOMAIN", ""),
+            "mail_in_host": env.get("BOARDLOG_MAIL_IN_HOST", "127.0.0.1"),
+            "mail_in_port": int(env.get("BOARDLOG_MAIL_IN_PORT", 2525)),
             "table_expiry_seconds": float(env.get("BOARDLOG_TABLE_EXPIRY_SECONDS", 7 * 86400.0)),
         }
         values.update({k: v for k, v in overrides.items() if v is not None})
@@ -132,5 +139,8 @@ class Settings:
             "BOARDLOG_NOTIFY_CLAIM_MS": str(self.notify_claim_ms),
             "BOARDLOG_DIGEST_SECONDS": str(self.digest_seconds),
             "BOARDLOG_SIGNIN_MAILS_PER_MINUTE": str(self.signin_mails_per_minute),
+            "BOARDLOG_REPLY_DOMAIN": self.reply_domain,
+            "BOARDLOG_MAIL_IN_HOST": self.mail_in_host,
+            "BOARDLOG_MAIL_IN_PORT": str(self.mail_in_port),
             "BOARDLOG_TABLE_EXPIRY_SECONDS": str(self.table_expiry_seconds),
         }

@@ -32,6 +32,8 @@ LEASE_MS = 60_000
 FEED_ENTRIES = 100
 DEAD_LETTERS = 50
 MAGIC_SECONDS = 15 * 60
+# A reply-to-play token lives as long as a prompt may wait; the seq it carries ends it sooner.
+REPLY_SECONDS = 30 * 86400
 # Notice latency buckets, seconds (prometheus' histogram: each counts the sends at or below it).
 LATENCY_BUCKETS = (0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 300.0, 3600.0)
 
@@ -151,6 +153,9 @@ class TargetKeys:
 
     def quiet(self, pid: str) -> str:
         return f"{self.base}:quiet:{pid}"
+
+    def reply(self, token_digest: str) -> str:
+        return f"{self.base}:reply:{token_digest}"
 
     def magic(self, token_digest: str) -> str:
         return f"{self.base}:magic:{token_digest}"
@@ -399,6 +404,26 @@ class TargetStore:
         return {_text(k): float(v) for k, v in self.r.hgetall(self.keys.metrics()).items()}
 
     # -- sign-in by mail --------------------------------------------------------------------
+
+    # -- reply to play --------------------------------------------------------------------
+
+    @reports_unavailable
+    def reply_token(self, context: dict[str, Any]) -> str:
+        """A one-time token for a notice's Reply-To (play+<token>@...), bound to `context` (game,
+        seat, seq, player, address); lower-case hex, as mail systems may fold a local part."""
+        token = secrets.token_hex(16)
+        self.r.set(self.keys.reply(digest(token)), orjson.dumps(context), ex=REPLY_SECONDS)
+        return token
+
+    @reports_unavailable
+    def peek_reply(self, token: str) -> bool:
+        return bool(self.r.exists(self.keys.reply(digest(token))))
+
+    @reports_unavailable
+    def use_reply(self, token: str) -> dict[str, Any] | None:
+        """What a reply token is bound to, once (it is deleted as it is read)."""
+        raw = self.r.getdel(self.keys.reply(digest(token)))
+        return None if raw is None else dict(orjson.loads(raw))
 
     @reports_unavailable
     def player_by_email(self, address: str) -> str | None:

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import re
 import signal
+import smtplib
 import time
 import uuid
 from collections import Counter
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
+from email.message import EmailMessage
 from typing import Any
 
 import feedparser
@@ -21,6 +23,7 @@ import redis
 from standardwebhooks import Webhook
 from standardwebhooks.webhooks import WebhookVerificationError
 
+from service.embedded import free_port
 from tests.conftest import Stack, child_env, start_api, wait_for
 from tests.integration.helpers import bearer, command, new_race
 from tests.support.receivers import MailBox, Web
@@ -48,15 +51,18 @@ def nstack(redis_url: str, mailbox: MailBox, web: Web, tmp_path_factory: pytest.
     env = child_env(redis_url, ns, BOARDLOG_SMTP_HOST="127.0.0.1", BOARDLOG_SMTP_PORT=str(mailbox.port),
                     BOARDLOG_SMTP_TLS="none", BOARDLOG_NOTIFY_BACKOFF_MS="100", BOARDLOG_NOTIFY_MAX_RETRIES="4",
                     BOARDLOG_NOTIFY_CLAIM_MS="1000", BOARDLOG_DIGEST_SECONDS="1", BOARDLOG_PLAYERS_PER_MINUTE="0",
-                    BOARDLOG_PUBLIC_URL="http://boardlog.test", BOARDLOG_NOTIFY_TIMEOUT_SECONDS="3")
+                    BOARDLOG_PUBLIC_URL="http://boardlog.test", BOARDLOG_NOTIFY_TIMEOUT_SECONDS="3",
+                    BOARDLOG_REPLY_DOMAIN="play.test", BOARDLOG_MAIL_IN_PORT=str(free_port()))
     s = Stack("", env, logdir=tmp_path_factory.mktemp("nstack"))
     # Every part starts at once (each process's imports take seconds on a busy machine).
     s.start("worker", "worker", "--threads", "4")
     s.start("projector", "projector")
     s.start("notifier", "notifier", "--threads", "4")
+    s.start("mail-in", "mail-in")
     try:
         start_api(s, ns)
         wait_notifier(s)
+        wait_for(lambda: b"mail_in.started" in (s.logdir / "mail-in.log").read_bytes(), timeout=60, interval=0.1)
         yield s
     finally:
         for name in list(s.procs):
@@ -398,3 +404,64 @@ def test_a_sign_in_link_is_mailed_once_and_works_once(nstack: Stack, mailbox: Ma
         codes = [device.post("/v1/signin-mail", json={"email": "x@example.org"}).status_code for _ in range(6)]
         assert codes[-1] == 429
 
+
+def reply(stack: Stack, to: str, body: str, sender: str = "someone@example.org") -> None:
+    """Send a reply to the reply-to-play listener, as a mail server would."""
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = sender, to, "Re: your turn"
+    msg.set_content(body)
+    with smtplib.SMTP("127.0.0.1", int(stack.env["BOARDLOG_MAIL_IN_PORT"]), timeout=20) as smtp:
+        smtp.send_message(msg)
+
+
+def test_reply_to_play_applies_the_first_line_once_and_trusts_only_the_token(
+        nstack: Stack, mailbox: MailBox) -> None:
+    with nstack.client() as c:
+        ann, bob = player(c, "ann"), player(c, "bob")
+        add(c, bob["key"], kind="email", address=f"{bob['id']}@example.org")
+        gid, tokens = table(c, [ann["key"], bob["key"]])
+        inbox = f"{bob['id']}@example.org"
+        seq = last_seq(command(c, gid, tokens[0]))
+        wait_for(lambda: mailbox.to(inbox), timeout=15)
+        turn = mailbox.to(inbox)[0]
+        to = turn["Reply-To"]
+        assert re.fullmatch(r"play\+[0-9a-f]{32}@play\.test", to), to
+        assert "first line" in turn.get_body(("plain",)).get_content()
+
+        # A reply from a forged address to a made-up token is refused at RCPT; nothing changes.
+        with pytest.raises(smtplib.SMTPRecipientsRefused):
+            reply(nstack, "play+" + "0" * 32 + "@play.test", "roll", sender=inbox)
+        assert len(c.get(f"/v1/games/{gid}/events", params={"from": seq + 1}).json()["events"]) == 0
+
+        # The reply: its first line is the move; quoted text and signature below it are ignored.
+        reply(nstack, to, "roll\n\n-- \nbob\n\nOn Tue, boardlog wrote:\n> Race: your turn\n", sender="eve@evil.example")
+        wait_for(lambda: any("accepted" in m["Subject"] for m in mailbox.to(inbox)), timeout=20)
+        answer = next(m for m in mailbox.to(inbox) if "accepted" in m["Subject"])
+        assert "Accepted: roll" in answer.get_body(("plain",)).get_content()
+        events = c.get(f"/v1/games/{gid}/events", params={"from": seq + 1}).json()["events"]
+        rolled = [e for e in events if e["type"] == "race.DieRolled"]
+        assert len(rolled) == 1 and rolled[0]["seat"] == 1  # bob rolled, once
+        # The same reply delivered again: the token was used, so the listener refuses it.
+        with pytest.raises(smtplib.SMTPRecipientsRefused):
+            reply(nstack, to, "roll")
+        events = c.get(f"/v1/games/{gid}/events", params={"from": seq + 1}).json()["events"]
+        assert len([e for e in events if e["type"] == "race.DieRolled"]) == 1
+
+        # A move the rules refuse: the answer gives the reason and the legal commands, and a
+        # fresh reply address for the same turn.
+        before = len(mailbox.to(inbox))
+        head = last_seq(command(c, gid, tokens[0]))
+        wait_for(lambda: len(mailbox.to(inbox)) > before, timeout=15)
+        second = mailbox.to(inbox)[-1]["Reply-To"]
+        reply(nstack, second, "fly away")
+        wait_for(lambda: any("not played" in m["Subject"] for m in mailbox.to(inbox)), timeout=20)
+        refusal = next(m for m in mailbox.to(inbox) if "not played" in m["Subject"])
+        text = refusal.get_body(("plain",)).get_content()
+        assert "cannot read 'fly away'" in text and "  roll" in text
+        assert refusal["Reply-To"] not in (None, second)
+        # Stale: the game moves on (bob plays from the board) before the reply arrives.
+        assert command(c, gid, tokens[1]).status_code == 200
+        reply(nstack, refusal["Reply-To"], "roll")
+        wait_for(lambda: any("too late" in m["Subject"] for m in mailbox.to(inbox)), timeout=20)
+        events = c.get(f"/v1/games/{gid}/events", params={"from": head + 1}).json()["events"]
+        assert len([e for e in events if e["type"] == "race.DieRolled"]) == 1  # only the board's

@@ -60,7 +60,8 @@ def message_id(key: str) -> str:
     return f"<{hashlib.sha256(key.encode()).hexdigest()[:32]}@boardlog>"
 
 
-def notice_mail(cfg: MailSettings, notice: Notice, to: str, public_url: str, unsubscribe: str, key: str) -> EmailMessage:
+def notice_mail(cfg: MailSettings, notice: Notice, to: str, public_url: str, unsubscribe: str, key: str,
+                reply_to: str | None = None) -> EmailMessage:
     msg = EmailMessage()
     msg["Subject"] = notice.subject()
     msg["From"] = cfg.sender
@@ -74,6 +75,13 @@ def notice_mail(cfg: MailSettings, notice: Notice, to: str, public_url: str, uns
     msg["List-Unsubscribe"] = f"<{unsubscribe}>"
     msg["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     msg["Auto-Submitted"] = "auto-generated"
+    if reply_to is not None:  # reply to play: the move as the first line of the reply
+        msg["Reply-To"] = reply_to
+        text = notice.text(public_url, unsubscribe)
+        msg.set_content("Reply to this mail with your move as its first line (in the game's notation).\n\n" + text)
+        msg.add_alternative(notice.html(public_url, unsubscribe).replace(
+            "<body>", "<body><p>Reply to this mail with your move as its first line.</p>", 1), subtype="html")
+        return msg
     msg.set_content(notice.text(public_url, unsubscribe))
     msg.add_alternative(notice.html(public_url, unsubscribe), subtype="html")
     return msg

@@ -37,6 +37,7 @@ from workers.notify.channels import (
     webhook_client,
 )
 from workers.notify.notices import Notice
+from workers.notify.play import reply_address
 
 log = structlog.get_logger("boardlog.notify")
 
@@ -55,6 +56,7 @@ class NotifyConfig:
     max_retries: int = 8
     min_backoff_ms: int = 1000
     max_backoff_ms: int = 600_000
+    reply_domain: str = ""  # set: turn mails carry a reply-to-play address at this domain
 
     def unsubscribe_url(self, t: Target) -> str:
         return f"{self.public_url.rstrip('/')}/unsubscribe/{t.unsubscribe}"
@@ -129,8 +131,13 @@ class Sender:
 
     def _send(self, t: Target, notice: Notice, key: str) -> None:
         if t.kind == "email":
+            reply_to = None
+            if self.cfg.reply_domain and notice.kind == "turn" and notice.game != "test":
+                token = self.targets.reply_token({"game": notice.game, "seat": notice.seat, "seq": notice.seq,
+                                                  "player": t.player, "address": t.address})
+                reply_to = reply_address(token, self.cfg.reply_domain)
             send_mail(self.cfg.mail, notice_mail(self.cfg.mail, notice, t.address, self.cfg.public_url,
-                                                 self.cfg.unsubscribe_url(t), key))
+                                                 self.cfg.unsubscribe_url(t), key, reply_to))
         elif t.kind == "apprise":
             send_apprise(t.address, notice.subject(), notice.text(self.cfg.public_url))
         elif t.kind == "webhook":
