@@ -48,9 +48,14 @@ class _Entry:
             cells = game.touched(self.state, self.command, self.game_events) if self.state is not None else []
         except (KeyError, IndexError, ValueError, TypeError):
             cells = []  # a redacted command may lack what the game would read; no cells, not a 500
+        text = self.text
+        if self.seat is None and self.heading is not None:
+            # a headed step reads as what happened in it: "The volcano erupts: 4. A rock falls on c3."
+            said = [e["text"] for e in self.events if not e.get("quiet")]
+            text = " ".join(said) if said else text
         out: dict[str, Any] = {
             "n": self.n, "seq_from": self.seq_from, "seq_to": self.seq_to, "seat": self.seat,
-            "who": self.who, "notation": self.notation, "text": self.text, "draws": self.draws,
+            "who": self.who, "notation": self.notation, "text": text, "draws": self.draws,
             "cells": cells, "events": self.events, "move": self.move,
         }
         if self.heading is not None:
@@ -131,7 +136,7 @@ class MoveList:
                              told.text, None, before)
             self._open(current)
         current.seq_to = env.seq
-        current.events.append({"seq": env.seq, "type": seen["type"], "text": told.text})
+        current.events.append({"seq": env.seq, "type": seen["type"], "text": told.text, **({"quiet": True} if told.quiet else {})})
         if told.draw:
             current.draws.append(told.draw)
         if not env.type.startswith("boardlog."):

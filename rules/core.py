@@ -87,11 +87,14 @@ class Told:
     `heading` is set on an event that opens a step the game drives on its own (the volcano, the
     end of a round): the move list files it and what follows under that heading instead of under
     the last command. `draw` is the random result the event records, in words ("volcano die 4").
+    `quiet` marks bookkeeping a reader may skip (whose turn it is now, a step of the round
+    beginning): a headed entry's summary leaves it out.
     """
 
     text: str
     heading: str | None = None
     draw: str | None = None
+    quiet: bool = False
 
 
 class InvalidCommand(ValueError):

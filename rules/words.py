@@ -80,3 +80,12 @@ def places(*sources: Any, keys: Sequence[str] = PLACE_KEYS, valid: Any = None) -
                 if isinstance(x, str) and x and x not in out and (valid is None or x in valid):
                     out.append(x)
     return out
+
+
+def opening(text: str) -> str:
+    """A sentence that starts with an article or "their" gets its capital; one that starts with
+    a player's name is left as the player wrote it."""
+    for w in ("a ", "an ", "the ", "their "):
+        if text.startswith(w):
+            return text[0].upper() + text[1:]
+    return text

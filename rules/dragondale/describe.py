@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from rules.core import Command, Event, Told
-from rules.words import article, listing, places, plural, seat_name, sentence, titled
+from rules.words import article, listing, opening, places, plural, seat_name, sentence, titled
 
 from .board import board_for
 from .content import CARD_BY_ID, FURY_CARDS, STANCES, TRIBES
@@ -507,12 +508,17 @@ EVENTS: dict[str, EventWords] = {
 }
 
 
+# Bookkeeping a reader may skip: a headed step's summary leaves these out.
+QUIET = frozenset({"dragondale.PromptChanged", "dragondale.StanceTodo", "dragondale.TurnStarted"})
+
+
 def describe_event(s: State, e: Event, viewer: int | None, names: Sequence[str]) -> Told:
     words = EVENTS.get(e.type)
     if words is None:
         return Told(sentence(titled(e.type.rpartition(".")[2]).lower()))
     out = words(s, e.data, e.seat, viewer, names)
-    return out if isinstance(out, Told) else Told(out)
+    told = out if isinstance(out, Told) else Told(out)
+    return replace(told, text=opening(told.text), quiet=told.quiet or e.type in QUIET)
 
 
 # --- touched ----------------------------------------------------------------------------------

@@ -9,10 +9,11 @@ and Mana Pools. Every Factions event is public. `s` is the state before the comm
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from rules.core import Command, Event, Told
-from rules.words import article, listing, places, seat_name, sentence, titled
+from rules.words import article, listing, opening, places, seat_name, sentence, titled
 
 from .board import space_name, tile_spaces
 from .content import FACTIONS, LAYOUTS
@@ -291,12 +292,17 @@ EVENTS: dict[str, EventWords] = {
 }
 
 
+# Bookkeeping a reader may skip: a headed step's summary leaves these out.
+QUIET = frozenset({"factions.ActivationEnded"})
+
+
 def describe_event(s: State, e: Event, viewer: int | None, names: Sequence[str]) -> Told:
     words = EVENTS.get(e.type)
     if words is None:
         return Told(sentence(titled(e.type.rpartition(".")[2]).lower()))
     out = words(s, e.data, e.seat, names)
-    return out if isinstance(out, Told) else Told(out)
+    told = out if isinstance(out, Told) else Told(out)
+    return replace(told, text=opening(told.text), quiet=told.quiet or e.type in QUIET)
 
 
 # --- touched ----------------------------------------------------------------------------------

@@ -8,10 +8,11 @@ so the viewer changes nothing here. `s` is always the state before the command o
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from rules.core import Command, Event, Told
-from rules.words import article, listing, places, plural, seat_name, sentence, titled
+from rules.words import article, listing, opening, places, plural, seat_name, sentence, titled
 
 from .state import VOLCANO, State
 
@@ -51,7 +52,7 @@ WHY = {
 }
 FLOW = {
     "eor": "End of the round: energy is counted and power cards may turn face up.",
-    "v_roll": "The volcano erupts.",
+    "v_roll": "The volcano stirs.",
     "v_firefly": "The Firefly tiles act.",
     "v_earth": "The Earth Elementals act.",
     "v_fire": "The Fire Elementals act.",
@@ -297,6 +298,9 @@ def _moved(s: State, d: Mapping[str, Any], seat: Any, names: Sequence[str]) -> s
 
 def _defeated(s: State, d: Mapping[str, Any], seat: Any, names: Sequence[str]) -> str:
     cause = str(d.get("cause", ""))
+    u = _uid(s, d.get("uid"))
+    if cause == "firefly" and u is not None and u.kind == "firefly":
+        return f"The Firefly on {d.get('at')} is spent with it."
     by = d.get("by")
     how = CAUSES.get(cause, "")
     if not how and isinstance(by, int) and by >= 0:
@@ -420,7 +424,7 @@ EVENTS: dict[str, EventWords] = {
     "rite.FlowStepped": _flow,
     "rite.RoundEnded": _round_ended,
     "rite.RoundStarted": lambda s, d, seat, names: Told(f"Round {d.get('round')} begins.", heading=f"Round {d.get('round')}"),
-    "rite.VolcanoRolled": lambda s, d, seat, names: Told(f"The volcano die shows {d.get('die')}.",
+    "rite.VolcanoRolled": lambda s, d, seat, names: Told(f"The volcano erupts: {d.get('die')}.",
                                                           draw=f"volcano die {d.get('die')}"),
     "rite.ModeSet": _mode,
     "rite.ReactionsPending": lambda s, d, seat, names: (
@@ -436,12 +440,18 @@ EVENTS: dict[str, EventWords] = {
 }
 
 
+# Bookkeeping a reader may skip: a headed step's summary leaves these out.
+QUIET = frozenset({"rite.TurnStarted", "rite.ActionTaken", "rite.FlowStepped", "rite.ModeSet", "rite.EnergySpent",
+                   "rite.ReactionsPending", "rite.RisesPending", "rite.FlowQueued"})
+
+
 def describe_event(s: State, e: Event, viewer: int | None, names: Sequence[str]) -> Told:
     words = EVENTS.get(e.type)
     if words is None:
         return Told(sentence(titled(e.type.rpartition(".")[2]).lower()))
     out = words(s, e.data, e.seat, names)
-    return out if isinstance(out, Told) else Told(out)
+    told = out if isinstance(out, Told) else Told(out)
+    return replace(told, text=opening(told.text), quiet=told.quiet or e.type in QUIET)
 
 
 # --- touched ----------------------------------------------------------------------------------

@@ -106,10 +106,12 @@ const BLMoves = (() => {
     li.append(head);
     const extra = (e.events || []).filter((x) => x.text !== e.text);
     if (extra.length) {
+      const told = extra.filter((x) => !x.quiet).length;
       const box = el("details", { class: "mv-events" },
-        el("summary", {}, `${extra.length} event${extra.length === 1 ? "" : "s"}`),
+        el("summary", {}, `${told || extra.length} event${(told || extra.length) === 1 ? "" : "s"}`),
         el("ol", { class: "mv-event-list" }, extra.map((x) =>
-          el("li", { "data-seq": x.seq }, el("span", { class: "mv-seq" }, `#${x.seq}`), " ", x.text))));
+          el("li", { "data-seq": x.seq, class: x.quiet ? "mv-quiet" : null },
+            el("span", { class: "mv-seq" }, `#${x.seq}`), " ", x.text))));
       if (M.open.has(e.n)) box.open = true;
       box.addEventListener("toggle", () => { if (box.open) M.open.add(e.n); else M.open.delete(e.n); });
       li.append(box);

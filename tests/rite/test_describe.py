@@ -37,9 +37,9 @@ def test_a_move_names_the_unit_its_path_and_the_tiles_it_touched() -> None:
 def test_the_volcano_opens_its_own_heading_and_records_its_die() -> None:
     s = board()
     told = _said(s, "rite.FlowStepped", {"step": "v_roll"})
-    assert told.heading == "The volcano" and told.text == "The volcano erupts."
+    assert told.heading == "The volcano" and told.quiet
     die = _said(s, "rite.VolcanoRolled", {"die": 4}, 0)
-    assert die.text == "The volcano die shows 4." and die.draw == "volcano die 4" and die.heading is None
+    assert die.text == "The volcano erupts: 4." and die.draw == "volcano die 4" and die.heading is None
     assert _said(s, "rite.RockPlaced", {"at": "c3"}).text == "A rock falls on c3."
 
 
