@@ -168,7 +168,8 @@ def parse_text(text: str, seat: int) -> Command:
     if not words:
         raise InvalidCommand("bad_text", "empty command")
     verb, rest = words[0].lower(), words[1:]
-    key = choice_key([verb, *rest] if verb != "choose" or len(rest) < 2 else rest)
+    # every word of an option is a lower-case id or name, so "Encounter Dragon Celts in oak" reads
+    key = choice_key([w.lower() for w in ([verb, *rest] if verb != "choose" or len(rest) < 2 else rest)])
     if key is not None:
         return parse_command(P + "choose", {"option": key}, seat)
     if verb not in SHAPES:

@@ -64,6 +64,7 @@ def test_choices_are_words_a_player_types_from_the_board() -> None:
         assert GAME.parse_text(text, 0) == c
         assert GAME.parse_text(f"choose {key}", 0) == c
         assert GAME.parse_text(f"choose {text}", 0) == c
+    assert GAME.parse_text("Encounter Dragon Celts in oak", 0) == GAME.parse_text("choose enc:oak:dragon:celts", 0)
     odd = Command("dragondale.choose", {"option": "start:celts"}, 0)
     assert GAME.format_text(odd) == "choose start:celts"
     assert GAME.parse_text("choose start:celts", 0) == odd
