@@ -39,6 +39,8 @@ class Settings:
     anon_replays_per_minute: int = 300
     # A table with open seats that nobody fills in this long is closed (expired).
     table_expiry_seconds: float = 7 * 86400.0
+    # Games with invited or open seats one client address may create a minute; 0: no limit.
+    tables_per_minute: int = 10
     # Notifications (issue #19): the address links in notices point at, the SMTP server, and
     # how the notify jobs retry. No SMTP host: email targets fail, saying so.
     public_url: str = "http://127.0.0.1:8000"
@@ -102,6 +104,7 @@ class Settings:
             "mail_in_host": env.get("BOARDLOG_MAIL_IN_HOST", "127.0.0.1"),
             "mail_in_port": int(env.get("BOARDLOG_MAIL_IN_PORT", 2525)),
             "table_expiry_seconds": float(env.get("BOARDLOG_TABLE_EXPIRY_SECONDS", 7 * 86400.0)),
+            "tables_per_minute": int(env.get("BOARDLOG_TABLES_PER_MINUTE", 10)),
         }
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**values)  # type: ignore[arg-type]
@@ -143,4 +146,5 @@ class Settings:
             "BOARDLOG_MAIL_IN_HOST": self.mail_in_host,
             "BOARDLOG_MAIL_IN_PORT": str(self.mail_in_port),
             "BOARDLOG_TABLE_EXPIRY_SECONDS": str(self.table_expiry_seconds),
+            "BOARDLOG_TABLES_PER_MINUTE": str(self.tables_per_minute),
         }

@@ -121,9 +121,21 @@ def _new_token() -> str:
     return secrets.token_urlsafe(24)
 
 
-async def create_with_players(p: ApiParts, creator: Player, body: Mapping[str, Any]) -> tuple[dict[str, Any], str]:
-    """A game whose seats invite players or stay open; the answer and where the game (or the
-    table) is read."""
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """A create request with player or open seats, checked: nothing is written yet."""
+
+    name: str
+    asks: list[Ask]
+    options: dict[str, Any]
+    invited: dict[int, Player]
+    names: dict[int, str]
+    expires_in: float
+
+
+async def plan_table(p: ApiParts, creator: Player, body: Mapping[str, Any]) -> Plan:
+    """Check a create request whose seats invite players or stay open; refuse it (422, 404 for
+    an unknown game) before anything is written."""
     name = body.get("game")
     if not isinstance(name, str):
         raise InvalidCommand("bad_request", "'game' must be a game name")
@@ -160,7 +172,13 @@ async def create_with_players(p: ApiParts, creator: Player, body: Mapping[str, A
     names = {i: (a.name or invited[i].name) for i, a in enumerate(asks) if a.kind != "open"}
     _distinct(names)
     check_setup(game, options, len(asks))
+    return Plan(name, asks, options, invited, names, float(expires_in))
 
+
+async def create_with_players(p: ApiParts, creator: Player, plan: Plan) -> tuple[dict[str, Any], str]:
+    """A game whose seats invite players or stay open, as planned; the answer and where the game
+    (or the table) is read."""
+    name, asks, options, invited, names = plan.name, plan.asks, plan.options, plan.invited, plan.names
     gid = new_game_id(p.store.partitions)
     seed = secrets.token_bytes(32)
     admin = _new_token()
@@ -176,11 +194,11 @@ async def create_with_players(p: ApiParts, creator: Player, body: Mapping[str, A
     if all(s.name is not None for s in seats):
         table = Table(gid, name, options, creator.id, creator.name, 0.0, 0.0, "full", "0", tuple(seats), seed,
                       digest(admin), utcnow())
+        await _claim_all(p, table)  # first, as a table's start does
         out["status"] = await _set_up(p, table)
-        await _claim_all(p, table)
         log.info("game.created", game=gid, type=name, seats=len(seats), invited=len(invited))
         return out, f"/v1/games/{gid}"
-    expires = p.tables.clock() + expires_in
+    expires = p.tables.clock() + plan.expires_in
     await p.tables.open(gid, name, options, (creator.id, creator.name), expires, seats, seed, digest(admin))
     out.update(status="forming", expires=expires)
     log.info("table.opened", game=gid, type=name, seats=len(seats), open=sum(1 for s in seats if s.open),
@@ -215,7 +233,9 @@ async def _claim_all(p: ApiParts, table: Table) -> None:
 
 
 async def start(p: ApiParts, table: Table) -> str:
-    """A full table's game set up and its players' seats claimed; the game's status."""
+    """A full table's players' seats claimed and its game set up; the game's status. The claims
+    come first, so that what follows the game's first events (the notifier) finds its players."""
+    await p.tables.started(table, final=False)
     status = await _set_up(p, table)
     await p.tables.started(table)
     log.info("table.started", game=table.gid, type=table.game, seats=len(table.seats))
@@ -307,10 +327,16 @@ def table_json(table: Table, viewer: str | None) -> dict[str, Any]:
 
 
 async def forming(p: ApiParts) -> list[Table]:
-    """The forming tables, soonest to expire first; those whose time is up are closed on the way."""
+    """The forming tables, soonest to expire first. On the way, those whose time is up are
+    closed, and a full one whose start was cut short (a crash) is started."""
     tables, expired = await p.tables.forming()
     for gid in expired:
         if await p.tables.close(gid, "expired", p.tables.clock()) == "ok":
             log.info("table.expired", game=gid)
-    return tables
+        else:
+            await table_now(p, gid)
+    for t in tables:
+        if t.status == "full":
+            await table_now(p, t.gid)
+    return [t for t in tables if t.status == "forming"]
 

@@ -2,7 +2,7 @@
 
 A table is account data until it is full, like a claim: it lives with the players, under the
 `{players}` hash tag (`<ns>:{players}:table:<gid>`, a hash, and `<ns>:{players}:tables`, the
-forming tables by when they expire), so a join, its seat and, at the start, every player's
+forming tables, and full ones not started yet, by when they expire), so a join, its seat and, at the start, every player's
 claim are each one script on one slot. The game itself (its partition's keys) does not exist
 until the table is full: nothing of a forming table is in any game's log.
 
@@ -48,8 +48,8 @@ redis.call('HSET', KEYS[1], 'seat:' .. ARGV[2], ARGV[3])
 redis.call('HINCRBY', KEYS[1], 'ver', 1)
 local free = redis.call('HINCRBY', KEYS[1], 'free', -1)
 if free <= 0 then
+  -- Still listed: until its start has run, any listing of the tables finishes a start cut short.
   redis.call('HSET', KEYS[1], 'status', 'full', 'filled_at', ARGV[6])
-  redis.call('ZREM', KEYS[2], ARGV[4])
   return 'full'
 end
 return 'ok'
@@ -72,19 +72,25 @@ redis.call('EXPIRE', KEYS[1], ARGV[4])
 return 'ok'
 """
 
-# The game exists: every seat that names a player is claimed for them (the same claims as a
-# seat link's), the seed leaves the table, and the table says where the game is. Run again
-# (after a crash between the game's creation and this) it writes the same.
+# Every seat of a full table that names a player is claimed for them (the same claims as a
+# seat link's): before its game is stored (ARGV[#ARGV] "claim"), so that whatever follows the
+# game's first events (the notifier) finds its players; then, once the game exists ("start"),
+# again, with the seed out of the table and the table out of the list. Run again (after a
+# crash) it writes the same.
 _STARTED = """
 local st = redis.call('HGET', KEYS[1], 'status')
 if st ~= 'full' and st ~= 'started' then return st or 'gone' end
-for i = 1, #ARGV - 2, 2 do
-  redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1])
-  redis.call('ZADD', KEYS[2 + (i + 1) / 2], ARGV[#ARGV], ARGV[#ARGV - 1])
+local n = #ARGV - 3
+for i = 1, n, 2 do
+  redis.call('HSET', KEYS[3], ARGV[i], ARGV[i + 1])
+  redis.call('ZADD', KEYS[3 + (i + 1) / 2], ARGV[n + 2], ARGV[n + 1])
 end
-redis.call('HSET', KEYS[1], 'status', 'started')
-redis.call('HDEL', KEYS[1], 'seed')
-redis.call('EXPIRE', KEYS[1], KEEP)
+if ARGV[#ARGV] == 'start' then
+  redis.call('HSET', KEYS[1], 'status', 'started')
+  redis.call('HDEL', KEYS[1], 'seed')
+  redis.call('ZREM', KEYS[2], ARGV[n + 1])
+  redis.call('EXPIRE', KEYS[1], KEEP)
+end
 return 'ok'
 """.replace("KEEP", str(KEEP_CLOSED_SECONDS))
 
@@ -161,7 +167,8 @@ class TableStore:
 
     @property
     def index(self) -> str:
-        """The forming tables, scored by when they expire."""
+        """The forming tables (and the full ones whose start has not finished), scored by when
+        they expire."""
         return f"{self.players.base}:tables"
 
     async def _run(self, call: Callable[[], Awaitable[T]]) -> T:
@@ -210,21 +217,23 @@ class TableStore:
             _CLOSE, 2, self.key(gid), self.index, gid, status, repr(expired_by), str(KEEP_CLOSED_SECONDS)))
         return _text(got)
 
-    async def started(self, table: Table) -> str:
-        """Marks a full table started once its game exists, claiming each player's seat."""
+    async def started(self, table: Table, final: bool = True) -> str:
+        """Claims each player's seat of a full table; `final` (once its game exists): marks it
+        started, drops its seed and takes it off the list."""
         held = [s for s in table.seats if s.player is not None]
-        keys = [self.key(table.gid), self.players.claims(table.gid), *(self.players.games(s.player) for s in held
-                                                                        if s.player is not None)]
+        keys = [self.key(table.gid), self.index, self.players.claims(table.gid),
+                *(self.players.games(s.player) for s in held if s.player is not None)]
         args: list[str] = []
         for s in held:
             args += [str(s.seat), s.player or ""]
-        args += [table.gid, repr(self.clock())]
+        args += [table.gid, repr(self.clock()), "start" if final else "claim"]
         got = await self._run(lambda: self.aio.eval(_STARTED, len(keys), *keys, *args))
         return _text(got)
 
     async def forming(self, limit: int = 200) -> tuple[list[Table], list[str]]:
-        """Up to `limit` forming tables, the soonest to expire first, and the ids of those
-        listed as forming whose time is up (for the caller to close)."""
+        """Up to `limit` listed tables (forming, or full with their start not finished), the
+        soonest to expire first, and the ids of those listed whose time is up (for the caller to
+        close, or start)."""
         now = self.clock()
         expired = [_text(g) for g in await self._run(lambda: self.aio.zrangebyscore(self.index, "-inf", now))]
         gids = [_text(g) for g in await self._run(

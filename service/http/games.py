@@ -21,9 +21,10 @@ from service.http.auth import current_player
 from service.http.body import json_body
 from service.http.errors import ApiError
 from service.http.parts import parts
+from service.http.players import limited
 from service.http.responses import json_response
 from service.matches import create_match
-from service.tables import create_with_players, has_player_seats
+from service.tables import create_with_players, has_player_seats, plan_table
 
 log = structlog.get_logger("boardlog.api")
 
@@ -51,7 +52,11 @@ async def create(request: Request) -> Response:
     body = await json_body(request)
     if has_player_seats(body.get("seats")):
         who = await current_player(request)
-        made, where = await create_with_players(parts(request), who.player, body)
+        plan = await plan_table(parts(request), who.player, body)
+        refused = await limited(request, "tables", parts(request).settings.tables_per_minute)
+        if refused is not None:
+            return refused
+        made, where = await create_with_players(parts(request), who.player, plan)
         return json_response(made, 201, {"Location": where})
     out = await run_in_threadpool(lambda: create_match(store, body))
     log.info("game.created", game=out["id"], type=out["game"], seats=len(out["seats"]))

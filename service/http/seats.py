@@ -66,11 +66,15 @@ async def my_seat(gid: str, who: Me, request: Request) -> Response:
     return json_response({"game": gid, "seat": seat})
 
 
-async def _summary(p: ApiParts, gid: str) -> dict[str, Any]:
+async def _summary(p: ApiParts, gid: str) -> dict[str, Any] | None:
+    """The game's summary; None for a game not stored yet (an open table's seats are claimed
+    a moment before its game is stored: service/tables.py)."""
     raw = await p.reads.read_model(gid, "summary")
     if raw is not None:
         out: dict[str, Any] = loads(raw)
         return out
+    if not await p.reads.exists(gid):
+        return None
     return await run_in_threadpool(lambda: current_summary(p.store, gid))
 
 
@@ -95,7 +99,8 @@ async def my_games(who: Me, request: Request, waiting: int = 0) -> Response:
     """Waiting on the player first, then their other active games, then finished ones; each
     group by last activity, the latest first. `?waiting=1`: the waiting ones only."""
     p = parts(request)
-    rows = [game_row(await _summary(p, gid), seat) for gid, seat in (await p.players.seats(who.player.id)).items()]
+    held = [(await _summary(p, gid), seat) for gid, seat in (await p.players.seats(who.player.id)).items()]
+    rows = [game_row(summary, seat) for summary, seat in held if summary is not None]
     # Latest first within a group: sort by time descending, then (stably) by group.
     rows.sort(key=lambda r: r["since"], reverse=True)
     rows.sort(key=_group)

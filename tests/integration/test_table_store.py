@@ -62,10 +62,16 @@ def test_a_table_fills_once_and_its_start_claims_every_seat(url: str) -> None:
         assert await tables.join(t, taken(2, "dan"), "2026-12-01T00:00:02.000Z") == "is:full"
         full = await tables.get(gid)
         assert full is not None and full.status == "full" and full.filled_at == "2026-12-01T00:00:01.000Z"
-        assert (await tables.forming())[0] == []
+        # Listed until its start has run, so that a listing finishes a start cut short.
+        assert [(x.gid, x.status) for x in (await tables.forming())[0]] == [(gid, "full")]
         assert await tables.close(gid, "cancelled") == "full"  # a full table starts instead
+        assert await tables.started(full, final=False) == "ok"  # the claims, before the game is stored
+        assert await players.claimants(gid) == {0: "pid-ann", 1: "pid-bob", 2: "pid-cy"}
+        listed = await tables.get(gid)
+        assert listed is not None and listed.status == "full" and listed.seed is not None
         assert await tables.started(full) == "ok"
         assert await tables.started(full) == "ok"  # again after a crash: the same writes
+        assert (await tables.forming())[0] == []
         done = await tables.get(gid)
         assert done is not None and done.status == "started" and done.seed is None
         assert await players.claimants(gid) == {0: "pid-ann", 1: "pid-bob", 2: "pid-cy"}

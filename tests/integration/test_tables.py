@@ -4,11 +4,13 @@ every seat's entropy; the creator cancels one; one nobody fills expires."""
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
 import uuid
 from collections.abc import Iterator
 from contextlib import closing
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -17,6 +19,8 @@ import redis
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from events.redisstore.tables import TableSeat, TableStore
+from service.bootstrap import async_redis_client
 from service.http.credentials import COOKIE
 from tests.conftest import Stack, child_env, running_stack, wait_for
 from tests.integration.helpers import bearer
@@ -56,7 +60,8 @@ def stack(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[
     """One stack for the module (starting one costs seconds on a busy machine); every test
     makes its own players and tables."""
     ns = f"t{uuid.uuid4().hex[:12]}"
-    env = child_env(redis_url, ns, BOARDLOG_PLAYERS_PER_MINUTE="0", BOARDLOG_SIGNINS_PER_MINUTE="0")
+    env = child_env(redis_url, ns, BOARDLOG_PLAYERS_PER_MINUTE="0", BOARDLOG_SIGNINS_PER_MINUTE="0",
+                    BOARDLOG_TABLES_PER_MINUTE="0")
     with running_stack(env, tmp_path_factory.mktemp("tables")) as s:
         yield s
     client = redis.Redis.from_url(redis_url)
@@ -304,6 +309,7 @@ def test_no_answer_log_line_or_event_holds_a_secret_but_its_caller_s(stack: Stac
         for i, op in enumerate(ops):
             if op == "player" or len(players) < 2:
                 r = c.post("/v1/players", json={"name": uniq("p")})
+                assert r.status_code == 201, r.text
                 players.append(r.json())
             elif op == "signin":
                 r = c.post("/v1/sessions", json={"key": players[-1]["key"]})
@@ -397,3 +403,61 @@ def test_any_create_or_join_is_answered_2xx_or_4xx_and_a_refusal_writes_nothing(
             fuzz["table"] = None  # the joiner sits here now: the next example needs a new table
         else:
             assert c.get(f"/v1/tables/{gid}").json() == before
+
+
+def test_a_start_cut_short_by_a_crash_is_finished_by_the_next_listing(stack: Stack, redis_url: str) -> None:
+    """The join script took the last seat and the claims were written, then the API process
+    died before the game was stored: the player's games skip it, and the next listing of the
+    tables stores it (with both seats' entropy) and marks the table started."""
+    with stack.client() as anon:
+        ann, ann_made = signed_in(stack, anon, uniq("ann"))
+        bob, bob_made = signed_in(stack, anon, uniq("bob"))
+        with closing(ann), closing(bob):
+            gid = open_table(ann, stack, [{"player": ann_made["id"], "entropy": "a"}, {"open": True}]).json()["id"]
+
+            async def crash_after_the_claims() -> None:
+                aio = async_redis_client(redis_url)
+                try:
+                    tables = TableStore(aio, stack.env["BOARDLOG_NAMESPACE"])
+                    table = await tables.get(gid)
+                    assert table is not None
+                    seat = TableSeat(1, "bob", bob_made["id"], "b", "not-a-token-digest", True)
+                    assert await tables.join(table, seat, "2026-12-01T00:00:00.000Z") == "full"
+                    full = await tables.get(gid)
+                    assert full is not None
+                    assert await tables.started(full, final=False) == "ok"
+                finally:
+                    await aio.aclose()
+
+            asyncio.run(crash_after_the_claims())
+            assert anon.get(f"/v1/games/{gid}").status_code == 404
+            mine = bob.get("/v1/me/games")
+            assert mine.status_code == 200 and mine.json()["games"] == []
+            assert gid not in table_ids(anon)  # the listing started it
+            assert anon.get(f"/v1/tables/{gid}").json()["status"] == "started"
+            created = anon.get(f"/v1/games/{gid}/events").json()["events"][0]
+            assert created["data"]["entropy"] == ["a", "b"] and created["at"] == "2026-12-01T00:00:00.000Z"
+            wait_for(lambda: [g["id"] for g in bob.get("/v1/me/games").json()["games"]] == [gid])
+
+
+@pytest.fixture
+def limited_stack(redis_url: str, namespace: str, tmp_path: Path) -> Iterator[Stack]:
+    env = child_env(redis_url, namespace, BOARDLOG_TABLES_PER_MINUTE="2")
+    with running_stack(env, tmp_path, threads=1) as s:
+        yield s
+
+
+def test_opening_tables_is_rate_limited_per_client(limited_stack: Stack) -> None:
+    stack = limited_stack
+    with stack.client() as anon:
+        ann = new_player(anon, "ann")
+        # Five tries span at most two minute windows of two: one of them must be refused.
+        answers = [anon.post("/v1/games", json={"game": "race", "seats": ["ann", {"open": True}]},
+                             headers=bearer(ann["key"])) for _ in range(5)]
+        assert [r.status_code for r in answers[:2]] == [201, 201]
+        refused = [r for r in answers if r.status_code == 429]
+        assert refused and all(r.json()["error"]["code"] == "rate_limited" for r in refused)
+        assert len(table_ids(anon)) == 5 - len(refused)
+        # A refused request is refused for what it is first: a bad one is a 422, not a 429.
+        bad = anon.post("/v1/games", json={"game": "race", "seats": [{"open": True}] * 7}, headers=bearer(ann["key"]))
+        assert bad.status_code == 422
