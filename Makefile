@@ -28,5 +28,11 @@ bench: $(STAMP)
 	@for f in bench/bench_*.py; do m=$$(basename $$f .py); echo "== $$m"; $(BIN)/python -m bench.$$m || exit 1; done
 	$(BIN)/pytest -n $(PYTEST_WORKERS) -m slow --timeout 3600 -q
 
+# The chaos soak: load on games of all three types through `boardlog serve`, a kill -9 of a random
+# part every 20-40 s, then every check (bench/soak_chaos.py). SOAK_MINUTES=N to change its length.
+SOAK_MINUTES ?= 10
+soak: $(STAMP)
+	$(BIN)/python -m bench.soak_chaos --minutes $(SOAK_MINUTES)
+
 clean:
 	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache
