@@ -9,6 +9,7 @@ from rules.dragondale.content import BOARDS
 
 LEAVE_CAP = {"thicket": 2, "camp": 2}
 ENTER_CAP = {"mountain": 2, "inner": 1}
+TOKENS_PER_TRIBE = 16  # [Components: "72 insight tokens (16 per tribe + 8 neutral)"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +88,10 @@ def _build(key: str) -> Board:
             if target not in terr or not terr[target].dragon:
                 raise ValueError(f"board {key}: arrow from {t.id} to a non-Dragon territory")
     trees_in = {t: tuple(k for k, w in trees.items() if t in w) for t in terr}
+    # set-up step 10 puts one token of each tribe on every territory without a reward and
+    # step 11 one more by the Fury track: the 16 tokens a tribe has must be enough
+    if sum(1 for t in terr.values() if not t.reward) + 1 > TOKENS_PER_TRIBE:
+        raise ValueError(f"board {key}: more territories without a reward than a tribe has insight tokens")
     return Board(
         key=key, terr=terr, adj={k: frozenset(v) for k, v in adj.items()}, trees=trees,
         camps=tuple(t.id for t in terr.values() if t.kind == "camp"),
@@ -101,3 +106,8 @@ BOARDS_BY_N: dict[int, Board] = {int(k): b for k, b in BOARD_BY_KEY.items()}
 
 def board_for(n_tribes: int) -> Board:
     return BOARDS_BY_N[n_tribes]
+
+
+def token_places(b: Board) -> list[str]:
+    """Set-up step 10: "all territories of the board that do not contain an exploration reward"."""
+    return [t.id for t in b.terr.values() if not t.reward]

@@ -24,7 +24,7 @@ from rules.dragondale.queries import (
     can_enter,
     enemies_at,
     forced_options,
-    free_tunnels,
+    other_tunnels,
     token_combos,
     units_at,
 )
@@ -153,6 +153,8 @@ def eff_explore(e: Flow, t: Task, eff: dict[str, Any]) -> None:
 def eff_empower(e: Flow, t: Task, eff: dict[str, Any]) -> None:
     if e.s.tribes[t["seat"]].library:
         e.push({"k": "cempower", "seat": t["seat"]})
+    else:
+        _abandon_card(e)
 
 
 def eff_dragon_move(e: Flow, t: Task, eff: dict[str, Any]) -> None:
@@ -178,6 +180,8 @@ def eff_alter_tree(e: Flow, t: Task, eff: dict[str, Any]) -> None:
 def eff_check_tree(e: Flow, t: Task, eff: dict[str, Any]) -> None:
     if any(x.state == "unaltered" for x in e.s.trees):
         e.push({"k": "check", "seat": t["seat"]})
+    else:
+        _abandon_card(e)
 
 
 def eff_peek_dragon(e: Flow, t: Task, eff: dict[str, Any]) -> None:
@@ -189,6 +193,8 @@ def eff_peek_dragon(e: Flow, t: Task, eff: dict[str, Any]) -> None:
 def eff_return_unit(e: Flow, t: Task, eff: dict[str, Any]) -> None:
     if any(u.loc is None for u in e.s.tribes[t["seat"]].units):
         e.push({"k": "ret", "seat": t["seat"]})
+    else:
+        _abandon_card(e)
 
 
 def eff_may(e: Flow, t: Task, eff: dict[str, Any]) -> None:
@@ -296,7 +302,7 @@ def _cmove_opts(s: State, seat: int) -> list[str]:
         for d in sorted(b.adj[u.loc]):
             if not can_enter(s, seat, d):
                 continue
-            if k == "tunnel" and (n < 2 or not free_tunnels(s, seat, {u.loc, d})):
+            if k == "tunnel" and (n < 2 or not other_tunnels(s, u.loc)):
                 continue
             out.append(f"move:{u.id}:{d}")
     return out
@@ -307,9 +313,14 @@ def legal_cmove(s: State, t: Task, seat: int) -> list[Command]:
 
 
 def _abandon_card(e: Flow) -> None:
-    """A "-" effect not done: ignore the rest of the card."""
-    if e.stack and e.stack[-1]["k"] == "eff":
-        e.stack[-1]["i"] = len(e.stack[-1]["list"])
+    """A "-" effect not done, by choice or because it cannot be: ignore the rest of the card
+    [Special Action]. The card's effect lists on top of the stack (a "may"'s reward runs as its
+    own list above the card's) all end; a stance's or Fury card's list (one with an opponent)
+    is never a special action card, and is left alone."""
+    for task in reversed(e.stack):
+        if task["k"] != "eff" or "opp" in task["ctx"]:
+            return
+        task["i"] = len(task["list"])
 
 
 def handle_cmove(e: Flow, t: Task, cmd: Command) -> None:
@@ -478,7 +489,7 @@ def handle_may(e: Flow, t: Task, cmd: Command) -> None:
         i = cmd.args["token"]
         e.emit("InsightRevealed", {"index": i, "type": e.s.tribes[seat].tokens[i].type}, seat)
     else:
-        e.emit("CardDiscarded", {"card": cmd.args["card"]}, seat)
+        e.discard(seat, cmd.args["card"])
     e.push({"k": "eff", "seat": seat, "list": t["then"], "i": 0, "ctx": t["ctx"]})
 
 

@@ -42,9 +42,15 @@ def _bag_add(bag: Mapping[str, int], tok: Token) -> dict[str, int]:
     return out
 
 
+def top_card_on(ideas: tuple[str, ...]) -> bool:
+    """Whether a "(TOP)" card lies on top of an Ideas pile (last = top): a card put there goes
+    under it, unseen by the other tribes [Glossary: discard]."""
+    return bool(ideas) and ideas[-1].endswith("-A")
+
+
 def _add_idea(ideas: tuple[str, ...], card: str) -> tuple[str, ...]:
     """Put a card on top of Ideas, below a TOP card if one is there (last = top)."""
-    if ideas and ideas[-1].endswith("-A"):
+    if top_card_on(ideas):
         return (*ideas[:-1], card, ideas[-1])
     return (*ideas, card)
 
@@ -85,6 +91,10 @@ def _awaiting(s: State, d: Any, seat: Any) -> State:
 
 def _turn(s: State, d: Any, seat: Any) -> State:
     return _revise(s, turn_no=d["turn"])
+
+
+def _first(s: State, d: Any, seat: Any) -> State:
+    return _revise(s, order=tuple(d["order"]), dominance=tuple(d["dominance"]), stone=d["stone"])
 
 
 def _stance(s: State, d: Any, seat: int) -> State:
@@ -218,6 +228,11 @@ def _played(s: State, d: Any, seat: int) -> State:
     return _tr(s, seat, hand=tuple(hand), ideas=_add_idea(t.ideas, d["card"]))
 
 
+def _discarded(s: State, d: Any, seat: int) -> State:
+    card = d["card"] if "card" in d else d["secret"]["card"]
+    return _played(s, {"card": card}, seat)
+
+
 def _exchanged(s: State, d: Any, seat: int) -> State:
     t = s.tribes[seat]
     ideas = tuple(c for c in t.ideas if c != d["old"])
@@ -302,7 +317,13 @@ def _taltered(s: State, d: Any, seat: int) -> State:
     s = _set_tree(s, d["tree"], state=d["state"], by=seat, protected=d["protected"], shown=True)
     if d["state"] in ("blessed", "cursed"):
         s = _tr(s, seat, roots=s.tribes[seat].roots - 1)
+    if d["state"] == "felled":
+        s = _revise(s, wood=(*s.wood, d["tree"]))
     return s
+
+
+def _wood_secured(s: State, d: Any, seat: int) -> State:
+    return _revise(s, wood=tuple(t for t in s.wood if t not in d["trees"]))
 
 
 def _tshuffled(s: State, d: Any, seat: Any) -> State:
@@ -344,6 +365,7 @@ HANDLERS: dict[str, Handler] = {
     "dragondale.TribeSetUp": _tribe_setup,
     "dragondale.PromptChanged": _awaiting,
     "dragondale.TurnStarted": _turn,
+    "dragondale.StartingTribeChosen": _first,
     "dragondale.StanceChosen": _stance,
     "dragondale.StanceTodo": _todo,
     "dragondale.UnitsMoved": _moved,
@@ -362,7 +384,7 @@ HANDLERS: dict[str, Handler] = {
     "dragondale.CardBoosted": _boosted,
     "dragondale.CardEmpowered": _empowered,
     "dragondale.CardPlayed": _played,
-    "dragondale.CardDiscarded": _played,
+    "dragondale.CardDiscarded": _discarded,
     "dragondale.CardExchanged": _exchanged,
     "dragondale.IdeasPlanned": _planned,
     "dragondale.IdeaTaken": _taken,
@@ -380,6 +402,7 @@ HANDLERS: dict[str, Handler] = {
     "dragondale.TreeChecked": _tchecked,
     "dragondale.TreeRevealed": _trevealed,
     "dragondale.TreeAltered": _taltered,
+    "dragondale.WoodSecured": _wood_secured,
     "dragondale.TreesShuffled": _tshuffled,
     "dragondale.TreePoisoned": _tpoisoned,
     "dragondale.StanceRevealed": _srevealed,

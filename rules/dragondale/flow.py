@@ -19,7 +19,7 @@ from rules.dragondale.content import (
     MOVEMENT_CARDS,
     TRIBES,
 )
-from rules.dragondale.evolve import evolve
+from rules.dragondale.evolve import evolve, top_card_on
 from rules.dragondale.identity import mixing, named_in, touched
 from rules.dragondale.queries import (
     board,
@@ -70,13 +70,16 @@ class Flow(Emitter[State]):
             self.end_by_vp("the Dragon reached the lowest dominance")
             return True
         if s.trees and all(t.state == "felled" for t in s.trees):
-            self.end_by_vp("all trees are felled")
+            # "The last felled tree is worth 2 VP; other wood that has not been secured is
+            # worth 0 VP" [Other End Game Conditions, case B]
+            last = next(t for t in s.trees if t.id == s.wood[-1]) if s.wood else None
+            self.end_by_vp("all trees are felled", {last.by: 2} if last and last.by is not None else {})
             return True
         return False
 
-    def end_by_vp(self, reason: str) -> None:
+    def end_by_vp(self, reason: str, extra: dict[int, int] | None = None) -> None:
         s = self.s
-        scores = [vp(s, i) for i in range(s.n)]
+        scores = [vp(s, i) + (extra or {}).get(i, 0) for i in range(s.n)]
         best = max(scores)
         tied = [i for i in range(s.n) if scores[i] == best]
         winner = min(tied, key=lambda i: dominance_rank(s, i))
@@ -120,6 +123,13 @@ class Flow(Emitter[State]):
                 self.emit("InsightPickedUp", {"where": terr, "owner": name, "secret": {"type": tok.type}}, seat)
                 return
 
+    def discard(self, seat: int, card: str) -> None:
+        """Discard a card to Ideas: seen by all on top of the pile, secret under a TOP card."""
+        if top_card_on(self.s.tribes[seat].ideas):
+            self.emit("CardDiscarded", {"secret": {"card": card}}, seat)
+        else:
+            self.emit("CardDiscarded", {"card": card}, seat)
+
     def boost(self, seat: int) -> None:
         lib = self.s.tribes[seat].library
         if lib:
@@ -143,16 +153,18 @@ class Flow(Emitter[State]):
             self.emit("DominanceChanged", {"order": order})
 
     def fury_step(self, seat: int, delta: int) -> None:
-        if delta == 0:
-            return
-        new = self.s.tribes[seat].fury + delta
-        if LOW <= new <= HIGH:
+        """Move a tribe token `delta` spaces, one space at a time: each space it moves onto that
+        holds the tribe's insight token gains it, and a move past either end goes over the edge."""
+        step = 1 if delta > 0 else -1
+        for _ in range(abs(delta)):
+            new = self.s.tribes[seat].fury + step
+            if not LOW <= new <= HIGH:
+                self.push({"k": "edge", "seat": seat, "side": "top" if new > HIGH else "bottom"})
+                return
             self.emit("FuryMoved", {"to": new}, seat)
             tok = self.s.fury_tokens.get(str(new))
             if tok is not None and tok.owner == self.s.tribes[seat].name:
                 self.emit("InsightPickedUp", {"where": f"fury:{new}", "owner": tok.owner, "secret": {"type": tok.type}}, seat)
-        else:
-            self.push({"k": "edge", "seat": seat, "side": "top" if new > HIGH else "bottom"})
 
     def hide(self, seat: int, ids: list[str]) -> None:
         units = {u.id: u for u in self.s.tribes[seat].units}

@@ -13,7 +13,7 @@ from rules.dragondale.flow import Flow, Task
 from rules.dragondale.queries import (
     board,
     enemies_at,
-    free_tunnels,
+    other_tunnels,
     units_at,
 )
 from rules.dragondale.state import DRAGON, State
@@ -26,12 +26,11 @@ def step_move(e: Flow, t: Task) -> bool:
     legs = t["legs"]
     moving = {u for leg in legs for u in leg["units"]}
     srcs = sorted({leg["from"] for leg in legs})
-    dests = {leg["to"] for leg in legs}
     if t["stage"] == "companion":
         for src in srcs:
             if b.terr[src].kind == "tunnel" and src not in t["done"]:
                 t["cur"] = src
-                opts = _companion_opts(s, seat, src, moving, dests)
+                opts = _companion_opts(s, seat, src, moving)
                 if not opts:
                     t["done"].append(src)
                     continue
@@ -58,7 +57,8 @@ def step_move(e: Flow, t: Task) -> bool:
         return False
     dests = {leg["to"] for leg in legs}
     before = {u.loc for u in s.tribes[seat].units if u.loc}
-    fresh = [d for d in sorted(dests) if d not in before]
+    comp = t.get("tunnels", [])
+    fresh = sorted({d for d in dests if d not in before} | {tn for tn, new in comp if new})
     moves = [[u, leg["from"], leg["to"]] for leg in legs for u in leg["units"]]
     e.emit("UnitsMoved", {"moves": moves}, seat)
     hide = [m[0] for m in moves if t["hide"] or b.terr[m[1]].kind == "fog"
@@ -68,7 +68,7 @@ def step_move(e: Flow, t: Task) -> bool:
         e.pickup(seat, d)
     pairs = []
     if t["kind"] != "forced":
-        for d in sorted(dests):
+        for d in sorted(dests | {tn for tn, _ in comp}):
             if not any(u.loc == d for u in e.s.tribes[seat].units):
                 continue
             if e.s.dragon == d:
@@ -81,22 +81,25 @@ def step_move(e: Flow, t: Task) -> bool:
     return False
 
 
-def _companion_opts(s: State, seat: int, src: str, moving: set[str], dests: set[str]) -> list[str]:
+def _companion_opts(s: State, seat: int, src: str, moving: set[str]) -> list[str]:
     stay = [u.id for u in units_at(s, seat, src) if u.id not in moving]
-    tunnels = free_tunnels(s, seat, {src, *dests})
-    return [f"comp:{u}:{tn}" for u in stay for tn in tunnels]
+    return [f"comp:{u}:{tn}" for u in stay for tn in other_tunnels(s, src)]
 
 
 def legal_companion(s: State, t: Task, seat: int) -> list[Command]:
     moving = {u for leg in t["legs"] for u in leg["units"]}
-    dests = {leg["to"] for leg in t["legs"]}
-    return [option(seat, o) for o in _companion_opts(s, seat, t["cur"], moving, dests)]
+    return [option(seat, o) for o in _companion_opts(s, seat, t["cur"], moving)]
 
 
 def handle_companion(e: Flow, t: Task, cmd: Command) -> None:
     _, unit, tunnel = option_of(cmd).split(":")
-    e.emit("UnitsMoved", {"moves": [[unit, t["cur"], tunnel]]}, t["seat"])
-    e.pickup(t["seat"], tunnel)
+    seat = t["seat"]
+    # the companion's tunnel is entered like any other: a reward if the tribe was not there
+    # yet, and an encounter with whoever is there once the whole movement is done
+    fresh = not units_at(e.s, seat, tunnel)
+    e.emit("UnitsMoved", {"moves": [[unit, t["cur"], tunnel]]}, seat)
+    e.pickup(seat, tunnel)
+    t.setdefault("tunnels", []).append([tunnel, fresh])
     t["done"].append(t["cur"])
 
 
@@ -113,7 +116,7 @@ def handle_move(e: Flow, t: Task, cmd: Command) -> None:
     if cmd.type.endswith("pay"):
         e.pay_tokens(seat, list(cmd.args["tokens"]))
     else:
-        e.emit("CardDiscarded", {"card": cmd.args["card"]}, seat)
+        e.discard(seat, cmd.args["card"])
     t["done"].append(t["cur"])
 
 

@@ -50,7 +50,8 @@ def conquered_runes(s: State) -> int:
 
 
 def vp(s: State, seat: int) -> int:
-    trees = sum(2 for t in s.trees if t.by == seat and t.state != "unaltered")
+    # felled wood counts once secured: "altered" means "felled and secured" [General Flow]
+    trees = sum(2 for t in s.trees if t.by == seat and t.state != "unaltered" and t.id not in s.wood)
     return trees + rune_count(s, seat) + (1 if s.dragon_vp == seat else 0)
 
 
@@ -67,8 +68,10 @@ def enter_cap(kind: str) -> int:
     return ENTER_CAP.get(kind, INF)
 
 
-def free_tunnels(s: State, seat: int, exclude: set[str]) -> list[str]:
-    return [t for t in board(s).tunnels if t not in exclude and free_for(s, seat, t)]
+def other_tunnels(s: State, leaving: str) -> list[str]:
+    """Where a unit goes before others leave the Root Tunnel `leaving`: "any other ROOT TUNNEL",
+    whoever is in it (an enemy or the Dragon there means an encounter, not a sealed tunnel)."""
+    return [t for t in board(s).tunnels if t != leaving]
 
 
 def pay_resources(s: State, seat: int) -> int:
@@ -100,10 +103,6 @@ def explore_ok(
             if u.loc is not None:
                 counts[u.loc] = counts.get(u.loc, 0) + 1
 
-    def tunnel_free(exclude: set[str]) -> bool:
-        return any(t not in exclude and s.dragon != t and not (occ.get(t, set()) - {seat})
-                   for t in b.tunnels)
-
     if target not in b.terr or not 1 <= len(via) <= 2 or len(set(via)) != len(via):
         return False
     if any(v not in b.adj[target] for v in via):
@@ -118,7 +117,7 @@ def explore_ok(
             k = b.terr[src].kind
             if n < 1 or k == "fog":
                 return False
-            if k == "tunnel" and (n < 2 or not tunnel_free({src, target})):
+            if k == "tunnel" and (n < 2 or not other_tunnels(s, src)):
                 return False
             marsh += k == "marsh"
     else:
@@ -128,7 +127,7 @@ def explore_ok(
             return False
         if k == "fog" and len(via) != 2:
             return False
-        if k == "tunnel" and (n - 1 < len(via) or not tunnel_free({target, *via})):
+        if k == "tunnel" and (n - 1 < len(via) or not other_tunnels(s, target)):
             return False
         if sum(1 for v in via if b.terr[v].kind == "inner") > 1:
             return False
@@ -196,6 +195,12 @@ def forced_options(s: State, seat: int, terr: str, maxd: int) -> list[str]:
                     continue
                 out += [f"to:{d1}+{d2}:{t}" for t in types]
     return out
+
+
+def play_order(start: int, n: int) -> list[int]:
+    """Seats in playing order from the starting tribe (seat numbers go round the table, which is
+    clockwise for 2 and 4 tribes and counter-clockwise for 3, by the placing of the encampments)."""
+    return [(start + i) % n for i in range(n)]
 
 
 def dominance_rank(s: State, side: int) -> int:

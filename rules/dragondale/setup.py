@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rules.core import Event, InvalidCommand, Rng, SeatInfo
-from rules.dragondale.board import board_for
+from rules.dragondale.board import board_for, token_places
 from rules.dragondale.content import (
     CARDS,
     FURY_CARDS,
@@ -19,11 +19,12 @@ from rules.dragondale.content import (
 from rules.dragondale.decide import run
 from rules.dragondale.evolve import evolve
 from rules.dragondale.flow import Flow
+from rules.dragondale.queries import play_order
 from rules.dragondale.state import DRAGON, State
 
 TRIBE_ORDER = ("vikings", "celts", "druids", "dark_faery")
 PREFIX = {"vikings": "v", "celts": "c", "druids": "d", "dark_faery": "f"}
-OPTION_KEYS = frozenset({"tribes", "experienced", "newcomer"})
+OPTION_KEYS = frozenset({"tribes", "experienced", "newcomer", "first"})
 
 
 def check_options(options: Mapping[str, Any], n: int) -> tuple[list[str], bool, list[bool]]:
@@ -48,7 +49,17 @@ def check_options(options: Mapping[str, Any], n: int) -> tuple[list[str], bool, 
         flags = [t in newcomer for t in tribes]
     else:
         raise InvalidCommand("bad_options", "newcomer must be a boolean or a list of tribes in play")
+    if "first" in options and not asks_first(n, experienced):
+        raise InvalidCommand("bad_options", "first is for a first game of 2 or 4 tribes: with 3 the "
+                             "\"1st\" encampment starts, experienced tribes draw the starting tribe")
+    if "first" in options and options["first"] not in tribes:
+        raise InvalidCommand("bad_options", f"first must be one of the tribes in play: {tribes}")
     return tribes, experienced, flags
+
+
+def asks_first(n: int, experienced: bool) -> bool:
+    """Whether the tribes name the starting tribe: "2 and 4 tribes: Whoever was lost last" [Setup 5]."""
+    return not experienced and n != 3
 
 
 def _tribe_tokens(name: str) -> list[list[str]]:
@@ -60,12 +71,16 @@ def setup_events(options: Mapping[str, Any], seats: Sequence[SeatInfo], rng: Rng
     tribes, experienced, newcomer = check_options(options, n)
     b = board_for(n)
     camps = [f"camp_{t}" for t in tribes] if n == 4 else ["camp_a", "camp_b", "camp_c"][:n]
-    start = rng.below(n) if experienced and n != 3 else 0
-    order = [(start + i) % n for i in range(n)]
+    if "first" in options:
+        start = tribes.index(options["first"])
+    else:
+        start = rng.below(n) if experienced and n != 3 else 0
+    order = play_order(start, n)
     dominance = [DRAGON, *reversed(order)]
-    # insight tokens: one of each tribe on every territory without a reward, one by each
+    # insight tokens: one of each tribe on every territory without a reward, encampments too
+    # ("all territories of the board that do not contain an exploration reward"), one by each
     # marked Fury space, the rest of the tribe's tokens and the neutral ones into the bag
-    places = [t.id for t in b.terr.values() if not t.reward and t.kind != "camp"]
+    places = token_places(b)
     terr_tokens: dict[str, list[list[str]]] = {p: [] for p in places}
     fury_tokens: dict[str, list[str]] = {}
     bag: dict[str, int] = {}
@@ -142,6 +157,8 @@ def setup_events(options: Mapping[str, Any], seats: Sequence[SeatInfo], rng: Rng
     for e in events:
         state = evolve(state, e)
     f = Flow(state, rng)
+    if asks_first(n, experienced) and "first" not in options:
+        f.push({"k": "first"})
     if experienced:
         f.emit("StanceTodo", {"todo": {str(i): list(TRIBES[t]["stances"]) for i, t in enumerate(tribes)}})
         f.push({"k": "stance_round"})

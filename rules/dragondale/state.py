@@ -98,6 +98,8 @@ class State:
     stone: int = 0
     mdeck: tuple[str, ...] = ()
     trees: tuple[Tree, ...] = ()
+    # felled trees whose wood is not secured yet, in the order felled (see RULINGS.md, Trees)
+    wood: tuple[str, ...] = ()
     turn_no: int = 0
     outcome: Mapping[str, Any] | None = None
 

@@ -67,6 +67,7 @@ from rules.dragondale.state import State
 from rules.dragondale.turn import (
     handle_action,
     handle_edge,
+    handle_first,
     handle_fury_offer,
     handle_fury_react,
     handle_plan_react,
@@ -77,6 +78,7 @@ from rules.dragondale.turn import (
     handle_tribe_action,
     legal_action,
     legal_edge,
+    legal_first,
     legal_fury_offer,
     legal_fury_react,
     legal_plan_react,
@@ -92,6 +94,7 @@ from rules.dragondale.turn import (
     step_e,
     step_end_turn,
     step_f,
+    step_first,
     step_fury_offer,
     step_fury_react,
     step_plan_react,
@@ -121,6 +124,7 @@ def _types(*verbs: str) -> frozenset[str]:
 
 
 STEPS: dict[str, StepFn] = {
+    "first": step_first,
     "start": step_start,
     "tribe_action": step_tribe_action,
     "action": step_action,
@@ -157,9 +161,10 @@ STEPS: dict[str, StepFn] = {
 }
 
 PROMPTS: dict[str, Answers] = {
+    "first": Answers(_types("choose"), legal_first, handle_first),
     "start": Answers(_types("announce", "discard", "return", "skip"), legal_start, handle_start),
     "tribe_action": Answers(_types("choose", "skip"), legal_tribe_action, handle_tribe_action),
-    "action": Answers(_types("empower", "explore", "plan", "poison", "skip", "special"), legal_action, handle_action),
+    "action": Answers(_types("empower", "explore", "plan", "poison", "special"), legal_action, handle_action),
     "take": Answers(_types("take"), legal_take, handle_take),
     "plan_react": Answers(_types("choose", "skip"), legal_plan_react, handle_plan_react),
     "move": Answers(_types("discard", "pay"), legal_move, handle_move),
@@ -183,7 +188,7 @@ PROMPTS: dict[str, Answers] = {
     "fury_offer": Answers(_types("choose", "skip"), legal_fury_offer, handle_fury_offer),
     "stay": Answers(_types("choose"), legal_stay, handle_stay),
     "fury_react": Answers(_types("choose"), legal_fury_react, handle_fury_react),
-    "edge": Answers(_types("choose", "pay"), legal_edge, handle_edge),
+    "edge": Answers(_types("choose", "skip"), legal_edge, handle_edge),
     "restance": Answers(_types("stance"), legal_restance, handle_stance),
     "stance_round": Answers(_types("stance"), legal_stance_round, handle_stance),
 }

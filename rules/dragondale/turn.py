@@ -12,7 +12,6 @@ from rules.dragondale.choices import (
     hidden_tokens,
     option,
     option_of,
-    pay_answers,
 )
 from rules.dragondale.content import (
     CARD_BY_ID,
@@ -29,6 +28,7 @@ from rules.dragondale.queries import (
     enemies_at,
     explore_ok,
     occupancy,
+    play_order,
     stance_cards,
     take_range,
     unit_types,
@@ -38,9 +38,13 @@ from rules.dragondale.state import DRAGON, State
 
 
 def step_start(e: Flow, t: Task) -> bool:
-    s = e.s
     seat = t["seat"]
-    if vp(s, seat) >= 4:
+    mine = [x for x in e.s.wood if next(tr for tr in e.s.trees if tr.id == x).by == seat]
+    if mine:
+        # wood felled since the tribe's last turn is secured now, before victory is announced
+        e.emit("WoodSecured", {"trees": mine}, seat)
+    s = e.s
+    if vp(s, seat) >= 4 and not t.get("declined"):
         t["mode"] = "announce"
         return e.ask([seat], t, {"vp": vp(s, seat)})
     if any(u.loc is None for u in s.tribes[seat].units):
@@ -52,7 +56,8 @@ def step_start(e: Flow, t: Task) -> bool:
 
 def legal_start(s: State, t: Task, seat: int) -> list[Command]:
     if t["mode"] == "announce":
-        return [answer(seat, "announce")]
+        # "you may announce victory" [Step A]: the tribe may also play on
+        return [answer(seat, "announce"), answer(seat, "skip")]
     tr = s.tribes[seat]
     out = [answer(seat, "return", unit=u.id) for u in tr.units if u.loc is None]
     out += [answer(seat, "discard", card=c) for c in sorted(tr.hand)]
@@ -61,6 +66,10 @@ def legal_start(s: State, t: Task, seat: int) -> list[Command]:
 
 def handle_start(e: Flow, t: Task, cmd: Command) -> None:
     seat = t["seat"]
+    if t["mode"] == "announce" and cmd.type.endswith("skip"):
+        # not announcing: the rest of step A (dispelled units) still comes
+        t["declined"] = True
+        return
     e.stack.pop()
     if cmd.type.endswith("announce"):
         s = e.s
@@ -69,8 +78,29 @@ def handle_start(e: Flow, t: Task, cmd: Command) -> None:
     elif cmd.type.endswith("return"):
         e.to_camp(seat, [cmd.args["unit"]])
     elif cmd.type.endswith("discard"):
-        e.emit("CardDiscarded", {"card": cmd.args["card"]}, seat)
+        e.discard(seat, cmd.args["card"])
         e.draw_insight(seat)
+
+
+def step_first(e: Flow, t: Task) -> bool:
+    # "2 and 4 tribes: Whoever was lost last" [Setup 5]: a fact the players know, so any seat
+    # may name the starting tribe, and the first answer stands
+    return e.ask(list(range(e.s.n)), t)
+
+
+def legal_first(s: State, t: Task, seat: int) -> list[Command]:
+    return [option(seat, f"first:{tr.name}") for tr in s.tribes]
+
+
+def handle_first(e: Flow, t: Task, cmd: Command) -> None:
+    e.stack.pop()
+    name = option_of(cmd).split(":")[1]
+    start = next(i for i, tr in enumerate(e.s.tribes) if tr.name == name)
+    order = play_order(start, e.s.n)
+    # set-up step 6 follows the playing order: the last tribe highest, the Dragon above it, and
+    # the last tribe holds the Dragon Stone (see RULINGS.md, The Dragon)
+    e.emit("StartingTribeChosen", {"tribe": name, "order": order, "dominance": [DRAGON, *reversed(order)],
+                                   "stone": order[-1]}, cmd.seat)
 
 
 def step_tribe_action(e: Flow, t: Task) -> bool:
@@ -110,6 +140,12 @@ def handle_tribe_action(e: Flow, t: Task, cmd: Command) -> None:
 
 
 def step_action(e: Flow, t: Task) -> bool:
+    # "Use 2 actions on your turn" [Step B]: never passed by choice; with no action that can be
+    # taken (nothing to move, play or empower, and not the 2nd action, where Plan always is) the
+    # action is gone without a question whose one answer would be "pass"
+    if not legal_action(e.s, t, t["seat"]):
+        e.stack.pop()
+        return False
     return e.ask([t["seat"]], t, {"action": t["n"]})
 
 
@@ -141,7 +177,7 @@ def empower_answers(s: State, seat: int) -> list[Command]:
     out: list[Command] = []
     for card in s.tribes[seat].library[:2]:
         for eff in CARD_BY_ID[card]["empower"]:
-            if eff == "exchange":
+            if eff == "exchange" and s.tribes[seat].tokens:
                 out += [answer(seat, "empower", card=card, effect=f"exchange:{i}") for i in held_tokens(s, seat)]
             else:
                 out.append(answer(seat, "empower", card=card, effect=eff))
@@ -159,7 +195,6 @@ def legal_action(s: State, t: Task, seat: int) -> list[Command]:
         out.append(answer(seat, "plan"))
     out += [answer(seat, "special", card=c) for c in sorted(set(tr.hand))]
     out += empower_answers(s, seat)
-    out.append(answer(seat, "skip"))
     return out
 
 
@@ -210,6 +245,7 @@ def empower(e: Flow, seat: int, a: Any) -> None:
 
 
 def apply_empower(e: Flow, seat: int, eff: str) -> None:
+    # a bare "exchange" is an exchange with no insight to pay: the card is unlocked, nothing swapped
     if eff == "insight":
         e.draw_insight(seat)
     elif eff.startswith("exchange:"):
@@ -405,51 +441,45 @@ def handle_fury_react(e: Flow, t: Task, cmd: Command) -> None:
 
 
 def legal_edge(s: State, t: Task, seat: int) -> list[Command]:
-    return [*pay_answers(s, seat), option(seat, "chaos" if t["side"] == "top" else "dreams")]
+    # "you may bring chaos" / "may reshuffle" [Step E]: declining is always open and costs nothing
+    return [option(seat, "chaos" if t["side"] == "top" else "dreams"), answer(seat, "skip")]
 
 
 def handle_edge(e: Flow, t: Task, cmd: Command) -> None:
     seat = t["seat"]
     e.stack.pop()
-    if cmd.type.endswith("pay"):
-        e.pay_tokens(seat, list(cmd.args["tokens"]))
-    elif t["side"] == "top":
+    if cmd.type.endswith("choose") and t["side"] == "top":
         top, bottom = list(e.s.fury_top), list(e.s.fury_bottom)
         i, j = e.rng.below(len(top)), e.rng.below(len(bottom))
         top[i], bottom[j] = bottom[j], top[i]
         e.emit("FuryTokensExchanged", {"top": top, "bottom": bottom})
-    else:
+    elif cmd.type.endswith("choose"):
         e.emit("FuryCardsReshuffled", {"secret": {"cards": e.rng.shuffled([c for c, _ in e.s.fury_cards])}})
+    # taken or declined, the Dragon loses dominance and the token goes back to the start
     e.dragon_down()
     e.emit("FuryMoved", {"to": START}, seat)
 
 
 def step_f(e: Flow, t: Task) -> bool:
+    """Step F: every tribe with revealed stances chooses new ones, the passive tribes too, all
+    at once (each seat answers its own prompt in its own time)."""
     e.stack.pop()
-    s = e.s
-    for seat in e.play_order_from(e.turn):
-        tr = s.tribes[seat]
-        if not tr.revealed:
-            continue
-        types = sorted({STANCES[c]["unit"] for c in tr.revealed})
-        if seat == e.turn:
-            e.emit("StanceTodo", {"todo": {str(seat): types}})
-            e.push({"k": "restance", "seat": seat})
-            continue
-        for ty in types:
-            cur = tr.stance(ty)
-            pool = [c for c in stance_cards(s, seat, ty) if c != cur] or [cur]
-            e.emit("StanceChosen", {"unit": ty, "secret": {"card": pool[e.rng.below(len(pool))]}}, seat)
-        e.emit("StancesHidden", {}, seat)
+    seats = [x for x in e.play_order_from(e.turn) if e.s.tribes[x].revealed]
+    if seats:
+        todo = {str(x): sorted({STANCES[c]["unit"] for c in e.s.tribes[x].revealed}) for x in seats}
+        e.emit("StanceTodo", {"todo": todo})
+        e.push({"k": "restance", "seats": seats})
     return False
 
 
 def step_restance(e: Flow, t: Task) -> bool:
-    if not e.s.tribes[t["seat"]].stance_todo:
+    for x in [x for x in t["seats"] if not e.s.tribes[x].stance_todo]:
+        t["seats"].remove(x)
+        e.emit("StancesHidden", {}, x)
+    if not t["seats"]:
         e.stack.pop()
-        e.emit("StancesHidden", {}, t["seat"])
         return False
-    return e.ask([t["seat"]], t)
+    return e.ask(list(t["seats"]), t)
 
 
 def _stance_cmds(s: State, seat: int) -> list[Command]:
@@ -460,7 +490,17 @@ def _stance_cmds(s: State, seat: int) -> list[Command]:
 
 
 def legal_restance(s: State, t: Task, seat: int) -> list[Command]:
-    return _stance_cmds(s, seat)
+    """The active tribe may keep a stance; a passive tribe renews it "differently" [Step F]:
+    one of that unit type's other cards (the same one only when it has no other)."""
+    if seat == s.ctl.get("turn"):
+        return _stance_cmds(s, seat)
+    tr = s.tribes[seat]
+    out = []
+    for ty in tr.stance_todo:
+        cur = tr.stance(ty)
+        pool = [c for c in stance_cards(s, seat, ty) if c != cur] or [cur]
+        out += [answer(seat, "stance", unit=ty, card=c) for c in pool]
+    return out
 
 
 def handle_stance(e: Flow, t: Task, cmd: Command) -> None:

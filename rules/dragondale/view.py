@@ -78,6 +78,7 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
     known_trees: dict[str, str] = dict(s.tribes[seat].known) if seat is not None else {}
     trees = [{"id": t.id, "in": list(b.trees[t.id]), "state": t.state,
               "by": t.by, "poisoned": t.poisoned, "protected": t.protected,
+              "wood_secured": t.state == "felled" and t.id not in s.wood,
               "underside": t.under if t.shown or t.state != "unaltered" else known_trees.get(t.id)}
              for t in s.trees]
     spaces = []
@@ -113,4 +114,8 @@ def redact(event: Event, seat: int | None) -> Event | None:
 def redact_command(cmd: Command, seat: int | None) -> Command | None:
     if cmd.type == "dragondale.stance" and seat != cmd.seat:
         return Command(cmd.type, {"unit": cmd.args["unit"]}, cmd.seat)
+    if cmd.type == "dragondale.discard" and seat != cmd.seat:
+        # a card discarded under a TOP card is unseen; the CardDiscarded event shows the card
+        # to everyone when it lands on top instead
+        return Command(cmd.type, {}, cmd.seat)
     return cmd

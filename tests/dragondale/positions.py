@@ -8,6 +8,8 @@ from typing import Any
 from rules.core import Command, Event, Prompt, Rng, SeatInfo, fold
 from rules.decider import decide
 from rules.dragondale import GAME
+from rules.dragondale.decide import run
+from rules.dragondale.flow import Flow
 from rules.dragondale.state import State, Token, TribeState, Unit
 
 TURN_TAIL = [{"k": "end_turn"}, {"k": "step_f"}, {"k": "step_e"}, {"k": "step_d"}, {"k": "step_c"}]
@@ -73,6 +75,18 @@ def at_task(s: State, seat: int, task: dict[str, Any], kind: str | None = None, 
 def play(s: State, cmd: Command, seed: int = 7) -> tuple[State, list[Event]]:
     """Run a command through the platform's checks and the rules: the new state and its events."""
     d = decide(GAME, s, cmd, Rng(b"play", b"", f"p{seed}"))
+    return d.state, d.events
+
+
+def end_actions(s: State, seed: int = 7) -> tuple[State, list[Event]]:
+    """From a main-action prompt, steps C-F of the turn as if the action were done: a test's way
+    on to them, since the rules let a seat pass an action only when it has none to take."""
+    stack = list(s.ctl["stack"])
+    assert stack[-1]["k"] == "action"
+    stack.pop()
+    f = Flow(replace(s, ctl={**s.ctl, "stack": stack, "prompt": None}, prompt=None), Rng(b"play", b"", f"p{seed}"))
+    run(f)
+    d = f.finish()
     return d.state, d.events
 
 

@@ -9,6 +9,7 @@ from rules.dragondale.queries import vp
 from tests.dragondale.positions import (
     at_action,
     cmd,
+    end_actions,
     first,
     new_game,
     park,
@@ -61,8 +62,7 @@ def test_celts_alanis_against_the_dragon_at_7_plus_1_with_banning() -> None:
     i = cards.index(next(c for c in cards if c[0] == "banning"))
     cards[i], cards[7 - 2] = cards[7 - 2], ("banning", False)
     s = replace(s, fury_cards=tuple(cards), dragon="ash", stone=0, mdeck=("oak1", "ash1", "yew1"))
-    s = at_action(s, 0, 2)
-    s, ev = play(s, cmd(0, "skip"))
+    s, ev = end_actions(at_action(s, 0, 2))
     assert first(ev, "DragonMoved").data == {"to": "oak", "from": "ash"}
     assert first(ev, "StanceRevealed").data == {"unit": "alanis", "card": "alanis"}
     assert first(ev, "FuryCardRevealed").data == {"level": 7, "card": "banning"}
@@ -82,7 +82,7 @@ def test_druids_adjust_fury_after_flying_paws() -> None:
     s = replace(s, stone=0)
     s = at_action(s, 1, 2)
     assert "leaf" in s.fury_bottom
-    s, ev = play(s, cmd(1, "skip"))
+    s, ev = end_actions(s)
     assert first(ev, "FuryMoved").data == {"to": 2}
     picked = first(ev, "InsightPickedUp")
     assert picked.data["where"] == "fury:2" and picked.seat == 1

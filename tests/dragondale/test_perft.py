@@ -14,8 +14,8 @@ def test_perft_first_action_two_tribes() -> None:
     counts = Counter(c.type.split(".")[1] for c in GAME.legal_commands(s, 0))
     assert counts["explore"] == 9  # out of camp_a into 3 singles + 3 pairs, or into each from it
     assert counts["special"] == len(set(s.tribes[0].hand)) == 3
-    assert counts["skip"] == 1
-    assert counts["empower"] == 1  # vik-1 fury_down; vik-2 exchange needs a token: none held
+    assert counts["skip"] == 0  # "Use 2 actions": no pass while an action can be taken
+    assert counts["empower"] == 2  # vik-1 fury_down; vik-2 exchange, with no token to swap
     assert sum(counts.values()) == 14
 
 

@@ -20,6 +20,7 @@ from tests.dragondale.positions import (
     at_action,
     at_task,
     cmd,
+    end_actions,
     first,
     new_game,
     park,
@@ -253,7 +254,7 @@ def test_four_vp_at_the_start_of_your_turn_wins() -> None:
     s = replace(s, trees=tuple(t._replace(state="blessed", by=V) if t.id in ("tree1", "tree2") else t for t in s.trees))
     assert vp(s, V) == 4
     s = at_task(s, V, {"k": "start", "seat": V, "mode": "announce"}, kind="start")
-    assert [c.type for c in GAME.legal_commands(s, V)] == ["dragondale.announce"]
+    assert [c.type for c in GAME.legal_commands(s, V)] == ["dragondale.announce", "dragondale.skip"]
     s, _ = play(s, cmd(V, "announce"))
     out = GAME.is_over(s)
     assert out is not None and out.winners == (V,) and out.reason == "announced victory"
@@ -306,14 +307,14 @@ def test_over_the_bottom_is_lost_in_dreams() -> None:
     assert all(not up for _, up in s.fury_cards) and s.tribes[V].fury == 6
     s = tribe(two(), V, fury=2, tokens=tokens("neutral:leaf"))
     s = at_task(s, V, {"k": "edge", "seat": V, "side": "bottom"})
-    s, ev = play(s, cmd(V, "pay", tokens=[0]))
-    assert "FuryCardsReshuffled" not in types_of(ev) and s.tribes[V].tokens == ()
+    s, ev = play(s, cmd(V, "skip"))  # the reshuffle is a "may": declined, the insight is kept
+    assert "FuryCardsReshuffled" not in types_of(ev) and len(s.tribes[V].tokens) == 1
+    assert s.tribes[V].fury == 6
 
 
 def _step_d(s: State, dragon: str, deck: tuple[str, ...]) -> tuple[State, list]:
     s = replace(s, dragon=dragon, stone=V, mdeck=deck)
-    s = at_action(s, V, 2)
-    return play(s, cmd(V, "skip"))
+    return end_actions(at_action(s, V, 2))
 
 
 def test_dragon_in_inner_moves_to_adjacent_inner_with_the_rune() -> None:
@@ -371,8 +372,7 @@ def test_dispelling_the_dragon_gives_vp_stone_and_it_returns_next_turn() -> None
     assert s.dominance == (C, DRAGON, V) and vp(s, C) == 1
     # at the Celts' next turn, step D returns the Dragon and the VP is gone
     s = replace(s, turn_no=s.turn_no + 1)
-    s = at_action(s, C, 2)
-    s, ev = play(s, cmd(C, "skip"))
+    s, ev = end_actions(at_action(s, C, 2))
     assert first(ev, "DragonReturned").data["to"] in ("ash", "oak", "yew")
     assert s.dragon_vp is None
 
@@ -422,15 +422,26 @@ def test_non_matching_insight_adds_one() -> None:
     assert first(ev, "InitiativeDetermined").data["initiative"]["celts"] == 3
 
 
-def test_new_stances_active_chooses_passive_draws() -> None:
+def test_new_stances_the_active_and_the_passive_tribe_both_choose() -> None:
+    """Step F: "ALL tribes have to give new stances to any unit that was in an encounter, even
+    if it's not their turn" ... "Each tribe renews their stances differently, depending on if
+    they are active or passive": the passive tribe chooses too (nothing is drawn for it), one of
+    the type's other cards; the active tribe may keep the card."""
     s = two()
     s, _ = _encounter(s, "shield_wall", "great_hunt")
-    s, ev = play(s, cmd(V, "skip"))  # second action; then steps C-F
-    assert s.prompt is not None and s.prompt.kind == "restance" and s.prompt.seats == (V,)
-    celt_new = [e for e in ev if e.type.endswith("StanceChosen") and e.seat == C]
-    assert celt_new and celt_new[0].data["secret"]["card"] != "great_hunt"
+    s, ev = end_actions(s)  # second action; then steps C-F
+    assert s.prompt is not None and s.prompt.kind == "restance" and set(s.prompt.seats) == {V, C}
+    assert not [e for e in ev if e.type.endswith("StanceChosen")]
+    celt = {c.args["card"] for c in GAME.legal_commands(s, C)}
+    assert celt == {"ambush", "tracking"}
+    assert {c.args["card"] for c in GAME.legal_commands(s, V)} == {"shield_wall", "berserk", "raid"}
+    s, ev = play(s, cmd(C, "stance", unit="hunters", card="tracking"))
+    assert s.tribes[C].stance("hunters") == "tracking" and s.tribes[C].revealed == ()
+    assert "secret" not in GAME.redact(first(ev, "StanceChosen"), V).data
+    assert s.prompt is not None and s.prompt.seats == (V,)
     s, ev = play(s, cmd(V, "stance", unit="warriors", card="berserk"))
     assert s.tribes[V].stance("warriors") == "berserk" and s.tribes[V].revealed == ()
+    assert s.ctl["turn"] == C  # all stances hidden again: the next tribe's turn
 
 
 def test_insight_bag_draw_favours_the_tribe_shape() -> None:
@@ -507,7 +518,10 @@ def test_setup_tokens_and_dominance(n: int) -> None:
     tribes = ["vikings", "celts", "druids", "dark_faery"][:n]
     s = new_game(tribes)
     b = board_for(n)
-    places = [t for t in b.terr.values() if not t.reward and t.kind != "camp"]
+    # step 10: "all territories of the board that do not contain an exploration reward",
+    # encampments included
+    places = [t for t in b.terr.values() if not t.reward]
+    assert any(t.kind == "camp" for t in places)
     assert all(len(s.terr_tokens[t.id]) == n for t in places)
     assert s.dominance[0] == DRAGON and list(s.dominance[1:]) == list(reversed(s.order))
     assert len(s.fury_tokens) == n
@@ -540,7 +554,7 @@ def test_setup_first_game_asks_for_stances_before_the_second_turn() -> None:
     s = new_game(["vikings", "celts"])
     s = at_action(replace(s, turn_no=1), V, 2)
     s = replace(s, turn_no=2, stone=C)
-    s, _ = play(s, cmd(V, "skip"))
+    s, _ = end_actions(s)
     assert s.prompt is not None and s.prompt.kind == "stance_round" and set(s.prompt.seats) == {0, 1}
 
 
@@ -660,16 +674,14 @@ def test_runic_storm_adds_the_conquered_rune_stones() -> None:
     cards.insert(6 - 2, "runic_storm")
     s = replace(s, fury_cards=tuple((c, False) for c in cards), dragon="ash", stone=V, mdeck=("oak1",))
     s = tribe(s, C, tokens=(), stances=(("alanis", "alanis"), ("bards", "lullaby"), ("hunters", "great_hunt")))
-    s = at_action(s, V, 2)
-    s, ev = play(s, cmd(V, "skip"))
+    s, ev = end_actions(at_action(s, V, 2))
     assert first(ev, "InitiativeDetermined").data["initiative"]["dragon"] == 6 + 2
 
 
 def test_vikings_step_c_the_ox_by_a_tree_finds_insight() -> None:
     s = replace(two(), bag={"neutral:leaf": 3})
     s = place(s, V, {"ox": "marsh1"})
-    s = at_action(s, V, 2)
-    s, ev = play(s, cmd(V, "skip"))
+    s, ev = end_actions(at_action(s, V, 2))
     assert first(ev, "InsightDrawn").seat == V
 
 
@@ -698,8 +710,7 @@ def test_active_tribe_orders_tribes_going_over_the_edge() -> None:
     s = tribe(s, V, fury=10, revealed=("skyward_watch",), tokens=())
     s = tribe(s, C, fury=10, revealed=("alanis",), tokens=())
     s = replace(s, stone=C)
-    s = at_action(s, V, 2)
-    s, _ = play(s, cmd(V, "skip"))
+    s, _ = end_actions(at_action(s, V, 2))
     assert s.prompt is not None and s.prompt.kind == "fury_react" and s.prompt.seats == (V,)
     assert {c.args["option"] for c in GAME.legal_commands(s, V)} == {"first:vikings", "first:celts"}
     s, _ = play(s, cmd(V, "choose", option="first:celts"))
