@@ -17,7 +17,17 @@ from dataclasses import replace
 from typing import Any
 
 from rules.core import Command, Event, Told
-from rules.words import article, listing, opening, places, plural, seat_name, sentence, titled
+from rules.words import (
+    article,
+    event_name,
+    listing,
+    opening,
+    places,
+    plural,
+    seat_name,
+    sentence,
+    titled,
+)
 
 from .board import board_for
 from .content import CARD_BY_ID, FURY_CARDS, STANCES, TRIBES
@@ -121,8 +131,8 @@ def _underside(under: Any) -> str:
     m = re.fullmatch(r"([a-z]+)(\d+)(p?)", str(under))
     if not m:
         return "its underside"
-    kind = "any insight" if m.group(1) == "any" else f"{m.group(1)} insight"
-    return f"{m.group(2)} {kind}" + (" and more" if m.group(3) else "")
+    kind = "insight of any kind" if m.group(1) == "any" else f"{m.group(1)} insight"
+    return f"{m.group(2)} {kind}" + (" and one more" if m.group(3) else "")
 
 
 def _seat_of_tribe(s: State, tribe: Any) -> int | None:
@@ -155,12 +165,19 @@ def _units(s: State, uids: Iterable[Any], viewer: int | None, names: Sequence[st
     by_owner: dict[int, tuple[list[str], list[int]]] = {}
     for uid in uids:
         found = _find_unit(s, uid)
+        known: str | None
         if found is None:
-            continue
-        seat, u = found
-        known = (types or {}).get(str(uid))
-        if known is None and (seat == viewer or not u.hidden):
-            known = u.type
+            # an encounter's options name unit types ("dispel:bards+hunters"), shown to all
+            owner = next((i for i, tr in enumerate(s.tribes) if str(uid) in TRIBES[tr.name]["units"]), None)
+            if owner is None:
+                continue
+            seat, known = owner, str(uid)
+        else:
+            seat, u = found
+            given = (types or {}).get(str(uid))
+            known = None if given is None else str(given)
+            if known is None and (seat == viewer or not u.hidden):
+                known = u.type
         named, hidden = by_owner.setdefault(seat, ([], [0]))
         if known:
             name = unit_type_name(s.tribes[seat].name, known)
@@ -385,14 +402,14 @@ def _revealed_units(s: State, d: Mapping[str, Any], seat: Any, viewer: int | Non
     units = d.get("units", {})
     if not isinstance(units, Mapping) or not units:
         return "No unit is revealed."
-    return f"{_units(s, list(units), viewer, names, types=units)} {'is' if len(units) == 1 else 'are'} revealed."
+    return f"Revealed: {_units(s, list(units), viewer, names, types=units)}."
 
 
 def _dispelled(s: State, d: Mapping[str, Any], seat: Any, viewer: int | None, names: Sequence[str]) -> str:
     units = d.get("units", {})
     ids = list(units) if isinstance(units, (Mapping, list)) else []
     types = units if isinstance(units, Mapping) else None
-    return f"{_units(s, ids, viewer, names, types=types)} {'is' if len(ids) == 1 else 'are'} dispelled."
+    return f"Dispelled: {_units(s, ids, viewer, names, types=types)}."
 
 
 def _ended(s: State, d: Mapping[str, Any], seat: Any, viewer: int | None, names: Sequence[str]) -> Told:
@@ -515,7 +532,7 @@ QUIET = frozenset({"dragondale.PromptChanged", "dragondale.StanceTodo", "dragond
 def describe_event(s: State, e: Event, viewer: int | None, names: Sequence[str]) -> Told:
     words = EVENTS.get(e.type)
     if words is None:
-        return Told(sentence(titled(e.type.rpartition(".")[2]).lower()))
+        return Told(event_name(e.type))
     out = words(s, e.data, e.seat, viewer, names)
     told = out if isinstance(out, Told) else Told(out)
     return replace(told, text=opening(told.text), quiet=told.quiet or e.type in QUIET)

@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from rules.core import Command, Event, Told
-from rules.words import article, listing, opening, places, seat_name, sentence, titled
+from rules.words import article, event_name, listing, opening, places, seat_name, sentence, titled
 
 from .board import space_name, tile_spaces
 from .content import FACTIONS, LAYOUTS
@@ -21,7 +21,7 @@ from .state import BASE, State
 
 CENTERS = {"gold": "Gold Mine", "mana": "Mana Pool"}
 ADVANTAGES = {
-    "tile": "the Terrain Tile Advantage", "resource": "the Resource Advantage",
+    "tile": "the Terrain Tile Advantage", "terrain": "the Terrain Tile Advantage", "resource": "the Resource Advantage",
     "tile_first": "to place a Terrain Tile first", "resources": "to place the Resource Centers",
     "recruit_last": "to recruit Units last",
 }
@@ -225,6 +225,13 @@ def _counted(s: State, d: Mapping[str, Any], seat: Any, names: Sequence[str]) ->
     return Told(f"Resources are counted: {'; '.join(parts) or 'nothing'}.", heading="Upkeep")
 
 
+def _tie_rolled(s: State, d: Mapping[str, Any], seat: Any, names: Sequence[str]) -> Told:
+    pairs = zip(d.get("seats", []), d.get("rolls", []), strict=False)
+    rolls = [f"{seat_name(names, x)} {'-'.join(str(r) for r in rs)}" for x, rs in pairs]
+    text = f"A die breaks the rank tie: {listing(rolls)}; {seat_name(names, d.get('winner'))} goes first."
+    return Told(text, draw=f"rank tie rolls: {', '.join(rolls)}")
+
+
 def _won(s: State, d: Mapping[str, Any], seat: Any, names: Sequence[str]) -> Told:
     who = listing(seat_name(names, x) for x in d.get("winners", []))
     reason = str(d.get("reason") or "")
@@ -285,6 +292,7 @@ EVENTS: dict[str, EventWords] = {
     "factions.CaptainCommanded": lambda s, d, seat, names: (
         f"{_unit(s, d.get('captain'), names, where=False)} commands {_unit(s, d.get('unit'), names)}."),
     "factions.ResourcesCounted": _counted,
+    "factions.RankTieRolled": _tie_rolled,
     "factions.SeatLost": lambda s, d, seat, names: (
         f"{seat_name(names, d.get('seat'))} loses the Battleground" + (
             f": {d['reason']}." if d.get("reason") else ".")),
@@ -299,7 +307,7 @@ QUIET = frozenset({"factions.ActivationEnded"})
 def describe_event(s: State, e: Event, viewer: int | None, names: Sequence[str]) -> Told:
     words = EVENTS.get(e.type)
     if words is None:
-        return Told(sentence(titled(e.type.rpartition(".")[2]).lower()))
+        return Told(event_name(e.type))
     out = words(s, e.data, e.seat, names)
     told = out if isinstance(out, Told) else Told(out)
     return replace(told, text=opening(told.text), quiet=told.quiet or e.type in QUIET)

@@ -12,7 +12,17 @@ from dataclasses import replace
 from typing import Any
 
 from rules.core import Command, Event, Told
-from rules.words import article, listing, opening, places, plural, seat_name, sentence, titled
+from rules.words import (
+    article,
+    event_name,
+    listing,
+    opening,
+    places,
+    plural,
+    seat_name,
+    sentence,
+    titled,
+)
 
 from .state import VOLCANO, State
 
@@ -47,7 +57,7 @@ CAUSES = {
 }
 WHERE_TO = {"reserve": "to its reserve", "card": "onto its power card", "box": "out of the game"}
 WHY = {
-    "thought": "Just a Thought", "puppet": "Puppet", "release": "its control ending", "steal": "Steal Identity",
+    "thought": "Just a Thought", "puppet": "Puppet", "release": "", "steal": "Steal Identity",
     "corrupt": "Corrupt", "fog": "a fog tile", "cot": "Change of Thought", "scored": "scoring",
 }
 FLOW = {
@@ -128,6 +138,11 @@ def _on(s: State, label: Any, names: Sequence[str], me: int | None = None) -> st
 def _route(path: Sequence[str]) -> str:
     via = list(path[1:-1])
     return f"to {path[-1]}" + (f" (via {', '.join(via)})" if via else "")
+
+
+def _tile_at(s: State, label: Any) -> str:
+    i = s.geo.index.get(label) if isinstance(label, str) else None
+    return tile_name(s.kinds[i]) if i is not None and i < len(s.kinds) else "tile"
 
 
 def _faction(s: State, seat: Any) -> str:
@@ -414,7 +429,7 @@ EVENTS: dict[str, EventWords] = {
     "rite.RiteDone": lambda s, d, seat, names: f"{seat_name(names, seat)} performs a rite.",
     "rite.FlagSet": lambda s, d, seat, names: f"{seat_name(names, seat)} uses Death's Presence this turn." if d.get("flag") == "presence" else "An effect lasts for this round.",
     "rite.TurnFlagSet": lambda s, d, seat, names: "An effect lasts for this turn.",
-    "rite.TileActivated": lambda s, d, seat, names: f"The tile {d.get('at')} is activated.",
+    "rite.TileActivated": lambda s, d, seat, names: f"The {_tile_at(s, d.get('at'))} {d.get('at')} is activated.",
     "rite.RockPlaced": lambda s, d, seat, names: f"A rock falls on {d.get('at')}.",
     "rite.RockRemoved": lambda s, d, seat, names: f"The rock on {d.get('at')} is removed.",
     "rite.FireTokenPlaced": lambda s, d, seat, names: f"Fire spreads to {d.get('at')}.",
@@ -435,7 +450,7 @@ EVENTS: dict[str, EventWords] = {
         f"Chaos now plays as the {_faction(s, d.get('seat'))} (Total Control)." if isinstance(d.get("seat"), int)
         and d["seat"] >= 0 else "Chaos plays as itself again."),
     "rite.ControlledScored": lambda s, d, seat, names: (
-        f"Chaos scores {d.get('n')} controlled units points for the {_faction(s, d.get('seat'))}."),
+        f"Chaos scores {plural(int(d.get('n') or 0), 'controlled units point')} for the {_faction(s, d.get('seat'))}."),
     "rite.GameWon": _won,
 }
 
@@ -448,7 +463,7 @@ QUIET = frozenset({"rite.TurnStarted", "rite.ActionTaken", "rite.FlowStepped", "
 def describe_event(s: State, e: Event, viewer: int | None, names: Sequence[str]) -> Told:
     words = EVENTS.get(e.type)
     if words is None:
-        return Told(sentence(titled(e.type.rpartition(".")[2]).lower()))
+        return Told(event_name(e.type))
     out = words(s, e.data, e.seat, names)
     told = out if isinstance(out, Told) else Told(out)
     return replace(told, text=opening(told.text), quiet=told.quiet or e.type in QUIET)

@@ -4,6 +4,8 @@ each legal command: through the real API, worker and projector processes."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tests.conftest import Stack, wait_for
 from tests.integration.helpers import bearer, command, new_race
@@ -74,3 +76,31 @@ def test_the_view_says_the_prompt_and_each_legal_command_its_sentence(stack: Sta
         assert c.get(f"/v1/games/{gid}/view").json()["prompt_text"] == "p0: roll the die."
         legal = c.get(f"/v1/games/{gid}/legal", headers=bearer(tokens[0])).json()["commands"]
         assert legal == [{"type": "race.roll", "args": {}, "text": "roll", "sentence": "p0 rolls the die."}]
+
+
+_VALUE = st.one_of(st.integers(min_value=-(10**30), max_value=10**30).map(str),
+                   st.text(max_size=12), st.sampled_from(["", "1", "50", "500", "501", "1e3", "0x10", " 3", "+2"]))
+_QUERY = st.dictionaries(st.sampled_from(["before", "limit", "other"]), _VALUE, max_size=3)
+
+
+# One stack and one game for every example (hypothesis runs them all inside one test call).
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(query=_QUERY, who=st.sampled_from(["none", "seat0", "seat1", "garbage"]))
+def test_any_query_is_answered_2xx_or_4xx_and_changes_nothing(stack: Stack, query: dict[str, str], who: str) -> None:
+    with stack.client() as c:
+        if not hasattr(stack, "moves_game"):
+            gid, tokens, _ = new_race(c, seats=2)
+            assert command(c, gid, tokens[0]).status_code == 200
+            stack.moves_game = (gid, tokens)  # type: ignore[attr-defined]
+        gid, tokens = stack.moves_game  # type: ignore[attr-defined]
+        before = c.get(f"/v1/games/{gid}").json()["seq"]
+        headers = {"none": {}, "seat0": bearer(tokens[0]), "seat1": bearer(tokens[1]),
+                   "garbage": bearer("not-a-token")}[who]
+        r = c.get(f"/v1/games/{gid}/moves", params=query, headers=headers)
+        assert r.status_code < 500, r.text
+        assert r.status_code in (200, 401, 403, 422), r.text
+        if r.status_code != 200:
+            assert r.json()["error"]["code"], r.text
+        else:
+            assert all(isinstance(e["n"], int) for e in r.json()["entries"])
+        assert c.get(f"/v1/games/{gid}").json()["seq"] == before, "a read wrote something"
