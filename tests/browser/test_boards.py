@@ -13,15 +13,17 @@ from __future__ import annotations
 
 import random
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+import redis
 from playwright.sync_api import expect
 
 from tests.browser.conftest import CHROMIUM
-from tests.conftest import Stack, wait_for
+from tests.conftest import Stack, child_env, running_stack, wait_for
 
 pytestmark = [
     pytest.mark.browser,
@@ -70,6 +72,21 @@ FIRST_COMMAND_VISIBLE_JS = """
   return at && (at === b || b.contains(at)) ? 'ok' : `covered by ${at && at.outerHTML.slice(0, 80)}`;
 }
 """
+
+
+@pytest.fixture(scope="module")
+def stack(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    """One API, worker and projector for this module's games (each test makes its own games),
+    over a namespace of its own that is deleted afterwards: starting a stack per test costs more
+    than the tests."""
+    ns = f"t{uuid.uuid4().hex[:12]}"
+    with running_stack(child_env(redis_url, ns), tmp_path_factory.mktemp("boards")) as s:
+        yield s
+    client = redis.Redis.from_url(redis_url)
+    for pattern in (f"{ns}:*", f"{ns}-dramatiq:*"):
+        keys = list(client.scan_iter(match=pattern, count=1000))
+        for i in range(0, len(keys), 500):
+            client.delete(*keys[i : i + 500])
 
 
 def create(stack: Stack, game: str) -> dict[str, Any]:
@@ -260,3 +277,21 @@ def test_a_unit_the_volcano_removed_shows_as_a_ghost(stack: Stack, new_page: Any
                 return
             page.context.close()
     pytest.fail("no volcano roll removed a unit in 200 commands")
+
+
+def test_the_rules_references_and_the_board_files_are_served(stack: Stack) -> None:
+    with stack.client() as c:
+        for game in ("rite", "factions", "dragondale"):
+            r = c.get(f"/rules/{game}")
+            assert r.status_code == 200 and "rules reference" in r.text
+            js = c.get(f"/static/board-{game}.js")
+            assert js.status_code == 200 and js.headers["content-type"].startswith("text/javascript")
+            assert f"BL.skins.{game} =" in js.text
+        assert c.get("/rules/chess").json()["error"]["code"] == "not_found"
+        tribes = c.get("/static/content/dragondale/tribes.json")
+        assert tribes.status_code == 200 and "vikings" in tribes.json()["tribes"]
+        for bad in ("/static/content/rite/maps.json", "/static/content/dragondale/..%2Fgame.py", "/static/content/x/tribes.json"):
+            assert c.get(bad).status_code == 404, bad
+        board = c.get(f"/games/{create(stack, 'rite')['id']}").text
+        for script in ("common.js", "moves.js", "board-rite.js", "board-factions.js", "board-dragondale.js", "board.js"):
+            assert f'src="/static/{script}"' in board
