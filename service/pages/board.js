@@ -22,6 +22,7 @@
     sel: [], // the targets chosen so far for the command being built (click to move)
     moves: [], // the latest entries of the move list (GET /moves), oldest first
     seen: null, // the board as the viewer last acted on it: {seq, pieces: {cell: [piece]}}
+    pointed: null, // the move-list entry the reader points at (its cells are marked meanwhile)
   };
   $("replay-link").href = `/games/${encodeURIComponent(gid)}/replay`;
 
@@ -219,12 +220,12 @@
     }
     const svgBoard = renderBoard(drawn, {
       names: names(), onCell: turn ? pick : null, title: `${v.game} board at seq ${v.seq}`,
-      targets: p.next, path: S.sel, marked: since.cells, ghosts: drawn ? ghostsFor(drawn) : null,
+      targets: p.next, path: S.sel, marked: S.pointed ? S.pointed.cells : since.cells, ghosts: drawn ? ghostsFor(drawn) : null,
       overlays: decorated ? decorated.overlays : null, fit: sk ? boardWidth() : 0, rotate, onInfo: showInfo,
     });
     clear($("board")).append(svgBoard);
     $("board").dataset.rotate = String(rotate);
-    $("board-hint").textContent = turn && p.next.length
+    $("board-hint").textContent = S.pointed ? `Washed in yellow: what ${S.pointed.heading || `move ${S.pointed.move || S.pointed.n}`} touched.` : turn && p.next.length
       ? (S.sel.length ? "Choose the next highlighted spot, or one of the choices in “Your move”." : "Highlighted spots start a move: click or tap one (or Tab to it and press Enter).")
       : since.cells.length ? "Washed in yellow: what the last moves touched. Faded pieces were removed since your last move." : "";
     // The legend and the players, from the skin; the raw view only for a game without one.
@@ -368,7 +369,13 @@
       return;
     }
     try {
-      if (!movesMounted) { BLMoves.mount($("moves"), { gid, token: S.token, summary: S.summary }); movesMounted = true; } else if (typeof BLMoves.refresh === "function") BLMoves.refresh();
+      if (!movesMounted) {
+        // Pointing at an entry of the move list marks the cells that move touched.
+        BLMoves.mount($("moves"), { gid, token: S.token, summary: S.summary,
+          onSelect: (entry) => { S.pointed = entry && entry.cells && entry.cells.length ? entry : null; renderView(); } });
+        $("moves").addEventListener("mouseleave", () => { if (S.pointed) { S.pointed = null; renderView(); } });
+        movesMounted = true;
+      } else if (typeof BLMoves.refresh === "function") BLMoves.refresh();
     } catch (e) { console.error(e); }
   }
 
