@@ -72,10 +72,22 @@
       BL.el("td", { "data-label": "Status" }, BL.statusBadge(g.status)));
   }
 
+  /* An open table the player opened or sits at, after their games: it has no board yet. */
+  function tableRow(t) {
+    const others = t.seats.filter((s) => s.seat !== t.you).map((s) => (s.name === null ? "(free seat)" : s.name));
+    const free = t.free.length;
+    return BL.el("tr", { "data-table": t.id },
+      BL.el("td", { "data-label": "Game" }, BL.el("a", { href: "/?show=mine", text: `${t.game} · ${t.id}` })),
+      BL.el("td", { "data-label": "Against", text: others.join(", ") || "—" }),
+      BL.el("td", { "data-label": "Turn", text: `waiting for ${free} more player${free === 1 ? "" : "s"}` }),
+      BL.el("td", { "data-label": "Since", title: new Date(t.created * 1000).toISOString(), text: BL.when(new Date(t.created * 1000).toISOString()) }),
+      BL.el("td", { "data-label": "Status" }, BL.statusBadge("forming")));
+  }
+
   async function loadGames() {
-    const { games } = await Account.call("/v1/me/games");
+    const [{ games }, { tables }] = await Promise.all([Account.call("/v1/me/games"), Account.call("/v1/tables?mine=1")]);
     BL.clear(gameRows);
-    if (games.length) gameRows.append(...games.map(gameRow));
+    if (games.length || tables.length) gameRows.append(...games.map(gameRow), ...tables.map(tableRow));
     else gameRows.append(BL.el("tr", {}, BL.el("td", { colspan: "5", class: "muted", text: "No games yet: open a seat link while signed in and the game is listed here." })));
     gamesPanel.classList.remove("hidden");
   }

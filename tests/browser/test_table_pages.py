@@ -24,6 +24,11 @@ pytestmark = [
 ]
 
 
+def created_game(r: Any) -> bool:
+    """The lobby form's POST /v1/games (not the list's GET, which refreshes meanwhile)."""
+    return bool(r.url.endswith("/v1/games") and r.request.method == "POST")
+
+
 def test_an_open_table_is_joined_from_the_lobby_and_played(stack: Stack, chromium: Any, shots: Path) -> None:
     errors: list[str] = []
     ann = signed_in(chromium, stack, "ann", errors)
@@ -40,7 +45,7 @@ def test_an_open_table_is_joined_from_the_lobby_and_played(stack: Stack, chromiu
         expect(lobby.locator("#seat-kind-0")).to_have_value("me")
         expect(lobby.locator("#seat-kind-1")).to_have_value("open")
         lobby.fill("#options", '{"target": 1000}')
-        with lobby.expect_response(re.compile(r"/v1/games$")) as answer:
+        with lobby.expect_response(created_game) as answer:
             lobby.get_by_role("button", name="Create game").click()
         made = answer.value.json()
         gid = made["id"]
@@ -50,6 +55,10 @@ def test_an_open_table_is_joined_from_the_lobby_and_played(stack: Stack, chromiu
         expect(row).to_contain_text("you: seat 0")
         expect(row).to_contain_text("1 free seat")
         expect(row.get_by_role("button", name=f"cancel table {gid}")).to_be_visible()
+        mine = tab(ann, errors)
+        mine.goto(stack.url + "/me")
+        expect(mine.locator(f"#my-games tr[data-table='{gid}']")).to_contain_text("waiting for 1 more player")
+        mine.close()
         with stack.client() as c:
             assert c.get(f"/v1/games/{gid}").status_code == 404  # nothing is set up yet
             opened = c.get(f"/v1/tables/{gid}").json()["created"]
@@ -109,7 +118,7 @@ def test_an_open_table_is_joined_from_the_lobby_and_played(stack: Stack, chromiu
         expect(lobby.locator("#game-line")).to_contain_text("hidden units")
         lobby.locator("#seats .seat-row").nth(1).locator(".seat-choice").select_option("druids")
         lobby.check("#opt-experienced")
-        with lobby.expect_response(re.compile(r"/v1/games$")) as answer:
+        with lobby.expect_response(created_game) as answer:
             lobby.get_by_role("button", name="Create game").click()
         dd = answer.value.json()
         assert answer.value.status == 201, dd
