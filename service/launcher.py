@@ -165,11 +165,13 @@ class Part:
 
 
 def _wait_for_api(url: str, children: list[subprocess.Popen[bytes]], stop: threading.Event) -> bool:
-    """Wait until the API answers (so the printed URL works when it is printed)."""
+    """Wait until the API answers (so the printed URL works when it is printed), or a part
+    exits. No deadline while every part runs: on a machine under heavy load the parts took over
+    a minute to start, and giving up then stopped a service that was about to answer."""
     import httpx
 
-    deadline = time.monotonic() + 60
-    while not stop.is_set() and time.monotonic() < deadline:
+    started, said = time.monotonic(), 0
+    while not stop.is_set():
         if any(c.poll() is not None for c in children):
             return False
         try:
@@ -177,6 +179,10 @@ def _wait_for_api(url: str, children: list[subprocess.Popen[bytes]], stop: threa
                 return True
         except httpx.HTTPError:
             pass
+        waited = int(time.monotonic() - started)
+        if waited >= 30 and waited // 30 > said:
+            said = waited // 30
+            log.warning("serve.still_starting", waited_seconds=waited, url=url)
         stop.wait(0.1)
     return False
 
