@@ -395,9 +395,10 @@ class TargetStore:
         if latency is not None:
             pipe.hincrbyfloat(key, f"latency_sum|{channel}", latency)
             pipe.hincrby(key, f"latency_count|{channel}", 1)
-            for b in LATENCY_BUCKETS:
-                if latency <= b:
-                    pipe.hincrby(key, f"latency_le|{channel}|{b}", 1)
+            # The one bucket it falls in (the scrape sums them into prometheus' cumulative ones).
+            bucket = next((b for b in LATENCY_BUCKETS if latency <= b), None)
+            if bucket is not None:
+                pipe.hincrby(key, f"latency_in|{channel}|{bucket}", 1)
 
     @reports_unavailable
     def counters(self) -> dict[str, float]:

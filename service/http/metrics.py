@@ -68,7 +68,11 @@ class NoticeCollector(Collector):
                 families[what].add_metric([ch], c.get(f"{what}|{ch}", 0.0))
             families["retried"].add_metric([ch], max(0.0, errors - failed))
             count = c.get(f"latency_count|{ch}", 0.0)
-            buckets = [(str(b), c.get(f"latency_le|{ch}|{b}", 0.0)) for b in LATENCY_BUCKETS] + [("+Inf", count)]
+            running, buckets = 0.0, []
+            for b in LATENCY_BUCKETS:
+                running += c.get(f"latency_in|{ch}|{b}", 0.0)
+                buckets.append((str(b), running))
+            buckets.append(("+Inf", count))
             latency.add_metric([ch], buckets, c.get(f"latency_sum|{ch}", 0.0))
         yield from families.values()
         yield latency

@@ -237,6 +237,8 @@ async def atom_feed(request: Request, key: Annotated[str, Query(max_length=100)]
     if t is None or t.kind != "atom":
         raise ApiError(404, "unknown_feed", "no feed with that key (it was removed, or the link is incomplete)")
     entries = await run_in_threadpool(n.targets.feed_entries, t.player, t.id)
+    # Newest first by when the move was made: the jobs of a burst finish in any order.
+    entries.sort(key=lambda e: (e["at"], e["game"], e["seq"]), reverse=True)
     base = n.config.public_url.rstrip("/")
     fg = FeedGenerator()
     fg.id(f"urn:boardlog:feed:{t.player}:{t.id}")

@@ -20,6 +20,8 @@ import httpx
 import orjson
 import pytest
 import redis
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from standardwebhooks import Webhook
 from standardwebhooks.webhooks import WebhookVerificationError
 
@@ -465,3 +467,32 @@ def test_reply_to_play_applies_the_first_line_once_and_trusts_only_the_token(
         wait_for(lambda: any("too late" in m["Subject"] for m in mailbox.to(inbox)), timeout=20)
         events = c.get(f"/v1/games/{gid}/events", params={"from": head + 1}).json()["events"]
         assert len([e for e in events if e["type"] == "race.DieRolled"]) == 1  # only the board's
+
+
+_JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=30),
+                     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+                     max_leaves=6)
+_FIELDS = st.sampled_from(["kind", "address", "events", "digest", "tz", "start", "end", "email", "token", "x"])
+_VALUES = st.one_of(_JSON, st.sampled_from(["email", "apprise", "webhook", "atom", "turn", "over", "http://127.0.0.1:9/x",
+                                            "json://127.0.0.1:9/x", "a@b.c", "22:00", "Europe/Paris", ""]))
+_BODIES = st.one_of(_JSON, st.dictionaries(_FIELDS, _VALUES, max_size=5))
+_ENDPOINTS = st.sampled_from([("POST", "/v1/me/targets"), ("PUT", "/v1/me/quiet"), ("PATCH", "/v1/me/targets/{t}"),
+                              ("POST", "/v1/me/targets/nope/test"), ("POST", "/v1/signin-mail"),
+                              ("POST", "/v1/sessions/magic"), ("DELETE", "/v1/me/targets/{t}x")])
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(calls=st.lists(st.tuples(_ENDPOINTS, _BODIES), min_size=1, max_size=4))
+def test_every_notification_endpoint_answers_4xx_or_2xx_and_a_refusal_writes_nothing(
+        nstack: Stack, calls: list[tuple[tuple[str, str], Any]]) -> None:
+    with nstack.client() as c:
+        who = player(c, "fuzz")
+        h = bearer(who["key"])
+        t = add(c, who["key"], kind="atom")["target"]["id"]
+        for (method, path), body in calls:
+            before = c.get("/v1/me/targets", headers=h).json()
+            r = c.request(method, path.format(t=t), json=body, headers=h)
+            assert r.status_code < 500, (method, path, body, r.text)
+            assert "error" in r.json() if r.status_code >= 400 else True
+            if r.status_code >= 400:
+                assert c.get("/v1/me/targets", headers=h).json() == before, (method, path, body)
