@@ -81,6 +81,14 @@ def test_an_open_table_is_joined_from_the_lobby_and_played(stack: Stack, chromiu
         roll.click()
         expect(board.locator("#cmd-msg")).to_contain_text("Accepted: roll")
 
+        # Bob's lobby, My games: the game, his turn now (once the roll is projected).
+        with stack.client() as c:
+            wait_for(lambda: (c.get(f"/v1/games/{gid}").json()["prompt"] or {}).get("seats") == [1], timeout=30)
+        page.goto(stack.url + "/")
+        page.get_by_role("button", name="My games").click()
+        expect(page).to_have_url(re.compile(r"\?show=mine$"))
+        expect(page.locator(f"#games tr[data-game='{gid}']")).to_contain_text("Your turn")
+
         with stack.client() as c:
             events = c.get(f"/v1/games/{gid}/events").json()["events"]
             setups = [e for e in events if e["type"] == "boardlog.GameCreated"]
