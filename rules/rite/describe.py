@@ -222,7 +222,7 @@ def describe_command(s: State, c: Command, viewer: int | None, names: Sequence[s
         return f"{who} moves Ultimatosaur {_route(path)}." if path else f"{who} moves Ultimatosaur."
     if v == "defeat":
         with_ = f" with {_on(s, a['from'], names, c.seat)}" if a.get("from") else ""
-        return f"{who} defeats {_on(s, a.get('target'), names)}{with_}."
+        return f"{who} defeats {_on(s, a.get('target'), names, c.seat)}{with_}."
     if v == "rock":
         return f"{who} places a rock on {a.get('at')}."
     if v == "fly":

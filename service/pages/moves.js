@@ -87,6 +87,18 @@ const BLMoves = (() => {
     if (M.onSelect) M.onSelect(entry);
   }
 
+  /* The entry's sentence, its player's name (when it opens the sentence, as it mostly does)
+   * marked in the seat's colour rather than written twice. */
+  function sentence(e, heading) {
+    const text = e.text || "";
+    if (heading || !e.who) return [el("span", { class: "mv-text" }, text)];
+    const who = el("span", { class: "mv-who", style: `border-color:${seatColour(e.seat)}` }, e.who);
+    if (text.startsWith(e.who + " ") || text.startsWith(e.who + "'")) {
+      return [el("span", { class: "mv-text" }, who, text.slice(e.who.length))];
+    }
+    return [who, el("span", { class: "mv-text" }, text)];
+  }
+
   function entryNode(e) {
     const heading = e.seat === null || e.seat === undefined;
     const attrs = {
@@ -98,17 +110,15 @@ const BLMoves = (() => {
       heading
         ? el("span", { class: "mv-num mv-heading" }, e.heading || "")
         : el("span", { class: "mv-num", title: `move ${e.move}` }, `${e.move}.`),
-      heading ? null : el("span", { class: "mv-who", style: `border-color:${seatColour(e.seat)}` }, e.who || ""),
-      el("span", { class: "mv-text" }, e.text),
+      ...sentence(e, heading),
       e.notation ? el("code", { class: "mv-notation", title: "notation" }, e.notation) : null,
       e.redacted ? el("span", { class: "badge muted-badge", title: "part of this move is hidden from you" }, "hidden") : null,
       ...(e.draws || []).map((d) => el("span", { class: "mv-draw", title: "random result" }, d)));
     li.append(head);
     const extra = (e.events || []).filter((x) => x.text !== e.text);
     if (extra.length) {
-      const told = extra.filter((x) => !x.quiet).length;
       const box = el("details", { class: "mv-events" },
-        el("summary", {}, `${told || extra.length} event${(told || extra.length) === 1 ? "" : "s"}`),
+        el("summary", {}, `${extra.length} event${extra.length === 1 ? "" : "s"}`),
         el("ol", { class: "mv-event-list" }, extra.map((x) =>
           el("li", { "data-seq": x.seq, class: x.quiet ? "mv-quiet" : null },
             el("span", { class: "mv-seq" }, `#${x.seq}`), " ", x.text))));
