@@ -83,7 +83,7 @@ def test_a_revoked_session_and_another_site_are_refused(stack: Stack) -> None:
         r = ann.post(f"/v1/games/{gid}/commands?wait=1", json={"id": "x1", "type": "race.roll", "args": {}},
                      headers={"Origin": "https://evil.example"})
         assert r.status_code == 403 and r.json()["error"]["code"] == "cross_origin"
-        assert anon.get(f"/v1/games/{gid}/commands/x1").status_code == 404
+        assert anon.get(f"/v1/games/{gid}/commands/x1", headers=bearer(tokens[0])).status_code == 404  # not queued
         # A signed-in player holding no seat: no legal commands, no commands.
         sign_in(eve, new_player(anon, "eve")["key"])
         assert eve.get(f"/v1/games/{gid}/legal").json()["error"]["code"] == "not_seated"
