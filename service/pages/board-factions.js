@@ -61,7 +61,9 @@
       const pieces = (unitAt[id] || []).map((u) => {
         const card = cards[`${u.seat}:${u.code}`];
         const hp = u.health + ((u.boost && u.boost.health) || 0) - u.damage;
-        const label = `${u.code} ${hp}♥`;
+        // Code, rank and health on the token (the name and the whole card in its tooltip); a
+        // phone keeps to code and health.
+        const label = card && !ctx.compact ? `${u.code} R${card.rank} ${hp}♥` : `${u.code} ${hp}♥`;
         const state = [u.flying ? "flying" : "", u.activated ? "activated this round" : "", u.weak ? `weakened ${u.weak}` : ""].filter(Boolean).join(", ");
         return { label, owner: u.seat, dashed: u.activated, key: u.id,
           title: `${u.name}, ${ctx.names[u.seat] || "seat " + u.seat}: ${hp} of ${u.health} health${u.damage ? ` (${u.damage} damage)` : ""}${state ? "; " + state : ""}. ${card ? cardText(card) : ""}` };
@@ -69,8 +71,8 @@
       if (!camp && !unitAt[id] && c.pieces && c.pieces.length) pieces.push(...c.pieces);
       let name = "";
       const center = centers[id];
+      const who = center && center.owner >= 0 ? ` (${ctx.names[center.owner] || "seat " + center.owner})` : "";
       if (center) {
-        const who = center.owner >= 0 ? ` (${ctx.names[center.owner] || "seat " + center.owner})` : "";
         name = center.kind === "gold" ? "Gold Mine" : "Mana Pool"; // its holder: the ring's colour and the tooltip
       }
       if (camp) {
@@ -98,7 +100,7 @@
     });
     items.push(el("li", {}, el("span", { class: "tile-swatch", style: "background:#f2d27a" }, "⛁"), el("b", {}, "Gold Mine"), " and ",
       el("span", { class: "tile-swatch", style: "background:#c6b8ee" }, "✦"), el("b", {}, "Mana Pool"), " — Resource Centers; a ring in a player's colour: claimed."));
-    items.push(el("li", {}, "Units read ", el("b", {}, "code health♥"), " (e.g. MI 2♥); a dashed token has activated this round. Hover or tap a unit for its card."));
+    items.push(el("li", {}, "Units read ", el("b", {}, "code, rank, health♥"), " (e.g. MI R1 2♥; on a phone MI 2♥); a dashed token has activated this round. Hover or tap a unit for its name and card."));
     return el("ul", { class: "tile-legend" }, items);
   }
 

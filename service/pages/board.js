@@ -202,8 +202,9 @@
     const board = v.board || {};
     const sk = skin();
     if (sk && board.board && Array.isArray(board.board.cells) && board.board.cells.length) {
-      try { decorated = sk.board(v, ctx()); } catch (e) { decorated = null; console.error(e); }
-    } else decorated = null;
+      // A skin that fails leaves the plain board (still playable); the page says so on #board.
+      try { decorated = sk.board(v, ctx()); $("board").dataset.skin = "ok"; } catch (e) { decorated = null; $("board").dataset.skin = "error"; console.error(e); }
+    } else { decorated = null; $("board").dataset.skin = "none"; }
     const drawn = decorated ? decorated.board : board.board;
     const turn = myTurn() && !S.busy;
     const p = turn ? plan() : { next: [] };

@@ -196,6 +196,8 @@ def test_both_seats_play_by_clicking(stack: Stack, new_page: Any, shots: Path, g
                 assert phone.evaluate(FIRST_COMMAND_VISIBLE_JS) == "ok"
                 phone.screenshot(path=str(shots / f"board-{game_name}-phone.png"))
                 phone_checked = True
+            # The game's own drawing (board-<game>.js) drew this board, not the plain fallback.
+            expect(page.locator("#board")).to_have_attribute("data-skin", "ok")
             click_one_move(page, on_board=seat == 0, rng=rng)
             before = s["seq"]
             wait_for(lambda before=before: summary(c, gid)["seq"] > before, timeout=15)
