@@ -112,6 +112,10 @@ def describe_prompt(s: State, viewer: int | None, names: Sequence[str]) -> str:
         left = s.moves_left
         return (f"{who}: act with {_unit(s, s.active, names, None)}: move ({left} left), attack, use a spell "
                 "or end the activation.")
+    if p.kind == "tile" and p.seats and p.seats[0] < len(s.hand):
+        hand = [str(t) for t in s.hand[p.seats[0]]]
+        tiles = f"Terrain Tile {hand[0]}" if len(hand) == 1 else f"one of Terrain Tiles {listing(hand)}"
+        return f"{who}: place {tiles}: choose a spot and a rotation."
     rnd = f" (round {s.round})" if s.phase == "play" and s.round else ""
     return f"{who}: {PROMPTS.get(p.kind, 'choose one of the options')}{rnd}."
 

@@ -3,7 +3,7 @@ Unit Cards, from hand-built positions, and the spaces a move touched."""
 
 from __future__ import annotations
 
-from rules.core import Command, Event
+from rules.core import Command, Event, Rng, SeatInfo, fold
 from rules.factions import GAME
 
 from .helpers import FixedRng, position, run
@@ -57,3 +57,12 @@ def test_the_upkeep_is_a_heading_with_each_seats_gains() -> None:
                                None, NAMES)
     assert told.heading == "Upkeep"
     assert told.text == "Resources are counted: ann 3 gold and 0 mana; bob 1 gold and 2 mana."
+
+
+def test_the_tile_prompt_names_the_tiles_left() -> None:
+    s = fold(GAME, GAME.setup({}, [SeatInfo(0, "ann"), SeatInfo(1, "bob")], Rng(b"words")))
+    while s.prompt is not None and s.prompt.kind != "tile":
+        s = GAME.decide(s, next(iter(GAME.legal_commands(s, s.prompt.seats[0]))), Rng(b"w")).state
+    assert s.prompt is not None
+    text = GAME.describe_prompt(s, None, NAMES)
+    assert text.endswith(": place one of Terrain Tiles 1, 2, 3, 4 and 5: choose a spot and a rotation."), text
