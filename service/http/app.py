@@ -22,6 +22,7 @@ from service.http import (
     pages,
     players,
     reads,
+    schemas,
     seats,
     tables,
 )
@@ -108,4 +109,5 @@ def create_app(settings: Settings | None = None, parts: Parts | None = None) -> 
         app.include_router(router)
     targets_.install_webhooks(app)
     app.fast_post = commands.post_command
+    schemas.document(app)  # the OpenAPI as the contract (service/http/schemas.py)
     return app

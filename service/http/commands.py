@@ -39,6 +39,8 @@ _FIELDS = {"id", "type", "args", "text", "expect"}
 @router.post("/v1/games/{gid}/commands", summary="Queue a command (?wait=1 waits for its result)")
 async def post_command(gid: str, request: Request, wait: int = 0) -> Response:
     started = time.perf_counter()
+    if wait not in (0, 1):
+        raise ApiError(422, "bad_request", "wait: 0 (answer at once, 202) or 1 (wait for the result)")
     bearer_token(request, required=not has_session_cookie(request))
     body = await json_body(request)
     cid = body.get("id")

@@ -67,7 +67,8 @@ def validation_response(exc: RequestValidationError) -> Response:
 
 
 def http_response(exc: StarletteHTTPException) -> Response:
-    code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+    # FastAPI's only 400 is a body its model could not parse: the same as body.py's bad_json.
+    code = {400: "bad_json", 404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
     # Starlette's 405 names the path's methods in `Allow` (RFC 9110 requires it): keep it.
     return json_response({"error": {"code": code, "message": str(exc.detail)}}, exc.status_code,
                          headers=dict(exc.headers or {}))

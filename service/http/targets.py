@@ -262,7 +262,7 @@ _UNSUB_PAGE = ("<!doctype html><html lang=en><meta charset=utf-8><meta name=view
                "<title>Unsubscribe · boardlog</title><link rel=stylesheet href=/static/style.css><main>{body}</main></html>")
 
 
-@router.get("/unsubscribe/{token}", include_in_schema=False)
+@router.get("/unsubscribe/{token}", summary="The unsubscribe page of a mail's link: asks before removing its target")
 async def unsubscribe_page(token: str, request: Request) -> HTMLResponse:
     t = await run_in_threadpool(notify(request).targets.by_token, token)
     if t is None:

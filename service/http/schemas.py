@@ -1,0 +1,491 @@
+"""The OpenAPI document as the contract: a model for every body the API reads and answers, and
+for each operation its request body, every status it can answer (with that answer's body) and
+the credentials it takes.
+
+The handlers read their bodies themselves (body.py) and answer bytes built by orjson
+(responses.py), which is fast but leaves FastAPI's generated document blank. `document(app)`
+fills it from the table below when the document is first asked for; it raises for an
+operation the table does not name, so a new endpoint cannot ship undocumented. Nothing here
+runs on a request.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from fastapi import FastAPI
+from fastapi.openapi.utils import get_openapi
+from pydantic import BaseModel, ConfigDict, Field
+from pydantic.json_schema import models_json_schema
+
+# The platform's error codes, as docs/errors.md lists them (a test keeps the two equal). A game's
+# rules refuse with codes of their own besides these (docs/errors.md, "The games' own codes").
+ERROR_CODES: tuple[str, ...] = (
+    "bad_json", "bad_token", "token_required", "sign_in_required", "bad_session", "bad_magic_link", "bad_key",
+    "cross_origin", "admin_only", "seat_required", "not_seated", "game_not_over", "unknown_game",
+    "unknown_command_id", "unknown_table", "not_creator", "unknown_target", "unknown_feed", "unknown_session",
+    "not_found", "method_not_allowed", "http_error", "game_over", "seat_claimed", "already_seated",
+    "table_closed", "table_full", "seat_taken", "table_busy", "already_joined", "body_too_large",
+    "path_too_long", "query_too_long", "bad_request", "bad_seat_token", "bad_command_id", "bad_expect",
+    "unknown_command", "bad_args", "bad_entropy", "bad_seats", "name_not_text", "name_empty", "name_too_long",
+    "name_bad_character", "name_taken", "bad_options", "unknown_player", "ambiguous_player", "player_twice",
+    "bad_expiry", "bad_seat", "bad_cursor", "number_out_of_range", "bad_seq", "bad_page", "bad_target",
+    "bad_quiet_hours", "bad_email", "rate_limited", "internal_error", "store_unavailable",
+    # A command's answer, from the worker
+    "seq_conflict", "not_your_turn", "wrong_prompt",
+)
+
+
+# --- errors -----------------------------------------------------------------------------------
+
+class ErrorBody(BaseModel):
+    code: str = Field(description="stable, for programs: one of the platform's codes (listed in this "
+                      "schema's description and docs/errors.md) or, for a refused game command, the game's own")
+    message: str = Field(description="for people: what was wrong and why; may change")
+
+
+ErrorBody.model_config["json_schema_extra"] = {
+    "description": "The platform's codes: " + ", ".join(ERROR_CODES) + ". docs/errors.md says when each is answered."}
+
+
+class Error(BaseModel):
+    """Every error answer: the error object, and, for a command's stored answer (rejected,
+    conflict or failed), the command's result beside it; a refused join also carries the
+    `entropy` that counts."""
+    error: ErrorBody
+
+
+# --- games ------------------------------------------------------------------------------------
+
+class SeatIn(BaseModel):
+    name: str | None = None
+    entropy: str | None = Field(None, description="this seat's contribution to the game's randomness")
+    player: str | None = Field(None, description="signed in: invite a player by id or name")
+    open: bool | None = Field(None, description="signed in: leave the seat open (a forming table)")
+
+
+class NewGame(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    game: str = Field(description="a game type (GET /v1/game-types)")
+    seats: list[str | SeatIn] = Field(description="names, {name, entropy}, {player, name?, entropy?} or {open: true}")
+    options: dict[str, Any] | None = Field(None, description="the game's options")
+    expires_in: int | None = Field(None, description="with an open seat: seconds until the table closes")
+
+
+class CreatedSeat(BaseModel):
+    seat: int
+    name: str | None
+    token: str | None = Field(None, description="the seat's token (shown once); none for an invited or open seat")
+    open: bool | None = None
+    player: str | None = None
+
+
+class GameCreated(BaseModel):
+    id: str
+    game: str
+    seats: list[CreatedSeat]
+    admin_token: str = Field(description="the game's admin token (abort, the full log); shown once")
+
+
+class SeatName(BaseModel):
+    seat: int
+    name: str | None
+
+
+class PromptBrief(BaseModel):
+    seats: list[int]
+    kind: str
+
+
+class Summary(BaseModel):
+    id: str
+    game: str | None
+    status: str = Field(description="active, over or aborted")
+    seats: list[SeatName]
+    prompt: PromptBrief | None
+    seq: int
+    outcome: dict[str, Any] | None
+    created: str
+    updated: str
+
+
+class Lobby(BaseModel):
+    games: list[Summary]
+    types: list[str]
+    next: str | None = Field(description="the cursor of the next page, null on the last")
+
+
+class GameTypes(BaseModel):
+    types: list[dict[str, Any]]
+
+
+class Health(BaseModel):
+    ok: bool
+    namespace: str
+
+
+# --- commands ---------------------------------------------------------------------------------
+
+class CommandIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    id: str = Field(pattern=r"^[A-Za-z0-9_-]{1,64}$", description="the command's id (a uuid): "
+                    "sending it again answers the first one; it applies at most once")
+    type: str | None = Field(None, description="a command type of the game (GET .../legal); with `args`")
+    args: dict[str, Any] | None = None
+    text: str | None = Field(None, description="the command in the game's notation, instead of type and args")
+    expect: int | None = Field(None, ge=0, description="refuse (409 seq_conflict) unless the game is at this seq")
+
+
+class Queued(BaseModel):
+    id: str
+    status: Literal["queued"]
+
+
+class CommandResult(BaseModel):
+    """A command's answer: accepted with the seqs of its events, or rejected, conflict or failed
+    with the standard `error` object (and the game's seq then)."""
+    id: str
+    status: Literal["accepted", "rejected", "conflict", "failed"]
+    seat: int | None = None
+    http: int
+    seq: int | list[int] = Field(description="accepted: [first, last] seq of its events; otherwise the game's seq")
+    code: str | None = None
+    message: str | None = None
+    error: ErrorBody | None = None
+
+
+class EntropyIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    entropy: str = Field(min_length=1, max_length=256)
+
+
+# --- reading a game ---------------------------------------------------------------------------
+
+class View(BaseModel):
+    """The board as one viewer may see it; `board` is the game's own (its view)."""
+    game: str
+    seq: int
+    seat: int | None
+    status: str
+    prompt: dict[str, Any] | None
+    prompt_text: str | None
+    outcome: dict[str, Any] | None
+    board: dict[str, Any]
+
+
+class LegalCommand(BaseModel):
+    type: str
+    args: dict[str, Any]
+    text: str = Field(description="the command in the game's notation")
+    sentence: str = Field(description="what it does, in words")
+
+
+class Legal(BaseModel):
+    seq: int
+    commands: list[LegalCommand]
+
+
+class EventOut(BaseModel):
+    game: str
+    seq: int
+    type: str
+    data: dict[str, Any]
+    seat: int | None
+    command: str | None
+    at: str
+    hash: str
+
+
+class EventsPage(BaseModel):
+    events: list[EventOut]
+    next: int | None = Field(description="the `from` of the next page, null at the end")
+
+
+class MovesPage(BaseModel):
+    entries: list[dict[str, Any]]
+    older: int | None
+    seq: int
+
+
+class AuditReport(BaseModel):
+    ok: bool
+    game: str | None
+    events: int
+    seq: int | None
+    reason: str | None
+    checked: list[str]
+
+
+# --- players and seats ------------------------------------------------------------------------
+
+class NewPlayer(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str
+    email: str | None = None
+
+
+class PlayerCreated(BaseModel):
+    id: str
+    name: str
+    key: str = Field(description="the player key (shown once)")
+    signin_url: str
+
+
+class PlayerOut(BaseModel):
+    id: str
+    name: str
+    created: str | float
+
+
+class SignIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    key: str = Field(min_length=1)
+
+
+class SignedIn(BaseModel):
+    session: str
+    player: PlayerOut
+
+
+class Me(PlayerOut):
+    email: str | None
+    session: str | None
+
+
+class SessionOut(BaseModel):
+    id: str
+    created: str | float
+    last_seen: str | float | None
+    user_agent: str
+    current: bool
+
+
+class Sessions(BaseModel):
+    sessions: list[SessionOut]
+
+
+class ClaimIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    token: str = Field(min_length=1, description="the seat's token, from its link")
+
+
+class Claimed(BaseModel):
+    game: str
+    seat: int
+    claimed: bool = Field(description="false: the player already held this seat")
+
+
+class SeatHeld(BaseModel):
+    game: str
+    seat: int
+
+
+class GameRow(BaseModel):
+    id: str
+    game: str | None
+    seat: int
+    name: str | None
+    opponents: list[str | None]
+    turn: list[str | None]
+    your_turn: bool
+    since: str
+    status: str
+
+
+class MyGames(BaseModel):
+    games: list[GameRow]
+    waiting: int
+
+
+class Obj(BaseModel):
+    """An object; its fields are listed in the operation's description."""
+
+
+MODELS: tuple[type[BaseModel], ...] = (
+    Error, ErrorBody, NewGame, GameCreated, Summary, Lobby, GameTypes, Health, CommandIn, Queued, CommandResult,
+    EntropyIn, View, Legal, EventsPage, MovesPage, AuditReport, NewPlayer, PlayerCreated, SignIn, SignedIn, Me,
+    Sessions, ClaimIn, Claimed, SeatHeld, MyGames, Obj,
+)
+
+# --- credentials ------------------------------------------------------------------------------
+
+SECURITY_SCHEMES: dict[str, Any] = {
+    "seatToken": {"type": "http", "scheme": "bearer",
+                  "description": "a game's seat token (or its admin token), from the answer that created it"},
+    "playerKey": {"type": "http", "scheme": "bearer",
+                  "description": "a player key (POST /v1/players) or a session's secret"},
+    "session": {"type": "apiKey", "in": "cookie", "name": "boardlog_session",
+                "description": "the session cookie POST /v1/sessions sets; a request that changes something "
+                "must come from this site (Origin)"},
+}
+_GAME = [{"seatToken": []}, {"playerKey": []}, {"session": []}]       # a seat, or a player holding one
+_GAME_OR_NONE = [{}, *_GAME]                                          # as above, or anyone (public view)
+_PLAYER = [{"playerKey": []}, {"session": []}]                         # a signed-in player
+_PLAYER_OR_NONE = [{}, *_PLAYER]
+_NONE: list[dict[str, list[str]]] = []
+
+_WHY = {
+    202: "accepted for later", 204: "done, no body", 400: "the body is not a JSON object (bad_json)",
+    401: "no credentials, or not valid here", 403: "the credentials may not do this",
+    404: "no such game, command, seat, table or target", 409: "it conflicts with the game's or table's state",
+    413: "the body is over 64 KiB (body_too_large)",
+    414: "the path or the query is too long (path_too_long, query_too_long)",
+    422: "a field or parameter is wrong; the code says which",
+    429: "too many from this address this minute (rate_limited), with Retry-After",
+    503: "the event store is out of reach (store_unavailable), with Retry-After",
+}
+
+
+@dataclass(frozen=True)
+class Op:
+    ok: dict[int, type[BaseModel] | str | None]   # a model, a media type (a body not JSON), or None (no body)
+    errors: tuple[int, ...]
+    security: list[dict[str, list[str]]]
+    body: type[BaseModel] | None = None
+    parameters: list[dict[str, Any]] = field(default_factory=list)
+    pages: tuple[int, ...] = ()  # statuses answered as an HTML page, not the error object
+
+
+INT64 = 2**63 - 1  # the edge refuses any integer query value past it (edge.py)
+_E = (414, 422, 503)  # any operation: over-long paths and queries, an integer query past 64 bits, Redis away
+_Q_EVENTS = [
+    {"name": "from", "in": "query", "required": False, "description": "the first seq (from 1)",
+     "schema": {"type": "integer", "default": 1}},
+    {"name": "to", "in": "query", "required": False, "description": "the last seq, at most",
+     "schema": {"type": "integer"}},
+]
+
+_Q_AT = {"name": "at", "in": "query", "required": False,
+         "description": "the board after this seq (from 1; a replay, rate-limited); the current one without it",
+         "schema": {"type": "integer", "minimum": 1, "maximum": INT64}}
+_Q_WAIT = {"name": "wait", "in": "query", "required": False,
+           "description": "1: wait (a few seconds) for the result; 0: answer 202 queued at once",
+           "schema": {"type": "integer", "enum": [0, 1], "default": 0}}
+
+OPERATIONS: dict[tuple[str, str], Op] = {
+    ("GET", "/v1/health"): Op({200: Health}, (414, 422), _NONE),
+    ("POST", "/v1/games"): Op({201: GameCreated}, (400, 401, 403, 404, 413, 429, *_E), _PLAYER_OR_NONE, NewGame),
+    ("GET", "/v1/games"): Op({200: Lobby}, _E, _NONE),
+    ("GET", "/v1/game-types"): Op({200: GameTypes}, (414, 422), _NONE),
+    ("GET", "/v1/games/{gid}"): Op({200: Summary}, (404, *_E), _NONE),
+    ("POST", "/v1/games/{gid}/commands"): Op({200: CommandResult, 202: Queued},
+                                             (400, 401, 403, 404, 409, 413, *_E), _GAME, CommandIn,
+                                             [_Q_WAIT]),
+    ("GET", "/v1/games/{gid}/commands/{cid}"): Op({200: CommandResult, 202: Queued}, (401, 403, 404, 409, *_E),
+                                                  _GAME),
+    ("POST", "/v1/games/{gid}/join"): Op({200: CommandResult}, (400, 401, 403, 404, 409, 413, *_E), _GAME, EntropyIn),
+    ("POST", "/v1/games/{gid}/abort"): Op({200: CommandResult, 202: Queued}, (401, 403, 404, 409, *_E),
+                                          [{"seatToken": []}]),
+    ("GET", "/v1/games/{gid}/view"): Op({200: View}, (401, 403, 404, 429, *_E), _GAME_OR_NONE,
+                                        parameters=[_Q_AT]),
+    ("GET", "/v1/games/{gid}/legal"): Op({200: Legal}, (401, 403, 404, *_E), _GAME),
+    ("GET", "/v1/games/{gid}/events"): Op({200: EventsPage}, (401, 403, 404, *_E), _GAME_OR_NONE,
+                                          parameters=_Q_EVENTS),
+    ("GET", "/v1/games/{gid}/export"): Op({200: "application/x-ndjson"}, (401, 403, 404, 429, *_E), _GAME_OR_NONE),
+    ("GET", "/v1/games/{gid}/audit"): Op({200: AuditReport}, (401, 403, 404, 429, *_E), _GAME_OR_NONE),
+    ("GET", "/v1/games/{gid}/stream"): Op({200: "text/event-stream"}, (404, *_E), _NONE),
+    ("GET", "/v1/games/{gid}/moves"): Op({200: MovesPage}, (401, 403, 404, *_E), _GAME_OR_NONE),
+    ("POST", "/v1/players"): Op({201: PlayerCreated}, (400, 413, 429, *_E), _NONE, NewPlayer),
+    ("POST", "/v1/sessions"): Op({201: SignedIn}, (400, 401, 403, 413, 429, *_E), _NONE, SignIn),
+    ("GET", "/v1/me"): Op({200: Me}, (401, *_E), _PLAYER),
+    ("GET", "/v1/me/sessions"): Op({200: Sessions}, (401, *_E), _PLAYER),
+    ("DELETE", "/v1/me/sessions"): Op({204: None}, (401, 403, *_E), _PLAYER),
+    ("DELETE", "/v1/me/sessions/{sid}"): Op({204: None}, (401, 403, 404, *_E), _PLAYER),
+    ("POST", "/v1/games/{gid}/claim"): Op({200: Claimed}, (400, 401, 403, 404, 409, 413, *_E), _PLAYER, ClaimIn),
+    ("GET", "/v1/games/{gid}/seat"): Op({200: SeatHeld}, (401, 404, *_E), _PLAYER),
+    ("GET", "/v1/me/games"): Op({200: MyGames}, (401, *_E), _PLAYER),
+    ("GET", "/v1/tables"): Op({}, _E, _PLAYER_OR_NONE),
+    ("GET", "/v1/tables/{gid}"): Op({}, (404, *_E), _PLAYER_OR_NONE),
+    ("POST", "/v1/tables/{gid}/join"): Op({}, (401, 403, 404, 409, 413, *_E), _PLAYER),
+    ("POST", "/v1/tables/{gid}/cancel"): Op({}, (401, 403, 404, 409, *_E), _PLAYER),
+    ("GET", "/v1/me/targets"): Op({200: Obj}, (401, *_E), _PLAYER),
+    ("POST", "/v1/me/targets"): Op({201: Obj}, (401, 403, 413, *_E), _PLAYER),
+    ("PATCH", "/v1/me/targets/{tid}"): Op({200: Obj}, (401, 403, 404, 413, *_E), _PLAYER),
+    ("DELETE", "/v1/me/targets/{tid}"): Op({204: None}, (401, 403, 404, *_E), _PLAYER),
+    ("POST", "/v1/me/targets/{tid}/test"): Op({200: Obj}, (401, 403, 404, *_E), _PLAYER),
+    ("PUT", "/v1/me/quiet"): Op({200: Obj}, (401, 403, 413, *_E), _PLAYER),
+    ("GET", "/me/feed.atom"): Op({200: "application/atom+xml"}, (404, *_E), _NONE),
+    ("GET", "/unsubscribe/{token}"): Op({200: "text/html"}, (404, *_E), _NONE, pages=(404,)),
+    ("POST", "/unsubscribe/{token}"): Op({200: "text/html"}, (404, *_E), _NONE, pages=(404,)),
+    ("POST", "/v1/signin-mail"): Op({202: Obj}, (413, 429, *_E), _NONE),
+    ("POST", "/v1/sessions/magic"): Op({201: SignedIn}, (401, 403, 413, 429, *_E), _NONE),
+    ("GET", "/metrics"): Op({200: "text/plain"}, (414, 422), _NONE),
+}
+
+
+def _ref(model: type[BaseModel]) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{model.__name__}"}
+
+
+def _ok(status: int, what: type[BaseModel] | str | None, had: dict[str, Any] | None) -> dict[str, Any]:
+    described = (had or {}).get("description") or _WHY.get(status, "done")
+    if what is None:
+        return {"description": described}
+    if isinstance(what, str):
+        return {"description": described, "content": {what: {"schema": {"type": "string"}}}}
+    return {"description": described, "content": {"application/json": {"schema": _ref(what)}}}
+
+
+def _error(status: int) -> dict[str, Any]:
+    return {"description": _WHY.get(status, "refused"), "content": {"application/json": {"schema": _ref(Error)}}}
+
+
+def build(app: FastAPI) -> dict[str, Any]:
+    """The app's OpenAPI document, every operation described from OPERATIONS."""
+    doc = get_openapi(title=app.title, version=app.version, description=app.description, routes=app.routes,
+                      webhooks=app.webhooks.routes)
+    _, defs = models_json_schema([(m, "validation") for m in MODELS],
+                                 ref_template="#/components/schemas/{model}")
+    schemas = doc.setdefault("components", {}).setdefault("schemas", {})
+    schemas.update(defs.get("$defs", {}))
+    for name in ("HTTPValidationError", "ValidationError"):  # FastAPI's; our 422 is Error
+        schemas.pop(name, None)
+    doc["components"]["securitySchemes"] = SECURITY_SCHEMES
+    missing = []
+    for path, ops in doc["paths"].items():
+        for method, operation in ops.items():
+            op = OPERATIONS.get((method.upper(), path))
+            if op is None:
+                missing.append(f"{method.upper()} {path}")
+                continue
+            _describe(operation, op)
+    if missing:
+        raise RuntimeError(f"service/http/schemas.py OPERATIONS does not describe: {', '.join(missing)}")
+    return doc
+
+
+def _describe(operation: dict[str, Any], op: Op) -> None:
+    had = operation.get("responses", {})
+    responses: dict[str, Any] = {}
+    for status, what in op.ok.items():
+        responses[str(status)] = _ok(status, what, had.get(str(status)))
+    if not op.ok:  # the handler's own response_model (FastAPI documented it)
+        responses.update({s: r for s, r in had.items() if s.startswith("2")})
+    for status in op.errors:
+        responses[str(status)] = _ok(status, "text/html", None) if status in op.pages else _error(status)
+    operation["responses"] = responses
+    operation["security"] = op.security
+    if op.body is not None:
+        operation["requestBody"] = {"required": True,
+                                    "content": {"application/json": {"schema": _ref(op.body)}}}
+    if "requestBody" in operation and op.body is None:  # a model FastAPI reads: it refuses a bad body
+        responses.setdefault("400", _error(400))
+    if op.parameters:  # ours replace FastAPI's of the same name (the handler reads them itself)
+        ours = {(p["name"], p["in"]) for p in op.parameters}
+        operation["parameters"] = [p for p in operation.get("parameters", [])
+                                   if (p["name"], p["in"]) not in ours] + op.parameters
+    for p in operation.get("parameters", []):  # the edge's bound on every integer (edge.py)
+        if p.get("schema", {}).get("type") == "integer":
+            p["schema"].setdefault("minimum", -INT64)
+            p["schema"].setdefault("maximum", INT64)
+
+
+def document(app: FastAPI) -> None:
+    """Make `app.openapi()` answer the described document (built once, on first asking)."""
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            app.openapi_schema = build(app)
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
