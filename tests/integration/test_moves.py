@@ -3,14 +3,33 @@ each legal command: through the real API, worker and projector processes."""
 
 from __future__ import annotations
 
+import uuid
+from collections.abc import Iterator
+
 import pytest
+import redis
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import Stack, wait_for
+from tests.conftest import Stack, child_env, running_stack, wait_for
 from tests.integration.helpers import bearer, command, new_race
 
 pytestmark = pytest.mark.integration
+
+
+@pytest.fixture(scope="module")
+def stack(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    """One stack for the module (each test plays its own game), over a namespace of its own,
+    deleted afterwards: starting the processes costs more than these tests."""
+    ns = f"t{uuid.uuid4().hex[:12]}"
+    with running_stack(child_env(redis_url, ns), tmp_path_factory.mktemp("moves")) as s:
+        yield s
+    client = redis.Redis.from_url(redis_url)
+    for pattern in (f"{ns}:*", f"{ns}-dramatiq:*"):
+        keys = list(client.scan_iter(match=pattern, count=1000))
+        for i in range(0, len(keys), 500):
+            client.delete(*keys[i : i + 500])
+    client.close()
 
 
 def _moves(c, gid: str, token: str | None = None, **q: object) -> dict:  # type: ignore[no-untyped-def, type-arg]
