@@ -19,7 +19,6 @@ import structlog
 from projections.projector import Projector
 from service.bootstrap import build
 from service.embedded import EmbeddedRedis
-from service.mail import DevMail
 from service.settings import Settings
 
 log = structlog.get_logger("boardlog.launcher")
@@ -217,7 +216,11 @@ def serve(settings: Settings, host: str, port: int, data: Path, workers: int, th
         settings = Settings.from_env(redis_url=embedded.url)
         log.info("redis.embedded", url=embedded.shown_url, data=str(data.resolve()))
     # --dev-mail: a local SMTP server that prints every mail it receives; the notices go to it.
-    mail_sink = DevMail().start() if dev_mail else None
+    mail_sink = None
+    if dev_mail:
+        from service.mail import DevMail  # here: aiosmtpd only for --dev-mail
+
+        mail_sink = DevMail().start()
     if mail_sink is not None:
         settings = dataclasses.replace(settings, smtp_host="127.0.0.1", smtp_port=mail_sink.port, smtp_tls="none")
         print(f"dev mail: an SMTP server on 127.0.0.1:{mail_sink.port} prints every mail it receives", flush=True)

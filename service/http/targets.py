@@ -18,7 +18,6 @@ import structlog
 from fastapi import APIRouter, Depends, FastAPI, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, Response
-from feedgen.feed import FeedGenerator
 from pydantic import BaseModel, ConfigDict, Field
 
 from events.redisstore.targets import Quiet, Target, with_choices
@@ -239,6 +238,8 @@ async def atom_feed(request: Request, key: Annotated[str, Query(max_length=100)]
     entries = await run_in_threadpool(n.targets.feed_entries, t.player, t.id)
     # Newest first by when the move was made: the jobs of a burst finish in any order.
     entries.sort(key=lambda e: (e["at"], e["game"], e["seq"]), reverse=True)
+    from feedgen.feed import FeedGenerator  # here: lxml only for the processes that serve feeds
+
     base = n.config.public_url.rstrip("/")
     fg = FeedGenerator()
     fg.id(f"urn:boardlog:feed:{t.player}:{t.id}")

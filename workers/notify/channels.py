@@ -17,14 +17,15 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from email.message import EmailMessage
 from email.utils import format_datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-import httpx
 import orjson
-from standardwebhooks import Webhook
 
 from workers.notify.notices import Notice
+
+if TYPE_CHECKING:
+    import httpx
 
 MAX_REDIRECTS = 3
 
@@ -175,6 +176,8 @@ def check_webhook_url(url: str) -> str | None:
 def webhook_client(timeout: float) -> httpx.Client:
     """The client a sender keeps for its webhooks (making one costs tens of ms of CPU: its TLS
     context); thread-safe, redirects never followed on their own."""
+    import httpx  # here: most processes that import this module never send a webhook
+
     return httpx.Client(timeout=timeout, follow_redirects=False)
 
 
@@ -182,6 +185,9 @@ def send_webhook(client: httpx.Client, url: str, secret: str, key: str, payload:
                  timeout: float) -> None:
     """POST the payload signed per Standard Webhooks (`webhook-id` is the notice's idempotency
     key, so a receiver can drop a redelivery). A redirect is followed only to the same host."""
+    import httpx
+    from standardwebhooks import Webhook
+
     body = orjson.dumps(payload).decode()
     now = datetime.now(UTC)
     headers = {"content-type": "application/json", "webhook-id": key,

@@ -16,10 +16,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import dramatiq
-import httpx
 import structlog
 from dramatiq.middleware import CurrentMessage
 
@@ -38,6 +37,9 @@ from workers.notify.channels import (
 )
 from workers.notify.notices import Notice
 from workers.notify.play import reply_address
+
+if TYPE_CHECKING:
+    import httpx
 
 log = structlog.get_logger("boardlog.notify")
 
