@@ -170,6 +170,11 @@ def describe_prompt(s: State, viewer: int | None, names: Sequence[str]) -> str:
     if p.kind == "undead_reaction":
         tiles = o.get("tiles", [])
         return f"{who} (Undead): choose whether to react" + (f" at {listing(tiles)}." if tiles else ".")
+    if p.kind == "rune":
+        n = int(o.get("n", 0) or 0)
+        return f"{who} (Undead): choose {plural(n, 'rune tile')} to activate, of {listing(o.get('tiles', []))}."
+    if p.kind == "rage":
+        return f"{who}: choose how much rage pays towards the Wyrmling's action (it costs {o.get('cost')})."
     if p.kind == "simultaneous":
         return f"{who}: choose whose effect resolves first, the Undead's or Chaos's."
     if p.kind == "puppet":
@@ -195,9 +200,13 @@ def _choose(s: State, c: Command, who: str, names: Sequence[str]) -> str:
     if opt in FACTIONS:
         return f"{who} chooses the {FACTIONS[opt]}{why}"
     verb, colon, lab = opt.partition(":")
+    if verb == "rage" and lab.isdigit():
+        return f"{who} pays {lab} rage towards the Wyrmling's action."
     if colon and lab in s.geo.index:
         if verb == "rise":
             return f"{who} has a Warrior Rise Again on {lab}."
+        if verb == "rune":
+            return f"{who} activates the rune tile {lab}."
         return f"{who} chooses {titled(verb).lower()} on {lab}{why}"
     a, dash, b = opt.partition("-")
     if dash and a in s.geo.index and b in s.geo.index:
@@ -444,6 +453,9 @@ EVENTS: dict[str, EventWords] = {
     "rite.ModeSet": _mode,
     "rite.ReactionsPending": lambda s, d, seat, names: (
         f"The Undead may react at {listing(d['tiles'])}." if d.get("tiles") else "No Undead reaction is pending."),
+    "rite.RunesPending": lambda s, d, seat, names: (
+        f"The Undead may activate {plural(int(d.get('n') or 0), 'rune tile')} of {listing(d['tiles'])}."
+        if d.get("tiles") else "No rune tile waits to be activated."),
     "rite.RisesPending": lambda s, d, seat, names: (
         f"A Warrior may Rise Again at {listing(d['tiles'])}." if d.get("tiles") else "No Warrior may Rise Again."),
     "rite.ProxySet": lambda s, d, seat, names: (
@@ -457,7 +469,7 @@ EVENTS: dict[str, EventWords] = {
 
 # Bookkeeping a reader may skip: a headed step's summary leaves these out.
 QUIET = frozenset({"rite.TurnStarted", "rite.ActionTaken", "rite.FlowStepped", "rite.ModeSet", "rite.EnergySpent",
-                   "rite.ReactionsPending", "rite.RisesPending", "rite.FlowQueued"})
+                   "rite.ReactionsPending", "rite.RisesPending", "rite.RunesPending", "rite.FlowQueued"})
 
 
 def describe_event(s: State, e: Event, viewer: int | None, names: Sequence[str]) -> Told:

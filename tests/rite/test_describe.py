@@ -75,3 +75,13 @@ def test_a_power_goes_by_its_card_name() -> None:
 def test_the_turn_prompt_says_who_and_what() -> None:
     s = board()
     assert GAME.describe_prompt(s, None, NAMES) == "ann (Humans): take an action, use a power or pass (round 1)."
+
+
+def test_the_rage_and_rune_choices_read_in_words() -> None:
+    s = board()
+    assert GAME.describe_command(s, Command("rite.choose", {"option": "rage:2"}, 1), 1, NAMES) == \
+        "bob pays 2 rage towards the Wyrmling's action."
+    assert GAME.describe_command(s, Command("rite.choose", {"option": "rune:c4"}, 0), 0, NAMES) == \
+        "ann activates the rune tile c4."
+    told = _said(s, "rite.RunesPending", {"tiles": ["c4", "d5"], "n": 1}, 0)
+    assert told.text == "The Undead may activate 1 rune tile of c4 and d5." and told.quiet
