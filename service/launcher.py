@@ -227,15 +227,20 @@ def serve(settings: Settings, host: str, port: int, data: Path, workers: int, th
     env = {**os.environ, **settings.env(), "PYTHONPATH": os.pathsep.join(sys.path)}
     parts = [Part(f"worker-{i + 1}", ["worker", "--processes", "1", "--threads", str(threads)]) for i in range(workers)]
     parts.append(Part("projector", ["projector"]))
-    parts.append(Part("notifier", ["notifier"]))
-    if settings.reply_domain:  # reply to play: the inbound listener, its own part
-        parts.append(Part("mail-in", ["mail-in"]))
     parts.append(Part("api", ["api", "--host", host, "--port", str(port)]))
+    # The notifications' parts start once the API answers: on a busy machine every process
+    # started at once slows them all, and nothing is lost meanwhile (the notifier catches up).
+    later = [Part("notifier", ["notifier"])]
+    if settings.reply_domain:  # reply to play: the inbound listener, its own part
+        later.append(Part("mail-in", ["mail-in"]))
     for part in parts:
         part.start(env)
     procs = [p.proc for p in parts if p.proc is not None]
     code = 0
     if _wait_for_api(f"http://{host}:{port}/v1/health", procs, stop):
+        for part in later:
+            part.start(env)
+        parts.extend(later)
         print(f"boardlog is up: open http://{host}:{port}/ (Ctrl-C stops it)", flush=True)
     elif not stop.is_set():
         # Not up at all (the port taken, a bad setting): say so and stop, rather than retry.

@@ -78,8 +78,8 @@ def nstack(redis_url: str, mailbox: MailBox, web: Web, tmp_path_factory: pytest.
 
 
 def wait_notifier(s: Stack) -> None:
-    """Wait until the notifier follows the feeds (its group is made at the feeds' end: what
-    happens before it first runs is not news to it)."""
+    """Wait until the notifier follows the feeds (a game made before it first runs is told only
+    its latest step)."""
     assert s.logdir is not None
     log = s.logdir / "notifier.log"
     wait_for(lambda: log.exists() and b"notifier.started" in log.read_bytes(), timeout=60, interval=0.1)

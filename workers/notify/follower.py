@@ -58,7 +58,9 @@ class Notifier:
         self.targets = targets
         self.enqueue = enqueue
         self.consumer = consumer or f"{socket.gethostname()}-{os.getpid()}"
-        self.feed = FeedGroup(store, GROUP, self.consumer, start="$")
+        # From the feeds' start: what the projector has not trimmed yet is read once; a game
+        # older than the notifier's first run is told only its latest step (see catch_up).
+        self.feed = FeedGroup(store, GROUP, self.consumer)
         self.block_ms = block_ms
         self.claim_idle_ms = claim_idle_ms
         self.batch = batch
