@@ -89,3 +89,8 @@ def opening(text: str) -> str:
         if text.startswith(w):
             return text[0].upper() + text[1:]
     return text
+
+
+def plain(key: str) -> str:
+    """A key no table names, as words at least: "stay_choice:2" -> "stay choice 2"."""
+    return re.sub(r"[_:+\-]+", " ", str(key)).strip()

@@ -13,7 +13,17 @@ from dataclasses import replace
 from typing import Any
 
 from rules.core import Command, Event, Told
-from rules.words import article, event_name, listing, opening, places, seat_name, sentence, titled
+from rules.words import (
+    article,
+    event_name,
+    listing,
+    opening,
+    places,
+    plain,
+    seat_name,
+    sentence,
+    titled,
+)
 
 from .board import space_name, tile_spaces
 from .content import FACTIONS, LAYOUTS
@@ -130,7 +140,7 @@ def describe_command(s: State, c: Command, viewer: int | None, names: Sequence[s
     active = _unit(s, s.active, names, c.seat, where=False) if s.active else "their Unit"
     if v == "choose":
         adv = str(a.get("advantage"))
-        return f"{who} chooses {ADVANTAGES.get(adv, titled(adv).lower())}."
+        return f"{who} chooses {ADVANTAGES.get(adv, plain(adv))}."
     if v == "tile":
         turned = " turned 180°" if a.get("rot") == 180 else ""
         return f"{who} places their Terrain Tile {a.get('tile')} on spot {a.get('spot')}{turned}."

@@ -18,6 +18,7 @@ from rules.words import (
     listing,
     opening,
     places,
+    plain,
     plural,
     seat_name,
     sentence,
@@ -207,14 +208,14 @@ def _choose(s: State, c: Command, who: str, names: Sequence[str]) -> str:
             return f"{who} has a Warrior Rise Again on {lab}."
         if verb == "rune":
             return f"{who} activates the rune tile {lab}."
-        return f"{who} chooses {titled(verb).lower()} on {lab}{why}"
+        return f"{who} chooses {plain(verb)} on {lab}{why}"
     a, dash, b = opt.partition("-")
     if dash and a in s.geo.index and b in s.geo.index:
         return f"{who} moves {_on(s, a, names, c.seat)} to {b}{why}"
     if opt in s.geo.index:
         uid = _at(s, opt)
         return f"{who} chooses {_unit(s, uid, names, opt) if uid >= 0 else opt}{why}"
-    return f"{who} chooses {titled(opt).lower() if opt else 'an option'}{why}"
+    return f"{who} chooses {plain(opt) if opt else 'an option'}{why}"
 
 
 def describe_command(s: State, c: Command, viewer: int | None, names: Sequence[str]) -> str:
