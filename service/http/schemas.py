@@ -319,11 +319,12 @@ SECURITY_SCHEMES: dict[str, Any] = {
                 "description": "the session cookie POST /v1/sessions sets; a request that changes something "
                 "must come from this site (Origin)"},
 }
-_GAME = [{"seatToken": []}, {"playerKey": []}, {"session": []}]       # a seat, or a player holding one
-_GAME_OR_NONE = [{}, *_GAME]                                          # as above, or anyone (public view)
-_PLAYER = [{"playerKey": []}, {"session": []}]                         # a signed-in player
+_Security = list[dict[str, list[str]]]
+_GAME: _Security = [{"seatToken": []}, {"playerKey": []}, {"session": []}]  # a seat, or a player holding one
+_GAME_OR_NONE = [{}, *_GAME]  # as above, or anyone (the public view)
+_PLAYER: _Security = [{"playerKey": []}, {"session": []}]  # a signed-in player
 _PLAYER_OR_NONE = [{}, *_PLAYER]
-_NONE: list[dict[str, list[str]]] = []
+_NONE: _Security = []
 
 _WHY = {
     202: "accepted for later", 204: "done, no body", 400: "the body is not a JSON object (bad_json)",

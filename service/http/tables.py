@@ -49,7 +49,7 @@ class TablesOut(BaseModel):
 
 
 class JoinIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)  # 0 is not false, "1" not 1 (the schema's types)
     entropy: str = Field("", max_length=MAX_ENTROPY,
                          description="your contribution to the game's randomness (the audit shows it)")
     seat: int | None = Field(None, ge=0, description="the free seat to take; the first free one if omitted")

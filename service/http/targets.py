@@ -58,7 +58,7 @@ def notify(request: Request) -> NotifyParts:
 
 
 class NewTarget(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)  # 0 is not false, "1" not 1 (the schema's types)
     kind: Literal["email", "apprise", "webhook", "atom"]
     address: str | None = Field(None, max_length=ADDRESS_CHARS, description=(
         "email: the address (default: the player's own); apprise: an Apprise URL (discord://, "
@@ -68,25 +68,25 @@ class NewTarget(BaseModel):
 
 
 class TargetChange(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)  # 0 is not false, "1" not 1 (the schema's types)
     events: list[EventName] | None = None
     digest: bool | None = None
 
 
 class QuietHours(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)  # 0 is not false, "1" not 1 (the schema's types)
     tz: str = Field("UTC", max_length=64, description="an IANA time zone, like Europe/Paris")
     start: str = Field("", description="HH:MM; empty (with end empty) turns quiet hours off")
     end: str = Field("", description="HH:MM: notices held during the hours are sent then")
 
 
 class SigninMail(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)  # 0 is not false, "1" not 1 (the schema's types)
     email: str = Field(max_length=254)
 
 
 class MagicToken(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)  # 0 is not false, "1" not 1 (the schema's types)
     token: str = Field(min_length=1, max_length=100)
 
 
