@@ -11,7 +11,7 @@
     mountain: { name: "Mountain", fill: "#cdc8c2", text: "ENTERING: at most 2 units per movement." },
     fog: { name: "Fog Valley", fill: "#e3e7ee", text: "LEAVING: at least 2 units, each to a different territory; they are hidden." },
     thicket: { name: "Thicket", fill: "#a9c79a", text: "LEAVING: at most 2 units per movement." },
-    tunnel: { name: "Root Tunnel", fill: "#d3bfa6", text: "LEAVING: first another unit here moves into another Root Tunnel free of enemies and the Dragon." },
+    tunnel: { name: "Root Tunnel", fill: "#d3bfa6", text: "BEFORE LEAVING: first another unit here moves into any other Root Tunnel (meeting whoever is there), so a single unit cannot leave." },
     inner: { name: "Dragon territory", fill: "#cfe6fb", text: "ENTERING: 1 unit per movement in all. The Dragon moves only through these." },
     camp: { name: "Encampment", fill: "#efe4c2", text: "Only its tribe's units enter; at most 2 leave per movement; units entering are hidden." },
   };
