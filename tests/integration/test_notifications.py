@@ -481,7 +481,7 @@ _ENDPOINTS = st.sampled_from([("POST", "/v1/me/targets"), ("PUT", "/v1/me/quiet"
                               ("POST", "/v1/sessions/magic"), ("DELETE", "/v1/me/targets/{t}x")])
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(calls=st.lists(st.tuples(_ENDPOINTS, _BODIES), min_size=1, max_size=4))
 def test_every_notification_endpoint_answers_4xx_or_2xx_and_a_refusal_writes_nothing(
         nstack: Stack, calls: list[tuple[tuple[str, str], Any]]) -> None:
