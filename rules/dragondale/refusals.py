@@ -230,8 +230,14 @@ def _empower(s: State, seat: int, a: Any) -> str | None:
     name = eff.split(":")[0]
     if name not in effects:
         return f"{card}'s empower effect is {' or '.join(effects)}, not {name}"
-    if name == "exchange" and not s.tribes[seat].tokens:
-        return "exchange needs an insight token to pay, and you hold none"
+    if name == "exchange":
+        held = len(s.tribes[seat].tokens)
+        if not held and eff != "exchange":
+            return f"you hold no insight token, so there is none to exchange: write empower {card} exchange"
+        if held and not eff.removeprefix("exchange:").isdigit():
+            return f"name the token to exchange, exchange:0 to exchange:{held - 1}"
+        if held and int(eff.removeprefix("exchange:")) >= held:
+            return f"you hold {held} insight token(s), numbered 0 to {held - 1}"
     return None
 
 

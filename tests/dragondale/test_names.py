@@ -96,6 +96,14 @@ def test_empower_exchange_offers_each_token() -> None:
     assert effects == ["exchange:0", "exchange:1", "exchange:2"]
 
 
+def test_a_refused_exchange_names_the_tokens_held() -> None:
+    s = at_action(tribe(two(), V, tokens=TWINS, library=("vik-2", "vik-3")), V, 2)
+    msg = refused(s, cmd(V, "empower", card="vik-2", effect="exchange:3"))
+    assert msg == "empower vik-2 exchange:3: you hold 3 insight token(s), numbered 0 to 2"
+    msg = refused(s, cmd(V, "empower", card="vik-2", effect="exchange"))
+    assert msg == "empower vik-2 exchange: name the token to exchange, exchange:0 to exchange:2"
+
+
 def test_a_refused_payment_says_why_and_names_no_type() -> None:
     s = at_task(tribe(two(), V, tokens=TWINS), V, {"k": "lose", "seat": V})
     msg = refused(s, cmd(V, "pay", tokens=[3]))
