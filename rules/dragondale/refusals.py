@@ -50,6 +50,10 @@ def _why(s: State, cmd: Command, legal: list[Command]) -> str | None:
     tr = s.tribes[seat]
     if kind == "may" and verb in ("pay", "reveal", "discard") and verb != task.get("cost"):
         return f"this effect's cost is to {task.get('cost')} ({'a card' if task.get('cost') == 'discard' else 'an insight token'}), or skip it"
+    if kind == "tree" and task.get("stage") == "pick" and verb == "pay":
+        return "first choose the tree to alter (tree <tree>), or skip"
+    if kind == "tree" and task.get("stage") == "pay" and verb == "choose":
+        return f"{task.get('tree')} is chosen: pay its cost (pay <tokens>), or skip"
     if verb in ("pay", "reveal"):
         idx = a["tokens"] if verb == "pay" else [a["token"]]
         held = len(tr.tokens)

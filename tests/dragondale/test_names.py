@@ -104,6 +104,16 @@ def test_a_refused_exchange_names_the_tokens_held() -> None:
     assert msg == "empower vik-2 exchange: name the token to exchange, exchange:0 to exchange:2"
 
 
+def test_a_refused_answer_to_altering_a_tree_says_which_step_it_is() -> None:
+    """"Reveal the symbols underneath the tree. You have to pay insight according to the symbols"
+    [Pay Costs According to the Tree]: first the tree, then its cost."""
+    s = at_task(tribe(two(), V, tokens=TWINS), V, {"k": "tree", "seat": V, "intro": False, "stage": "pick"})
+    assert refused(s, cmd(V, "pay", tokens=[0])) == "pay 0: first choose the tree to alter (tree <tree>), or skip"
+    s = at_task(tribe(two(), V, tokens=TWINS), V,
+                {"k": "tree", "seat": V, "intro": False, "stage": "pay", "tree": "tree1", "was": "unaltered"})
+    assert refused(s, cmd(V, "choose", option="tree:tree2")) == "tree tree2: tree1 is chosen: pay its cost (pay <tokens>), or skip"
+
+
 def test_a_refused_payment_says_why_and_names_no_type() -> None:
     s = at_task(tribe(two(), V, tokens=TWINS), V, {"k": "lose", "seat": V})
     msg = refused(s, cmd(V, "pay", tokens=[3]))
