@@ -215,6 +215,8 @@ def serve(settings: Settings, host: str, port: int, data: Path, workers: int, th
         embedded = EmbeddedRedis(data, private=True).start()
         settings = Settings.from_env(redis_url=embedded.url)
         log.info("redis.embedded", url=embedded.shown_url, data=str(data.resolve()))
+    if "BOARDLOG_PUBLIC_URL" not in os.environ:  # the links in mails point at this serve
+        settings = dataclasses.replace(settings, public_url=f"http://{host}:{port}")
     # --dev-mail: a local SMTP server that prints every mail it receives; the notices go to it.
     mail_sink = None
     if dev_mail:
