@@ -127,7 +127,7 @@ def _paths(doc: dict[str, Any]) -> list[tuple[str, str]]:
     return sorted((m.upper(), p) for p, ops in doc["paths"].items() for m in ops if not p.endswith("/stream"))
 
 
-def _asks(ops: list[tuple[str, str]], gid: str) -> st.SearchStrategy[Ask]:
+def _asks(ops: list[tuple[str, str]], gid: str, legal: list[dict[str, Any]]) -> st.SearchStrategy[Ask]:
     def fill(path: str) -> st.SearchStrategy[str]:
         parts = [st.just(s) if not s.startswith("{") else
                  st.one_of(st.just(gid), st.just(gid), st.text(st.characters(min_codepoint=33, max_codepoint=126,
@@ -139,7 +139,13 @@ def _asks(ops: list[tuple[str, str]], gid: str) -> st.SearchStrategy[Ask]:
     body = st.one_of(st.none(), _JSON.map(lambda v: json.dumps(v).encode()), st.binary(max_size=30),
                      st.builds(lambda cid, t, a, x: json.dumps({"id": cid, "type": t, "args": a, "expect": x}).encode(),
                                st.text(min_size=1, max_size=70), st.sampled_from(["rite.move", "rite.pass", "x"]),
-                               _JSON, _INT))
+                               _JSON, _INT),
+                     # the live game's own legal commands, by type and args or as notation: some apply
+                     *([st.builds(lambda m, cid, x, as_text: json.dumps(
+                         {"id": cid, "text": m["text"]} if as_text else
+                         {"id": cid, "type": m["type"], "args": m["args"], "expect": x}).encode(),
+                         st.sampled_from(legal), st.from_regex(r"[a-z0-9]{1,12}", fullmatch=True),
+                         st.one_of(st.none(), st.integers(0, 40)), st.booleans())] if legal else []))
     return st.sampled_from(ops).flatmap(lambda op: st.builds(
         Ask, st.just(op[0]), fill(op[1]), _QUERY, body,
         st.sampled_from(["none", "seat", "other", "admin", "player", "cookie", "junk"])))
@@ -166,6 +172,9 @@ def test_any_input_answers_2xx_or_4xx_and_a_refusal_moves_no_seq(stack: Stack, l
     with stack.client() as c:
         doc = c.get("/openapi.json").json()
         ops = _paths(doc)
+        legal = [m for t in (live.seat, live.other)
+                 for m in c.get(f"/v1/games/{live.gid}/legal", headers={"Authorization": f"Bearer {t}"})
+                 .json()["commands"]]
         watched = [live.gid]
         headers = {"seat": {"Authorization": f"Bearer {live.seat}"},
                    "other": {"Authorization": f"Bearer {live.other}"},
@@ -174,11 +183,12 @@ def test_any_input_answers_2xx_or_4xx_and_a_refusal_moves_no_seq(stack: Stack, l
                    "cookie": {"Cookie": f"boardlog_session={live.cookie}", "Origin": stack.url},
                    "junk": {"Authorization": "Bearer x"}, "none": {}}
         seen: dict[int, int] = {}
+        start = _heads(c, watched)
 
         @seed(SEED)
         @settings(max_examples=int(os.environ.get("BOARDLOG_INPUT_EXAMPLES", "150")), deadline=None,
                   suppress_health_check=list(HealthCheck), database=None)
-        @given(_asks(ops, live.gid))
+        @given(_asks(ops, live.gid, legal))
         def one(ask: Ask) -> None:
             if ask.method in ("DELETE", "POST") and ask.path.startswith("/v1/me/sessions"):
                 return  # signing the fixture's player out everywhere would only make later asks 401
@@ -197,5 +207,56 @@ def test_any_input_answers_2xx_or_4xx_and_a_refusal_moves_no_seq(stack: Stack, l
                 assert _heads(c, watched) == before, f"{ask} was refused ({r.status_code}) but moved a seq"
 
         one()
-        print("statuses:", dict(sorted(seen.items())))
+        print("statuses:", dict(sorted(seen.items())), "seq:", start, "->", _heads(c, watched))
         assert any(200 <= s < 300 for s in seen) and any(400 <= s < 500 for s in seen)
+
+
+# --- the fast command path answers what the document says -------------------------------------
+
+def _documented(doc: dict[str, Any], status: int, body: bytes) -> None:
+    """`body` is what the command operation documents for `status` (its pydantic model, strictly)."""
+    from service.http import schemas
+
+    responses = doc["paths"]["/v1/games/{gid}/commands"]["post"]["responses"]
+    assert str(status) in responses, f"{status} is not documented"
+    ref = responses[str(status)]["content"]["application/json"]["schema"]["$ref"]
+    getattr(schemas, ref.rsplit("/", 1)[1]).model_validate_json(body, strict=True)
+
+
+@pytest.mark.parametrize("query", ["?wait=1", "?x=0&wait=1"], ids=["fast", "routed"])
+def test_the_command_path_answers_what_the_document_says(stack: Stack, live: LiveGame, query: str) -> None:
+    """`?wait=1` (and none, and wait=0) is answered before FastAPI's routing (app.py
+    BoardlogApp); any other query string takes the route: both answer the documented bodies."""
+    with stack.client() as c:
+        doc = c.get("/openapi.json").json()
+        gid = live.gid
+        url = f"/v1/games/{gid}/commands{query}"
+        queued_url = f"/v1/games/{gid}/commands" + ("" if query == "?wait=1" else "?x=0&wait=0")
+        # The seat to move: its first legal command is well-formed (accepted once, stale after).
+        seat, legal = next((h, got) for h in ({"Authorization": f"Bearer {t}"} for t in (live.seat, live.other))
+                           if (got := c.get(f"/v1/games/{gid}/legal", headers=h).json())["commands"])
+        move = legal["commands"][0]
+
+        def command(expect: int | None) -> dict[str, Any]:
+            return {"id": f"contract-{uuid.uuid4().hex[:8]}", "type": move["type"], "args": move["args"],
+                    "expect": expect}
+
+        first = command(legal["seq"])
+        answers = [c.post(url, json=first, headers=seat)]                                   # accepted
+        answers.append(c.post(url, json=first, headers=seat))                               # the same answer
+        assert answers[1].json() == answers[0].json()
+        answers += [
+            c.post(url, json=command(0), headers=seat),                                     # seq_conflict
+            c.post(url, json={"id": "x", "type": "no.such"}, headers=seat),                  # unknown_command
+            c.post(url, json={"id": "x" * 65, "type": move["type"]}, headers=seat),          # bad_command_id
+            c.post(url, json={"id": "x", "type": move["type"]}),                             # token_required
+            c.post(url, json={"id": "x", "type": move["type"]}, headers={"Authorization": "Bearer nope"}),
+            c.post(url, content=b"{", headers=seat),                                         # bad_json
+            c.post(url, content=b"[" + b"1," * 40000 + b"1]", headers=seat),                 # body_too_large
+            c.post(f"/v1/games/p00-000000000000/commands{query}", json={"id": "x"}, headers=seat),  # unknown_game
+            c.post(queued_url, json=command(0), headers=seat),                               # 202 queued
+        ]
+        statuses = [a.status_code for a in answers]
+        for a in answers:
+            _documented(doc, a.status_code, a.content)
+        assert {200, 202, 400, 401, 404, 409, 413, 422} <= set(statuses), statuses
