@@ -79,13 +79,14 @@ def test_the_move_list_is_paged_newest_last(stack: Stack) -> None:
 def test_a_seat_reads_its_own_secret_in_words_and_nobody_else_does(stack: Stack) -> None:
     with stack.client() as c:
         gid, tokens, _ = new_race(c, seats=3)
-        texts = {}
-        for seat, tok in enumerate(tokens):
-            texts[seat] = _moves(c, gid, tok)["entries"][0]["events"][-1]["text"]
-            assert "Your charm is" in texts[seat]
-        texts[None] = _moves(c, gid)["entries"][0]["events"][-1]["text"]
-        assert "charm" not in texts[None]
-        assert len({texts[0], texts[1], texts[2]}) >= 1
+        for tok in tokens:
+            text = _moves(c, gid, tok)["entries"][0]["events"][-1]["text"]
+            wait_for(lambda t=tok: "charm" in c.get(f"/v1/games/{gid}/view", headers=bearer(t)).json()["board"])
+            charm = c.get(f"/v1/games/{gid}/view", headers=bearer(tok)).json()["board"]["charm"]
+            assert text.endswith(f"Your charm is {charm}."), text  # its own, as its view has it
+            assert text.count("charm") == 1, "no other seat's charm"
+        public = _moves(c, gid)["entries"][0]["events"][-1]["text"]
+        assert "charm" not in public
 
 
 def test_the_view_says_the_prompt_and_each_legal_command_its_sentence(stack: Stack) -> None:
