@@ -54,6 +54,9 @@ def main() -> None:
                 "legal_max_ms": round(rec.legal_seconds_max * 1000, 1),
                 # how often the simultaneous-effects prompt (Undead vs Chaos Rise Again) came up
                 "simul": sum(1 for e in rec.events if e.type == "rite.ModeSet" and e.data["mode"] == "simul"),
+                # issue 16's prompts: the rage split, the rune that lights, the Elementals' order
+                **{m: sum(1 for e in rec.events if e.type == "rite.ModeSet" and e.data["mode"] == m)
+                   for m in ("rage", "rune", "order")},
             }).decode(), flush=True)
     for name in names:
         if lengths[name]:

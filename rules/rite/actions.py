@@ -467,9 +467,10 @@ def fireball_targets(s: State, seat: int, sorc: int) -> Iterator[int]:
     at = s.units[sorc].tiles[0]
     have = budget(s, seat)
     d = s.geo.dist[at]
+    taunted = bool(taunters(s, sorc))
     for j in range(s.geo.size):
         if 1 <= d[j] <= have:
-            y = taunt_y(s, seat, sorc, j)
+            y = taunt_y(s, seat, sorc, j) if taunted else 0
             if y >= 0 and d[j] + y <= have:
                 yield j
 

@@ -70,11 +70,6 @@ def pay(c: RiteEmitter, seat: int, cost: int, rage_ok: bool = False, rage: int =
     c.emit("EnergySpent", {"seat": payer(s, seat), "round": r, "reserve": v, "rage": rage}, seat)
 
 
-def needs_rage_choice(s: State, seat: int, cost: int, rage_ok: bool) -> bool:
-    """Whether the player chooses how much rage pays: more than one split is possible."""
-    return rage_ok and len(rage_choices(s, seat, cost)) > 1
-
-
 def warrior_placed(c: RiteEmitter, seat: int) -> None:
     """Undead faction energy: one per Warrior placed by the Necromancer, a boneyard or a power."""
     c.gain(seat, 1)

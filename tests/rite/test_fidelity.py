@@ -274,3 +274,18 @@ def test_every_command_has_its_written_form() -> None:
     assert set(USAGE) == set(SHAPES)
     for verb, form in USAGE.items():
         assert form.split()[0] == verb
+
+
+def test_taunted_wyrmling_may_not_breathe_through_a_knight_it_cannot_defeat() -> None:
+    """Taunt allows only "actions or abilities that defeat the Knight": a Knight on a shrine
+    under Sacred Grounds ("cannot be affected by ... enemy actions, abilities or powers in any
+    way") is not defeated by the breath, so the breath is not allowed while he taunts."""
+    s = at(board(tiles={"e4": ("shrine", "humans", 0)}), active=G)
+    s = puts(s, G, "wyrmling", "c4")
+    s = puts(s, 0, "knight", "d4")
+    s = energy(s, G, 3, 0)
+    assert legal(s, G, "breathe d4") and legal(s, G, "breathe e4")
+    s = at(s, rflags=frozenset({"sacred"}))
+    assert not legal(s, G, "breathe d4") and not legal(s, G, "breathe e4")
+    with pytest.raises(IllegalCommand):
+        run(s, G, "breathe d4")

@@ -17,11 +17,14 @@ HGP = ["humans", "goblins", "primals"]  # Primals replacing Chaos in the 3-playe
 # The soak uses the objective-seeking bot (tests/rite/bot.py), whose games run ~1,000 commands.
 LIMIT = 400_000
 
-# A fast subset for the default run: seeds whose games are short (measured), one per case.
+# A fast subset for the default run: seeds whose games are short (measured), one per case. The HG
+# seeds were measured again after issue #16 (a 0-cost defeat, the rage and Elemental prompts change
+# the games random play makes): 2,789 / 4,271 / 2,007 commands; seed 10 of the premade map had
+# doubled to 34,071.
 FAST = [
-    (HG, "premade", 10),
-    (HG, "random", 2),
-    (HG, "player", 6),
+    (HG, "premade", 3),
+    (HG, "random", 3),
+    (HG, "player", 8),
     (["undead", "goblins"], "premade", 5),
     (HGU, "random", 20),
     (HGU, "premade", 2),
@@ -54,8 +57,9 @@ def test_random_play_seeking_bot(factions: list[str], method: str) -> None:
 
 
 HGC = ["humans", "goblins", "chaos"]
-# Chaos line-ups with the seeking bot: short games (measured: 200-600 commands, 1-3 s each).
-CHAOS_FAST = [(HGC, "premade", 0), (HGC, "random", 2), (HGC, "player", 0), ([*HGU, "chaos"], "random", 1)]
+# Chaos line-ups with the seeking bot: short games (measured after issue #16: 1,511 / 627 / 1,461 /
+# 1,673 commands, 1-4 s of CPU each).
+CHAOS_FAST = [(HGC, "premade", 1), (HGC, "random", 2), (HGC, "player", 0), ([*HGU, "chaos"], "random", 1)]
 
 
 @pytest.mark.parametrize("factions,method,seed", CHAOS_FAST)
