@@ -298,14 +298,61 @@ class MyGames(BaseModel):
     waiting: int
 
 
-class Obj(BaseModel):
-    """An object; its fields are listed in the operation's description."""
+# --- notification targets ---------------------------------------------------------------------
+
+class Failing(BaseModel):
+    error: str
+    at: str | float
+    gave_up: bool
+
+
+class TargetShown(BaseModel):
+    """A target as its player's page lists it: never its secret or tokens."""
+    id: str
+    kind: str = Field(description="email, apprise, webhook or atom")
+    address: str | None
+    events: list[str]
+    digest: bool
+    created: str | float
+    failing: Failing | None = Field(description="its last failure, while it fails")
+
+
+class Quiet(BaseModel):
+    tz: str
+    start: str
+    end: str
+
+
+class Targets(BaseModel):
+    targets: list[TargetShown]
+    dead_letters: Any = Field(description="the notices given up on")
+    quiet: Quiet
+
+
+class TargetAdded(BaseModel):
+    target: TargetShown
+    secret: str | None = Field(None, description="a webhook's signing secret (shown once)")
+    feed_url: str | None = Field(None, description="an Atom feed's URL, with its key (shown once)")
+
+
+class TargetChanged(BaseModel):
+    target: TargetShown
+
+
+class TestSent(BaseModel):
+    sent: bool
+    error: str | None = None
+
+
+class MailSent(BaseModel):
+    sent: str = Field(description="always the same words: whether a player has the address is not told")
 
 
 MODELS: tuple[type[BaseModel], ...] = (
     Error, ErrorBody, NewGame, GameCreated, Summary, Lobby, GameTypes, Health, CommandIn, Queued, CommandResult,
     EntropyIn, View, Legal, EventsPage, MovesPage, AuditReport, NewPlayer, PlayerCreated, SignIn, SignedIn, Me,
-    Sessions, ClaimIn, Claimed, SeatHeld, MyGames, Obj,
+    Sessions, ClaimIn, Claimed, SeatHeld, MyGames, Targets, TargetAdded, TargetChanged, TestSent, Quiet,
+    MailSent,
 )
 
 # --- credentials ------------------------------------------------------------------------------
@@ -400,16 +447,16 @@ OPERATIONS: dict[tuple[str, str], Op] = {
     ("GET", "/v1/tables/{gid}"): Op({}, (404, *_E), _PLAYER_OR_NONE),
     ("POST", "/v1/tables/{gid}/join"): Op({}, (401, 403, 404, 409, 413, *_E), _PLAYER),
     ("POST", "/v1/tables/{gid}/cancel"): Op({}, (401, 403, 404, 409, *_E), _PLAYER),
-    ("GET", "/v1/me/targets"): Op({200: Obj}, (401, *_E), _PLAYER),
-    ("POST", "/v1/me/targets"): Op({201: Obj}, (401, 403, 413, *_E), _PLAYER),
-    ("PATCH", "/v1/me/targets/{tid}"): Op({200: Obj}, (401, 403, 404, 413, *_E), _PLAYER),
+    ("GET", "/v1/me/targets"): Op({200: Targets}, (401, *_E), _PLAYER),
+    ("POST", "/v1/me/targets"): Op({201: TargetAdded}, (401, 403, 413, *_E), _PLAYER),
+    ("PATCH", "/v1/me/targets/{tid}"): Op({200: TargetChanged}, (401, 403, 404, 413, *_E), _PLAYER),
     ("DELETE", "/v1/me/targets/{tid}"): Op({204: None}, (401, 403, 404, *_E), _PLAYER),
-    ("POST", "/v1/me/targets/{tid}/test"): Op({200: Obj}, (401, 403, 404, *_E), _PLAYER),
-    ("PUT", "/v1/me/quiet"): Op({200: Obj}, (401, 403, 413, *_E), _PLAYER),
+    ("POST", "/v1/me/targets/{tid}/test"): Op({200: TestSent}, (401, 403, 404, *_E), _PLAYER),
+    ("PUT", "/v1/me/quiet"): Op({200: Quiet}, (401, 403, 413, *_E), _PLAYER),
     ("GET", "/me/feed.atom"): Op({200: "application/atom+xml"}, (404, *_E), _NONE),
     ("GET", "/unsubscribe/{token}"): Op({200: "text/html"}, (404, *_E), _NONE, pages=(404,)),
     ("POST", "/unsubscribe/{token}"): Op({200: "text/html"}, (404, *_E), _NONE, pages=(404,)),
-    ("POST", "/v1/signin-mail"): Op({202: Obj}, (413, 429, *_E), _NONE),
+    ("POST", "/v1/signin-mail"): Op({202: MailSent}, (413, 429, *_E), _NONE),
     ("POST", "/v1/sessions/magic"): Op({201: SignedIn}, (401, 403, 413, 429, *_E), _NONE),
     ("GET", "/metrics"): Op({200: "text/plain"}, (414, 422), _NONE),
 }
@@ -439,7 +486,11 @@ def build(app: FastAPI) -> dict[str, Any]:
     _, defs = models_json_schema([(m, "validation") for m in MODELS],
                                  ref_template="#/components/schemas/{model}")
     schemas = doc.setdefault("components", {}).setdefault("schemas", {})
-    schemas.update(defs.get("$defs", {}))
+    ours = defs.get("$defs", {})
+    clash = sorted(n for n in ours if n in schemas and schemas[n] != ours[n])
+    if clash:  # a handler's own model of the same name would be replaced by ours
+        raise RuntimeError(f"service/http/schemas.py: models named as a handler's own: {', '.join(clash)}")
+    schemas.update(ours)
     for name in ("HTTPValidationError", "ValidationError"):  # FastAPI's; our 422 is Error
         schemas.pop(name, None)
     doc["components"]["securitySchemes"] = SECURITY_SCHEMES

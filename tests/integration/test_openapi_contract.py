@@ -146,9 +146,22 @@ def _asks(ops: list[tuple[str, str]], gid: str, legal: list[dict[str, Any]]) -> 
                          {"id": cid, "type": m["type"], "args": m["args"], "expect": x}).encode(),
                          st.sampled_from(legal), st.from_regex(r"[a-z0-9]{1,12}", fullmatch=True),
                          st.one_of(st.none(), st.integers(0, 40)), st.booleans())] if legal else []))
-    return st.sampled_from(ops).flatmap(lambda op: st.builds(
+    anything = st.sampled_from(ops).flatmap(lambda op: st.builds(
         Ask, st.just(op[0]), fill(op[1]), _QUERY, body,
         st.sampled_from(["none", "seat", "other", "admin", "player", "cookie", "junk"])))
+    if not legal:
+        return anything
+    # A quarter are the live game's legal commands from one of its seats, so that some apply
+    # (and each refusal after them is checked against a game that moves).
+    played = st.builds(
+        lambda m, cid, x, wait, as_text, auth: Ask(
+            "POST", f"/v1/games/{gid}/commands", wait,
+            json.dumps({"id": cid, "text": m["text"]} if as_text else
+                       {"id": cid, "type": m["type"], "args": m["args"], "expect": x}).encode(), auth),
+        st.sampled_from(legal), st.from_regex(r"[a-z0-9]{1,12}", fullmatch=True),
+        st.one_of(st.none(), st.integers(0, 40)), st.sampled_from([{}, {"wait": "1"}, {"wait": "0"}]),
+        st.booleans(), st.sampled_from(["seat", "other", "player", "cookie"]))
+    return st.one_of(anything, anything, anything, played)
 
 
 def _settle(c: httpx.Client, ask: Ask, headers: dict[str, str]) -> None:
