@@ -31,11 +31,11 @@ def test_the_api_docs_render_offline(stack: Stack, new_page: Callable[..., Any])
 
     page.route("**/*", only_ours)
     page.goto(f"{stack.url}/docs")
-    page.wait_for_selector("text=POST", timeout=20_000)
+    page.wait_for_selector("text=POST", timeout=60_000)
     page.wait_for_selector('[data-path="/v1/games/{gid}/commands"]')
     page.screenshot(path="/tmp/boardlog-shots/docs-offline.png")
     page.goto(f"{stack.url}/redoc")
-    page.wait_for_selector("text=Create a game", timeout=20_000)
+    page.wait_for_selector("text=Create a game", timeout=60_000)  # Redoc renders slowly on a loaded machine
     page.screenshot(path="/tmp/boardlog-shots/redoc-offline.png")
     # Redoc's bundle asks for its own "powered by" logo from its CDN; refused, the page is whole.
     assert [u for u in elsewhere if u != "https://cdn.redoc.ly/redoc/logo-mini.svg"] == []
