@@ -6,7 +6,8 @@ then the checks:
 - no command id was applied twice;
 - every game's export audits (hash chain, seed, every command re-run);
 - every read model equals a fresh fold (each seat's board and the spectator's);
-- notices: none is sent twice (counted on a local webhook receiver, when the build has targets).
+- no notice was sent twice: both players have a signed webhook target on a local receiver,
+  which counts deliveries by their `webhook-id` (the notice's idempotency key).
 
 It prints the figures (commands, kills, recovery time per kill, 503 answers) and exits 1 if a
 check failed.
@@ -29,6 +30,7 @@ import time
 import uuid
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -71,11 +73,51 @@ def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
+class Receiver:
+    """A local webhook receiver: counts each delivery by its `webhook-id`."""
+
+    def __init__(self) -> None:
+        self.seen: Counter[str] = Counter()
+        self.last = time.monotonic()
+        receiver = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                self.rfile.read(int(self.headers.get("content-length") or 0))
+                with lock:
+                    receiver.seen[self.headers.get("webhook-id") or "?"] += 1
+                    receiver.last = time.monotonic()
+                self.send_response(204)
+                self.end_headers()
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        lock = threading.Lock()
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/hook"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+
+def players(c: httpx.Client, receiver: Receiver) -> list[tuple[str, str]]:
+    """Two players, each with a webhook target on the receiver: (id, key) each."""
+    out = []
+    for name in ("ann", "bob"):
+        r = c.post("/v1/players", json={"name": name})
+        assert r.status_code == 201, r.text
+        pid, key = r.json()["id"], r.json()["key"]
+        t = c.post("/v1/me/targets", headers=bearer(key), json={"kind": "webhook", "address": receiver.url})
+        assert t.status_code == 201, t.text
+        out.append((pid, key))
+    return out
+
+
 def start_serve(data: Path, port: int, log: Path) -> subprocess.Popen[bytes]:
     env = {k: v for k, v in os.environ.items() if k != "REDIS_URL" and not k.startswith("BOARDLOG_")}
     env.update(PYTHONPATH=str(ROOT), BOARDLOG_LOG="json", BOARDLOG_HEARTBEAT_MS="3000",
                # A soak's clients are all on one address and read far more than a person.
-               BOARDLOG_ANON_RECORDS_PER_MINUTE="0", BOARDLOG_ANON_REPLAYS_PER_MINUTE="0")
+               BOARDLOG_ANON_RECORDS_PER_MINUTE="0", BOARDLOG_ANON_REPLAYS_PER_MINUTE="0",
+               BOARDLOG_TABLES_PER_MINUTE="0")
     return subprocess.Popen(
         [sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--data", str(data), "--workers", "2"],
         env=env, cwd=ROOT, stdout=log.open("ab"), stderr=subprocess.STDOUT, start_new_session=True)
@@ -111,15 +153,17 @@ def call(c: httpx.Client, tally: Tally, method: str, path: str, **kw: Any) -> ht
     raise RuntimeError(f"{method} {path}: no answer in two minutes")
 
 
-def new_game(c: httpx.Client, tally: Tally, kind: str) -> Game:
-    r = call(c, tally, "POST", "/v1/games", json={"game": kind, "seats": ["ann", "bob"]})
+def new_game(c: httpx.Client, tally: Tally, kind: str, seated: list[tuple[str, str]]) -> Game:
+    """A game whose seats are the two players' (invited by ann): their keys play them."""
+    r = call(c, tally, "POST", "/v1/games", headers=bearer(seated[0][1]),
+             json={"game": kind, "seats": [{"player": pid} for pid, _ in seated]})
     assert r.status_code == 201, r.text
     g = r.json()
-    return Game(g["id"], kind, [s["token"] for s in g["seats"]], g["admin_token"])
+    return Game(g["id"], kind, [key for _, key in seated], g["admin_token"])
 
 
 def play(url: str, games: list[Game], glock: threading.Lock, tally: Tally, stop: threading.Event,
-         rnd: random.Random) -> None:
+         rnd: random.Random, seated: list[tuple[str, str]]) -> None:
     with httpx.Client(base_url=url, timeout=30) as c:
         while not stop.is_set():
             with glock:
@@ -134,7 +178,7 @@ def play(url: str, games: list[Game], glock: threading.Lock, tally: Tally, stop:
                     with glock:
                         if not g.done:
                             g.done = True
-                            games.append(new_game(c, tally, g.kind))
+                            games.append(new_game(c, tally, g.kind, seated))
                 continue
             seat = rnd.choice(prompt["seats"])
             legal = call(c, tally, "GET", f"/v1/games/{g.gid}/legal", headers=bearer(g.tokens[seat]))
@@ -234,12 +278,15 @@ def main() -> int:
     tally = Tally()
     try:
         wait_up(url)
+        receiver = Receiver()
         with httpx.Client(base_url=url, timeout=30) as c:
-            games = [new_game(c, tally, TYPES[i % len(TYPES)]) for i in range(args.games)]
+            seated = players(c, receiver)
+            games = [new_game(c, tally, TYPES[i % len(TYPES)], seated) for i in range(args.games)]
         print(f"soak: {args.minutes:g} min, {args.games} games, {args.clients} clients, serve log {log}", flush=True)
         glock, stop = threading.Lock(), threading.Event()
         t0 = time.monotonic()
-        threads = [threading.Thread(target=play, args=(url, games, glock, tally, stop, random.Random(rnd.random())))
+        threads = [threading.Thread(target=play, args=(url, games, glock, tally, stop, random.Random(rnd.random()),
+                                                       seated))
                    for _ in range(args.clients)]
         threads.append(threading.Thread(target=chaos, args=(serve, tally, stop, random.Random(rnd.random()))))
         for t in threads:
@@ -250,6 +297,12 @@ def main() -> int:
             t.join()
         elapsed = time.monotonic() - t0
         failures = check(url, games, tally)
+        # The notices of the last moves: until the receiver has heard nothing for 15 s.
+        while time.monotonic() - receiver.last < 15:
+            time.sleep(1)
+        twice = {k: n for k, n in receiver.seen.items() if n > 1}
+        if twice:
+            failures.append(f"{len(twice)} notices delivered more than once, e.g. {sorted(twice.items())[:3]}")
     finally:
         os.killpg(serve.pid, signal.SIGINT)
         try:
@@ -266,7 +319,8 @@ def main() -> int:
     if rec:
         print(f"recovery to the next accepted command: p50 {statistics.median(rec):.2f} s, max {max(rec):.2f} s")
     print(f"503 answers seen: {tally.unavailable}; dropped connections: {tally.transport_errors}")
-    print("notices: not counted (this soak adds no notification targets)")
+    print(f"notices: {len(receiver.seen)} delivered to the webhook receiver, "
+          f"{sum(n > 1 for n in receiver.seen.values())} more than once")
     for f in failures:
         print(f"FAILED {f}")
     print("all checks passed" if not failures else f"{len(failures)} checks failed")
