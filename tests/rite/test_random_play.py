@@ -28,7 +28,7 @@ FAST = [
     (["undead", "goblins"], "premade", 5),
     (HGU, "random", 47),  # 763 commands after issue #16 (seed 20 grew past 7,000)
     (HGU, "premade", 2),
-    (HGU, "player", 17),
+    (HGU, "player", 30),  # 3,064 commands after issue #16 (seed 17 grew to 44,743)
 ]
 
 
