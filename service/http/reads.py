@@ -122,6 +122,8 @@ async def audit_report(gid: str, request: Request) -> Response:
     await game_exists(p, gid)
     await within_limit(p, request, await principal(p, request, gid), "records")
     head = await p.reads.head(gid, "", "")
+    if head.status is None:
+        raise ApiError(404, "unknown_game", f"no game {gid!r} here")
     if head.status == "active":
         return await run_in_threadpool(lambda: json_response(_audit(p.store, gid)))
     # A record's first `seq` events never change, so its head seq and the rules code name it.

@@ -59,7 +59,7 @@ def test_twenty_anonymous_auditors_leave_health_quick_and_get_429s(stack: Stack,
     # one's event loop is busy with the twenty, which would be measured as the server's latency.
     async def hammer(ac: httpx.AsyncClient, deadline: float) -> list[httpx.Response]:
         answers: list[httpx.Response] = []
-        while time.monotonic() < deadline:
+        while time.monotonic() < deadline and len(answers) < 50:  # bounded: 1,000 requests in all
             answers.append(await ac.get(f"/v1/games/{gid}/audit"))
         return answers
 

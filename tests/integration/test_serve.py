@@ -47,7 +47,7 @@ def test_serve_stopped_and_started_again_keeps_every_game(tmp_path: Path) -> Non
     url = f"http://127.0.0.1:{port}"
     p = start_serve(data, port, log)
     try:
-        wait_http(url, timeout=30)
+        wait_http(url, timeout=90)
         with httpx.Client(base_url=url, timeout=30) as c:
             games = []
             for _ in range(3):
@@ -65,7 +65,7 @@ def test_serve_stopped_and_started_again_keeps_every_game(tmp_path: Path) -> Non
     assert (data / "appendonly.aof").exists() or (data / "appendonlydir").exists()
     p = start_serve(data, port, log)
     try:
-        wait_http(url, timeout=30)
+        wait_http(url, timeout=90)
         with httpx.Client(base_url=url, timeout=30) as c:
             for gid, tokens in games:
                 assert c.get(f"/v1/games/{gid}").json() == before[gid]
@@ -116,7 +116,7 @@ def test_serve_starts_again_every_part_that_dies(tmp_path: Path) -> None:
     url = f"http://127.0.0.1:{free_port()}"
     p = start_serve(tmp_path / "var", int(url.rsplit(":", 1)[1]), tmp_path / "serve.log")
     try:
-        wait_http(url, timeout=30)
+        wait_http(url, timeout=90)
         # serve fails fast if a part exits before it has seen the API answer: wait for that.
         wait_for(lambda: "boardlog is up" in (tmp_path / "serve.log").read_text(), timeout=30)
         with httpx.Client(base_url=url, timeout=30) as c:
@@ -150,7 +150,7 @@ def test_serve_keeps_its_redis_private(tmp_path: Path) -> None:
     data, port, log = tmp_path / "var", free_port(), tmp_path / "serve.log"
     p = start_serve(data, port, log)
     try:
-        wait_http(f"http://127.0.0.1:{port}", timeout=30)
+        wait_http(f"http://127.0.0.1:{port}", timeout=90)
         password = (data / "redis.password").read_text().strip()
         assert len(password) >= 32
         assert data.stat().st_mode & 0o777 == 0o700
@@ -201,7 +201,7 @@ def test_deploy_redis_conf_lets_the_app_play_and_refuses_what_it_locks(tmp_path:
             env=env, cwd=ROOT, stdout=log.open("ab"), stderr=subprocess.STDOUT, start_new_session=True)
         try:
             url = f"http://127.0.0.1:{port}"
-            wait_http(url, timeout=30)
+            wait_http(url, timeout=90)
             with httpx.Client(base_url=url, timeout=30) as c:
                 gid, tokens, _ = new_race(c)
                 for i in range(4):
