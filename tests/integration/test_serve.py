@@ -56,6 +56,9 @@ def test_serve_stopped_and_started_again_keeps_every_game(tmp_path: Path) -> Non
                 games.append((gid, tokens))
             wait_for(lambda: all(c.get(f"/v1/games/{g}").json()["seq"] >= 4 for g, _ in games))
             before = {g: c.get(f"/v1/games/{g}").json() for g, _ in games}
+        # Stopped once every part runs: the notifier starts after the API answers, and a part
+        # signalled while it is still starting up can take serve's whole 15 s to stop.
+        wait_for(lambda: "notifier.started" in log.read_text(), timeout=60)
     finally:
         assert stop(p) == 0
     text = log.read_text()
