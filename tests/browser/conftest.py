@@ -27,7 +27,9 @@ ARGS = [
 ]
 
 
-@pytest.fixture(scope="session")
+# Per module, not per session: Playwright's sync API keeps its event loop running for as long as
+# it is started, so a later test in the same process could not call asyncio.run.
+@pytest.fixture(scope="module")
 def chromium() -> Iterator[Any]:
     if not CHROMIUM.exists():
         pytest.skip(f"{CHROMIUM} is absent: install Debian's chromium to run the browser tests")
