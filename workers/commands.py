@@ -9,8 +9,11 @@ from typing import Any
 import structlog
 
 from events.domain.clock import utcnow
-from events.domain.match import Match, decide_and_fold
+from events.domain.match import Match, automatic, decide_and_fold
+from events.domain.platform import Context
 from events.mapping.chain import seal
+from events.mapping.envelope import Envelope
+from events.mapping.signing import Signer
 from events.mapping.snapshot import SnapshotError
 from events.redisstore.cache import Loaded, MatchCache
 from events.redisstore.store import SNAPSHOT_EVERY, EventStore
@@ -24,9 +27,10 @@ MAX_TRIES = 100
 class CommandHandler:
     """Runs queued commands; safe to run twice for the same command id."""
 
-    def __init__(self, store: EventStore, cache: MatchCache | None = None) -> None:
+    def __init__(self, store: EventStore, cache: MatchCache | None = None, signer: Signer | None = None) -> None:
         self.store = store
         self.cache = cache or MatchCache(store)
+        self.signer = signer  # signs each accepted command's receipt
         self._seeds: dict[str, bytes] = {}
         # Fault injection for the crash-after-append test; never set in production.
         self._crash_after_append = os.environ.get("BOARDLOG_TEST_CRASH_AFTER_APPEND") == "1"
@@ -48,6 +52,9 @@ class CommandHandler:
                      seq=(answer or {}).get("seq"))
             if answer is not None and pending is not None:
                 self._settle_late(gid, cid, answer, pending.get("reply") or "")
+            if answer is not None:
+                # A redelivery after a crash between the append and the platform's own answers.
+                self._automatic(gid, self.cache.refresh(gid))
             return answer
         if cached is not None:
             self.cache.catch_up(gid, cached, tail)
@@ -70,8 +77,9 @@ class CommandHandler:
                     "message": f"expected seq {expect}, the game is at seq {match.seq}",
                     "seq": match.seq,
                 }, reply)
+            at = utcnow()  # one time for the envelopes and for a platform command's own reading
             try:
-                events, after = decide_and_fold(match, command, cid, seed)
+                events, after = decide_and_fold(match, command, cid, seed, self._context(gid, at))
             except (IllegalCommand, InvalidCommand) as e:
                 fresh = self.cache.refresh(gid)
                 if fresh.match.seq != match.seq:
@@ -92,10 +100,10 @@ class CommandHandler:
                     "seq": match.seq,
                 }, reply)
             first = match.seq + 1
-            envelopes = seal(gid, first, item.hash, events, cid, utcnow())
+            envelopes = seal(gid, first, item.hash, events, cid, at)
             # The seat it came from: GET .../commands/{cid} shows a seat only its own commands.
-            result = {"id": cid, "seat": command.seat, "status": "accepted", "http": 200,
-                      "seq": [first, envelopes[-1].seq]}
+            result = self._signed({"id": cid, "seat": command.seat, "status": "accepted", "http": 200,
+                                   "seq": [first, envelopes[-1].seq]}, gid, envelopes[-1])
             res = self.store.append(gid, match.seq, envelopes, cid, result)
             if res.status == "ok":
                 if self._crash_after_append:
@@ -105,6 +113,7 @@ class CommandHandler:
                 if after.seq // SNAPSHOT_EVERY > match.seq // SNAPSHOT_EVERY:
                     self._snapshot(gid, after)
                 bound.info("command.accepted", seq=after.seq, events=len(events))
+                self._automatic(gid, Loaded(after, envelopes[-1].hash, envelopes[-1].at))
                 return result
             if res.status == "dup":
                 assert res.prior is not None
@@ -113,6 +122,49 @@ class CommandHandler:
                 return res.prior
             item = self.cache.refresh(gid)  # someone else appended first: decide again
         raise RuntimeError(f"command {cid} on {gid} kept conflicting after {MAX_TRIES} tries")
+
+    def _context(self, gid: str, at: str) -> Context:
+        def match_at(seq: int) -> Match:
+            from projections.replay import match_at as load  # the store's past, for takebacks
+
+            return load(self.store, gid, seq)
+
+        return Context(at=at, match_at=match_at)
+
+    def _automatic(self, gid: str, item: Loaded, limit: int = 100) -> None:
+        """Append the commands the platform sends by itself after a command (a resigned seat's
+        pass, a queued conditional move), each its own CommandAccepted with a stable id, until
+        none is due. A race lost to another command stops here: its worker does the same."""
+        seed = self.seed(gid)
+        for _ in range(limit):
+            due = automatic(item.match)
+            if due is None:
+                return
+            part, command = due
+            match, cid, at = item.match, f"auto-{item.match.seq}-{part}", utcnow()
+            try:
+                events, after = decide_and_fold(match, command, cid, seed, self._context(gid, at))
+            except (IllegalCommand, InvalidCommand) as e:
+                log.warning("command.automatic_refused", game=gid, command=cid, type=command.type, code=e.code)
+                return
+            first = match.seq + 1
+            envelopes = seal(gid, first, item.hash, events, cid, at)
+            result = self._signed({"id": cid, "seat": command.seat, "status": "accepted", "http": 200,
+                                   "seq": [first, envelopes[-1].seq]}, gid, envelopes[-1])
+            res = self.store.append(gid, match.seq, envelopes, cid, result)
+            if res.status != "ok":
+                return
+            self.store.settle(gid, cid, result, "", after.status if after.status != match.status else None)
+            item = Loaded(after, envelopes[-1].hash, envelopes[-1].at)
+            self.cache.put(gid, item)
+            log.info("command.automatic", game=gid, command=cid, type=command.type, seq=after.seq)
+
+    def _signed(self, result: dict[str, Any], gid: str, last: Envelope) -> dict[str, Any]:
+        """The accepted answer with its receipt: the game stood at this seq with this head hash,
+        signed, so a player can later prove a record that lacks it was cut or altered."""
+        if self.signer is not None:
+            result["receipt"] = self.signer.receipt(gid, last.seq, last.hash, last.at)
+        return result
 
     def _snapshot(self, gid: str, match: Match) -> None:
         try:

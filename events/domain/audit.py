@@ -12,14 +12,15 @@ from events.domain.match import (
     SEED_REVEALED,
     Match,
     command_of,
-    created_event,
     decide_and_fold,
     fold_match,
 )
+from events.domain.platform import Context
+from events.domain.versions import opening, rules_for
 from events.mapping.chain import verify
 from events.mapping.envelope import Envelope
 from events.mapping.export import Record
-from rules.core import Event, IllegalCommand, InvalidCommand, SeatInfo, get_game
+from rules.core import Event, IllegalCommand, InvalidCommand
 
 
 @dataclass
@@ -30,10 +31,13 @@ class AuditReport:
     seq: int | None = None  # the first seq that does not hold
     reason: str = ""
     checked: list[str] = field(default_factory=list)
+    # Why the commands were not re-run when this build lacks the record's rules version (not a
+    # divergence: the record says nothing wrong, this build cannot check it).
+    not_rerun: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {"ok": self.ok, "game": self.game, "events": self.events, "seq": self.seq,
-                "reason": self.reason, "checked": self.checked}
+                "reason": self.reason, "checked": self.checked, "not_rerun": self.not_rerun}
 
     def line(self) -> str:
         if self.ok:
@@ -43,7 +47,8 @@ class AuditReport:
 
 
 def _same(env: Envelope, e: Event) -> bool:
-    return env.type == e.type and env.data == dict(e.data) and env.seat == e.seat
+    # The data as upcast (events/mapping/upcast.py): an older record reads in today's format.
+    return env.type == e.type and dict(env.event.data) == dict(e.data) and env.seat == e.seat
 
 
 def _describe(env: Envelope, e: Event) -> str:
@@ -97,12 +102,20 @@ def audit(record: Record) -> AuditReport:
     return _rerun(rep, envs, gid, seed)
 
 
+def _context(envs: list[Envelope], env: Envelope, gid: str) -> Context:
+    """What a platform command read when it ran: its envelope's time, and the match after any
+    earlier seq folded from the record itself (envs[k] holds seq k + 1)."""
+    return Context(at=env.at, match_at=lambda seq: fold_match((e.event for e in envs[:seq]), gid))
+
+
 def _rerun(rep: AuditReport, envs: list[Envelope], gid: str, seed: bytes) -> AuditReport:
-    d = envs[0].data
+    d = envs[0].event.data
     try:
-        game = get_game(d["game"])
-        seats = [SeatInfo(s["seat"], s["name"]) for s in d["seats"]]
-        expected = created_event(gid, game, seats, d["options"], seed, d["entropy"])
+        game = rules_for(d)  # exactly the rules version the record names
+        if isinstance(game, str):
+            rep.not_rerun = rep.reason = game
+            return rep
+        expected = opening(gid, game, d, seed, [e.event for e in envs[:2]])
     except (InvalidCommand, KeyError, TypeError, ValueError) as err:
         rep.seq, rep.reason = 1, f"set-up cannot be re-run: {err}"
         return rep
@@ -121,7 +134,7 @@ def _rerun(rep: AuditReport, envs: list[Envelope], gid: str, seed: bytes) -> Aud
             return rep
         cid = str(env.data.get("id"))
         try:
-            produced, after = decide_and_fold(match, command_of(env.event), cid, seed)
+            produced, after = decide_and_fold(match, command_of(env.event), cid, seed, _context(envs, env, gid))
         except (IllegalCommand, InvalidCommand) as err:
             rep.seq, rep.reason = env.seq, f"the rules reject this command ({err.code}): {err.message}"
             return rep

@@ -6,19 +6,25 @@ the offline audit, so what the audit re-runs is exactly what the worker ran.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
+from events.domain.matchstate import Match
+from events.domain.platform import AUTOMATIC as PLATFORM_AUTOMATIC
+from events.domain.platform import COMMANDS as PLATFORM_COMMANDS
+from events.domain.platform import EVENTS as PLATFORM_EVENTS
+from events.domain.platform import Context
+from events.domain.provenance import FORKED_FROM, forked_state, provenance, provenance_of
 from rules.core import (
     Command,
     Event,
     Game,
     IllegalCommand,
-    Outcome,
-    Prompt,
     Rng,
+    RulesVersionUnavailable,
     SeatInfo,
     get_game,
 )
@@ -47,49 +53,9 @@ def mix_entropy(contributions: Sequence[str]) -> bytes:
     return h.digest()
 
 
-@dataclass(frozen=True, slots=True)
-class Match:
-    gid: str
-    game: str
-    seats: tuple[SeatInfo, ...]
-    options: Mapping[str, Any]
-    commitment: str
-    entropy: str
-    draws: int
-    state: Any
-    seq: int = 0
-    aborted: str | None = None
-    seed: str | None = None
-    joined: frozenset[int] = frozenset()
-
-    @property
-    def rules(self) -> Game:
-        return get_game(self.game)
-
-    def outcome(self) -> Outcome | None:
-        if self.aborted is not None:
-            return Outcome((), (), f"aborted: {self.aborted}")
-        return self.rules.is_over(self.state)
-
-    @property
-    def over(self) -> bool:
-        return self.outcome() is not None
-
-    @property
-    def status(self) -> str:
-        """active, over (the rules ended it) or aborted (an admin ended it)."""
-        if self.aborted is not None:
-            return "aborted"
-        return "over" if self.over else "active"
-
-    @property
-    def prompt(self) -> Prompt | None:
-        return None if self.over else self.state.prompt
-
-
 def created_event(
     gid: str, game: Game, seats: Sequence[SeatInfo], options: Mapping[str, Any], seed: bytes,
-    entropy: Sequence[str],
+    entropy: Sequence[str], referee: str | None = None,
 ) -> list[Event]:
     """GameCreated then the game's set-up events (set-up draws from the match Rng)."""
     rng = Rng(seed, mix_entropy(entropy), gid, 0)
@@ -103,6 +69,7 @@ def created_event(
             "commitment": commitment(seed),
             "entropy": list(entropy),
             "draws": rng.draws,
+            **provenance(game, referee),
         },
     )
     return [created, *setup]
@@ -112,7 +79,10 @@ def apply(match: Match | None, event: Event) -> Match:
     """Fold one event (platform or game) into the match."""
     if event.type == GAME_CREATED:
         d = event.data
-        game = get_game(d["game"])
+        version, referee, origin = provenance_of(d)
+        game = get_game(d["game"])  # raises for a game this build does not have
+        with contextlib.suppress(RulesVersionUnavailable):  # else read under this build's rules:
+            game = get_game(d["game"], version)  # its moves are refused (decide_and_fold)
         return Match(
             gid="",
             game=d["game"],
@@ -123,6 +93,9 @@ def apply(match: Match | None, event: Event) -> Match:
             draws=d["draws"],
             state=game.initial_state(),
             seq=1,
+            rules_version=version,
+            referee=referee,
+            origin=origin,
         )
     if match is None:
         raise ValueError(f"the first event must be {GAME_CREATED}, not {event.type}")
@@ -131,8 +104,13 @@ def apply(match: Match | None, event: Event) -> Match:
         return replace(match, draws=event.data["rng"][1], seq=seq)
     if event.type == SEED_REVEALED:
         return replace(match, seed=event.data["seed"], seq=seq)
+    if event.type == FORKED_FROM:
+        return replace(match, state=forked_state(match.rules, event), seq=seq)
     if event.type == GAME_ABORTED:
         return replace(match, aborted=event.data["reason"], seq=seq)
+    fold = PLATFORM_EVENTS.get(event.type)
+    if fold is not None:
+        return fold(replace(match, seq=seq), event)
     if event.type == ENTROPY_ADDED:
         # Later draws depend on the entropy so far, chained so that no contribution can be undone.
         mixed = mix_entropy([match.entropy, event.data["entropy"]]).hex()
@@ -158,7 +136,7 @@ def fold_match(events: Iterable[Event], gid: str, match: Match | None = None) ->
         if t == COMMAND_ACCEPTED:
             draws = e.data["rng"][1]
             seq += 1
-        elif t in (SEED_REVEALED, GAME_ABORTED, ENTROPY_ADDED, GAME_CREATED):
+        elif t.startswith("boardlog."):
             # Rare platform facts: through `apply`, on the match as folded so far.
             m = apply(replace(m, state=state, seq=seq, draws=draws), e)
             evolve = m.rules.evolve
@@ -174,19 +152,26 @@ def fold_match(events: Iterable[Event], gid: str, match: Match | None = None) ->
     return m if m.gid == gid else replace(m, gid=gid)
 
 
-def decide_match(match: Match, command: Command, command_id: str, seed: bytes) -> list[Event]:
+def decide_match(
+    match: Match, command: Command, command_id: str, seed: bytes, context: Context | None = None
+) -> list[Event]:
     """All events one command appends: CommandAccepted, the game's events, and the seed reveal."""
-    return decide_and_fold(match, command, command_id, seed)[0]
+    return decide_and_fold(match, command, command_id, seed, context)[0]
 
 
 def decide_and_fold(
-    match: Match, command: Command, command_id: str, seed: bytes
+    match: Match, command: Command, command_id: str, seed: bytes, context: Context | None = None
 ) -> tuple[list[Event], Match]:
-    """`decide_match`'s events and the match with them folded in (the fold it needs anyway)."""
-    if match.over:
+    """`decide_match`'s events and the match with them folded in (the fold it needs anyway).
+    `context` is what a platform command may read besides the match (the time, past matches)."""
+    platform = PLATFORM_COMMANDS.get(command.type)
+    if match.over and not (platform is not None and platform.after_end):
         raise IllegalCommand("game_over", "the game is over")
     start = match.draws
-    if command.type == ABORT:
+    if platform is not None:
+        game_events = platform.decide(match, command, context or Context(at=""))
+        end = start
+    elif command.type == ABORT:
         game_events = [Event(GAME_ABORTED, {"reason": str(command.args.get("reason", "admin"))})]
         end = start
     elif command.type == JOIN:
@@ -200,6 +185,7 @@ def decide_and_fold(
         game_events = [Event(ENTROPY_ADDED, {"seat": seat, "entropy": entropy}, seat)]
         end = start
     else:
+        _require_rules(match)
         rng = Rng(seed, bytes.fromhex(match.entropy), match.gid, start)
         decision = decide(match.rules, match.state, command, rng)
         end = rng.draws
@@ -211,6 +197,16 @@ def decide_and_fold(
     events = [_accepted(command, command_id, start, end), *game_events]
     after = fold_match(events, match.gid, match)
     return _revealed(events, after, seed)
+
+
+def _require_rules(match: Match) -> None:
+    """A game is never switched silently to other rules: a game whose rules version this build
+    does not have refuses its moves (README, "Rules versions", says how to migrate)."""
+    try:
+        get_game(match.game, match.rules_version)
+    except RulesVersionUnavailable as e:
+        raise IllegalCommand(e.code, f"this game was {e.message}: its moves are refused rather than played "
+                                     "under other rules (see 'Rules versions' in the README)") from None
 
 
 def _accepted(command: Command, command_id: str, start: int, end: int) -> Event:
@@ -228,6 +224,18 @@ def _revealed(events: list[Event], after: Match, seed: bytes) -> tuple[list[Even
         events.append(reveal)
         after = apply(after, reveal)
     return events, after
+
+
+def automatic(match: Match) -> tuple[str, Command] | None:
+    """The first command the platform sends by itself on this match (a resigned seat's pass, a
+    queued conditional move), with the id part that makes its command id stable, or None."""
+    if match.over:
+        return None
+    for rule in PLATFORM_AUTOMATIC:
+        found = rule(match)
+        if found is not None:
+            return found
+    return None
 
 
 def command_of(event: Event) -> Command:

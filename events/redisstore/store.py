@@ -93,6 +93,8 @@ def snapshot_classes(module: str) -> bool:
     a game registered from outside rules/ (an extra game, the test game), its own package's."""
     if module == "rules" or module.startswith("rules.") or module == Match.__module__:
         return True
+    if module.startswith("events.domain.platform."):  # the capabilities' state in a Match
+        return True
     for game in games().values():
         home = type(game).__module__
         package = home.rpartition(".")[0] or home
@@ -124,10 +126,6 @@ def queued_command(member: str) -> tuple[str, str]:
     """The game id and command id of a `queued_member`."""
     gid, _, command_id = member.partition(" ")
     return gid, command_id
-
-
-def envelope_from_entry(fields: dict[bytes, bytes]) -> Envelope:
-    return Envelope.from_json(loads(fields[b"e"]))
 
 
 class EventStore:
@@ -194,7 +192,7 @@ class EventStore:
                 command_id or "",
                 canonical(result) if result is not None else b"",
                 gid,
-                *(canonical(e.to_json()) for e in envelopes),
+                *(stored(e) for e in envelopes),
             ],
         )
         if isinstance(out, bytes):
@@ -258,20 +256,22 @@ class EventStore:
         k = self.keys(gid)
         calls: list[tuple[Any, ...]] = [("HGET", k.pending, command_id), ("HGET", k.results, command_id)]
         if after_seq is not None:
-            calls.append(("XRANGE", k.events, f"{after_seq + 1}-0", "+"))
+            calls.append(("XRANGE", k.events, first_id(after_seq + 1), "+"))
         if self._links is not None:
             got = checked(self._links.run(calls))
-            flat = got[2] if after_seq is not None else []
-            entries = [(i, dict(zip(f[::2], f[1::2], strict=True))) for i, f in flat]
         else:
             pipe = self.r.pipeline(transaction=False)
             for c in calls:
                 pipe.execute_command(*c)
             got = pipe.execute()
-            entries = [(i, f) for i, f in (got[2] if after_seq is not None else [])]
         raw, answer = got[0], got[1]
-        return ((None if raw is None else loads(raw)), (None if answer is None else loads(answer)),
-                [envelope_from_entry(f) for _, f in entries])
+        if after_seq is None:
+            tail = []
+        elif got[2] or not self.archived(gid):
+            tail = envelopes(gid, got[2], after_seq + 1)
+        else:
+            tail = self.archives.read(gid, after_seq + 1)
+        return ((None if raw is None else loads(raw)), (None if answer is None else loads(answer)), tail)
 
     # -- reads ----------------------------------------------------------------------------
 
@@ -284,12 +284,16 @@ class EventStore:
         k = self.keys(gid)
         pipe = self.r.pipeline(transaction=False)
         pipe.xrevrange(k.events, "+", "-", count=1)
-        pipe.hmget(k.meta, ["status", "game"])
-        last, (status, game) = pipe.execute()
-        if not last or status is None:
+        pipe.hmget(k.meta, ["status", "game", ARCHIVED])
+        last, (status, game, archived) = pipe.execute()
+        if status is None:
             return None
-        env = envelope_from_entry(last[0][1])
-        return Head(env.seq, env.hash, status.decode(), game.decode())
+        if not last:
+            if archived is None:
+                return None
+            seq, digest = archived_head(archived)
+            return Head(seq, digest, status.decode(), game.decode())
+        return Head(seq_of(last[0][0]), hash_of(last[0][1][FIELD]), status.decode(), game.decode())
 
     @reports_unavailable
     def read(self, gid: str, start: int = 1, end: int | None = None) -> list[Envelope]:
@@ -297,8 +301,10 @@ class EventStore:
         if end is not None and end < start:
             return []
         hi = "+" if end is None else f"{end}-0"
-        entries = self.r.xrange(self.keys(gid).events, f"{start}-0", hi)
-        return [envelope_from_entry(f) for _, f in entries]
+        rows = self.r.xrange(self.keys(gid).events, first_id(start), hi)
+        if not rows and self.archived(gid):
+            return self.archives.read(gid, start, end)
+        return envelopes(gid, rows, start)
 
     def prev_hash(self, gid: str, seq: int) -> str:
         """The hash a new event at seq+1 must link to."""
@@ -391,8 +397,9 @@ class EventStore:
             return [self.read(gid, seq + 1) for gid, seq in after]
         pipe = self.r.pipeline(transaction=False)
         for gid, seq in after:
-            pipe.xrange(self.keys(gid).events, f"{seq + 1}-0", "+")
-        return [[envelope_from_entry(f) for _, f in rows] for rows in pipe.execute()]
+            pipe.xrange(self.keys(gid).events, first_id(seq + 1), "+")
+        return [envelopes(gid, rows, seq + 1) if rows or not self.archived(gid) else self.archives.read(gid, seq + 1)
+                for (gid, seq), rows in zip(after, pipe.execute(), strict=True)]
 
     @reports_unavailable
     def project_many(self, projections: Sequence[tuple[str, int, int, dict[str, bytes], bytes]]) -> list[bool]:

@@ -14,6 +14,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import Response
 
 from events.domain.match import ABORT, ENTROPY_ADDED, JOIN, MAX_ENTROPY
+from events.domain.platform import COMMANDS as PLATFORM_COMMANDS
 from events.mapping.codec import canonical, loads
 from events.redisstore.aiostore import CommandHead
 from events.redisstore.replies import Replies
@@ -64,8 +65,16 @@ async def submit(
     if head.result is not None:
         return result_response(loads(head.result))
     if head.status != "active":
-        raise ApiError(409, "game_over", f"the game is {head.status}")
-    command = make(head.game)
+        # Only a platform command that may follow the end (table talk, say) goes on.
+        try:
+            command = make(head.game)
+        except ApiError:
+            command = None
+        spec = None if command is None else PLATFORM_COMMANDS.get(command.type)
+        if command is None or spec is None or not spec.after_end:
+            raise ApiError(409, "game_over", f"the game is {head.status}")
+    else:
+        command = make(head.game)
     payload = {**command.to_json(), "expect": expect}
     try:
         canonical(payload)
@@ -108,6 +117,9 @@ def parse(game_name: str, body: dict[str, Any], who: Principal) -> Command:
             raise ApiError(403, "admin_only", "only the game's admin token may abort it")
         reason = body.get("args", {}).get("reason", "admin") if isinstance(body.get("args"), dict) else "admin"
         return Command(ABORT, {"reason": str(reason)[:200]}, None)
+    platform = PLATFORM_COMMANDS.get(ctype) if isinstance(ctype, str) else None
+    if platform is not None and isinstance(ctype, str):
+        return platform_command(ctype, body.get("args", {}), who, platform.who)
     if who.seat is None:
         raise ApiError(403, "seat_required", "commands are issued with a seat token")
     if "text" in body:
@@ -122,6 +134,22 @@ def parse(game_name: str, body: dict[str, Any], who: Principal) -> Command:
     if not isinstance(args, dict):
         raise ApiError(422, "bad_args", "'args' must be an object")
     return game.parse_command(ctype, args, who.seat)
+
+
+def platform_command(ctype: str, args: Any, who: Principal, allowed: str) -> Command:
+    """A `boardlog.*` command for the bearer: the args are checked by its capability's decide
+    (a refusal there is a 422 that changes nothing); here only who may send it."""
+    if not isinstance(args, dict):
+        raise ApiError(422, "bad_args", "'args' must be an object")
+    if allowed == "platform":
+        raise ApiError(403, "platform_only", f"{ctype} is sent by the platform itself, not over HTTP")
+    if allowed == "admin" and not who.admin:
+        raise ApiError(403, "admin_only", f"only the game's admin token may send {ctype}")
+    if allowed == "seat" and who.seat is None:
+        raise ApiError(403, "seat_required", f"{ctype} is sent with a seat token")
+    if allowed == "seat_or_admin" and who.seat is None and not who.admin:
+        raise ApiError(403, "seat_required", f"{ctype} is sent with a seat or the admin token")
+    return Command(ctype, args, who.seat)
 
 
 async def wait_result(
