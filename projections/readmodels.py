@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from events.domain.match import COMMAND_ACCEPTED, GAME_CREATED, SEED_REVEALED, Match
+from events.domain.provenance import provenance_of
 from events.mapping.codec import canonical
 from events.mapping.envelope import Envelope
 from rules.core import Command, Event
@@ -25,6 +26,19 @@ def summary_of(match: Match, created: str, updated: str) -> dict[str, Any]:
         "outcome": None if outcome is None else outcome.to_json(),
         "created": created,
         "updated": updated,
+        **provenance_summary(match.rules_version, match.referee, match.origin),
+    }
+
+
+def provenance_summary(version: int, referee: str | None, origin: tuple[str, int, str] | None) -> dict[str, Any]:
+    """What every seat is told of the game's provenance: its rules version, whether it is
+    refereed and by whom, and whether it is an analysis game forked from another."""
+    return {
+        "rules_version": version,
+        "refereed": referee is not None,
+        "referee": None if referee is None else {"name": referee},
+        "analysis": origin is not None,
+        "fork": None if origin is None else {"game": origin[0], "seq": origin[1], "head": origin[2]},
     }
 
 
@@ -42,7 +56,15 @@ def unfolded_summary(gid: str, created: Envelope) -> dict[str, Any]:
         "outcome": None,
         "created": created.at,
         "updated": created.at,
+        **provenance_summary(*_provenance(created)),
     }
+
+
+def _provenance(created: Envelope) -> tuple[int, str | None, tuple[str, int, str] | None]:
+    try:
+        return provenance_of(created.event.data)
+    except (KeyError, TypeError, ValueError):  # an opening that does not fold may not read either
+        return 1, None, None
 
 
 def with_failure(summary: dict[str, Any], seq: int, error: str, kind: str) -> dict[str, Any]:

@@ -196,6 +196,8 @@ class Game(Protocol):
     min_seats: int
     max_seats: int
     command_types: frozenset[str]
+    # The game's rules version (`rules_version(game)` reads it, 1 when absent): bumped by every
+    # change that alters a decision, named in each game's first event.
 
     def setup(self, options: Options, seats: Sequence[SeatInfo], rng: Rng) -> list[Event]:
         """The events that lay out a new match; raises InvalidCommand for bad options."""
@@ -285,22 +287,58 @@ def fold(game: Game, events: Iterable[Event], state: Any = None) -> Any:
 
 
 _REGISTRY: dict[str, Game] = {}
+# Every (name, rules version) registered: the newest of a name is the one `get_game` gives; an
+# older one is kept only where a deployment registers it for the games still running under it.
+_VERSIONS: dict[tuple[str, int], Game] = {}
+
+
+def rules_version(game: Game) -> int:
+    """The rules version a game object plays (its `rules_version`; 1 for a game naming none).
+
+    A change to a game's rules that alters any decision bumps it (rules/<game>/CHANGELOG.md):
+    each game's first event names the version it was made under."""
+    v = getattr(game, "rules_version", 1)
+    return v if isinstance(v, int) and not isinstance(v, bool) else 1
+
+
+class RulesVersionUnavailable(InvalidCommand):
+    """A record or a running game names a rules version this build does not have."""
+
+    def __init__(self, name: str, version: int, have: int | None) -> None:
+        here = "no version of it" if have is None else f"rules version {have}"
+        super().__init__("rules_version_unavailable",
+                         f"made under {name} rules version {version}; this build has {here}")
+        self.name, self.version, self.have = name, version, have
 
 
 def register(game: Game) -> Game:
-    """Add a game to the registry by its name; registering the same object twice is a no-op."""
-    existing = _REGISTRY.get(game.name)
+    """Add a game to the registry by its name and rules version; registering the same object
+    twice is a no-op. Another object may share the name only under another version: the newest
+    version is the one new games get."""
+    key = (game.name, rules_version(game))
+    existing = _VERSIONS.get(key)
     if existing is not None and existing is not game:
-        raise ValueError(f"a different game is already registered as {game.name!r}")
-    _REGISTRY[game.name] = game
+        raise ValueError(f"a different game is already registered as {game.name!r} rules version {key[1]}")
+    _VERSIONS[key] = game
+    current = _REGISTRY.get(game.name)
+    if current is None or rules_version(current) <= key[1]:
+        _REGISTRY[game.name] = game
     return game
 
 
-def get_game(name: str) -> Game:
+def get_game(name: str, version: int | None = None) -> Game:
+    """The game of this name: its newest rules, or exactly `version` (RulesVersionUnavailable
+    when this build does not have that version)."""
     try:
-        return _REGISTRY[name]
+        current = _REGISTRY[name]
     except KeyError:
         raise InvalidCommand("unknown_game", f"no game named {name!r}") from None
+    if version is None or rules_version(current) == version:
+        return current
+    kept = _VERSIONS.get((name, version))
+    if kept is None:
+        raise RulesVersionUnavailable(name, version, rules_version(current))
+    return kept
 
 
 def games() -> Mapping[str, Game]:

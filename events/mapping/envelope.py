@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from events.mapping.upcast import upcast
 from rules.core import Event
 
 
@@ -22,7 +23,8 @@ class Envelope:
 
     @property
     def event(self) -> Event:
-        return Event(self.type, self.data, self.seat)
+        """The domain event, its data read in the current format (events/mapping/upcast.py)."""
+        return Event(self.type, upcast(self.type, self.data), self.seat)
 
     def body(self) -> dict[str, Any]:
         """The envelope without its hash: what the hash covers."""

@@ -11,10 +11,16 @@ from rules.dragondale import describe as W
 from rules.dragondale.state import State
 
 
+# The rules version this package plays: bumped, with a line in CHANGELOG.md, by every change that
+# alters a decision (an event, a refusal, a draw); each game's first event names it.
+RULES_VERSION = 1
+
+
 class DragonDale:
     """Dragon Dale for 2, 3 and 4 tribes."""
 
     name = "dragondale"
+    rules_version = RULES_VERSION
     min_seats = 2
     max_seats = 4
     command_types = notation.COMMAND_TYPES

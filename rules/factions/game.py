@@ -18,10 +18,16 @@ from rules.factions.view import view as _view
 _NONE: frozenset[str] = frozenset()
 
 
+# The rules version this package plays: bumped, with a line in CHANGELOG.md, by every change that
+# alters a decision (an event, a refusal, a draw); each game's first event names it.
+RULES_VERSION = 1
+
+
 class FactionsGame:
     """Factions: Battlegrounds for 2, 3 or 4 players."""
 
     name = "factions"
+    rules_version = RULES_VERSION
     min_seats = 2
     max_seats = 4
     command_types = notation.COMMAND_TYPES

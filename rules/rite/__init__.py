@@ -9,8 +9,8 @@ lists the legal commands, `view.py` shows the board and `notation.py` reads and 
 
 from rules.core import register
 
-from .game import GAME
+from .game import GAME, RULES_VERSION
 
 register(GAME)
 
-__all__ = ["GAME"]
+__all__ = ["GAME", "RULES_VERSION"]

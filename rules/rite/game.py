@@ -19,10 +19,16 @@ from .state import State
 from .view import view
 
 
+# The rules version this package plays: bumped, with a line in CHANGELOG.md, by every change that
+# alters a decision (an event, a refusal, a draw); each game's first event names it.
+RULES_VERSION = 1
+
+
 class RiteGame:
     """Rite for 2-5 players as a rules.core.Game (set-ups for every line-up of the rulebook)."""
 
     name = "rite"
+    rules_version = RULES_VERSION
     min_seats = 2
     max_seats = 5
     command_types = COMMAND_TYPES

@@ -108,6 +108,11 @@ class Summary(BaseModel):
     outcome: dict[str, Any] | None
     created: str
     updated: str
+    rules_version: int = Field(1, description="the rules version of its game the game is played under")
+    refereed: bool = Field(False, description="whether a referee (not a seat) may read everything mid-game")
+    referee: dict[str, Any] | None = Field(None, description="the referee: {name}; null when unrefereed")
+    analysis: bool = Field(False, description="an analysis game, forked from another")
+    fork: dict[str, Any] | None = Field(None, description="for an analysis game: {game, seq, head} of its origin")
 
 
 class Lobby(BaseModel):
@@ -142,6 +147,17 @@ class Queued(BaseModel):
     status: Literal["queued"]
 
 
+class Receipt(BaseModel):
+    """Proof that the game stood at `seq` with head hash `head`: Ed25519 over
+    "boardlog/receipt/v1\\n" + the canonical JSON of the other fields, by key `key` (/v1/keys)."""
+    game: str
+    seq: int
+    head: str
+    at: str
+    key: str
+    sig: str
+
+
 class CommandResult(BaseModel):
     """A command's answer: accepted with the seqs of its events, or rejected, conflict or failed
     with the standard `error` object (and the game's seq then)."""
@@ -153,6 +169,7 @@ class CommandResult(BaseModel):
     code: str | None = None
     message: str | None = None
     error: ErrorBody | None = None
+    receipt: Receipt | None = Field(None, description="accepted: the signed receipt of the seq it reached")
 
 
 class EntropyIn(BaseModel):
@@ -209,12 +226,33 @@ class MovesPage(BaseModel):
 
 
 class AuditReport(BaseModel):
-    ok: bool
+    """The audit of the record as this service exports it, with its own keys as the trusted ones."""
+    ok: bool = Field(description="true only for the verdict verified")
+    verdict: Literal["verified", "unverifiable", "failed"]
+    summary: str = Field(description="exactly what was checked, or where and why it failed")
     game: str | None
     events: int
-    seq: int | None
+    seq: int | None = Field(description="failed: the first seq that does not hold")
     reason: str | None
     checked: list[str]
+    status: str | None = Field(None, description="as the events say: active, over or aborted")
+    key: str | None = Field(None, description="the id of the key that signed the trailer")
+    complete: bool = Field(False, description="a finished game whose every draw was re-derived")
+    receipts: int = 0
+
+
+class PublicKeyOut(BaseModel):
+    id: str
+    algorithm: Literal["Ed25519"]
+    public_key: str = Field(description="the raw 32-byte public key, hex")
+    created: str | None
+    current: bool
+
+
+class Keys(BaseModel):
+    """The keys that sign records' trailers and receipts; retired ones stay listed."""
+    current: str
+    keys: list[PublicKeyOut]
 
 
 # --- players and seats ------------------------------------------------------------------------
@@ -382,6 +420,7 @@ _WHY = {
     422: "a field or parameter is wrong; the code says which",
     429: "too many from this address this minute (rate_limited), with Retry-After",
     503: "the event store is out of reach (store_unavailable), with Retry-After",
+    504: "the read model did not reach ?min_seq in its wait (projection_behind), with Retry-After",
 }
 
 
@@ -407,6 +446,10 @@ _Q_EVENTS = [
 _Q_AT = {"name": "at", "in": "query", "required": False,
          "description": "the board after this seq (from 1; a replay, rate-limited); the current one without it",
          "schema": {"type": "integer", "minimum": 1, "maximum": INT64}}
+_Q_MIN_SEQ = {"name": "min_seq", "in": "query", "required": False,
+              "description": "read your own writes: wait (up to 2 s) until the read model has reached this seq "
+              "(the last seq of your accepted command), else 504 projection_behind",
+              "schema": {"type": "integer", "minimum": 1, "maximum": INT64}}
 _Q_WAIT = {"name": "wait", "in": "query", "required": False,
            "description": "1: wait (a few seconds) for the result; 0: answer 202 queued at once",
            "schema": {"type": "integer", "enum": [0, 1], "default": 0}}
@@ -416,7 +459,7 @@ OPERATIONS: dict[tuple[str, str], Op] = {
     ("POST", "/v1/games"): Op({201: GameCreated}, (400, 401, 403, 404, 413, 429, *_E), _PLAYER_OR_NONE, NewGame),
     ("GET", "/v1/games"): Op({200: Lobby}, _E, _NONE),
     ("GET", "/v1/game-types"): Op({200: GameTypes}, (414, 422), _NONE),
-    ("GET", "/v1/games/{gid}"): Op({200: Summary}, (404, *_E), _NONE),
+    ("GET", "/v1/games/{gid}"): Op({200: Summary}, (404, 504, *_E), _NONE, parameters=[_Q_MIN_SEQ]),
     ("POST", "/v1/games/{gid}/commands"): Op({200: CommandResult, 202: Queued},
                                              (400, 401, 403, 404, 409, 413, *_E), _GAME, CommandIn,
                                              [_Q_WAIT]),
@@ -425,14 +468,14 @@ OPERATIONS: dict[tuple[str, str], Op] = {
     ("POST", "/v1/games/{gid}/join"): Op({200: CommandResult}, (400, 401, 403, 404, 409, 413, *_E), _GAME, EntropyIn),
     ("POST", "/v1/games/{gid}/abort"): Op({200: CommandResult, 202: Queued}, (401, 403, 404, 409, *_E),
                                           [{"seatToken": []}]),
-    ("GET", "/v1/games/{gid}/view"): Op({200: View}, (401, 403, 404, 429, *_E), _GAME_OR_NONE,
-                                        parameters=[_Q_AT]),
+    ("GET", "/v1/games/{gid}/view"): Op({200: View}, (401, 403, 404, 429, 504, *_E), _GAME_OR_NONE,
+                                        parameters=[_Q_AT, _Q_MIN_SEQ]),
     ("GET", "/v1/games/{gid}/legal"): Op({200: Legal}, (401, 403, 404, *_E), _GAME),
     ("GET", "/v1/games/{gid}/events"): Op({200: EventsPage}, (401, 403, 404, *_E), _GAME_OR_NONE,
                                           parameters=_Q_EVENTS),
     ("GET", "/v1/games/{gid}/export"): Op({200: "application/x-ndjson"}, (401, 403, 404, 429, *_E), _GAME_OR_NONE),
     ("GET", "/v1/games/{gid}/audit"): Op({200: AuditReport}, (401, 403, 404, 429, *_E), _GAME_OR_NONE),
-    ("GET", "/v1/games/{gid}/stream"): Op({200: "text/event-stream"}, (404, *_E), _NONE),
+    ("GET", "/v1/games/{gid}/stream"): Op({200: "text/event-stream"}, (404, 429, *_E), _NONE),
     ("GET", "/v1/games/{gid}/moves"): Op({200: MovesPage}, (401, 403, 404, *_E), _GAME_OR_NONE),
     ("POST", "/v1/players"): Op({201: PlayerCreated}, (400, 413, 429, *_E), _NONE, NewPlayer),
     ("POST", "/v1/sessions"): Op({201: SignedIn}, (400, 401, 403, 413, 429, *_E), _NONE, SignIn),
@@ -459,6 +502,7 @@ OPERATIONS: dict[tuple[str, str], Op] = {
     ("POST", "/v1/signin-mail"): Op({202: MailSent}, (413, 429, *_E), _NONE),
     ("POST", "/v1/sessions/magic"): Op({201: SignedIn}, (401, 403, 413, 429, *_E), _NONE),
     ("GET", "/metrics"): Op({200: "text/plain"}, (414, 422), _NONE),
+    ("GET", "/v1/keys"): Op({200: Keys}, (414, 422, 500), _NONE),
 }
 
 
