@@ -25,10 +25,35 @@ def token_digest(token: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Principal:
-    """Who is asking: a seat, the game's admin, or nobody (a spectator)."""
+    """Who is asking: a seat, the game's admin, its referee, or nobody (a spectator).
+
+    Only the referee (never a seat) reads every seat's secrets before the end; the admin, who
+    may abort the game, reads what a spectator reads."""
 
     seat: int | None = None
     admin: bool = False
+    referee: bool = False
+
+
+REFEREE = "referee"
+
+
+def referee_field(pid: str) -> str:
+    """The auth field naming a player as a game's referee. Token fields are sha256 hex digests,
+    so no bearer token's digest can ever equal it."""
+    return f"player:{pid}"
+
+
+def referee_of(raw: object) -> str | None:
+    """The referee's name a create request gives: `"name"` or `{"name": ...}` (a referee token
+    is made for them); None for none. A player named as referee is resolved by the API first."""
+    if raw is None:
+        return None
+    if isinstance(raw, dict) and set(raw) == {"name"}:
+        raw = raw["name"]
+    if not isinstance(raw, str):
+        raise InvalidCommand("bad_referee", "'referee' is a name, {\"name\": ...} or {\"player\": id or name}")
+    return display_name(raw, "the referee's name")
 
 
 def _seats(raw: object) -> tuple[list[SeatInfo], list[str]]:
@@ -50,8 +75,11 @@ def _seats(raw: object) -> tuple[list[SeatInfo], list[str]]:
     return seats, entropy
 
 
-def create_match(store: EventStore, body: Mapping[str, Any]) -> dict[str, Any]:
-    """Validate a create request, store the opening events, and return ids and tokens."""
+def create_match(store: EventStore, body: Mapping[str, Any],
+                 referee_player: tuple[str, str] | None = None) -> dict[str, Any]:
+    """Validate a create request, store the opening events, and return ids and tokens.
+    `referee_player` (id, name): the player the request named as referee, resolved by the API
+    (the request's own `referee` field is then left out of `body`)."""
     name = body.get("game")
     if not isinstance(name, str):
         raise InvalidCommand("bad_request", "'game' must be a game name")
@@ -64,34 +92,45 @@ def create_match(store: EventStore, body: Mapping[str, Any]) -> dict[str, Any]:
     options = body.get("options", {})
     if not isinstance(options, dict):
         raise InvalidCommand("bad_options", "'options' must be an object")
-    extra = set(body) - {"game", "seats", "options"}
+    extra = set(body) - {"game", "seats", "options", "referee"}
     if extra:
         raise InvalidCommand("bad_request", f"unknown fields: {sorted(extra)}")
+    referee = referee_player[1] if referee_player is not None else referee_of(body.get("referee"))
+    if referee is not None:
+        require_distinct([*(s.name for s in seats), referee])
     gid = new_game_id(store.partitions)
     seed = secrets.token_bytes(32)
     tokens = {s.seat: secrets.token_urlsafe(24) for s in seats}
     admin = secrets.token_urlsafe(24)
     auth = {token_digest(t): f"seat:{seat}" for seat, t in tokens.items()}
     auth[token_digest(admin)] = "admin"
-    store_match(store, gid, game, seats, options, seed, entropy, auth, utcnow())
-    return {
+    out: dict[str, Any] = {
         "id": gid,
         "game": name,
         "seats": [{"seat": s.seat, "name": s.name, "token": tokens[s.seat]} for s in seats],
         "admin_token": admin,
     }
+    if referee_player is not None:
+        auth[referee_field(referee_player[0])] = REFEREE
+        out["referee"] = {"name": referee, "player": referee_player[0]}
+    elif referee is not None:
+        ref_token = secrets.token_urlsafe(24)
+        auth[token_digest(ref_token)] = REFEREE
+        out["referee"] = {"name": referee, "token": ref_token}
+    store_match(store, gid, game, seats, options, seed, entropy, auth, utcnow(), referee)
+    return out
 
 
 def store_match(
     store: EventStore, gid: str, game: Game, seats: Sequence[SeatInfo], options: Mapping[str, Any], seed: bytes,
-    entropy: Sequence[str], auth: dict[str, str], at: str,
+    entropy: Sequence[str], auth: dict[str, str], at: str, referee: str | None = None,
 ) -> str:
     """Set the game up and store its opening events, seed and token digests; its status.
 
     The same inputs store the same bytes (the set-up draws only from the seed and the
     entropy, `at` is given), so an open table's start, run twice after a crash, stores the
     game once: the second append finds seq 1 taken and writes nothing."""
-    events = created_event(gid, game, seats, options, seed, entropy)
+    events = created_event(gid, game, seats, options, seed, entropy, referee)
     envelopes = seal(gid, 1, genesis(gid), events, None, at)
     status = fold_match(events, gid).status
     store.create(gid, envelopes, status, seed, auth, at)
@@ -105,10 +144,12 @@ def check_setup(game: Game, options: Mapping[str, Any], seats: int) -> None:
 
 
 def principal_of(role: bytes | None) -> Principal | None:
-    """The principal a stored role names ("seat:N" or "admin"); None for no role."""
+    """The principal a stored role names ("seat:N", "admin" or "referee"); None for no role."""
     if role is None:
         return None
     name = role.decode()
     if name == "admin":
         return Principal(admin=True)
+    if name == REFEREE:
+        return Principal(referee=True)
     return Principal(seat=int(name.split(":", 1)[1]))

@@ -10,7 +10,6 @@ from rules.dragondale import decide, evolve, legal, notation, setup, view
 from rules.dragondale import describe as W
 from rules.dragondale.state import State
 
-
 # The rules version this package plays: bumped, with a line in CHANGELOG.md, by every change that
 # alters a decision (an event, a refusal, a draw); each game's first event names it.
 RULES_VERSION = 1

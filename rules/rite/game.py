@@ -18,7 +18,6 @@ from .setup import setup
 from .state import State
 from .view import view
 
-
 # The rules version this package plays: bumped, with a line in CHANGELOG.md, by every change that
 # alters a decision (an event, a refusal, a draw); each game's first event names it.
 RULES_VERSION = 1

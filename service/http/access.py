@@ -10,7 +10,7 @@ from service.bootstrap import ApiParts
 from service.http.auth import current_player
 from service.http.credentials import bearer_token, has_session_cookie
 from service.http.errors import ApiError
-from service.matches import Principal, principal_of, token_digest
+from service.matches import Principal, principal_of, referee_field, token_digest
 
 
 def unknown_game(gid: str) -> ApiError:
@@ -35,11 +35,15 @@ def _valid(who: Principal | None) -> Principal:
 
 async def claimed_seat(p: ApiParts, request: Request, gid: str) -> Principal | None:
     """The seat the player asking (a player key or session as Bearer, or the cookie) has claimed
-    in this game; None when they hold none. 401 for a key or session that is not valid, 403 for
+    in this game, or the referee when the game names them so; None when they hold neither. 401 for a key or session that is not valid, 403 for
     a state-changing request signed in by the cookie from another origin."""
     who = await current_player(request)
     seat = await p.players.seat_of(gid, who.player.id)
-    return None if seat is None else Principal(seat=seat)
+    if seat is None:
+        # A player the game names as its referee (not a seat) reads it as the referee.
+        role = await p.reads.role(gid, referee_field(who.player.id))
+        return None if role is None else principal_of(role)
+    return Principal(seat=seat)
 
 
 async def principal(p: ApiParts, request: Request, gid: str, required: bool = False) -> Principal:

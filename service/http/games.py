@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 import structlog
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import Response
 
@@ -20,10 +20,12 @@ from service.http.access import game_exists, our_gid
 from service.http.auth import current_player
 from service.http.body import json_body
 from service.http.errors import ApiError
+from service.http.freshness import MIN_SEQ_DOC, at_least
 from service.http.parts import parts
 from service.http.players import limited
 from service.http.responses import json_response
 from service.matches import create_match
+from service.referees import referee_player
 from service.tables import create_with_players, has_player_seats, plan_table
 
 log = structlog.get_logger("boardlog.api")
@@ -58,7 +60,8 @@ async def create(request: Request) -> Response:
             return refused
         made, where = await create_with_players(parts(request), who.player, plan)
         return json_response(made, 201, {"Location": where})
-    out = await run_in_threadpool(lambda: create_match(store, body))
+    plain, referee = await referee_player(parts(request), body)  # a player as referee, resolved
+    out = await run_in_threadpool(lambda: create_match(store, plain, referee))
     log.info("game.created", game=out["id"], type=out["game"], seats=len(out["seats"]))
     return json_response(out, 201, {"Location": f"/v1/games/{out['id']}"})
 
@@ -86,8 +89,12 @@ def lobby(
 
 
 @router.get("/v1/games/{gid}", summary="A game's summary")
-async def get_summary(gid: str, request: Request) -> Response:
+async def get_summary(gid: str, request: Request,
+                      min_seq: Annotated[int | None, Query(description=MIN_SEQ_DOC)] = None) -> Response:
     p = parts(request)
+    if min_seq is not None:
+        await game_exists(p, gid)
+        await at_least(p, gid, min_seq)
     if our_gid(p, gid):
         raw = await p.reads.read_model(gid, "summary")
         if raw is not None:

@@ -9,11 +9,13 @@ from fastapi import APIRouter, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import Response
 
-from events.redisstore.store import EventStore
+from events.redisstore.store import EventStore, Head
 from projections.moves import DEFAULT_LIMIT, MAX_LIMIT, MoveList, page
+from projections.replay import replay_step
 from service.http.access import game_exists, principal
 from service.http.errors import ApiError
 from service.http.parts import parts
+from service.http.reads import within_limit
 from service.http.responses import json_response
 from service.matches import Principal
 
@@ -26,6 +28,9 @@ _PARAMETERS = [
      "schema": {"type": "integer", "minimum": 1}},
     {"name": "limit", "in": "query", "required": False, "description": "at most this many entries, the newest of them",
      "schema": {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT, "default": DEFAULT_LIMIT}},
+    {"name": "full", "in": "query", "required": False,
+     "description": "1: every event as logged, secrets included (after the end, or for the referee)",
+     "schema": {"type": "integer", "enum": [0, 1], "default": 0}},
 ]
 
 
@@ -50,8 +55,9 @@ async def moves(gid: str, request: Request) -> Response:
         raise ApiError(422, "bad_page", "'before' counts entries from 1")
     if not 1 <= limit <= MAX_LIMIT:
         raise ApiError(422, "bad_page", f"'limit' is from 1 to {MAX_LIMIT}")
+    full = _full(q.get("full"))
     lists = _kept(request)
-    return await run_in_threadpool(lambda: _moves_page(lists, p.store, gid, who, before, limit))
+    return await run_in_threadpool(lambda: _moves_page(lists, p.store, gid, who, before, limit, full))
 
 
 class MoveLists:
@@ -67,11 +73,13 @@ class MoveLists:
         self._items: OrderedDict[tuple[str, int | None, bool], MoveList] = OrderedDict()
         self._lock = threading.Lock()
 
-    def current(self, store: EventStore, gid: str, who: Principal) -> MoveList:
-        key = (gid, who.seat, who.admin)
+    def current(self, store: EventStore, gid: str, who: Principal, unredacted: bool | None = None) -> MoveList:
+        """`unredacted` (default: the referee's) lists every event as logged."""
+        whole = who.referee if unredacted is None else unredacted
+        key = (gid, who.seat, whole)
         with self._lock:
             kept = self._items.pop(key, None)
-        moves = kept or MoveList(gid, who.seat, who.admin)
+        moves = kept or MoveList(gid, who.seat, whole)
         moves.feed(store.read(gid, moves.seq + 1))
         with self._lock:
             self._items[key] = moves
@@ -89,8 +97,86 @@ def _kept(request: Request) -> MoveLists:
 
 
 def _moves_page(lists: MoveLists, store: EventStore, gid: str, who: Principal, before: int | None,
-                limit: int) -> Response:
-    moves = lists.current(store, gid, who)
+                limit: int, full: bool = False) -> Response:
+    if full:
+        _may_see_all(store, gid, who)
+        moves = lists.current(store, gid, Principal(), unredacted=True)
+    else:
+        moves = lists.current(store, gid, who)
     body = page(moves.entries(), before, limit)
     body["seq"] = moves.seq
+    return json_response(body)
+
+
+def _full(raw: str | None) -> bool:
+    if raw not in (None, "0", "1"):
+        raise ApiError(422, "bad_request", "'full' is 0 or 1")
+    return raw == "1"
+
+
+def _may_see_all(store: EventStore, gid: str, who: Principal) -> Head:
+    """The game's head, if `who` may see everything in it: after the end anyone, before it the
+    referee only (not the admin, not a seat)."""
+    head = store.head(gid)
+    if head is None:
+        raise ApiError(404, "unknown_game", f"no game {gid!r}")
+    if head.status == "active" and not getattr(who, "referee", False):
+        raise ApiError(403, "not_over", "everything is shown after the end, or to the game's referee: "
+                       "until then a seat replays its own view and anyone else the public one")
+    return head
+
+
+_REPLAY_PARAMETERS = [
+    {"name": "at", "in": "query", "required": False,
+     "description": "the step (from 1: one command with all its events, or a step the game takes on its own); "
+     "the last one without it", "schema": {"type": "integer", "minimum": 1}},
+    {"name": "full", "in": "query", "required": False,
+     "description": "1: everything shown, every seat's secrets included (after the end, or for the referee)",
+     "schema": {"type": "integer", "enum": [0, 1], "default": 0}},
+]
+
+
+@router.get("/v1/games/{gid}/replay", summary="One replay step: a command with its events, the board after it, "
+            "what changed and its draws", openapi_extra={"parameters": _REPLAY_PARAMETERS})
+async def replay_step_of(gid: str, request: Request) -> Response:
+    """Step `at` of the move list as the viewer may see it (a seat its own secrets, a spectator
+    the public view; `full=1` everything, once the game is over or for its referee): the entry
+    (who, when, notation, sentence, events), the board after it, the pieces moved, added,
+    removed or turned over and the numbers changed since the step before, and its random draws
+    (their indexes; once the seed is revealed, each re-derived from it)."""
+    p = parts(request)
+    await game_exists(p, gid)
+    who = await principal(p, request, gid)
+    q = request.query_params
+    full = _full(q.get("full"))
+    raw = q.get("at")
+    step: int | None = None
+    if raw is not None:
+        try:
+            step = int(raw)
+        except ValueError:
+            raise ApiError(422, "bad_step", f"'at' is a step number (a whole number from 1), not {raw[:20]!r}") from None
+        if step < 1:
+            raise ApiError(422, "bad_step", f"'at' counts steps from 1, not {step}")
+    await within_limit(p, request, who, "replays")
+    lists = _kept(request)
+    return await run_in_threadpool(lambda: _step(lists, p.store, gid, who, step, full))
+
+
+def _step(lists: MoveLists, store: EventStore, gid: str, who: Principal, step: int | None, full: bool) -> Response:
+    head = _may_see_all(store, gid, who) if full else store.head(gid)
+    if head is None:
+        raise ApiError(404, "unknown_game", f"no game {gid!r}")
+    viewer = None if full else who.seat
+    moves = lists.current(store, gid, Principal(seat=viewer), unredacted=full)
+    entries = moves.entries()
+    if not entries:
+        raise ApiError(404, "no_steps", "the game has no steps to replay yet")
+    n = len(entries) if step is None else step
+    if n > len(entries):
+        raise ApiError(422, "bad_step", f"the replay has {len(entries)} steps so far: 'at' is from 1 to {len(entries)}, "
+                       f"not {n}")
+    body = replay_step(store, gid, entries, n, viewer, full)
+    body["viewer"] = {"seat": viewer, "full": full,
+                      "may_full": head.status != "active" or bool(getattr(who, "referee", False))}
     return json_response(body)

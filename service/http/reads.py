@@ -3,23 +3,27 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from typing import Any
+from collections.abc import AsyncIterator, Callable
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import Response, StreamingResponse
 
-from events.domain.audit import audit
+from events.domain.verdict import judge
 from events.mapping.codec import canonical, loads
-from events.mapping.export import export_lines, read_record
+from events.mapping.export import export_lines, read_record, trailer_of
 from events.redisstore.store import EventStore
+from events.redisstore.watchers import TooManyWatchers, Watch
 from projections.readmodels import view_field, view_of
 from projections.replay import events_for, match_at
+from projections.sight import redacted_lines, referee_view
+from projections.textrecord import text_lines
 from service.bootstrap import ApiParts
 from service.http.access import game_exists, principal
 from service.http.credentials import bearer_token, has_session_cookie
 from service.http.errors import ApiError
+from service.http.freshness import MIN_SEQ_DOC, at_least
 from service.http.games import current_summary
 from service.http.parts import parts
 from service.http.responses import json_response
@@ -31,20 +35,45 @@ MAX_EVENTS = 5000
 
 
 @router.get("/v1/games/{gid}/view", summary="The board for the bearer's seat (public without a token)")
-async def view(gid: str, request: Request, at: int | None = None) -> Response:
+async def view(gid: str, request: Request,
+               min_seq: Annotated[int | None, Query(description=MIN_SEQ_DOC)] = None) -> Response:
     p = parts(request)
     await game_exists(p, gid)
     who = await principal(p, request, gid)
     seat = who.seat
+    at = seq_param(request.query_params.get("at"))
+    if who.referee:  # every seat's board: no read model holds it
+        return await run_in_threadpool(
+            lambda: json_response(referee_view(match_at(p.store, gid, within_log(p.store, gid, at)))))
     if at is None:
+        await at_least(p, gid, min_seq)
         raw = await p.reads.read_model(gid, view_field(seat))
         if raw is not None:
             return Response(raw, media_type="application/json")
-    elif at < 1:
-        raise ApiError(422, "bad_seq", "'at' counts from 1")
     else:
         await within_limit(p, request, who, "replays")
-    return await run_in_threadpool(lambda: json_response(view_of(match_at(p.store, gid, at), seat)))
+    return await run_in_threadpool(lambda: json_response(view_of(match_at(p.store, gid, within_log(p.store, gid, at)), seat)))
+
+
+def seq_param(raw: str | None) -> int | None:
+    """`?at=` as a seq (None when absent); a clear 422 for anything but a whole number from 1."""
+    if raw is None:
+        return None
+    try:
+        at = int(raw)
+    except ValueError:
+        raise ApiError(422, "bad_seq", f"'at' is a seq number (a whole number from 1), not {raw[:20]!r}") from None
+    if at < 1:
+        raise ApiError(422, "bad_seq", f"'at' counts from 1, not {at}")
+    return at
+
+
+def within_log(store: EventStore, gid: str, at: int | None) -> int | None:
+    """`at`, if the log reaches it (422 bad_seq past its end, rather than the last position)."""
+    head = store.head(gid)
+    if at is not None and head is not None and at > head.seq:
+        raise ApiError(422, "bad_seq", f"the game has {head.seq} events so far: 'at' is from 1 to {head.seq}, not {at}")
+    return at
 
 
 @router.get("/v1/games/{gid}/legal", summary="Every command the bearer's seat may issue now")
@@ -87,7 +116,7 @@ async def log_events(gid: str, request: Request, limit: int = 500) -> Response:
 
 
 def _log_page(store: EventStore, gid: str, who: Principal, start: int, last: int, end: int | None) -> Response:
-    if who.admin:
+    if who.referee:  # the admin reads the spectator's log (projections/sight.py)
         rows = [e.to_json() for e in store.read(gid, start, last)]
     else:
         rows = events_for(store, gid, who.seat, start, last)
@@ -106,10 +135,38 @@ async def export(gid: str, request: Request) -> Response:
     def record() -> Response:
         head = p.store.head(gid)
         assert head is not None
-        if head.status == "active" and not who.admin:
-            raise ApiError(403, "game_not_over", "the record is exported after the end (or by the admin)")
-        return Response(b"".join(export_lines(p.store.read(gid))), media_type="application/x-ndjson",
+        if head.status == "active" and not who.referee:
+            if who.seat is None and not who.admin:
+                raise ApiError(403, "game_not_over", "the record is exported after the end (or by the referee; "
+                                                     "a seat or the admin exports the log it may see)")
+            return Response(b"".join(redacted_lines(p.store, gid, who.seat)), media_type="application/x-ndjson",
+                            headers={"Content-Disposition": f'attachment; filename="{gid}-redacted.jsonl"'})
+        signer = None if p.keys is None else p.keys.signer
+        return Response(b"".join(export_lines(p.store.read(gid), signer, head.status)),
+                        media_type="application/x-ndjson",
                         headers={"Content-Disposition": f'attachment; filename="{gid}.jsonl"'})
+
+    return await run_in_threadpool(record)
+
+
+@router.get("/v1/games/{gid}/export.txt", summary="The record as a text move list, with its signed trailer")
+async def export_text(gid: str, request: Request) -> Response:
+    """Before the end, the referee's, in full; after it, everyone's, in full."""
+    p = parts(request)
+    await game_exists(p, gid)
+    who = await principal(p, request, gid)
+    await within_limit(p, request, who, "records")
+
+    def record() -> Response:
+        head = p.store.head(gid)
+        assert head is not None
+        if head.status == "active" and not who.referee:
+            raise ApiError(403, "game_not_over", "the record is exported after the end (or by the referee)")
+        envs = p.store.read(gid)
+        trailer = trailer_of(envs, None if p.keys is None else p.keys.signer, head.status)
+        body = "\n".join(text_lines(envs, trailer)) + "\n"
+        return Response(body.encode(), media_type="text/plain; charset=utf-8",
+                        headers={"Content-Disposition": f'attachment; filename="{gid}.txt"'})
 
     return await run_in_threadpool(record)
 
@@ -125,15 +182,16 @@ async def audit_report(gid: str, request: Request) -> Response:
     if head.status is None:
         raise ApiError(404, "unknown_game", f"no game {gid!r} here")
     if head.status == "active":
-        return await run_in_threadpool(lambda: json_response(_audit(p.store, gid)))
+        return await run_in_threadpool(lambda: json_response(_audit(p, gid)))
     # A record's first `seq` events never change, so its head seq and the rules code name it.
-    field = f"{head.seq}:{p.store.fingerprint().hex()[:16]}"
+    # The key signs the trailer the report names, so it names the report too.
+    field = f"{head.seq}:{p.store.fingerprint().hex()[:16]}:{p.keys.signer.id if p.keys else '-'}"
     kept = await p.reads.cached_audit(gid, field)
     if kept is None:
         async with _AUDITING.setdefault(gid, asyncio.Lock()):
             kept = await p.reads.cached_audit(gid, field)
             if kept is None:
-                kept = canonical(await run_in_threadpool(_audit, p.store, gid))
+                kept = canonical(await run_in_threadpool(_audit, p, gid))
                 await p.reads.keep_audit(gid, field, kept)
         _AUDITING.pop(gid, None)
     return Response(kept, media_type="application/json")
@@ -143,8 +201,11 @@ async def audit_report(gid: str, request: Request) -> Response:
 _AUDITING: dict[str, asyncio.Lock] = {}
 
 
-def _audit(store: EventStore, gid: str) -> dict[str, Any]:
-    return audit(read_record(export_lines(store.read(gid)))).to_json()
+def _audit(p: ApiParts, gid: str) -> dict[str, Any]:
+    """The record as exported, signed, judged with this service's own keys as the trusted ones."""
+    keys = p.keys
+    lines = export_lines(p.store.read(gid), None if keys is None else keys.signer)
+    return judge(read_record(lines), None if keys is None else keys.trusted()).to_json()
 
 
 async def within_limit(p: ApiParts, request: Request, who: Principal, reads: str) -> None:
@@ -165,20 +226,48 @@ async def within_limit(p: ApiParts, request: Request, who: Principal, reads: str
 
 @router.get("/v1/games/{gid}/stream", summary="Server-sent events: new seq and prompt changes")
 async def stream(gid: str, request: Request) -> StreamingResponse:
+    """One Redis subscription per API process feeds every stream (events/redisstore/watchers.py);
+    past BOARDLOG_WATCHERS_PER_CLIENT streams from one address 429, past BOARDLOG_WATCHERS_TOTAL
+    in this process 503, each with Retry-After."""
     p = parts(request)
     await game_exists(p, gid)
-    return StreamingResponse(_summaries(p, gid, request), media_type="text/event-stream",
-                             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    client = request.client.host if request.client else "unknown"
+    try:
+        watch = p.watchers.open(gid, client)
+    except TooManyWatchers as e:
+        if e.scope == "client":
+            raise ApiError(429, "too_many_streams", f"this address already holds {e.cap} streams here; "
+                           "close one, or try again later", {"Retry-After": "5"}) from None
+        raise ApiError(503, "streams_full", f"this server already holds {e.cap} streams; try again later",
+                       {"Retry-After": "5"}) from None
+    return _WatchStream(_summaries(p, gid, request, watch), lambda: p.watchers.close(watch),
+                        media_type="text/event-stream",
+                        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
 
-async def _summaries(p: ApiParts, gid: str, request: Request) -> AsyncIterator[bytes]:
-    """The summary now, then each one the projector publishes; a keep-alive every 15 s."""
-    async with p.reads.notices(gid) as notices:
-        first = await run_in_threadpool(lambda: current_summary(p.store, gid))
-        yield b"event: summary\ndata: " + canonical(first) + b"\n\n"
-        while not await request.is_disconnected():
-            data = await notices.next(timeout=15.0)
-            if data is None:
-                yield b": keep-alive\n\n"
-                continue
-            yield b"event: summary\ndata: " + loads(data)["summary"].encode() + b"\n\n"
+class _WatchStream(StreamingResponse):
+    """A stream that gives its watcher back however it ends (even before its body starts)."""
+
+    def __init__(self, body: AsyncIterator[bytes], release: Callable[[], None], **kwargs: Any) -> None:
+        super().__init__(body, **kwargs)
+        self.release = release
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self.release()
+
+
+async def _summaries(p: ApiParts, gid: str, request: Request, watch: Watch) -> AsyncIterator[bytes]:
+    """The summary now, then each one the projector publishes; a keep-alive every 15 s. The
+    watch was taken before the summary was read, so no change falls between the two."""
+    raw = await p.reads.read_model(gid, "summary")
+    first = raw if raw is not None else canonical(await run_in_threadpool(lambda: current_summary(p.store, gid)))
+    yield b"event: summary\ndata: " + first + b"\n\n"
+    while not await request.is_disconnected():
+        data = await watch.next(timeout=15.0)
+        if data is None:
+            yield b": keep-alive\n\n"
+            continue
+        yield b"event: summary\ndata: " + loads(data)["summary"].encode() + b"\n\n"

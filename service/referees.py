@@ -1,0 +1,36 @@
+"""A game's referee: a player named at creation, resolved to their account before the game is made.
+
+A referee named by a name alone gets a referee token in the create answer (service/matches.py);
+a referee named as `{"player": id or name}` reads the game signed in as that player.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from service.bootstrap import ApiParts
+from service.http.errors import ApiError
+
+_PLAYER_ID = re.compile(r"^[0-9a-f]{16}$")  # as service/tables.py reads an invitee
+
+
+async def referee_player(p: ApiParts, body: Mapping[str, Any]) -> tuple[dict[str, Any], tuple[str, str] | None]:
+    """`body` without a `{"player": ...}` referee, and that player's (id, name); the body as it
+    is and None when the referee, if any, is not a player."""
+    raw = body.get("referee")
+    if not (isinstance(raw, dict) and "player" in raw):
+        return dict(body), None
+    asked = raw["player"]
+    if set(raw) != {"player"} or not isinstance(asked, str) or not asked:
+        raise ApiError(422, "bad_referee", "a player as referee is {\"player\": their id or name}")
+    found = await p.players.player(asked) if _PLAYER_ID.match(asked) else None
+    if found is None:
+        ids = await p.players.named(asked)
+        if len(ids) > 1:
+            raise ApiError(422, "ambiguous_player", f"{len(ids)} players are named {asked!r}: name the referee by id")
+        found = await p.players.player(ids[0]) if ids else None
+    if found is None:
+        raise ApiError(422, "unknown_player", f"no player has the id or name {asked!r} (the referee)")
+    return {k: v for k, v in body.items() if k != "referee"}, (found.id, found.name)
