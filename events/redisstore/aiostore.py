@@ -15,6 +15,8 @@ from typing import Any, NamedTuple, Protocol
 
 import redis.asyncio as aioredis
 
+from events.mapping import archived
+from events.redisstore.archive import ARCHIVED, archived_head
 from events.redisstore.errors import UNREACHABLE, StoreUnavailable, reaching_redis
 from events.redisstore.keys import GameKeys
 from events.redisstore.wire import checked
@@ -62,6 +64,7 @@ class AsyncStore:
         self.aio = aio
         self.keys = keys
         self.trip = trip
+        self._archived: dict[tuple[str, bytes], dict[str, bytes]] = {}  # answers of archived games
 
     async def head(self, gid: str, token_digest: str, cid: str) -> CommandHead:
         """The game's seq, status and type, the role of a token's digest and the answer of
@@ -71,21 +74,42 @@ class AsyncStore:
             if self.trip is not None:
                 seq, meta, role, result = checked(await self.trip.run([
                     ("XLEN", k.events),
-                    ("HMGET", k.meta, "status", "game"),
+                    ("HMGET", k.meta, "status", "game", ARCHIVED),
                     ("HGET", k.auth, token_digest),
                     ("HGET", k.results, cid),
                 ]))
             else:
                 pipe = self.aio.pipeline(transaction=False)
                 pipe.xlen(k.events)
-                pipe.hmget(k.meta, ["status", "game"])
+                pipe.hmget(k.meta, ["status", "game", ARCHIVED])
                 pipe.hget(k.auth, token_digest)
                 pipe.hget(k.results, cid)
                 seq, meta, role, result = await pipe.execute()
-        status, game = meta
+        status, game, archived = meta
         if status is None:
             return CommandHead(0, None, "", None, None)
+        if archived is not None and not seq:  # its stream is in its archive record
+            seq = archived_head(archived)[0]
+            if result is None and cid:
+                result = await self._archived_result(gid, cid)
         return CommandHead(int(seq), status.decode(), game.decode(), role, result)
+
+    async def _archived_result(self, gid: str, cid: str) -> bytes | None:
+        """A command's answer from the game's archive record (None: not archived, or no such
+        answer); the record's answers are kept for the next ask."""
+        k = self.keys(gid)
+        with reaching_redis():
+            value: Any = await self.aio.hget(k.meta, ARCHIVED)
+            blob: Any = await self.aio.get(k.archive)
+        if value is None or blob is None:
+            return None
+        key = (gid, bytes(value))
+        results = self._archived.get(key)
+        if results is None:
+            results = self._archived[key] = archived.unpack(bytes(blob)).results
+            while len(self._archived) > 16:
+                self._archived.pop(next(iter(self._archived)))
+        return results.get(cid)
 
     async def _call(self, *command: Any) -> Any:
         with reaching_redis():
@@ -106,10 +130,12 @@ class AsyncStore:
     async def result(self, gid: str, cid: str) -> bytes | None:
         """A command's stored answer (JSON), if it has one."""
         raw: bytes | None = await self._call("HGET", self.keys(gid).results, cid)
-        return raw
+        return raw if raw is not None else await self._archived_result(gid, cid)
 
     async def answered(self, gid: str, cid: str) -> bool:
-        return bool(await self._call("HEXISTS", self.keys(gid).results, cid))
+        if await self._call("HEXISTS", self.keys(gid).results, cid):
+            return True
+        return await self._archived_result(gid, cid) is not None
 
     async def cached_audit(self, gid: str, field: str) -> bytes | None:
         """The audit answer kept for a finished game's record (`field` names the head seq and

@@ -32,8 +32,8 @@ def tag(partition: int) -> str:
 class GameKeys:
     """The keys of one game (all in its partition's slot)."""
 
-    __slots__ = ("auth", "base", "events", "feed", "gid", "lobby", "meta", "notify", "pending", "queued", "results", "rm",
-                 "secret", "snap")
+    __slots__ = ("archive", "auth", "base", "ended", "events", "feed", "gid", "lobby", "meta", "notify", "pending",
+                 "queued", "results", "rm", "secret", "snap")
 
     def __init__(self, game_id: str, ns: str = "bl") -> None:
         t = tag(partition_of(game_id))
@@ -49,6 +49,8 @@ class GameKeys:
         self.snap = f"{base}:snap"
         self.rm = f"{base}:rm"
         self.notify = f"{base}:notify"
+        self.archive = f"{base}:archive"  # a finished game's record, once archived
+        self.ended = f"{ns}:{t}:ended"
         self.feed = f"{ns}:{t}:feed"
         self.lobby = f"{ns}:{t}:lobby"
         self.queued = f"{ns}:{t}:queued"
@@ -56,6 +58,11 @@ class GameKeys:
 
 def feed_key(partition: int, ns: str = "bl") -> str:
     return f"{ns}:{tag(partition)}:feed"
+
+
+def ended_key(partition: int, ns: str = "bl") -> str:
+    """The partition's finished games by when they ended (ms), for the archiver."""
+    return f"{ns}:{tag(partition)}:ended"
 
 
 def reply_channel(name: str, ns: str = "bl") -> str:

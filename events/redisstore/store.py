@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
@@ -19,8 +20,17 @@ from events.mapping.chain import genesis
 from events.mapping.codec import canonical, loads
 from events.mapping.envelope import Envelope
 from events.mapping.snapshot import SnapshotError, decode, encode
+from events.redisstore.archive import ARCHIVED, Archives, archived_head
+from events.redisstore.entries import FIELD, envelopes, first_id, hash_of, seq_of, stored
 from events.redisstore.errors import reports_unavailable
-from events.redisstore.keys import DEFAULT_PARTITIONS, GameKeys, feed_key, lobby_key, queued_key
+from events.redisstore.keys import (
+    DEFAULT_PARTITIONS,
+    GameKeys,
+    ended_key,
+    feed_key,
+    lobby_key,
+    queued_key,
+)
 from events.redisstore.wire import Links, checked, no_script
 from rules.core import games
 
@@ -103,6 +113,13 @@ def snapshot_classes(module: str) -> bool:
     return False
 
 
+FINISHED = frozenset({"over", "aborted"})
+
+
+def _now_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
 @dataclass(frozen=True, slots=True)
 class Head:
     seq: int
@@ -144,6 +161,10 @@ class EventStore:
         self._project = Lua(client, PROJECT_LUA)
         self._project_failed = Lua(client, PROJECT_FAILED_LUA)
         self._fingerprint: bytes | None = None
+        self.archives = Archives(self)
+
+    def lua(self, source: str) -> Lua:
+        return Lua(self.r, source)
 
     def keys(self, gid: str) -> GameKeys:
         return _game_keys(gid, self.ns)
@@ -156,6 +177,14 @@ class EventStore:
 
     def queued(self, partition: int) -> str:
         return queued_key(partition, self.ns)
+
+    def ended(self, partition: int) -> str:
+        return ended_key(partition, self.ns)
+
+    @reports_unavailable
+    def archived(self, gid: str) -> bool:
+        """Whether the game's events are in its archive record (its stream is gone)."""
+        return bool(self.r.hexists(self.keys(gid).meta, ARCHIVED))
 
     # -- writes ---------------------------------------------------------------------------
 
@@ -185,8 +214,29 @@ class EventStore:
     ) -> AppendResult:
         """Append one command's events at `expected_seq`, storing its result; then `settle`."""
         k = self.keys(gid)
-        out = self._append(
-            keys=[k.events, k.results, k.feed],
+        try:
+            out = self._append_call(k, expected_seq, envelopes, command_id, result)
+        except redis.ResponseError as e:
+            if not str(e).startswith("ARCHIVED"):
+                raise
+            # Something is appended to an archived game (a dispute after the end): its stream
+            # comes back, and the game is archived again once the archiver's wait has passed.
+            self.archives.restore(gid)
+            self.r.zadd(k.ended, {gid: _now_ms()})
+            out = self._append_call(k, expected_seq, envelopes, command_id, result)
+        if isinstance(out, bytes):
+            return AppendResult("dup", prior=loads(out))
+        if out < 0:
+            return AppendResult("conflict", seq=-1 - out)
+        return AppendResult("ok", seq=out)
+
+    def _append_call(
+        self, k: GameKeys, expected_seq: int, envelopes: Sequence[Envelope], command_id: str | None,
+        result: dict[str, Any] | None,
+    ) -> Any:
+        gid = k.gid
+        return self._append(
+            keys=[k.events, k.results, k.feed, k.archive],
             args=[
                 expected_seq,
                 command_id or "",
@@ -195,11 +245,6 @@ class EventStore:
                 *(stored(e) for e in envelopes),
             ],
         )
-        if isinstance(out, bytes):
-            return AppendResult("dup", prior=loads(out))
-        if out < 0:
-            return AppendResult("conflict", seq=-1 - out)
-        return AppendResult("ok", seq=out)
 
     @reports_unavailable
     def settle(
@@ -211,6 +256,8 @@ class EventStore:
         calls: list[tuple[Any, ...]] = [("HDEL", k.pending, command_id)]
         if status is not None:
             calls.append(("HSET", k.meta, "status", status))
+            if status in FINISHED:  # the archiver's list
+                calls.append(("ZADD", k.ended, _now_ms(), gid))
         if reply:
             calls.append(("PUBLISH", reply, f"{gid} ".encode() + canonical(result)))
         if self._links is not None:
@@ -316,6 +363,8 @@ class EventStore:
     @reports_unavailable
     def result(self, gid: str, command_id: str) -> dict[str, Any] | None:
         raw = self.r.hget(self.keys(gid).results, command_id)
+        if raw is None:
+            raw = self.archives.result(gid, command_id)
         return None if raw is None else loads(raw)
 
     @reports_unavailable
@@ -349,7 +398,7 @@ class EventStore:
         k = self.keys(gid)
         seqs = self.r.zrevrangebyscore(k.snap + "idx", at, "-inf", start=0, num=1)
         if not seqs:
-            return None
+            return self.archives.snapshot(gid, at) if self.archived(gid) else None
         blob = self.r.hget(k.snap, seqs[0])
         fp = self.fingerprint()
         if blob is None or not blob.startswith(fp):

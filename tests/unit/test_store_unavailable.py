@@ -20,7 +20,7 @@ from rules.core import Event
 from service.embedded import free_port
 
 GID = "p01-unreachable01"
-NO_IO = {"keys", "feed", "lobby", "queued", "fingerprint", "project_call"}
+NO_IO = {"keys", "feed", "lobby", "queued", "ended", "lua", "fingerprint", "project_call"}
 
 
 def calls() -> dict[str, Callable[[EventStore], Any]]:
@@ -36,6 +36,7 @@ def calls() -> dict[str, Callable[[EventStore], Any]]:
         "pending_and_tail": lambda s: s.pending_and_tail(GID, "c1", 0),
         "exists": lambda s: s.exists(GID),
         "head": lambda s: s.head(GID),
+        "archived": lambda s: s.archived(GID),
         "read": lambda s: s.read(GID),
         "prev_hash": lambda s: s.prev_hash(GID, 3),
         "result": lambda s: s.result(GID, "c1"),

@@ -1,5 +1,5 @@
 -- Append all events of one command, atomically: DESIGN.md's five duties and nothing else.
--- KEYS: 1 events stream, 2 results hash, 3 partition feed
+-- KEYS: 1 events stream, 2 results hash, 3 partition feed, 4 the game's archive record (optional)
 -- ARGV: 1 expected seq, 2 command id ('' for none), 3 result json, 4 game id, 5.. envelopes
 -- Returns the new seq; -1 - seq when the stream is not at the expected seq (seq counts from 1
 -- and an event stream is never trimmed, so its length is its seq); the stored result when
@@ -14,6 +14,8 @@ if cid ~= '' then
   local prior = redis.call('HGET', KEYS[2], cid)
   if prior then return prior end
 end
+-- An archived game's stream is gone: the caller puts it back (restore.lua) and appends again.
+if KEYS[4] and redis.call('EXISTS', KEYS[4]) == 1 then return redis.error_reply('ARCHIVED game') end
 local cur = redis.call('XLEN', KEYS[1])
 if cur ~= e then return -1 - cur end
 local n = #ARGV - 4

@@ -1,0 +1,224 @@
+"""Archived finished games: the swap of a game's stream, results and snapshots for one zstd
+record (checked against the chain first), the reads that serve an archived game from that
+record, and putting a game back when something is appended to it after all.
+
+Only the first read of an archived game in a process pays to decompress it: the unpacked
+records are kept in a bounded cache (least recently used out), with the folded match every
+`SNAPSHOT_EVERY` events as it is first asked for, so a view at any seq folds fewer than that.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any, Protocol
+
+import structlog
+
+from events.domain.match import Match, fold_match
+from events.mapping import archived
+from events.mapping.chain import verify
+from events.mapping.codec import canonical
+from events.mapping.envelope import Envelope
+from events.mapping.upcast import upcast
+from events.redisstore.entries import stored
+from events.redisstore.errors import reports_unavailable
+from events.redisstore.keys import GameKeys
+from rules.core import Event
+
+
+class EventStore(Protocol):
+    """What the archive needs of the store (events.redisstore.store imports this module)."""
+
+    r: Any
+    partitions: int
+    archives: Archives
+
+    def keys(self, gid: str) -> GameKeys: ...
+    def ended(self, partition: int) -> str: ...
+    def lua(self, source: str) -> Any: ...
+    def read(self, gid: str, start: int = 1, end: int | None = None) -> list[Envelope]: ...
+
+log = structlog.get_logger("boardlog.archive")
+
+ARCHIVED = "archived"  # the meta field: "<head seq> <head hash>" while the game is archived
+SNAPSHOT_EVERY = 500
+CACHE_SIZE = 16
+
+
+def _script(name: str) -> str:
+    return resources.files("events.redisstore").joinpath("lua", name).read_text()
+
+
+ARCHIVE_LUA = _script("archive.lua")
+RESTORE_LUA = _script("restore.lua")
+
+
+def archived_head(value: bytes | str) -> tuple[int, str]:
+    """The head seq and hash a meta `archived` value names."""
+    text = value.decode() if isinstance(value, bytes) else value
+    seq, _, digest = text.partition(" ")
+    return int(seq), digest
+
+
+@dataclass(slots=True)
+class Loaded:
+    """An unpacked record and the matches folded from it so far, by seq."""
+
+    record: archived.Record
+    matches: dict[int, Match] = field(default_factory=dict)
+
+    def match_at(self, at: int) -> Match:
+        """The match after `at` events, folded from the nearest match kept before it; the
+        matches at each multiple of SNAPSHOT_EVERY on the way are kept."""
+        rec = self.record
+        base_seq = max((s for s in self.matches if s <= at), default=0)
+        match = self.matches.get(base_seq)
+        seq = base_seq
+        while seq < at:
+            stop = min(at, (seq // SNAPSHOT_EVERY + 1) * SNAPSHOT_EVERY)
+            events = (Event(e.type, upcast(e.type, e.data), e.seat) for e in rec.events[seq:stop])
+            match = fold_match(events, rec.game, match)
+            seq = stop
+            if seq % SNAPSHOT_EVERY == 0:
+                self.matches[seq] = match
+        if match is None:
+            raise ValueError("seq starts at 1")
+        return match
+
+
+class Archives:
+    """The archived games one store reads, unpacked once a process."""
+
+    def __init__(self, store: EventStore, size: int = CACHE_SIZE) -> None:
+        self.store = store
+        self.size = size
+        self._items: OrderedDict[tuple[str, str], Loaded] = OrderedDict()
+        self._archive = store.lua(ARCHIVE_LUA)
+        self._restore = store.lua(RESTORE_LUA)
+
+    # -- reads ----------------------------------------------------------------------------
+
+    @reports_unavailable
+    def load(self, gid: str) -> Loaded | None:
+        """The game's unpacked record (None: it is not archived)."""
+        k = self.store.keys(gid)
+        value = self.store.r.hget(k.meta, ARCHIVED)
+        if value is None:
+            return None
+        key = (gid, value.decode())
+        item = self._items.get(key)
+        if item is None:
+            blob = self.store.r.get(k.archive)
+            if blob is None:
+                return None  # restored between the two reads
+            item = Loaded(archived.unpack(bytes(blob)))
+            self._items[key] = item
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+        self._items.move_to_end(key)
+        return item
+
+    def read(self, gid: str, start: int = 1, end: int | None = None) -> list[Envelope]:
+        item = self.load(gid)
+        if item is None:
+            return []
+        envs = item.record.envelopes()
+        return envs[max(start, 1) - 1: None if end is None else max(end, 0)]
+
+    def snapshot(self, gid: str, at: int) -> tuple[int, Match] | None:
+        item = self.load(gid)
+        if item is None or at < 1:
+            return None
+        at = min(at, item.record.seq)
+        return at, item.match_at(at)
+
+    def result(self, gid: str, command_id: str) -> bytes | None:
+        item = self.load(gid)
+        return None if item is None else item.record.results.get(command_id)
+
+    # -- the swap, and back ---------------------------------------------------------------
+
+    @reports_unavailable
+    def archive(self, gid: str) -> str:
+        """Archive a game: "archived", or why not ("moved": it changed while its record was
+        made; "archived before"; "no such game"). The record is unpacked again and every
+        envelope and result compared with what Redis holds before the swap deletes anything;
+        ValueError when they differ or the stored chain does not hold."""
+        store = self.store
+        k = store.keys(gid)
+        pipe = store.r.pipeline(transaction=True)  # one consistent reading of the three
+        pipe.xlen(k.events)
+        pipe.hgetall(k.results)
+        pipe.hget(k.meta, ARCHIVED)
+        n, results, already = pipe.execute()
+        if already is not None:
+            return "archived before"
+        if n == 0:
+            return "no such game"
+        envs = store.read(gid, 1, n)
+        broken = verify(envs, gid)
+        if broken is not None:
+            raise ValueError(f"{gid}: not archived, the stored chain breaks at seq {broken.seq}: {broken.reason}")
+        raw_results = {key.decode(): bytes(v) for key, v in results.items()}
+        blob = archived.pack(gid, envs, raw_results)
+        back = archived.unpack(blob)
+        if [canonical(e.to_json()) for e in back.envelopes()] != [canonical(e.to_json()) for e in envs] \
+                or back.results != raw_results:
+            raise ValueError(f"{gid}: not archived, its record does not give back what is stored")
+        head = f"{n} {envs[-1].hash}"
+        got = self._archive(keys=[k.events, k.results, k.snap, k.snap + "idx", k.archive, k.meta],
+                            args=[n, len(raw_results), blob, head])
+        if got == 1:
+            self._items[(gid, head)] = Loaded(back)
+            log.info("archive.done", game=gid, events=n, bytes=len(blob))
+            return "archived"
+        return "archived before" if got == 0 else "moved"
+
+    @reports_unavailable
+    def restore(self, gid: str) -> bool:
+        """Put an archived game's stream and results back; False when it was not archived."""
+        k = self.store.keys(gid)
+        value = self.store.r.hget(k.meta, ARCHIVED)
+        item = self.load(gid)
+        if item is None or value is None:
+            return False
+        entries = [stored(e) for e in item.record.envelopes()]
+        pairs: list[Any] = []
+        for cid, raw in item.record.results.items():
+            pairs += [cid, raw]
+        got = self._restore(keys=[k.events, k.results, k.archive, k.meta], args=[value, len(entries), *entries, *pairs])
+        log.info("archive.restored", game=gid, events=len(entries), done=bool(got))
+        return True
+
+
+def due(store: EventStore, after_ms: int, now_ms: int | None = None, count: int = 100) -> list[str]:
+    """Games that ended at least `after_ms` ago and are not archived yet, oldest first."""
+    now_ms = int(time.time() * 1000) if now_ms is None else now_ms
+    pipe = store.r.pipeline(transaction=False)
+    for p in range(store.partitions):
+        pipe.zrangebyscore(store.ended(p), "-inf", now_ms - after_ms, start=0, num=count)
+    return [gid.decode() for rows in pipe.execute() for gid in rows]
+
+
+def archive_due(store: EventStore, after_ms: int, now_ms: int | None = None) -> dict[str, int]:
+    """Archive every game due; the counts by outcome. A game that moved is tried again after
+    another `after_ms`; one whose record failed its check stays as it is, and is logged."""
+    now_ms = int(time.time() * 1000) if now_ms is None else now_ms
+    counts: dict[str, int] = {}
+    for gid in due(store, after_ms, now_ms):
+        try:
+            outcome = store.archives.archive(gid)
+        except (ValueError, OverflowError, TypeError) as e:
+            log.error("archive.refused", game=gid, why=str(e))
+            outcome = "refused"
+        k = store.keys(gid)
+        if outcome == "moved":
+            store.r.zadd(k.ended, {gid: now_ms})
+        else:
+            store.r.zrem(k.ended, gid)
+        counts[outcome] = counts.get(outcome, 0) + 1
+    return counts
+
