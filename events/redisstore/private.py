@@ -1,0 +1,82 @@
+"""What a seat keeps to itself in a game, outside the game's log: its queue of conditional moves
+(with the notice of the last queue dropped) and whether it muted the game's chat.
+
+One hash per game, `<ns>:{pNN}:g:<gid>:private`, in the game's own slot; fields per seat:
+`queue:<seat>` (JSON: the entries and the last drop notice), `ver:<seat>` (bumped by every
+change, so that the worker takes an entry only from the queue it read) and `mute:<seat>`. Never
+an event: the log is readable by spectators, a queue is for its seat's eyes only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from events.mapping.codec import canonical, loads
+from events.redisstore.errors import reports_unavailable
+from events.redisstore.store import EventStore, Lua
+
+# Write a seat's queue only if its version is still the one read ('' : whatever it is now);
+# answer the new version, or -1 when it changed meanwhile.
+_SET_LUA = """
+local ver = tonumber(redis.call('HGET', KEYS[1], 'ver:' .. ARGV[1]) or '0')
+if ARGV[2] ~= '' and ver ~= tonumber(ARGV[2]) then return -1 end
+redis.call('HSET', KEYS[1], 'queue:' .. ARGV[1], ARGV[3])
+return redis.call('HINCRBY', KEYS[1], 'ver:' .. ARGV[1], 1)
+"""
+
+
+@dataclass(frozen=True)
+class SeatQueue:
+    ver: int = 0
+    entries: list[dict[str, Any]] = field(default_factory=list)  # [{"if": str | None, "then": str}]
+    dropped: dict[str, Any] | None = None  # the last queue dropped: {seq, reason, last, entries}
+
+    def to_json(self) -> dict[str, Any]:
+        return {"ver": self.ver, "queue": self.entries, "dropped": self.dropped}
+
+
+class SeatPrivate:
+    """A game's per-seat private keys (sync: the worker's port, and the API through its thread pool)."""
+
+    def __init__(self, store: EventStore) -> None:
+        self.store = store
+        self._set: Lua = store.lua(_SET_LUA)
+
+    def key(self, gid: str) -> str:
+        return f"{self.store.keys(gid).base}:private"
+
+    @reports_unavailable
+    def queues(self, gid: str, seats: list[int]) -> list[SeatQueue]:
+        """Each seat's queue, in one round trip."""
+        fields = [f for s in seats for f in (f"queue:{s}", f"ver:{s}")]
+        raw = self.store.r.hmget(self.key(gid), fields) if fields else []
+        out = []
+        for i in range(len(seats)):
+            body, ver = raw[2 * i], raw[2 * i + 1]
+            data = loads(body) if body else {}
+            out.append(SeatQueue(int(ver or 0), list(data.get("queue") or []), data.get("dropped")))
+        return out
+
+    def queue(self, gid: str, seat: int) -> SeatQueue:
+        return self.queues(gid, [seat])[0]
+
+    @reports_unavailable
+    def put(self, gid: str, seat: int, entries: list[dict[str, Any]], dropped: dict[str, Any] | None = None,
+            ver: int | None = None) -> int | None:
+        """Write the seat's queue (only over version `ver`, when given); the new version, or None
+        when the queue changed since `ver` was read."""
+        body = canonical({"queue": entries, "dropped": dropped})
+        got = int(self._set([self.key(gid)], [seat, "" if ver is None else ver, body]))
+        return None if got < 0 else got
+
+    @reports_unavailable
+    def muted(self, gid: str, seat: int) -> bool:
+        return bool(self.store.r.hexists(self.key(gid), f"mute:{seat}"))
+
+    @reports_unavailable
+    def mute(self, gid: str, seat: int, muted: bool) -> None:
+        if muted:
+            self.store.r.hset(self.key(gid), f"mute:{seat}", "1")
+        else:
+            self.store.r.hdel(self.key(gid), f"mute:{seat}")

@@ -1,0 +1,80 @@
+"""A seat's conditional moves over HTTP: see, replace and clear its queue (its seat only).
+
+The queue is kept beside the game, per seat (events.redisstore.private), never in the game's log
+(which spectators read); the worker plays its entries (workers/conditional.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import Response
+
+from events.domain.queued import read_queue
+from events.redisstore.private import SeatPrivate
+from rules.core import IllegalCommand
+from service.bootstrap import ApiParts
+from service.http.access import game_exists, principal
+from service.http.body import json_body
+from service.http.errors import ApiError
+from service.http.parts import parts
+from service.http.responses import json_response
+
+router = APIRouter()
+
+_PATH = "/v1/games/{gid}/conditional"
+
+
+async def _seat(p: ApiParts, request: Request, gid: str) -> int:
+    await game_exists(p, gid)
+    who = await principal(p, request, gid, required=True)
+    if who.seat is None:
+        raise ApiError(403, "seat_required", "a queue of conditional moves is its seat's own: send the seat's token")
+    return who.seat
+
+
+def _shown(private: SeatPrivate, gid: str, seat: int) -> dict[str, Any]:
+    return {"seat": seat, **private.queue(gid, seat).to_json()}
+
+
+@router.get(_PATH, summary="The bearer seat's queued conditional moves (its seat only)")
+async def get_queue(gid: str, request: Request) -> Response:
+    p = parts(request)
+    seat = await _seat(p, request, gid)
+    return json_response(await run_in_threadpool(_shown, SeatPrivate(p.store), gid, seat))
+
+
+@router.put(_PATH, summary="Replace the bearer seat's queue of conditional moves")
+async def put_queue(gid: str, request: Request) -> Response:
+    """`{"queue": [{"if": "<opponent command>"?, "then": "<your command>"}, ...]}`, in notation;
+    each entry is read by the game's notation now (a clear 422 otherwise), and played by the
+    worker when the prompt reaches the seat (README, "Conditional moves")."""
+    p = parts(request)
+    seat = await _seat(p, request, gid)
+    body = await json_body(request)
+    if set(body) != {"queue"}:
+        raise ApiError(422, "bad_queue", "send {\"queue\": [{\"if\": <opponent command>?, \"then\": <your command>}]}")
+
+    def stored() -> dict[str, Any]:
+        match = p.cache.refresh(gid).match
+        if match.over:
+            raise ApiError(409, "game_over", f"the game is {match.status}")
+        try:
+            entries = read_queue(match.rules, len(match.seats), seat, body["queue"])
+        except IllegalCommand as e:
+            raise ApiError(422, e.code, e.message) from None
+        private = SeatPrivate(p.store)
+        private.put(gid, seat, [e.to_json() for e in entries])
+        return _shown(private, gid, seat)
+
+    return json_response(await run_in_threadpool(stored))
+
+
+@router.delete(_PATH, summary="Clear the bearer seat's queue of conditional moves")
+async def clear_queue(gid: str, request: Request) -> Response:
+    p = parts(request)
+    seat = await _seat(p, request, gid)
+    await run_in_threadpool(lambda: SeatPrivate(p.store).put(gid, seat, []))
+    return Response(status_code=204)

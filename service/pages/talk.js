@@ -1,0 +1,181 @@
+/* The board page's table talk (GET/POST /v1/games/{gid}/messages) and a seat's queue of
+ * conditional moves (GET/PUT/DELETE /v1/games/{gid}/conditional). Every message is put in the
+ * page as text (BL.el makes text nodes), never as HTML. board.js calls BLTalk.update after each
+ * render with who the viewer is and the game's seq. */
+"use strict";
+
+window.BLTalk = (() => {
+  const { el, clear, api, commandId } = BL;
+  const $ = (id) => document.getElementById(id);
+  const T = { gid: null, token: null, role: "spectator", seat: null, seq: -1, status: null,
+              after: 0, messages: [], muted: false, showMuted: false, queueLoaded: false, busy: false };
+
+  function error(box, e) {
+    clear(box).append(el("div", { class: "msg error" }, e.code ? el("code", {}, e.code) : null, e.code ? ": " : "", e.message));
+  }
+
+  function when(at) {
+    const d = new Date(at);
+    return isNaN(d) ? "" : d.toLocaleString([], { dateStyle: "short", timeStyle: "short" });
+  }
+
+  function render() {
+    const list = clear($("talk-list"));
+    const folded = T.muted && !T.showMuted;
+    $("talk-muted").classList.toggle("hidden", !folded);
+    $("talk-list").classList.toggle("hidden", folded);
+    $("talk-mute").textContent = T.muted ? "Unmute chat" : "Mute chat";
+    $("talk-form").classList.toggle("hidden", T.role !== "seat");
+    if (!T.messages.length) list.append(el("li", { class: "muted talk-empty" }, "No messages yet."));
+    for (const m of T.messages) {
+      const hidden = m.hidden !== null && m.hidden !== undefined;
+      const item = el("li", { class: "talk-item" + (hidden ? " talk-hidden" : ""), "data-seq": m.seq },
+        el("span", { class: "talk-who" }, m.who || `seat ${m.seat}`),
+        el("span", { class: "talk-at muted" }, when(m.at), m.on ? ` · with move at step ${m.on}` : ""),
+        el("div", { class: "talk-text" }, hidden && m.text === null ? `(${m.hidden})` : m.text));
+      if (hidden && m.text !== null) item.append(el("div", { class: "talk-note muted" }, `(${m.hidden}: only you, the admin, see it)`));
+      if (T.role === "admin" && !hidden) {
+        item.append(el("button", { type: "button", class: "secondary small talk-hide", onclick: () => hide(m.seq) }, "Hide"));
+      }
+      list.append(item);
+    }
+  }
+
+  async function loadMessages() {
+    const { data } = await api(`/v1/games/${T.gid}/messages?after=${T.after}`, { token: T.token });
+    for (const m of data.messages) {
+      if (m.seq > T.after) { T.messages.push(m); T.after = m.seq; } // two loads at once add a message once
+    }
+    T.muted = data.muted === true;
+    render();
+  }
+
+  async function reloadMessages() {
+    T.after = 0;
+    T.messages = [];
+    await loadMessages();
+  }
+
+  async function post(ev) {
+    ev.preventDefault();
+    const text = $("talk-text").value;
+    if (!text.trim()) { clear($("talk-msg")).append(el("div", { class: "msg error" }, "Write a message first.")); return; }
+    try {
+      const { data } = await api(`/v1/games/${T.gid}/messages`, { method: "POST", token: T.token, body: { id: commandId(), text } });
+      if (data.status && data.status !== "accepted" && data.status !== "queued") throw new BL.ApiError(422, data.code, data.message);
+      $("talk-text").value = "";
+      counter();
+      clear($("talk-msg"));
+      await loadMessages();
+    } catch (e) {
+      error($("talk-msg"), e);
+    }
+  }
+
+  async function hide(seq) {
+    if (!confirm("Hide this message for everyone? It stays in the game's audited record.")) return;
+    try {
+      await api(`/v1/games/${T.gid}/messages/${seq}/hide`, { method: "POST", token: T.token, body: {} });
+      await reloadMessages();
+    } catch (e) {
+      error($("talk-msg"), e);
+    }
+  }
+
+  async function toggleMute() {
+    try {
+      const { data } = await api(`/v1/games/${T.gid}/messages/mute`, { method: "PUT", token: T.token, body: { muted: !T.muted } });
+      T.muted = data.muted;
+      T.showMuted = false;
+      render();
+    } catch (e) {
+      error($("talk-msg"), e);
+    }
+  }
+
+  function counter() {
+    const n = $("talk-text").value.length;
+    $("talk-count").textContent = n ? `${n} / 2000` : "";
+  }
+
+  /* ---- the queue of conditional moves (the seat's own) ----------------------------------- */
+
+  function linesOf(queue) {
+    return queue.map((q) => (q.if ? `if ${q.if} then ${q.then}` : q.then)).join("\n");
+  }
+
+  function parseLines(text) {
+    const out = [];
+    for (const raw of text.split("\n")) {
+      const line = raw.trim().replace(/`/g, "");
+      if (!line) continue;
+      const m = line.match(/^if\s+(.+?)\s+then\s+(.+)$/i);
+      out.push(m ? { if: m[1], then: m[2] } : { then: line });
+    }
+    return out;
+  }
+
+  function renderQueue(data) {
+    $("queue-text").value = linesOf(data.queue || []);
+    const box = clear($("queue-dropped"));
+    $("queue-state").textContent = (data.queue || []).length ? `${data.queue.length} queued` : "nothing queued";
+    if (data.dropped) {
+      box.append(el("div", { class: "msg warn" }, `Your queued answers were dropped at step ${data.dropped.seq}: ${data.dropped.reason}.`,
+        data.dropped.last ? ` The last move was “${data.dropped.last}”.` : "",
+        el("div", { class: "mono" }, linesOf(data.dropped.entries || []))));
+    }
+  }
+
+  async function loadQueue() {
+    const { data } = await api(`/v1/games/${T.gid}/conditional`, { token: T.token });
+    renderQueue(data);
+  }
+
+  async function saveQueue() {
+    try {
+      const { data } = await api(`/v1/games/${T.gid}/conditional`, { method: "PUT", token: T.token, body: { queue: parseLines($("queue-text").value) } });
+      renderQueue(data);
+      clear($("queue-msg")).append(el("div", { class: "msg ok" }, "Saved. Only you see this queue."));
+    } catch (e) {
+      error($("queue-msg"), e);
+    }
+  }
+
+  async function clearQueue() {
+    try {
+      await api(`/v1/games/${T.gid}/conditional`, { method: "DELETE", token: T.token });
+      await loadQueue();
+      clear($("queue-msg")).append(el("div", { class: "msg ok" }, "The queue is cleared."));
+    } catch (e) {
+      error($("queue-msg"), e);
+    }
+  }
+
+  let wired = false;
+  function wire() {
+    if (wired) return;
+    wired = true;
+    $("talk-form").addEventListener("submit", post);
+    $("talk-text").addEventListener("input", counter);
+    $("talk-mute").addEventListener("click", toggleMute);
+    $("talk-unmute").addEventListener("click", () => { T.showMuted = true; render(); });
+    $("queue-save").addEventListener("click", saveQueue);
+    $("queue-clear").addEventListener("click", clearQueue);
+  }
+
+  /* After each render of the board page: who is viewing, and the game's seq and status. */
+  function update({ gid, token, role, seat, summary }) {
+    wire();
+    const who = `${role}:${seat}:${token || ""}`;
+    const changed = who !== `${T.role}:${T.seat}:${T.token || ""}`;
+    T.gid = gid; T.token = token; T.role = role; T.seat = seat;
+    $("queue").classList.toggle("hidden", role !== "seat" || !summary || summary.status !== "active");
+    const seq = summary ? summary.seq : -1;
+    if (!changed && seq === T.seq) return;
+    T.seq = seq;
+    (changed ? reloadMessages() : loadMessages()).catch((e) => error($("talk-msg"), e));
+    if (role === "seat" && summary && summary.status === "active") loadQueue().catch((e) => error($("queue-msg"), e));
+  }
+
+  return { update, parseLines };
+})();

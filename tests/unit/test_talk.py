@@ -1,0 +1,184 @@
+"""Table talk and conditional moves in the pure domain: posting, hiding, the refusals, the audit
+of a game with messages, and how a queued answer is chosen (issue #15 items 6 and 7)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+
+from events.domain.audit import audit
+from events.domain.match import Match, created_event, decide_and_fold, fold_match
+from events.domain.platform import Context
+from events.domain.platform.talk import (
+    HIDE,
+    MAX_TEXT,
+    MESSAGE_HIDDEN,
+    MESSAGE_POSTED,
+    POST,
+    talk_of,
+)
+from events.domain.queued import Entry, pick, read_queue, seen_notation
+from events.mapping.chain import genesis, seal
+from events.mapping.envelope import Envelope
+from events.mapping.export import Record
+from rules import catalog
+from rules.core import Command, Event, IllegalCommand, SeatInfo, get_game
+
+catalog.load(["tests.support.racegame"])
+GID = "p01-abcdef"
+SEED = b"s" * 32
+
+
+@dataclass
+class Game:
+    match: Match
+    events: list[tuple[str, list[Event], str]]  # per command: its id, events and time
+
+
+def new(name: str = "race", **options: object) -> Game:
+    game = get_game(name)
+    events = created_event(GID, game, [SeatInfo(0, "ann"), SeatInfo(1, "bob")], options, SEED, ["e"])
+    return Game(fold_match(events, GID), [("", events, "2026-12-01T10:00:00.000Z")])
+
+
+def run(g: Game, command: Command, cid: str, at: str = "2026-12-01T10:00:01.000Z") -> list[Event]:
+    events, g.match = decide_and_fold(g.match, command, cid, SEED, Context(at=at))
+    g.events.append((cid, events, at))
+    return events
+
+
+def test_a_message_is_an_event_folded_into_the_match() -> None:
+    g = new()
+    events = run(g, Command(POST, {"text": "good luck <b>all</b>"}, 1), "m1")
+    assert [e.type for e in events] == ["boardlog.CommandAccepted", MESSAGE_POSTED]
+    assert events[1].data == {"seat": 1, "text": "good luck <b>all</b>", "at": "2026-12-01T10:00:01.000Z"}
+    (m,) = talk_of(g.match).messages
+    assert (m.seq, m.seat, m.text, m.hidden) == (g.match.seq, 1, "good luck <b>all</b>", False)
+    assert g.match.prompt is not None and g.match.prompt.seats == (0,)  # talk moves no prompt
+
+
+@pytest.mark.parametrize(("text", "code"), [
+    ("x" * (MAX_TEXT + 1), "message_too_long"), ("", "message_empty"), ("  \n ", "message_empty"),
+    ("nul\x00", "bad_message"), ("rtl\u202etxt", "bad_message"), (17, "bad_message"),
+])
+def test_a_message_that_is_not_1_to_2000_characters_of_text_is_refused(text: object, code: str) -> None:
+    g = new()
+    with pytest.raises(IllegalCommand) as e:
+        run(g, Command(POST, {"text": text}, 0), "m1")
+    assert e.value.code == code
+
+
+def test_exactly_2000_characters_with_line_breaks_are_a_message() -> None:
+    g = new()
+    run(g, Command(POST, {"text": "a\tb\n" + "x" * (MAX_TEXT - 4)}, 0), "m1")
+    assert len(talk_of(g.match).messages[0].text) == MAX_TEXT
+
+
+def test_a_message_needs_a_seat() -> None:
+    with pytest.raises(IllegalCommand) as e:
+        run(new(), Command(POST, {"text": "hi"}, None), "m1")
+    assert e.value.code == "seat_required"
+
+
+def test_the_admin_hides_a_message_once_and_the_original_stays_in_the_log() -> None:
+    g = new()
+    run(g, Command(POST, {"text": "rude words"}, 0), "m1")
+    seq = talk_of(g.match).messages[0].seq
+    events = run(g, Command(HIDE, {"seq": seq, "reason": "abuse"}, None), "h1")
+    assert events[-1].type == MESSAGE_HIDDEN and events[-1].data["seq"] == seq
+    assert talk_of(g.match).messages[0].hidden and talk_of(g.match).messages[0].text == "rude words"
+    for args, code in (({"seq": seq}, "already_hidden"), ({"seq": 2}, "unknown_message"), ({}, "bad_args")):
+        with pytest.raises(IllegalCommand) as e:
+            run(g, Command(HIDE, args, None), "h2")
+        assert e.value.code == code
+
+
+def test_talk_goes_on_after_the_end_and_the_audit_re_runs_it() -> None:
+    g = new(target=1)
+    run(g, Command(POST, {"text": "gl"}, 0), "m1")
+    run(g, Command("race.roll", {}, 0), "r1")
+    assert g.match.over
+    run(g, Command(POST, {"text": "gg"}, 1), "m2")
+    seq = talk_of(g.match).messages[0].seq
+    run(g, Command(HIDE, {"seq": seq}, None), "h1")
+    report = audit(Record(_sealed(g.events), None))
+    assert report.ok, report.line()
+    # A message edited and the chain sealed again: the re-run gives the text its command gave.
+    edited = [(cid, [Event(e.type, {**e.data, "text": "edited"}, e.seat) if e.type == MESSAGE_POSTED else e
+                     for e in events], at) for cid, events, at in g.events]
+    report = audit(Record(_sealed(edited), None))
+    assert not report.ok and "MessagePosted" in report.reason
+
+
+def _sealed(commands: list[tuple[str, list[Event], str]]) -> list[Envelope]:
+    envs: list[Envelope] = []
+    prev, first = genesis(GID), 1
+    for cid, events, at in commands:
+        done = seal(GID, first, prev, events, cid or None, at)
+        envs += done
+        prev, first = done[-1].hash, done[-1].seq + 1
+    return envs
+
+
+# --- conditional moves ----------------------------------------------------------------------
+
+def test_a_queue_is_read_in_the_games_notation_and_refused_with_a_reason() -> None:
+    g = new("rite")
+    rules = g.match.rules
+    entries = read_queue(rules, 2, 1, [{"if": " summon   knight g1 ", "then": "summon fighter b3"}, {"then": "pass"}])
+    assert entries == [Entry("summon knight g1", "summon fighter b3"), Entry(None, "pass")]
+    for bad in ([{"then": "fly away"}], [{"if": "nonsense here", "then": "pass"}], [{"when": "x"}], "pass",
+                [{"then": "pass"}] * 21, [{"then": "x" * 300}]):
+        with pytest.raises(IllegalCommand) as e:
+            read_queue(rules, 2, 1, bad)
+        assert e.value.code == "bad_queue"
+
+
+def _rite_after_knight(where: str) -> Match:
+    g = new("rite")
+    legal = {g.match.rules.format_text(c): c for c in g.match.rules.legal_commands(g.match.state, 0)}
+    run(g, legal[f"summon knight {where}"], "c1")
+    return g.match
+
+
+def test_the_first_entry_whose_guard_matches_and_is_legal_is_chosen() -> None:
+    match = _rite_after_knight("g1")
+    entries = [Entry("summon knight c2", "summon fighter b3"),   # guard does not match
+               Entry("summon knight g1", "summon fighter z9"),   # not legal
+               Entry("summon knight g1", "summon fighter g4"),
+               Entry(None, "pass")]
+    i, cmd = pick(match, 1, entries, "summon knight g1") or (None, None)
+    assert i == 2 and cmd is not None and match.rules.format_text(cmd) == "summon fighter g4"
+    assert cmd in list(match.rules.legal_commands(match.state, 1))
+    # Another opponent move: only the unguarded entry fits; with none, nothing.
+    assert (pick(match, 1, entries, "summon knight a5") or (None,))[0] == 3
+    assert pick(match, 1, entries[:3], "summon knight a5") is None
+    # A hidden (or no) last command matches no guard.
+    assert pick(match, 1, entries[:3], None) is None
+
+
+def test_a_guard_sees_another_seats_command_only_as_its_seat_saw_it() -> None:
+    rules = get_game("dragondale")
+    hidden = [c for c in _dragondale_commands() if rules.redact_command(c, 1) != c]
+    assert hidden, "Dragon Dale has commands another seat sees redacted"
+    assert seen_notation(rules, hidden[0], 1) is None
+    public = Command("race.roll", {}, 0)
+    assert seen_notation(get_game("race"), public, 1) == "roll"
+
+
+def _dragondale_commands() -> list[Command]:
+    """Commands of a short random Dragon Dale opening, for a redacted one."""
+    import random
+
+    g = new("dragondale")
+    bot, out = random.Random(3), []
+    for i in range(60):
+        prompt = g.match.prompt
+        if prompt is None:
+            break
+        seat = prompt.seats[0]
+        cmd = bot.choice(list(g.match.rules.legal_commands(g.match.state, seat)))
+        out.append(cmd)
+        run(g, cmd, f"d{i}")
+    return out
