@@ -4,9 +4,11 @@ from settings, and nowhere else (nothing is made at import time)."""
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager, suppress
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import dramatiq
 import redis
@@ -16,6 +18,7 @@ from redis.asyncio.retry import Retry as AsyncRetry
 from redis.backoff import ExponentialWithJitterBackoff
 from redis.cluster import RedisCluster
 
+from events.domain.platform import clock
 from events.redisstore.aiostore import AsyncStore
 from events.redisstore.cache import MatchCache
 from events.redisstore.errors import StoreUnavailable
@@ -26,15 +29,21 @@ from events.redisstore.replies import Replies
 from events.redisstore.store import EventStore
 from events.redisstore.tables import TableStore
 from events.redisstore.targets import TargetStore
+from events.redisstore.watchers import Watchers
 from events.redisstore.wire import Batch
 from rules import catalog
+from service.keys import KeyRing, load_keys
 from service.settings import Settings
 from workers.actors import declare
 from workers.broker import WakingRedisBroker, make_broker
 from workers.commands import CommandHandler
+from workers.deadlines import Deadlines, declare_deadlines, submitter
 from workers.notify.channels import MailSettings
 from workers.notify.jobs import NotifyActors, NotifyConfig, Sender, declare_notify
 from workers.notify.play import ReplyPlayer
+
+if TYPE_CHECKING:
+    from workers.rabbit import NamespacedRabbitmqBroker
 
 
 @dataclass(frozen=True)
@@ -44,7 +53,7 @@ class Parts:
     settings: Settings
     redis: redis.Redis
     store: EventStore
-    broker: WakingRedisBroker
+    broker: WakingRedisBroker | NamespacedRabbitmqBroker
     actor: dramatiq.Actor
 
 
@@ -61,6 +70,8 @@ class ApiParts:
     players: PlayerStore
     limits: RateLimits
     tables: TableStore
+    watchers: Watchers
+    keys: KeyRing | None = None  # the signing keys: exports' trailers, /v1/keys, the audit's trust
 
     @property
     def settings(self) -> Settings:
@@ -95,6 +106,15 @@ def async_redis_client(url: str) -> aioredis.Redis:
     return aioredis.Redis.from_url(url, retry=AsyncRetry(ExponentialWithJitterBackoff(base=0.01, cap=1.0), 3))
 
 
+def subscription_pool(aio: aioredis.Redis) -> aioredis.ConnectionPool:
+    """Where the API's shared subscriptions connect: the client's own pool, or on a Redis
+    Cluster a pool to one node (a PUBLISH reaches the subscribers of every node)."""
+    if isinstance(aio, AsyncRedisCluster):
+        node = aio.get_default_node()
+        return aioredis.ConnectionPool(connection_class=node.connection_class, **node.connection_kwargs)
+    return aio.connection_pool
+
+
 def load_games(settings: Settings) -> None:
     catalog.load(settings.extra_games)
 
@@ -102,22 +122,30 @@ def load_games(settings: Settings) -> None:
 def build(settings: Settings, *, handle: bool = False) -> Parts:
     """Clients for one process; `handle=True` also makes it able to run commands (a worker)."""
     load_games(settings)
+    clock.allow_seconds(settings.clock_min_seconds)
     if is_cluster(settings.broker):
         raise ValueError(
             "dramatiq's Redis broker does not run on Redis Cluster: set BROKER_URL to a plain Redis"
         )
     client = redis_client(settings.redis_url)
     store = EventStore(client, settings.namespace, settings.partitions)
-    broker = make_broker(
-        settings.broker,
-        namespace=f"{settings.namespace}-dramatiq",
-        heartbeat_timeout_ms=settings.heartbeat_timeout_ms,
-        maintenance_chance=settings.maintenance_chance,
-        max_retries=settings.max_retries,
-        wake=settings.wake_consumer,
-    )
+    broker: WakingRedisBroker | NamespacedRabbitmqBroker
+    if settings.broker_is_amqp:
+        from workers.rabbit import make_rabbit_broker  # here: pika only for a RabbitMQ broker
+
+        broker = make_rabbit_broker(settings.broker, prefix=settings.namespace, max_retries=settings.max_retries)
+    else:
+        broker = make_broker(
+            settings.broker,
+            namespace=f"{settings.namespace}-dramatiq",
+            heartbeat_timeout_ms=settings.heartbeat_timeout_ms,
+            maintenance_chance=settings.maintenance_chance,
+            max_retries=settings.max_retries,
+            wake=settings.wake_consumer,
+        )
     dramatiq.set_broker(broker)
-    actor = declare(broker, CommandHandler(store) if handle else None, settings.store_wait_seconds)
+    handler = CommandHandler(store, signer=load_keys(settings).signer) if handle else None
+    actor = declare(broker, handler, settings.store_wait_seconds)
     return Parts(settings, client, store, broker, actor)
 
 
@@ -126,6 +154,10 @@ def command_queue(
 ) -> CommandQueue:
     """The command queue's adapter for where the events and the broker live."""
     keys, broker, message = core.store.keys, core.broker, core.actor.message
+    if not isinstance(broker, WakingRedisBroker):  # RabbitMQ: the pending record first, then the message
+        if batch is None:
+            return ClusterQueue(aio, aio, keys, broker, message)
+        return SeparateBrokerQueue(batch, aio, keys, broker, message)
     if batch is None:  # a Redis Cluster (`build` refuses a broker on one)
         return ClusterQueue(aio, broker_aio, keys, broker, message)
     if broker_aio is aio:
@@ -133,9 +165,11 @@ def command_queue(
     return SeparateBrokerQueue(batch, broker_aio, keys, broker, message)
 
 
-async def _warm(broker: WakingRedisBroker) -> None:
+async def _warm(broker: WakingRedisBroker | NamespacedRabbitmqBroker) -> None:
     """dramatiq asks Redis for Lua's stack size on the first enqueue, a blocking call in the
     event loop: ask now, off the loop (if Redis is not up yet, the first enqueue asks)."""
+    if not isinstance(broker, WakingRedisBroker):
+        return
     with suppress(redis.ConnectionError, redis.TimeoutError, StoreUnavailable):
         await asyncio.to_thread(broker._max_unpack_size)
 
@@ -149,7 +183,7 @@ async def api_parts(settings: Settings, core: Parts | None = None) -> AsyncItera
         aio = async_redis_client(settings.redis_url)
         closing.push_async_callback(aio.aclose)
         broker_aio = aio
-        if settings.broker != settings.redis_url:
+        if settings.broker != settings.redis_url and not settings.broker_is_amqp:
             broker_aio = async_redis_client(settings.broker)
             closing.push_async_callback(broker_aio.aclose)
         cluster = isinstance(aio, AsyncRedisCluster)
@@ -163,11 +197,15 @@ async def api_parts(settings: Settings, core: Parts | None = None) -> AsyncItera
         replies = Replies(aio, settings.namespace)
         await replies.start()
         closing.push_async_callback(replies.stop)
+        watchers = Watchers(subscription_pool(aio), core.store.keys, per_client=settings.watchers_per_client,
+                            total=settings.watchers_total)
+        await watchers.start()
+        closing.push_async_callback(watchers.stop)
         await _warm(core.broker)
         yield ApiParts(core, AsyncStore(aio, core.store.keys, batch), command_queue(core, aio, broker_aio, batch),
                        replies, MatchCache(core.store, size=512),
                        PlayerStore(aio, settings.namespace), RateLimits(aio, settings.namespace),
-                       TableStore(aio, settings.namespace))
+                       TableStore(aio, settings.namespace), watchers, keys=load_keys(settings))
 
 
 @dataclass(frozen=True)
@@ -204,6 +242,21 @@ def build_notifier(settings: Settings) -> tuple[Parts, NotifyParts, NotifyActors
                     again=lambda notice, pid, tid, delay: actors[0].enqueue(notice, pid, tid, delay))
     actors.append(declare_notify(core.broker, sender, notify.config))
     return core, notify, actors[0]
+
+
+def build_deadlines(settings: Settings) -> tuple[Parts, Deadlines]:
+    """The deadlines process's parts: the store, the command actor it submits timeouts to, and
+    the `deadline_due` actor on the broker's delay queue (events.domain.platform.clock)."""
+    core = build(settings)
+    actors: list[dramatiq.Actor] = []
+
+    def schedule(gid: str, clock_seq: int, seat: int, kind: str, delay_ms: int) -> None:
+        actors[0].send_with_options(args=(gid, clock_seq, seat, kind), delay=delay_ms)
+
+    crash = os.environ.get("BOARDLOG_TEST_CRASH_ON_DEADLINE") == "1"  # fault injection, tests only
+    deadlines = Deadlines(core.store, submitter(core.store, core.actor.send, crash), schedule)
+    actors.append(declare_deadlines(core.broker, deadlines.fire, settings.store_wait_seconds))
+    return core, deadlines
 
 
 def build_reply_player(settings: Settings) -> ReplyPlayer:

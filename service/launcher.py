@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import faulthandler
 import os
 import signal
 import subprocess
@@ -19,6 +20,7 @@ import structlog
 from projections.projector import Projector
 from service.bootstrap import build
 from service.embedded import EmbeddedRedis
+from service.keys import SigningKeyError, load_keys
 from service.settings import Settings
 
 log = structlog.get_logger("boardlog.launcher")
@@ -37,11 +39,23 @@ def stop_event() -> threading.Event:
         # for good. So later signals find a handler that takes no lock.
         signal.signal(signal.SIGINT, later)
         signal.signal(signal.SIGTERM, later)
+        # A part still running 5 s after the signal writes every thread's stack to its stderr
+        # (serve's log): what it waits for, before serve kills it at 15 s.
+        faulthandler.dump_traceback_later(5, exit=False)
         stop.set()
 
     signal.signal(signal.SIGINT, first)
     signal.signal(signal.SIGTERM, first)
     return stop
+
+
+def wait_until_set(stop: threading.Event) -> None:
+    """Wait for `stop` in the main thread, waking every 0.2 s. A process-wide signal may be
+    delivered to any thread; CPython runs the handler only in the main thread, and one blocked
+    in an untimed wait is woken only if the kernel picked it. With the worker's threads, Ctrl-C
+    once landed on another thread and the part sat out serve's 15 s until it was killed."""
+    while not stop.wait(0.2):
+        pass
 
 
 def run_worker(settings: Settings, threads: int) -> None:
@@ -50,7 +64,7 @@ def run_worker(settings: Settings, threads: int) -> None:
     worker = dramatiq.Worker(parts.broker, worker_threads=threads, worker_timeout=1000)
     worker.start()
     log.info("worker.started", pid=os.getpid(), threads=threads)
-    stop.wait()
+    wait_until_set(stop)
     parts.broker.stopping.set()  # a handler waiting for Redis lets go of its message
     worker.stop(timeout=10_000)
     parts.broker.close()
@@ -68,6 +82,9 @@ def run_projector(settings: Settings) -> None:
         projector.running = False
 
     threading.Thread(target=watch, daemon=True).start()
+    if settings.archive_after_seconds >= 0:  # finished games to their archive records (issue #18)
+        from workers.archiver import Archiver
+        Archiver(parts.store, settings.archive_after_seconds, settings.archive_every_seconds).start(stop)
     projector.run()
 
 
@@ -77,10 +94,12 @@ def run_notifier(settings: Settings, threads: int) -> None:
     from service.bootstrap import build_notifier
     from workers.notify.follower import Notifier
     from workers.notify.jobs import NOTIFY_QUEUE
+    from workers.rabbit import queue_named
 
     stop = stop_event()
     core, notify, actors = build_notifier(settings)
-    worker = dramatiq.Worker(core.broker, worker_threads=threads, worker_timeout=1000, queues={NOTIFY_QUEUE})
+    worker = dramatiq.Worker(core.broker, worker_threads=threads, worker_timeout=1000,
+                             queues={queue_named(core.broker, NOTIFY_QUEUE)})
     worker.start()
     notifier = Notifier(core.store, notify.targets, actors.enqueue, claim_idle_ms=settings.notify_claim_ms)
 
@@ -96,6 +115,29 @@ def run_notifier(settings: Settings, threads: int) -> None:
     core.broker.close()
 
 
+def run_deadlines(settings: Settings, threads: int) -> None:
+    """Follow the feeds (scheduling each clock's deadlines as delayed messages) and run the
+    deadline messages as they fall due, in one process."""
+    from service.bootstrap import build_deadlines
+    from workers.deadlines import DEADLINES_QUEUE
+
+    stop = stop_event()
+    core, deadlines = build_deadlines(settings)
+    worker = dramatiq.Worker(core.broker, worker_threads=threads, worker_timeout=1000, queues={DEADLINES_QUEUE})
+    worker.start()
+
+    def watch() -> None:
+        stop.wait()
+        deadlines.running = False
+
+    threading.Thread(target=watch, daemon=True).start()
+    log.info("deadlines.worker_started", pid=os.getpid(), threads=threads)
+    deadlines.run()
+    core.broker.stopping.set()
+    worker.stop(timeout=10_000)
+    core.broker.close()
+
+
 def run_mail_in(settings: Settings, host: str, port: int) -> None:
     """The inbound SMTP listener of reply to play, until a signal."""
     from service.bootstrap import build_reply_player
@@ -106,7 +148,7 @@ def run_mail_in(settings: Settings, host: str, port: int) -> None:
     stop = stop_event()
     listener = MailIn(build_reply_player(settings), host, port).start()
     log.info("mail_in.started", host=host, port=port, domain=settings.reply_domain)
-    stop.wait()
+    wait_until_set(stop)
     listener.stop()
 
 
@@ -200,7 +242,7 @@ def port_taken(host: str, port: int) -> str | None:
 
 
 def serve(settings: Settings, host: str, port: int, data: Path, workers: int, threads: int,
-          dev_mail: bool = False) -> int:
+          dev_mail: bool = False, fsync: str = "everysec") -> int:
     """Start Redis (embedded unless REDIS_URL is set), workers, projector and API; start a part
     again when it dies; stop them all on a signal."""
     taken = port_taken(host, port)
@@ -212,9 +254,16 @@ def serve(settings: Settings, host: str, port: int, data: Path, workers: int, th
     stop = stop_event()
     embedded: EmbeddedRedis | None = None
     if "REDIS_URL" not in os.environ:
-        embedded = EmbeddedRedis(data, private=True).start()
+        embedded = EmbeddedRedis(data, private=True, fsync=fsync).start()
         settings = Settings.from_env(redis_url=embedded.url)
-        log.info("redis.embedded", url=embedded.shown_url, data=str(data.resolve()))
+        log.info("redis.embedded", url=embedded.shown_url, data=str(data.resolve()), fsync=fsync)
+    if "BOARDLOG_DATA" not in os.environ:  # the signing keys live beside the embedded Redis's data
+        settings = dataclasses.replace(settings, data_dir=str(data.resolve()))
+    try:
+        load_keys(settings)  # made once here, before the parts that sign start
+    except SigningKeyError as e:
+        print(f"boardlog: {e}", file=sys.stderr, flush=True)
+        return 1
     if "BOARDLOG_PUBLIC_URL" not in os.environ:  # the links in mails point at this serve
         settings = dataclasses.replace(settings, public_url=f"http://{host}:{port}")
     # --dev-mail: a local SMTP server that prints every mail it receives; the notices go to it.
@@ -232,7 +281,7 @@ def serve(settings: Settings, host: str, port: int, data: Path, workers: int, th
     parts.append(Part("api", ["api", "--host", host, "--port", str(port)]))
     # The notifications' parts start once the API answers: on a busy machine every process
     # started at once slows them all, and nothing is lost meanwhile (the notifier catches up).
-    later = [Part("notifier", ["notifier"])]
+    later = [Part("notifier", ["notifier"]), Part("deadlines", ["deadlines"])]
     if settings.reply_domain:  # reply to play: the inbound listener, its own part
         later.append(Part("mail-in", ["mail-in"]))
     for part in parts:

@@ -26,6 +26,10 @@ class Settings:
     # A command still unanswered this long after it was queued is queued again (its message
     # may be lost: a broker Redis restarted without its data).
     requeue_after_seconds: float = 60.0
+    # A finished game is swapped for its archive record this long after it ended (negative:
+    # never); the archiver looks for such games every archive_every_seconds.
+    archive_after_seconds: float = 86_400.0
+    archive_every_seconds: float = 60.0
     # Broker calls out of a million that also requeue dead workers' unacked messages.
     maintenance_chance: int = 10_000
     # False runs dramatiq's own consumer (sleeps after an empty fetch): the bench's baseline.
@@ -60,10 +64,31 @@ class Settings:
     reply_domain: str = ""
     mail_in_host: str = "127.0.0.1"
     mail_in_port: int = 2525
+    # Signed records (issue #21): the data directory holds the signing keys (signing/) unless
+    # BOARDLOG_SIGNING_KEY gives one (a PEM text or file); BOARDLOG_SIGNING_OLD_KEYS lists the
+    # retired public keys (hex, comma-separated) that /v1/keys still publishes.
+    data_dir: str = "./var"
+    signing_key: str = ""
+    signing_old_keys: str = ""
+    # Server-sent event streams one API process holds: per client address, and in all (0: no
+    # cap). Past them, 429 (that client) or 503 (the process), each with Retry-After.
+    watchers_per_client: int = 50
+    watchers_total: int = 2000
+    # How long a read with ?min_seq=N waits for the projection to reach N before 504.
+    min_seq_wait_seconds: float = 2.0
+    # Clocks (issue #15): the shortest per-move time a game may ask (an hour; tests set 1), and
+    # each player's vacation days a year.
+    clock_min_seconds: int = 3600
+    vacation_days: int = 30
 
     @property
     def broker(self) -> str:
         return self.broker_url or self.redis_url
+
+    @property
+    def broker_is_amqp(self) -> bool:
+        """The broker is RabbitMQ (workers/rabbit.py), not a Redis."""
+        return self.broker.startswith(("amqp://", "amqps://"))
 
     @classmethod
     def from_env(cls, **overrides: object) -> Settings:
@@ -81,6 +106,8 @@ class Settings:
             "store_wait_seconds": float(env.get("BOARDLOG_STORE_WAIT_SECONDS", 30.0)),
             "max_retries": int(env.get("BOARDLOG_MAX_RETRIES", 20)),
             "requeue_after_seconds": float(env.get("BOARDLOG_REQUEUE_AFTER_SECONDS", 60.0)),
+            "archive_after_seconds": float(env.get("BOARDLOG_ARCHIVE_AFTER_SECONDS", 86_400.0)),
+            "archive_every_seconds": float(env.get("BOARDLOG_ARCHIVE_EVERY_SECONDS", 60.0)),
             "maintenance_chance": int(env.get("BOARDLOG_MAINTENANCE_CHANCE", 10_000)),
             "wake_consumer": env.get("BOARDLOG_WAKE_CONSUMER", "1") != "0",
             "players_per_minute": int(env.get("BOARDLOG_PLAYERS_PER_MINUTE", 10)),
@@ -103,8 +130,16 @@ class Settings:
             "reply_domain": env.get("BOARDLOG_REPLY_DOMAIN", ""),
             "mail_in_host": env.get("BOARDLOG_MAIL_IN_HOST", "127.0.0.1"),
             "mail_in_port": int(env.get("BOARDLOG_MAIL_IN_PORT", 2525)),
+            "data_dir": env.get("BOARDLOG_DATA", "./var"),
+            "signing_key": env.get("BOARDLOG_SIGNING_KEY", ""),
+            "signing_old_keys": env.get("BOARDLOG_SIGNING_OLD_KEYS", ""),
+            "watchers_per_client": int(env.get("BOARDLOG_WATCHERS_PER_CLIENT", 50)),
+            "watchers_total": int(env.get("BOARDLOG_WATCHERS_TOTAL", 2000)),
+            "min_seq_wait_seconds": float(env.get("BOARDLOG_MIN_SEQ_WAIT_SECONDS", 2.0)),
             "table_expiry_seconds": float(env.get("BOARDLOG_TABLE_EXPIRY_SECONDS", 7 * 86400.0)),
             "tables_per_minute": int(env.get("BOARDLOG_TABLES_PER_MINUTE", 10)),
+            "clock_min_seconds": int(env.get("BOARDLOG_CLOCK_MIN_SECONDS", 3600)),
+            "vacation_days": int(env.get("BOARDLOG_VACATION_DAYS", 30)),
         }
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**values)  # type: ignore[arg-type]
@@ -123,6 +158,8 @@ class Settings:
             "BOARDLOG_STORE_WAIT_SECONDS": str(self.store_wait_seconds),
             "BOARDLOG_MAX_RETRIES": str(self.max_retries),
             "BOARDLOG_REQUEUE_AFTER_SECONDS": str(self.requeue_after_seconds),
+            "BOARDLOG_ARCHIVE_AFTER_SECONDS": str(self.archive_after_seconds),
+            "BOARDLOG_ARCHIVE_EVERY_SECONDS": str(self.archive_every_seconds),
             "BOARDLOG_MAINTENANCE_CHANCE": str(self.maintenance_chance),
             "BOARDLOG_WAKE_CONSUMER": "1" if self.wake_consumer else "0",
             "BOARDLOG_PLAYERS_PER_MINUTE": str(self.players_per_minute),
@@ -145,6 +182,14 @@ class Settings:
             "BOARDLOG_REPLY_DOMAIN": self.reply_domain,
             "BOARDLOG_MAIL_IN_HOST": self.mail_in_host,
             "BOARDLOG_MAIL_IN_PORT": str(self.mail_in_port),
+            "BOARDLOG_DATA": self.data_dir,
+            "BOARDLOG_SIGNING_KEY": self.signing_key,
+            "BOARDLOG_SIGNING_OLD_KEYS": self.signing_old_keys,
+            "BOARDLOG_WATCHERS_PER_CLIENT": str(self.watchers_per_client),
+            "BOARDLOG_WATCHERS_TOTAL": str(self.watchers_total),
+            "BOARDLOG_MIN_SEQ_WAIT_SECONDS": str(self.min_seq_wait_seconds),
             "BOARDLOG_TABLE_EXPIRY_SECONDS": str(self.table_expiry_seconds),
             "BOARDLOG_TABLES_PER_MINUTE": str(self.tables_per_minute),
+            "BOARDLOG_CLOCK_MIN_SECONDS": str(self.clock_min_seconds),
+            "BOARDLOG_VACATION_DAYS": str(self.vacation_days),
         }

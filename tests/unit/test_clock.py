@@ -1,0 +1,169 @@
+"""The clock's fold and decisions with explicit times (time enters as data: Context.at)."""
+
+from __future__ import annotations
+
+import pytest
+
+from events.domain.match import Match, automatic, created_event, decide_and_fold, fold_match
+from events.domain.platform import Context
+from events.domain.platform.clock import (
+    CLOCK_RESUMED,
+    CLOCK_STARTED,
+    CLOCK_STOPPED,
+    REMIND,
+    REMINDER_DUE,
+    TIMEOUT,
+    TURN_TIMED_OUT,
+    VACATION,
+    clock_of,
+    deadline_view,
+    parse_setting,
+    to_iso,
+    to_ms,
+)
+from rules.core import Command, IllegalCommand, InvalidCommand, SeatInfo, get_game
+
+SEED = b"s" * 32
+T0 = to_ms("2026-12-01T10:00:00.000Z")
+
+
+def _new(clock: dict[str, object], game: str = "factions", seats: int = 2) -> Match:
+    g = get_game(game)
+    infos = [SeatInfo(i, n) for i, n in enumerate(["ann", "bob", "cyd"][:seats])]
+    events = created_event("p01-clock", g, infos, {}, SEED, [""] * seats, None,
+                           {"clock": parse_setting(clock, 1)})
+    return fold_match(events, "p01-clock")
+
+
+def _run(match: Match, command: Command, at_ms: int, cid: str = "c") -> tuple[list[str], Match]:
+    """One command and then the platform's own, all at `at_ms`; the event types appended."""
+    ctx = Context(at=to_iso(at_ms))
+    events, match = decide_and_fold(match, command, cid, SEED, ctx)
+    types = [e.type for e in events]
+    for i in range(20):
+        due = automatic(match)
+        if due is None:
+            break
+        events, match = decide_and_fold(match, due[1], f"auto{i}", SEED, ctx)
+        types += [e.type for e in events]
+    return types, match
+
+
+def _start(match: Match, at_ms: int = T0) -> Match:
+    return _run(match, Command("boardlog.clock", {}, None), at_ms)[1]
+
+
+def _legal(match: Match, seat: int) -> Command:
+    return next(iter(match.rules.legal_commands(match.state, seat)))
+
+
+def test_setting_bounds() -> None:
+    assert parse_setting({"per_move": 3600})["on_timeout"] == "skip"
+    with pytest.raises(InvalidCommand):
+        parse_setting({"per_move": 5})  # seconds only where the deployment allows it
+    assert parse_setting({"per_move": 5}, 1)["per_move"] == 5
+    with pytest.raises(InvalidCommand):
+        parse_setting({"per_move": 15 * 86400})
+    with pytest.raises(InvalidCommand):
+        parse_setting({"per_move": 3600, "on_timeout": "explode"})
+    with pytest.raises(InvalidCommand):
+        parse_setting({"per_move": 3600, "reminder": 3600})
+    with pytest.raises(InvalidCommand):
+        parse_setting({"per_move": 3600, "colour": 1})
+
+
+def test_clock_starts_for_the_prompted_seat_with_its_deadline() -> None:
+    m = _start(_new({"per_move": 60}))
+    c = clock_of(m)
+    seat = m.prompt.seats[0]  # type: ignore[union-attr]
+    assert c.deadline(seat) == to_iso(T0 + 60_000)
+    assert automatic(m) is None  # nothing more due: the clock stands
+
+
+def test_a_move_restarts_the_clock_with_the_bank_settled() -> None:
+    m = _start(_new({"per_move": 60, "bank": 100, "increment": 10}))
+    seat = m.prompt.seats[0]  # type: ignore[union-attr]
+    assert clock_of(m).deadline(seat) == to_iso(T0 + 160_000)
+    # 90 s used: 30 s beyond the move's own come out of the bank, then the increment.
+    types, m = _run(m, _legal(m, seat), T0 + 90_000)
+    assert CLOCK_STARTED in types
+    assert clock_of(m).banks[seat] == 100_000 - 30_000 + 10_000
+
+
+def test_timeout_before_the_deadline_is_refused_and_after_it_skips() -> None:
+    m = _start(_new({"per_move": 60, "on_timeout": "skip"}))
+    seat = m.prompt.seats[0]  # type: ignore[union-attr]
+    c = clock_of(m)
+    timeout = Command(TIMEOUT, {"clock": c.seq, "seat": seat}, None)
+    with pytest.raises(IllegalCommand) as e:
+        decide_and_fold(m, timeout, "t", SEED, Context(at=to_iso(T0 + 59_999)))
+    assert e.value.code == "deadline_not_reached"
+    types, after = _run(m, timeout, T0 + 60_000)
+    assert types[:2] == ["boardlog.CommandAccepted", TURN_TIMED_OUT]
+    # The default answer was played for the seat, then the clock started for the next prompt.
+    assert after.last_command is not None and after.last_command[0] == seat
+    assert types[-1] == CLOCK_STARTED
+    # The same deadline again: the clock was set since.
+    with pytest.raises(IllegalCommand) as e:
+        decide_and_fold(after, timeout, "t2", SEED, Context(at=to_iso(T0 + 70_000)))
+    assert e.value.code == "deadline_moved_on"
+
+
+def test_timeout_pause_stops_every_clock_until_the_seat_moves() -> None:
+    m = _start(_new({"per_move": 60, "on_timeout": "pause"}))
+    seat = m.prompt.seats[0]  # type: ignore[union-attr]
+    types, m = _run(m, Command(TIMEOUT, {"clock": clock_of(m).seq, "seat": seat}, None), T0 + 61_000)
+    assert types[1] == TURN_TIMED_OUT and CLOCK_STOPPED in types
+    c = clock_of(m)
+    assert c.paused and not c.deadlines and deadline_view(m)["stopped_by"] == "timeout"  # type: ignore[index]
+    types, m = _run(m, _legal(m, seat), T0 + 500_000)
+    assert CLOCK_STARTED in types and not clock_of(m).paused
+
+
+def test_timeout_forfeit_resigns_the_seat() -> None:
+    m = _start(_new({"per_move": 60, "on_timeout": "forfeit"}))
+    seat = m.prompt.seats[0]  # type: ignore[union-attr]
+    types, m = _run(m, Command(TIMEOUT, {"clock": clock_of(m).seq, "seat": seat}, None), T0 + 60_000)
+    assert types[1:3] == [TURN_TIMED_OUT, "boardlog.Resigned"]
+    out = m.outcome()
+    assert out is not None and out.winners == (1 - seat,)
+
+
+def test_vacation_stops_a_running_clock_and_restarts_it_with_the_time_left() -> None:
+    m = _start(_new({"per_move": 100}))
+    seat = m.prompt.seats[0]  # type: ignore[union-attr]
+    types, m = _run(m, Command(VACATION, {"on": True}, seat), T0 + 30_000)
+    assert CLOCK_STOPPED in types
+    assert dict(clock_of(m).left)[seat] == 70_000 and not clock_of(m).deadlines
+    # Days later the vacation ends: the deadline is the 70 s left from then.
+    back = T0 + 5 * 86_400_000
+    types, m = _run(m, Command(VACATION, {"on": False}, seat), back)
+    assert CLOCK_RESUMED in types
+    assert clock_of(m).deadline(seat) == to_iso(back + 70_000)
+
+
+def test_reminder_once_and_only_when_due() -> None:
+    m = _start(_new({"per_move": 60, "reminder": 20}))
+    seat = m.prompt.seats[0]  # type: ignore[union-attr]
+    remind = Command(REMIND, {"clock": clock_of(m).seq, "seat": seat}, None)
+    with pytest.raises(IllegalCommand):
+        decide_and_fold(m, remind, "r", SEED, Context(at=to_iso(T0 + 30_000)))
+    types, m = _run(m, remind, T0 + 40_000)
+    assert REMINDER_DUE in types and CLOCK_STARTED not in types
+    with pytest.raises(IllegalCommand):
+        decide_and_fold(m, remind, "r2", SEED, Context(at=to_iso(T0 + 41_000)))
+
+
+def test_refold_equals_live() -> None:
+    """The clock's state after live decisions equals the fold of the events they appended."""
+    m = _new({"per_move": 60, "bank": 30, "increment": 5})
+    ctx = Context(at=to_iso(T0))
+    events, m = decide_and_fold(m, Command("boardlog.clock", {}, None), "a", SEED, ctx)
+    log = list(events)
+    seat = m.prompt.seats[0]  # type: ignore[union-attr]
+    events, m = decide_and_fold(m, _legal(m, seat), "b", SEED, Context(at=to_iso(T0 + 5000)))
+    log += events
+    g = get_game("factions")
+    opening = created_event("p01-clock", g, [SeatInfo(0, "ann"), SeatInfo(1, "bob")], {}, SEED, ["", ""], None,
+                            {"clock": parse_setting({"per_move": 60, "bank": 30, "increment": 5}, 1)})
+    assert clock_of(fold_match([*opening, *log], "p01-clock")) == clock_of(m)

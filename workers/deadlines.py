@@ -1,0 +1,235 @@
+"""The deadlines worker: follows every partition's feed with its own consumer group, and for each
+game whose clock was set (events.domain.platform.clock) schedules a dramatiq delayed message per
+running deadline (and per reminder) on the `deadlines` queue.
+
+A deadline message carries the game, the seq of the clock event it was set for, the seat and
+its kind (timeout or remind). When it fires, the `deadline_due` actor reads the game: a clock
+set again since (a move, a vacation, a dispute) makes it a no-op; otherwise it submits the
+platform command (`boardlog.timeout` / `boardlog.remind`) through the normal command path (the
+store's pending record, then the commands actor), under a command id made of the clock's seq and
+the seat, so the store's idempotency applies it once however many times it fires: two deadline
+workers, a worker killed as it fires and its message redelivered, a message scheduled twice.
+
+The delayed messages live in the broker's Redis (its delay queue, kept by the AOF); a worker
+that dies holding them leaves them in its ack set, and dramatiq's maintenance puts them back
+once its heartbeat lapses. The follower also submits `boardlog.clock` when a game needs its
+clock set and no command will do it (a game just created: the first prompt has no command
+before it).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import dramatiq
+import structlog
+
+from events.domain.match import Match
+from events.domain.platform.clock import (
+    CLOCK,
+    REMIND,
+    TIMEOUT,
+    clock_of,
+    due_change,
+    setting_of,
+    to_ms,
+)
+from events.redisstore.cache import MatchCache
+from events.redisstore.errors import StoreUnavailable
+from events.redisstore.feed import Entry, FeedGroup, GroupMissing
+from events.redisstore.store import EventStore
+from rules.core import Command
+
+log = structlog.get_logger("boardlog.deadlines")
+
+GROUP = "deadlines"
+DEADLINES_QUEUE = "deadlines"
+DEADLINE_DUE = "deadline_due"
+# A deadline is acted on this long after it passed: the command worker's own reading of the time
+# (the envelope's) must be past it too, or the timeout would be refused as early.
+MARGIN_MS = 50
+KINDS = {"timeout": TIMEOUT, "remind": REMIND}
+
+# Submit a platform command: (game, command id, command).
+Submit = Callable[[str, str, Command], object]
+# Schedule a deadline message: (game, clock seq, seat, kind, delay in ms).
+Schedule = Callable[[str, int, int, str, int], object]
+
+
+def submitter(store: EventStore, send: Callable[[str, str], object],
+              crash_before_send: bool = False) -> Submit:
+    """The normal command path, from a worker: the pending record, then the commands actor."""
+
+    def submit(gid: str, cid: str, command: Command) -> None:
+        store.put_pending(gid, cid, command.to_json(), time.time_ns() // 1_000_000)
+        if crash_before_send:
+            # Fault injection for the killed-as-it-fires test; never set in production.
+            os.kill(os.getpid(), signal.SIGKILL)
+        send(gid, cid)
+
+    return submit
+
+
+class Deadlines:
+    def __init__(
+        self,
+        store: EventStore,
+        submit: Submit,
+        schedule: Schedule,
+        consumer: str | None = None,
+        *,
+        block_ms: int = 1000,
+        claim_idle_ms: int = 10_000,
+        batch: int = 200,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.store = store
+        self.submit = submit
+        self.schedule = schedule
+        self.cache = MatchCache(store, size=1024)
+        self.consumer = consumer or f"{socket.gethostname()}-{os.getpid()}"
+        self.feed = FeedGroup(store, GROUP, self.consumer)
+        self.block_ms = block_ms
+        self.claim_idle_ms = claim_idle_ms
+        self.batch = batch
+        self.clock = clock
+        self.running = True
+        self._last_claim = 0.0
+
+    def _now_ms(self) -> int:
+        return int(self.clock() * 1000)
+
+    def _key(self, gid: str) -> str:
+        # The clock seq whose deadlines are scheduled, beside the game's own keys.
+        return f"{self.store.keys(gid).base}:deadline"
+
+    def catch_up(self, gid: str) -> int:
+        """Schedule the deadlines of `gid`'s clock if not scheduled yet; how many were."""
+        match = self.cache.refresh(gid).match
+        setting = setting_of(match)
+        if setting is None or match.over:
+            return 0
+        if due_change(match) is not None:
+            # Nobody else will set it (the game's first prompt): the platform sets it itself.
+            self.submit(gid, f"clock-{match.seq}", Command(CLOCK, {}, None))
+            return 0
+        clock = clock_of(match)
+        if clock.seq == 0 or not clock.deadlines:
+            return 0
+        done = self.store.r.get(self._key(gid))
+        if done is not None and int(done) >= clock.seq:
+            return 0
+        now = self._now_ms()
+        n, latest = 0, now
+        for seat, deadline in clock.deadlines:
+            at = to_ms(deadline)
+            latest = max(latest, at)
+            self.schedule(gid, clock.seq, seat, "timeout", max(0, at - now) + MARGIN_MS)
+            n += 1
+            if setting.reminder and seat not in clock.reminded:
+                self.schedule(gid, clock.seq, seat, "remind", max(0, at - setting.reminder * 1000 - now) + MARGIN_MS)
+                n += 1
+        # Kept a day past the last deadline; a lost mark only schedules them again (harmless).
+        self.store.r.set(self._key(gid), clock.seq, px=latest - now + 86_400_000)
+        log.info("deadlines.scheduled", game=gid, clock=clock.seq, messages=n)
+        return n
+
+    def fire(self, gid: str, clock_seq: int, seat: int, kind: str) -> str:
+        """A deadline message arrived: submit its command if it still stands; what was done."""
+        if kind not in KINDS:
+            return "unknown"
+        match: Match = self.cache.refresh(gid).match
+        clock = clock_of(match)
+        setting = setting_of(match)
+        deadline = clock.deadline(seat)
+        if setting is None or match.over or clock.seq != clock_seq or deadline is None:
+            log.info("deadline.moved_on", game=gid, clock=clock_seq, now=clock.seq, seat=seat, kind=kind)
+            return "moved_on"
+        if kind == "remind" and (seat in clock.reminded or not setting.reminder):
+            return "moved_on"
+        due = to_ms(deadline) - (setting.reminder * 1000 if kind == "remind" else 0)
+        now = self._now_ms()
+        if now < due + MARGIN_MS:
+            # Early (the message was scheduled for an older reading of the deadline): again later.
+            self.schedule(gid, clock_seq, seat, kind, due + MARGIN_MS - now)
+            return "early"
+        cid = f"{kind}-{clock_seq}-{seat}"
+        self.submit(gid, cid, Command(KINDS[kind], {"clock": clock_seq, "seat": seat}, None))
+        log.info("deadline.fired", game=gid, clock=clock_seq, seat=seat, kind=kind, command=cid,
+                 late_ms=now - due)
+        return "submitted"
+
+    def _handle(self, entries: Sequence[Entry]) -> int:
+        for gid in dict.fromkeys(gid for _, _, gid in entries if gid is not None):
+            try:
+                self.catch_up(gid)
+            except StoreUnavailable:
+                raise
+            except Exception:
+                log.exception("deadlines.failed", game=gid)  # never stop every other game's clock
+        self.feed.ack([(feed, entry_id) for feed, entry_id, _ in entries])
+        return len(entries)
+
+    def claim_dead(self) -> int:
+        n = 0
+        for feed in self.feed.feeds:
+            cursor: Any = "0-0"
+            while cursor is not None:
+                cursor, claimed = self.feed.claim(feed, cursor, self.claim_idle_ms, self.batch)
+                n += self._handle(claimed)
+        return n
+
+    def step(self) -> int:
+        now = time.monotonic()
+        n = 0
+        if now - self._last_claim > self.claim_idle_ms / 2000:
+            self._last_claim = now
+            n += self.claim_dead()
+        return n + self._handle(self.feed.read(self.block_ms, self.batch))
+
+    def run(self) -> None:
+        self.feed.ensure()
+        log.info("deadlines.started", consumer=self.consumer)
+        pause = 0.0
+        while self.running:
+            try:
+                self.step()
+                pause = 0.0
+            except StoreUnavailable as e:
+                pause = min(2.0, max(0.1, pause * 2))
+                log.warning("deadlines.redis_unavailable", error=str(e), retry_in=pause)
+                time.sleep(pause)
+            except GroupMissing as e:
+                log.warning("deadlines.groups_missing", error=str(e))
+                self.feed.ensure()
+        log.info("deadlines.stopped", consumer=self.consumer)
+
+
+def declare_deadlines(broker: dramatiq.Broker, fire: Callable[[str, int, int, str], object] | None,
+                      store_wait: float = 30.0) -> dramatiq.Actor:
+    """Declare `deadline_due` on `broker`. A Redis out of reach is waited for while the message
+    is held (as the command actor does): the message is acked only once its command is queued."""
+
+    def deadline_due(gid: str, clock_seq: int, seat: int, kind: str) -> None:
+        if fire is None:
+            raise RuntimeError("this process only schedules deadlines")
+        pause, until = 0.05, time.monotonic() + store_wait
+        while True:
+            try:
+                fire(gid, clock_seq, seat, kind)
+                return
+            except StoreUnavailable as e:
+                if time.monotonic() > until:
+                    raise
+                log.warning("deadline.store_unavailable", game=gid, error=str(e), retry_in=pause)
+                time.sleep(pause)
+                pause = min(1.0, pause * 2)
+
+    actor: dramatiq.Actor = dramatiq.Actor(deadline_due, broker=broker, actor_name=DEADLINE_DUE,
+                                           queue_name=DEADLINES_QUEUE, priority=0, options={})
+    return actor
