@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from events.domain.describe import describe_platform_command, describe_platform_event
-from events.domain.match import COMMAND_ACCEPTED, Match, fold_match
+from events.domain.match import COMMAND_ACCEPTED, GAME_CREATED, Match, fold_match
 from events.mapping.envelope import Envelope
 from projections.readmodels import redact_envelope
 from rules.core import Command, Event, Game
@@ -42,6 +42,9 @@ class _Entry:
     game_events: list[Event] = field(default_factory=list)
     redacted: bool = False
     move: int | None = None  # the command's number among the commands (None: a heading)
+    at: str | None = None  # when its first event was appended
+    rng: dict[str, int] | None = None  # the draw range of the command (or set-up) its events came from
+    undone: int | None = None  # the seq of the take-back (or voided dispute) that undid it
 
     def to_json(self, game: Game) -> dict[str, Any]:
         try:
@@ -56,8 +59,12 @@ class _Entry:
         out: dict[str, Any] = {
             "n": self.n, "seq_from": self.seq_from, "seq_to": self.seq_to, "seat": self.seat,
             "who": self.who, "notation": self.notation, "text": text, "draws": self.draws,
-            "cells": cells, "events": self.events, "move": self.move,
+            "cells": cells, "events": self.events, "move": self.move, "at": self.at,
         }
+        if self.rng is not None:
+            out["rng"] = self.rng
+        if self.undone is not None:
+            out["undone"] = self.undone
         if self.heading is not None:
             out["heading"] = self.heading
         if self.redacted:
@@ -82,6 +89,7 @@ class MoveList:
         self.names: list[str] = []
         self._last: _Entry | None = None  # the newest entry, still growing
         self._frozen: list[dict[str, Any]] = []  # the JSON of every entry before it
+        self._rng: dict[str, int] | None = None  # the draws of the command whose events come now
 
     def feed(self, envelopes: Sequence[Envelope]) -> None:
         for env in envelopes:
@@ -113,6 +121,8 @@ class MoveList:
         game, names, viewer = match.rules, self.names, self.viewer
         if env.type == COMMAND_ACCEPTED:
             d = seen["data"]
+            r = d.get("rng")
+            self._rng = {"from": r[0], "to": r[1], "seq": env.seq} if isinstance(r, list) and len(r) == 2 else None
             cmd = Command(d["type"], d.get("args", {}), env.seat)
             platform = cmd.type.startswith("boardlog.")
             if platform:
@@ -123,8 +133,10 @@ class MoveList:
             self.moves += 1
             self._open(_Entry(self._count + 1, env.seq, env.seq, env.seat, seat_name(names, env.seat), None,
                               notation, text, None if platform else cmd, before,
-                              redacted=bool(seen.get("redacted")), move=self.moves))
+                              redacted=bool(seen.get("redacted")), move=self.moves, at=env.at, rng=self._rng))
             return
+        if env.type == GAME_CREATED:
+            self._rng = {"from": 0, "to": int(seen["data"].get("draws", 0)), "seq": env.seq}
         if env.type.startswith("boardlog."):
             told = describe_platform_event(seen["type"], seen["data"], names)
         else:
@@ -133,14 +145,28 @@ class MoveList:
                                                 or current.heading != told.heading)
         if opens or current is None:
             current = _Entry(self._count + 1, env.seq, env.seq, None, None, told.heading or "Set-up", None,
-                             told.text, None, before)
+                             told.text, None, before, at=env.at, rng=self._rng)
             self._open(current)
+        undo_to = _undoes(seen)
+        if undo_to is not None:
+            self._undo(undo_to, env.seq)
         current.seq_to = env.seq
         current.events.append({"seq": env.seq, "type": seen["type"], "text": told.text, **({"quiet": True} if told.quiet else {})})
         if told.draw:
             current.draws.append(told.draw)
         if not env.type.startswith("boardlog."):
             current.game_events.append(Event(seen["type"], seen["data"], env.seat))
+
+    def _undo(self, to_seq: int, at_seq: int) -> None:
+        """Strike through the entries a take-back (or a voided dispute) at `at_seq` undid: those
+        after `to_seq`, up to the command that asked for it (they stay in the list)."""
+        asked = self._rng["seq"] if self._rng is not None else at_seq
+        for e in self._frozen:
+            if to_seq < e["seq_from"] < asked and "undone" not in e:
+                e["undone"] = at_seq
+        last = self._last
+        if last is not None and to_seq < last.seq_from < asked and last.undone is None:
+            last.undone = at_seq
 
     @property
     def _count(self) -> int:
@@ -157,6 +183,20 @@ class MoveList:
         if self._last is None or self.match is None:
             return list(self._frozen)
         return [*self._frozen, self._last.to_json(self.match.rules)]
+
+
+UNDOING = ("boardlog.TakenBack", "boardlog.DisputeResolved")
+
+
+def _undoes(seen: dict[str, Any]) -> int | None:
+    """The seq a compensating event returns the game to (None: it undoes nothing)."""
+    if seen.get("type") not in UNDOING:
+        return None
+    d = seen.get("data") or {}
+    if seen["type"] == "boardlog.DisputeResolved" and str(d.get("verdict", d.get("ruling", ""))) == "upheld":
+        return None
+    to = d.get("to_seq")
+    return to if isinstance(to, int) and not isinstance(to, bool) else None
 
 
 def move_entries(envelopes: Sequence[Envelope], gid: str, viewer: int | None, admin: bool = False) -> tuple[list[dict[str, Any]], Match | None]:

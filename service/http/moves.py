@@ -133,6 +133,9 @@ _REPLAY_PARAMETERS = [
     {"name": "full", "in": "query", "required": False,
      "description": "1: everything shown, every seat's secrets included (after the end, or for the referee)",
      "schema": {"type": "integer", "enum": [0, 1], "default": 0}},
+    {"name": "seq", "in": "query", "required": False,
+     "description": "a seq inside the step: the board after that one event (a sub-step), and what it changed",
+     "schema": {"type": "integer", "minimum": 1}},
 ]
 
 
@@ -158,12 +161,19 @@ async def replay_step_of(gid: str, request: Request) -> Response:
             raise ApiError(422, "bad_step", f"'at' is a step number (a whole number from 1), not {raw[:20]!r}") from None
         if step < 1:
             raise ApiError(422, "bad_step", f"'at' counts steps from 1, not {step}")
+    sub: int | None = None
+    if "seq" in q:
+        try:
+            sub = int(q["seq"])
+        except ValueError:
+            raise ApiError(422, "bad_seq", f"'seq' is a seq number, not {q['seq'][:20]!r}") from None
     await within_limit(p, request, who, "replays")
     lists = _kept(request)
-    return await run_in_threadpool(lambda: _step(lists, p.store, gid, who, step, full))
+    return await run_in_threadpool(lambda: _step(lists, p.store, gid, who, step, full, sub))
 
 
-def _step(lists: MoveLists, store: EventStore, gid: str, who: Principal, step: int | None, full: bool) -> Response:
+def _step(lists: MoveLists, store: EventStore, gid: str, who: Principal, step: int | None, full: bool,
+          sub: int | None = None) -> Response:
     head = _may_see_all(store, gid, who) if full else store.head(gid)
     if head is None:
         raise ApiError(404, "unknown_game", f"no game {gid!r}")
@@ -176,7 +186,10 @@ def _step(lists: MoveLists, store: EventStore, gid: str, who: Principal, step: i
     if n > len(entries):
         raise ApiError(422, "bad_step", f"the replay has {len(entries)} steps so far: 'at' is from 1 to {len(entries)}, "
                        f"not {n}")
-    body = replay_step(store, gid, entries, n, viewer, full)
+    try:
+        body = replay_step(store, gid, entries, n, viewer, full, sub)
+    except ValueError as err:
+        raise ApiError(422, "bad_seq", f"'seq' names an event of the step: {err}") from None
     body["viewer"] = {"seat": viewer, "full": full,
                       "may_full": head.status != "active" or bool(getattr(who, "referee", False))}
     return json_response(body)

@@ -225,6 +225,17 @@ class MovesPage(BaseModel):
     seq: int
 
 
+class ReplayStep(BaseModel):
+    step: int
+    steps: int
+    seq: int
+    entry: dict[str, Any]
+    view: dict[str, Any]
+    changes: dict[str, Any]
+    draws: dict[str, Any]
+    viewer: dict[str, Any]
+
+
 class AuditReport(BaseModel):
     """The audit of the record as this service exports it, with its own keys as the trusted ones."""
     ok: bool = Field(description="true only for the verdict verified")
@@ -388,7 +399,7 @@ class MailSent(BaseModel):
 
 MODELS: tuple[type[BaseModel], ...] = (
     Error, ErrorBody, NewGame, GameCreated, Summary, Lobby, GameTypes, Health, CommandIn, Queued, CommandResult,
-    EntropyIn, View, Legal, EventsPage, MovesPage, AuditReport, NewPlayer, PlayerCreated, SignIn, SignedIn, Me,
+    EntropyIn, View, Legal, EventsPage, MovesPage, ReplayStep, AuditReport, NewPlayer, PlayerCreated, SignIn, SignedIn, Me,
     Sessions, ClaimIn, Claimed, SeatHeld, MyGames, Targets, TargetAdded, TargetChanged, TestSent, Quiet,
     MailSent,
 )
@@ -477,6 +488,7 @@ OPERATIONS: dict[tuple[str, str], Op] = {
     ("GET", "/v1/games/{gid}/audit"): Op({200: AuditReport}, (401, 403, 404, 429, *_E), _GAME_OR_NONE),
     ("GET", "/v1/games/{gid}/stream"): Op({200: "text/event-stream"}, (404, 429, *_E), _NONE),
     ("GET", "/v1/games/{gid}/moves"): Op({200: MovesPage}, (401, 403, 404, *_E), _GAME_OR_NONE),
+    ("GET", "/v1/games/{gid}/replay"): Op({200: ReplayStep}, (401, 403, 404, 429, *_E), _GAME_OR_NONE),
     ("POST", "/v1/players"): Op({201: PlayerCreated}, (400, 413, 429, *_E), _NONE, NewPlayer),
     ("POST", "/v1/sessions"): Op({201: SignedIn}, (400, 401, 403, 413, 429, *_E), _NONE, SignIn),
     ("GET", "/v1/me"): Op({200: Me}, (401, *_E), _PLAYER),

@@ -1,142 +1,424 @@
-/* The replay stepper: the view at any seq, the log with the current event highlighted, the audit. */
+/* The replay page (issue #21 item 5): the game step by step, one step a command with all its
+ * events (the events are sub-steps one can open), on the game's own board (board-<game>.js, as
+ * the board page draws it). Each step says who, when, the command in notation and in words, its
+ * random draws (their indexes; once the seed is revealed, each re-derived from it) and what
+ * changed: the cells are washed in yellow, a moved piece gets an arrow, a removed one stays as a
+ * ghost, and the list says it in words with the numbers that went up or down.
+ *
+ * Reads GET /v1/games/{gid}/moves (every step, paged) and GET /v1/games/{gid}/replay?at=<step>
+ * (&seq=<a sub-step's seq>, &full=1 for everything shown). The viewer replays as their seat (the
+ * token of their link, kept in this tab), as a spectator, or, after the end or as the referee,
+ * with everything shown. Everything from the server goes into the page as text. */
 "use strict";
 
 (() => {
-  const { el, clear, api, statusBadge, kvPanel, renderBoard, seatLegend, logEntry, outcomeText, describeEvent } = BL;
+  const { el, svg, clear, api, statusBadge, kvPanel, renderBoard, seatLegend, outcomeText } = BL;
   const $ = (id) => document.getElementById(id);
 
   const gid = BL.gameIdFromPath();
-  const S = { token: BL.takeToken(gid), summary: null, head: 1, at: 1, events: new Map(), viewSeq: 0 };
+  const S = {
+    token: BL.takeToken(gid), summary: null, mode: "public", entries: [], step: null, sub: null,
+    data: null, seat: null, mayAll: false, asked: 0,
+  };
   const slider = $("slider");
-
-  $("board-link").href = `/games/${encodeURIComponent(gid)}`;
-  $("audit-link").href = `/v1/games/${encodeURIComponent(gid)}/audit`;
-  $("export-link").href = `/v1/games/${encodeURIComponent(gid)}/export`;
+  const enc = encodeURIComponent(gid);
+  $("board-link").href = `/games/${enc}`;
+  $("audit-link").href = `/v1/games/${enc}/audit`;
+  $("export-link").href = `/v1/games/${enc}/export`;
 
   function names() {
     const out = {};
     for (const s of (S.summary && S.summary.seats) || []) out[s.seat] = s.name;
     return out;
   }
+  const nameOf = (seat) => (Number.isInteger(seat) ? names()[seat] || `seat ${seat}` : "");
 
   function showError(box, e, prefix) {
     clear(box).append(el("div", { class: "msg error" }, prefix ? prefix + " " : "", e.code ? el("code", {}, e.code) : null, e.code ? ": " : "", e.message));
   }
 
-  /* ---- the stepper --------------------------------------------------------------------- */
+  // The player panels of the board page's skins ask for this; the replay draws it for the step.
+  if (!BL.playerPanel) {
+    BL.playerPanel = (c, seat, title, facts, extra, you) => el("section", { class: "player-panel" + (you ? " mine" : ""), "data-seat": seat, style: `border-top-color:${BL.seatColour(seat)}` },
+      el("h3", {}, el("span", { class: "swatch", style: `background:${BL.seatColour(seat)}`, "aria-hidden": "true" }),
+        `${c.names[seat] || "seat " + seat}`, el("span", { class: "faction" }, ` · ${title}`), you ? el("span", { class: "badge you-badge" }, "you") : null,
+        S.data && S.data.view.prompt && S.data.view.prompt.seats.includes(seat) ? el("span", { class: "badge turn-badge" }, "to play") : null),
+      el("dl", { class: "kv facts-kv" }, facts.map(([k, v]) => [el("dt", {}, k), el("dd", {}, v === null || v === undefined ? "—" : String(v))])),
+      extra);
+  }
 
-  function clamp(n) { return Math.max(1, Math.min(S.head, n)); }
+  /* ---- the steps ----------------------------------------------------------------------- */
 
-  let asked = 0;
-  async function go(n, { focusLog = false } = {}) {
-    n = clamp(Math.round(n));
-    S.at = n;
-    slider.value = String(n);
-    $("at-out").textContent = `seq ${n} of ${S.head}`;
-    $("first").disabled = $("prev").disabled = n <= 1;
-    $("next").disabled = $("last").disabled = n >= S.head;
+  const tokenFor = () => (S.mode === "seat" ? S.token : null);
+  const fullQ = () => (S.mode === "all" ? "&full=1" : "");
+
+  async function loadEntries() {
+    // Newest page first, then back until the first step: the whole history, 500 a page.
+    const byN = new Map();
+    let before = null;
+    let seq = 0;
+    do {
+      const q = `limit=500${before ? `&before=${before}` : ""}${fullQ()}`;
+      const { data } = await api(`/v1/games/${enc}/moves?${q}`, { token: tokenFor() });
+      for (const e of data.entries) byN.set(e.n, e);
+      seq = Math.max(seq, data.seq || 0);
+      before = data.older;
+    } while (before);
+    S.entries = [...byN.values()].sort((a, b) => a.n - b.n);
+    S.seq = seq;
+    slider.max = String(Math.max(1, S.entries.length));
+  }
+
+  function stepOfSeq(seq) {
+    const e = S.entries.find((x) => x.seq_from <= seq && seq <= x.seq_to);
+    return e ? e.n : null;
+  }
+
+  function setUrl() {
     const u = new URL(location.href);
-    u.searchParams.set("at", String(n));
+    u.search = "";
+    if (S.step) u.searchParams.set("at", String(S.step));
+    if (S.sub) u.searchParams.set("seq", String(S.sub));
+    if (S.mode !== defaultMode()) u.searchParams.set("view", S.mode);
     u.hash = "";
     history.replaceState(null, "", u.pathname + u.search);
-    highlight(focusLog);
-    const mine = ++asked;
+  }
+
+  function defaultMode() { return S.seat !== null ? "seat" : "public"; }
+
+  function stepperState() {
+    const n = S.step || 0, total = S.entries.length;
+    slider.value = String(n || 1);
+    const e = S.entries[n - 1];
+    $("at-out").textContent = n ? `step ${n} of ${total}${e && e.move ? ` · move ${e.move}` : ""}` : `no step (1 to ${total})`;
+    $("first").disabled = $("prev").disabled = !n || n <= 1;
+    $("next").disabled = $("last").disabled = !n || n >= total;
+    for (const li of $("log").children) {
+      const k = Number(li.dataset.n);
+      li.classList.toggle("current", k === n);
+      li.classList.toggle("future", n > 0 && k > n);
+      if (k === n) li.setAttribute("aria-current", "step"); else li.removeAttribute("aria-current");
+    }
+    const cur = $("log").querySelector("li.current");
+    if (cur) {
+      const list = $("log");
+      const top = cur.offsetTop - list.offsetTop;
+      if (top < list.scrollTop || top + cur.offsetHeight > list.scrollTop + list.clientHeight) list.scrollTop = Math.max(0, top - list.clientHeight / 2);
+    }
+  }
+
+  /* Go to step `n` (its sub-step `sub`, a seq, when given). `raw` is the address's own value,
+   * sent as it is, so that the page says what the API says of a bad one. */
+  async function go(n, sub = null, { raw = null, focus = null } = {}) {
+    const mine = ++S.asked;
+    const at = raw !== null ? raw : String(Math.max(1, Math.min(S.entries.length, Math.round(n))));
+    const q = `at=${encodeURIComponent(at)}${sub ? `&seq=${sub}` : ""}${fullQ()}`;
     try {
-      const { data } = await api(`/v1/games/${gid}/view?at=${n}`, { token: S.token });
-      if (mine !== asked) return; // a later step has been asked for meanwhile
-      renderView(data);
+      const { data } = await api(`/v1/games/${enc}/replay?${q}`, { token: tokenFor() });
+      if (mine !== S.asked) return;
+      clear($("page-msg"));
+      S.step = data.step;
+      S.sub = data.sub || null;
+      S.data = data;
+      S.mayAll = Boolean(data.viewer && data.viewer.may_full);
+      setUrl();
+      render();
+      if (focus) $(focus).focus();
     } catch (e) {
-      if (mine !== asked) return;
+      if (mine !== S.asked) return;
       if (e.status === 401 && S.token) {
         BL.forgetToken(gid);
-        S.token = null;
+        S.token = null; S.seat = null; S.mode = "public";
         clear($("page-msg")).append(el("div", { class: "msg warn" }, "The link's token is not valid for this game: showing the public view."));
-        go(n);
-        return;
+        await loadEntries();
+        return go(n, sub, { raw });
       }
-      showError($("page-msg"), e, "Could not load this position:");
+      if (e.code === "bad_step" || e.code === "bad_seq") return badPosition(e);
+      showError($("page-msg"), e, "Could not load this step:");
     }
   }
 
-  function renderView(v) {
-    S.viewSeq = v.seq;
-    const board = v.board || {};
-    clear($("board")).append(renderBoard(board.board, { names: names(), title: `${v.game} board at seq ${v.seq}` }));
-    $("board").setAttribute("data-seq", String(v.seq));
-    clear($("status")).append(statusBadge(v.status));
-    const s = S.summary;
-    $("turn").textContent = v.prompt ? `${v.prompt.seats.map((q) => BL.seatName(s, q)).join(", ")} (${v.prompt.kind})` : "—";
-    const out = outcomeText(s, v.outcome);
-    $("outcome-box").classList.toggle("hidden", !out);
-    $("outcome").textContent = out;
-    const rest = {};
-    for (const [k, val] of Object.entries(board)) if (k !== "board") rest[k] = val;
-    const parts = [kvPanel(rest)];
-    if (v.prompt) parts.push(el("h3", {}, "Prompt"), kvPanel(v.prompt, 0, "prompt"));
-    BL.replaceKeepingOpen($("details"), ...parts);
-    $("viewer").textContent = v.seat === null || v.seat === undefined
-      ? "Showing the public view (what spectators see)."
-      : `Showing the view of ${BL.seatName(s, v.seat)} (seat ${v.seat}), from your seat link.`;
+  /* A bad ?at= (or ?seq=): say so, show no position, and offer the first and last steps. */
+  function badPosition(e) {
+    S.step = null; S.sub = null; S.data = null;
+    const total = S.entries.length;
+    clear($("page-msg")).append(el("div", { class: "msg error", id: "bad-at" },
+      el("strong", {}, "No such step. "), e.message, ` This replay has ${total} step${total === 1 ? "" : "s"}. `,
+      el("button", { type: "button", class: "secondary small", onclick: () => go(1) }, "Go to the first step"), " ",
+      el("button", { type: "button", class: "secondary small", onclick: () => go(total) }, "Go to the last step")));
+    clear($("board")).append(el("p", { class: "muted" }, "No position is shown: the address names no step of this game."));
+    $("board").removeAttribute("data-seq");
+    for (const id of ["step-line", "step-draws", "step-changes", "step-event-list"]) clear($(id));
+    stepperState();
   }
 
-  function highlight(focusLog) {
-    const list = $("log");
-    let current = null;
-    for (const li of list.children) {
-      const q = Number(li.dataset.seq);
-      li.classList.toggle("current", q === S.at);
-      li.classList.toggle("future", q > S.at);
-      if (q === S.at) { current = li; li.setAttribute("aria-current", "step"); } else li.removeAttribute("aria-current");
+  /* ---- one step in words --------------------------------------------------------------- */
+
+  function pieceName(p) {
+    const label = String(p.label || "piece").replace(/[:_]+/g, " ").trim();
+    const name = label.charAt(0).toUpperCase() + label.slice(1);
+    return Number.isInteger(p.owner) ? `${name} (${nameOf(p.owner)})` : name;
+  }
+
+  function changeItems(ch) {
+    const out = [];
+    for (const m of ch.moved || []) out.push(["moved", `${pieceName(m)} moved ${m.from} → ${m.to}`]);
+    for (const a of ch.added || []) out.push(["added", `${pieceName(a)} added on ${a.cell}`]);
+    for (const r of ch.removed || []) out.push(["removed", `${pieceName(r)} removed from ${r.cell}`]);
+    for (const t of ch.turned || []) out.push(["turned", `${t.cell}: ${pieceName(t.from)} is now ${pieceName(t.to)}`]);
+    for (const s of ch.scores || []) {
+      const d = s.after - s.before;
+      out.push(["score", `${nameOf(s.seat)}: ${s.what} ${s.before} → ${s.after} (${d > 0 ? "+" : "−"}${Math.abs(d)})`]);
     }
-    const e = S.events.get(S.at);
-    const line = $("step-event");
-    if (e) {
-      const d = describeEvent(S.summary, e);
-      line.textContent = `#${S.at}: ${d.who ? d.who + " — " : ""}${d.what}`;
+    return out;
+  }
+
+  function drawsBox(d, entry) {
+    const box = clear($("step-draws"));
+    if (!d || d.status === "none" || d.to === null || d.to <= d.from) {
+      if (entry.draws && entry.draws.length) box.append(el("p", {}, "Random results: ", entry.draws.join(", ")));
+      return;
+    }
+    const span = d.to - d.from;
+    const range = span === 1 ? `draw #${d.from}` : `draws #${d.from} to #${d.to - 1}`;
+    const own = entry.rng && entry.seq_from !== entry.rng.seq ? " (of the command these events came from)" : "";
+    box.append(el("h3", {}, "Random draws"));
+    if (d.status === "verified") {
+      box.append(el("p", { class: "rp-ok" }, `✓ ${range}${own}: derived from the committed seed — the seed revealed at the end matches its commitment, and running the step again with it gives these very results.`),
+        el("ul", { class: "rp-draw-list" }, d.noted.map((x) => el("li", { class: "mv-draw" }, x.text))));
+    } else if (d.status === "failed") {
+      box.append(el("p", { class: "rp-bad" }, `✗ ${range}${own}: ${d.why || "they do not follow from the revealed seed"}.`));
     } else {
-      line.textContent = `#${S.at}: (this event is hidden from you)`;
+      box.append(el("p", {}, `${range}${own} from the committed seed (${span} draw${span === 1 ? "" : "s"}): checkable when the game ends and the seed is revealed.`));
     }
-    if (current) {
-      // Scroll the log box only, never the whole page.
-      const top = current.offsetTop - list.offsetTop;
-      if (top < list.scrollTop || top + current.offsetHeight > list.scrollTop + list.clientHeight) {
-        list.scrollTop = Math.max(0, top - list.clientHeight / 2);
-      }
-      if (focusLog) current.querySelector("button").focus();
+    if (entry.draws && entry.draws.length) box.append(el("p", {}, "Results recorded: ", entry.draws.map((t) => el("span", { class: "mv-draw" }, t))));
+  }
+
+  function renderStep() {
+    const d = S.data, e = d.entry;
+    const line = clear($("step-line"));
+    const heading = e.seat === null || e.seat === undefined;
+    line.classList.toggle("undone", Boolean(e.undone));
+    line.append(...[
+      el("p", { class: "rp-where" }, `Step ${d.step} of ${d.steps}`, e.move ? ` · move ${e.move}` : "", ` · seq ${e.seq_from}${e.seq_to !== e.seq_from ? "–" + e.seq_to : ""}`),
+      el("p", { class: "rp-who" },
+        heading ? el("b", { class: "rp-heading" }, e.heading || "") : el("b", { class: "mv-who", style: `border-color:${BL.seatColour(e.seat)}` }, e.who || nameOf(e.seat)),
+        e.at ? el("time", { datetime: e.at, title: e.at }, ` ${new Date(e.at).toLocaleString()} (${BL.when(e.at)})`) : null),
+      e.notation ? el("p", {}, "Command: ", el("code", { class: "mv-notation", id: "step-notation" }, e.notation)) : null,
+      el("p", { class: "rp-text", id: "step-text" }, e.text || ""),
+      e.redacted ? el("p", { class: "muted" }, "Part of this move is hidden from you.") : null,
+      e.undone ? el("p", { class: "rp-undone-note" }, `Undone: a take-back or a voided dispute at seq ${e.undone} returned the game to before it. It stays in the record.`) : null,
+    ].filter(Boolean));
+    const sub = $("step-sub");
+    sub.classList.toggle("hidden", !S.sub);
+    clear(sub);
+    if (S.sub) {
+      const ev = (e.events || []).find((x) => x.seq === S.sub);
+      sub.append(el("span", {}, `Showing the board after event #${S.sub}${ev ? ": " + ev.text : ""} `),
+        el("button", { type: "button", class: "secondary small", id: "whole-step", onclick: () => go(S.step, null, { focus: "step-h" }) }, "Show the whole step"));
+    }
+    drawsBox(d.draws, e);
+    const items = changeItems(d.changes);
+    const ch = clear($("step-changes"));
+    ch.append(el("h3", {}, S.sub ? "What this event changed" : "What changed"),
+      items.length ? el("ul", { class: "rp-change-list" }, items.map(([k, t]) => el("li", { class: `rp-${k}` }, t)))
+        : el("p", { class: "muted" }, "Nothing you can see on the board changed."));
+    const list = clear($("step-event-list"));
+    const evs = e.events || [];
+    $("step-events-sum").textContent = `${evs.length} event${evs.length === 1 ? "" : "s"} in this step (open one to see the board after it)`;
+    for (const x of evs) {
+      list.append(el("li", { class: (x.quiet ? "mv-quiet" : "") + (x.seq === S.sub ? " current" : ""), "data-seq": x.seq },
+        el("button", { type: "button", class: "linklike", "aria-label": `Board after event ${x.seq}`, onclick: () => go(S.step, x.seq) }, `#${x.seq}`), " ", x.text));
+    }
+    if (S.sub) $("step-events").open = true;
+  }
+
+  /* ---- the board ------------------------------------------------------------------------ */
+
+  function boardWidth() {
+    const box = $("board");
+    return Math.max(200, box.clientWidth || box.parentElement.clientWidth - 32);
+  }
+
+  function ctxFor() {
+    const w = boardWidth();
+    return { seat: S.mode === "seat" ? S.seat : null, names: names(), summary: S.summary, legal: [], width: w, compact: w < 560 };
+  }
+
+  /* The removed pieces, drawn as the skin draws them (a view holding just those pieces). */
+  function ghostsOf(v, removed, sk, ctx) {
+    if (!removed.length) return null;
+    const at = {};
+    for (const r of removed) (at[r.cell] = at[r.cell] || []).push({ label: r.label, owner: r.owner });
+    let cells = v.board.board.cells.map((c) => ({ ...c, pieces: at[c.id] || [] }));
+    if (sk) {
+      try { cells = sk.board({ ...v, board: { ...v.board, board: { ...v.board.board, cells } } }, ctx).board.cells; } catch (e) { /* plain pieces */ }
+    }
+    const out = {};
+    for (const c of cells) if (at[c.id]) out[c.id] = c.pieces;
+    return out;
+  }
+
+  /* An arrow from each moved piece's cell to where it went. */
+  function arrows(root, moved) {
+    if (!moved.length) return;
+    const centre = (id) => {
+      const g = root.querySelector(`g.cell[data-id="${CSS.escape(String(id))}"] .cell-shape`);
+      if (!g) return null;
+      const b = g.getBBox();
+      return [b.x + b.width / 2, b.y + b.height / 2, Math.min(b.width, b.height)];
+    };
+    const defs = svg("defs", {}, svg("marker", { id: "rp-head", viewBox: "0 0 10 10", refX: "8", refY: "5", markerWidth: "5", markerHeight: "5", orient: "auto-start-reverse" },
+      svg("path", { d: "M 0 0 L 10 5 L 0 10 z", class: "rp-arrow-head" })));
+    root.append(defs);
+    for (const m of moved) {
+      const a = centre(m.from), b = centre(m.to);
+      if (!a || !b) continue;
+      // From the edge of the first cell's centre to short of the other's, so that the arrow
+      // points at the piece without covering it.
+      const dx = b[0] - a[0], dy = b[1] - a[1], len = Math.hypot(dx, dy) || 1;
+      const cut = Math.min(a[2] * 0.3, len / 3);
+      const ux = dx / len, uy = dy / len;
+      root.append(svg("line", { x1: (a[0] + ux * cut).toFixed(1), y1: (a[1] + uy * cut).toFixed(1), x2: (b[0] - ux * cut).toFixed(1), y2: (b[1] - uy * cut).toFixed(1),
+        class: "rp-arrow", "marker-end": "url(#rp-head)", "data-from": m.from, "data-to": m.to, "stroke-width": Math.max(2, a[2] / 22).toFixed(1) }));
     }
   }
 
-  function renderLog() {
+  function renderBoardOf() {
+    const d = S.data, v = d.view, board = v.board || {};
+    const sk = BL.skins[v.game] || null;
+    const ctx = ctxFor();
+    let drawn = board.board, overlays = null;
+    const hasCells = board.board && Array.isArray(board.board.cells) && board.board.cells.length;
+    if (sk && hasCells) {
+      try { const dec = sk.board(v, ctx); drawn = dec.board; overlays = dec.overlays; $("board").dataset.skin = "ok"; } catch (e) { $("board").dataset.skin = "error"; console.error(e); }
+    } else $("board").dataset.skin = "none";
+    const changed = d.changes || {};
+    const marked = [...new Set([...(S.sub ? [] : d.entry.cells || []), ...(changed.cells || [])])];
+    const root = renderBoard(drawn, {
+      names: names(), title: `${v.game} board after step ${d.step} (seq ${d.seq})`, marked,
+      ghosts: hasCells ? ghostsOf(v, changed.removed || [], sk, ctx) : null, overlays,
+      fit: sk ? boardWidth() : 0, onInfo: showInfo,
+    });
+    clear($("board")).append(root);
+    $("board").setAttribute("data-seq", String(d.seq));
+    $("board").setAttribute("data-step", String(d.step));
+    if (root.tagName && root.tagName.toLowerCase() === "svg") arrows(root, changed.moved || []);
+    $("board-hint").textContent = marked.length
+      ? `Washed in yellow: what ${S.sub ? "this event" : "this step"} touched or changed${(changed.moved || []).length ? "; an arrow shows each move" : ""}${(changed.removed || []).length ? "; faded pieces were removed" : ""}.`
+      : "";
+    $("legend-box").classList.toggle("hidden", !(sk && sk.legend));
+    if (sk && sk.legend) BL.replaceKeepingOpen($("board-legend"), sk.legend(v, ctx));
+    $("rules-link").classList.toggle("hidden", !(sk && sk.rules));
+    if (sk && sk.rules) $("rules-link").href = sk.rules;
+    $("players-box").classList.toggle("hidden", !(sk && sk.panels));
+    if (sk && sk.panels) BL.replaceKeepingOpen($("players"), ...sk.panels(v, ctx));
+    $("details-box").classList.toggle("hidden", Boolean(sk));
+    if (!sk) {
+      const rest = {};
+      for (const [k, val] of Object.entries(board)) if (k !== "board") rest[k] = val;
+      BL.replaceKeepingOpen($("details"), kvPanel(rest));
+    }
+    const st = clear($("state-line"));
+    const out = outcomeText(S.summary, v.outcome);
+    st.append(statusBadge(v.status), " ", out || v.prompt_text || "");
+    const who = S.mode === "all" ? "Everything shown: every seat's secrets (the game is over, or you are its referee)."
+      : S.mode === "seat" ? `As ${nameOf(S.seat)} (seat ${S.seat}) sees it, from your seat link.` : "The public view (what spectators see).";
+    $("viewer").textContent = who;
+  }
+
+  function showInfo(id, text) {
+    const box = $("cell-info");
+    box.classList.remove("hidden");
+    clear(box).append(...text.split("\n").map((line, i) => el(i ? "div" : "strong", {}, line)));
+  }
+
+  function render() {
+    renderStep();
+    renderBoardOf();
+    viewChoices();
+    stepperState();
+  }
+
+  /* ---- the list of steps ----------------------------------------------------------------- */
+
+  function renderList() {
     const list = clear($("log"));
-    const seqs = [...S.events.keys()].sort((a, b) => a - b);
-    for (const q of seqs) {
-      const li = logEntry(S.summary, S.events.get(q));
-      // The seq is a button (keyboard, screen readers); a click anywhere on the row also jumps.
-      const seqLabel = li.querySelector(".log-seq");
-      const jump = el("button", { type: "button", class: "log-seq linklike", "aria-label": `Go to seq ${q}` }, `#${q}`);
-      seqLabel.replaceWith(jump);
-      li.addEventListener("click", () => go(q));
+    for (const e of S.entries) {
+      const heading = e.seat === null || e.seat === undefined;
+      const li = el("li", { class: "rp-entry" + (heading ? " mv-step" : "") + (e.undone ? " undone" : ""), "data-n": e.n, "data-seq": e.seq_to },
+        el("button", { type: "button", class: "linklike rp-jump", "aria-label": `Go to step ${e.n}` }, `${e.n}.`), " ",
+        heading ? el("b", { class: "mv-heading" }, `${e.heading || ""}: `) : el("b", { class: "mv-who", style: `border-color:${BL.seatColour(e.seat)}` }, e.who || ""),
+        " ", el("span", { class: "rp-entry-text" }, heading || !e.who || !(e.text || "").startsWith(e.who + " ") ? e.text || "" : e.text.slice(e.who.length + 1)),
+        e.notation ? el("code", { class: "mv-notation" }, e.notation) : null,
+        ...(e.draws || []).map((t) => el("span", { class: "mv-draw" }, t)),
+        e.undone ? el("span", { class: "badge muted-badge" }, "undone") : null);
+      li.addEventListener("click", () => go(e.n));
       list.append(li);
     }
   }
 
-  async function loadEvents(from) {
-    const { data } = await api(`/v1/games/${gid}/events?from=${from}`, { token: S.token });
-    for (const e of data.events) S.events.set(e.seq, e);
+  /* ---- whose eyes ------------------------------------------------------------------------- */
+
+  function viewChoices() {
+    const sel = $("view-as");
+    $("as-seat").disabled = S.seat === null;
+    $("as-seat").textContent = S.seat === null ? "your seat (open your seat link)" : `your seat: ${nameOf(S.seat)}`;
+    $("as-all").disabled = !S.mayAll;
+    $("as-all").textContent = S.mayAll ? "everything shown" : "everything shown (after the end, or for the referee)";
+    sel.value = S.mode;
   }
 
-  /* ---- the audit ----------------------------------------------------------------------- */
+  $("view-as").addEventListener("change", async () => {
+    const want = $("view-as").value;
+    if (want === S.mode) return;
+    S.mode = want;
+    try {
+      await loadEntries();
+      renderList();
+      const seq = S.data ? S.data.seq : null;
+      await go(seq ? stepOfSeq(seq) || S.entries.length : S.entries.length);
+    } catch (e) { showError($("page-msg"), e, "Could not change the view:"); }
+  });
 
+  /* ---- the audit ------------------------------------------------------------------------ */
+
+  function drawsSoFar() {
+    let n = 0;
+    for (const e of S.entries) if (e.rng) n = Math.max(n, e.rng.to);
+    return n;
+  }
+
+  /* The badge says exactly what was checked, in the audit's own terms (its `checked` list and,
+   * where the service signs, its verdict and summary). */
   async function audit() {
     const badge = $("audit-badge");
     badge.className = "badge audit-badge audit-wait";
     badge.textContent = "checking…";
     try {
-      const { data } = await api(`/v1/games/${gid}/audit`);
-      badge.className = `badge audit-badge ${data.ok ? "audit-ok" : "audit-fail"}`;
-      badge.textContent = data.ok ? "OK" : (data.seq ? `FAIL at seq ${data.seq}` : "FAIL");
-      $("audit-reason").textContent = data.reason || (data.ok ? "the record checks out" : "");
-      $("audit-more").textContent = `${data.events} events; checked: ${(data.checked || []).join(", ") || "nothing"}.`;
+      const { data } = await api(`/v1/games/${enc}/audit`);
+      const checked = (data.checked || []).filter((c) => !/\brandom draws\b|\bcommands re-run\b/.test(c));
+      const draws = drawsSoFar();
+      const verdict = data.verdict || (data.ok ? "ok" : "failed");
+      const finished = data.complete === true || (data.complete === undefined && (data.checked || []).some((c) => /re-derived/.test(c)));
+      let head, line;
+      if (verdict === "failed") {
+        head = data.seq ? `failed at seq ${data.seq}` : "failed";
+        line = data.reason || data.summary || "";
+      } else if (verdict === "unverifiable") {
+        head = "unverifiable";
+        line = data.summary || data.reason || "";
+      } else if (finished) {
+        head = "verified";
+        line = data.summary && data.summary.startsWith("verified") ? data.summary : `verified: ${(data.checked || []).join(", ")}`;
+      } else {
+        head = verdict === "verified" ? `verified up to seq ${data.events}` : "intact so far";
+        line = `${checked.join(" and ") || "nothing"} intact; ${draws} draw${draws === 1 ? "" : "s"} checkable when the game ends`;
+      }
+      badge.className = `badge audit-badge ${verdict === "failed" ? "audit-fail" : verdict === "unverifiable" ? "audit-wait" : "audit-ok"}`;
+      badge.textContent = head;
+      $("audit-reason").textContent = line;
+      $("audit-more").textContent = `${data.events} events checked${data.key ? `; signed with key ${data.key}` : ""}.`;
     } catch (e) {
       badge.className = "badge audit-badge audit-fail";
       badge.textContent = "unavailable";
@@ -144,63 +426,79 @@
     }
   }
 
-  /* ---- wiring -------------------------------------------------------------------------- */
+  /* ---- wiring ----------------------------------------------------------------------------- */
 
+  const stepBy = (k) => { if (S.step) go(S.step + k); };
   $("first").addEventListener("click", () => go(1));
-  $("prev").addEventListener("click", () => go(S.at - 1));
-  $("next").addEventListener("click", () => go(S.at + 1));
-  $("last").addEventListener("click", () => go(S.head));
+  $("prev").addEventListener("click", () => stepBy(-1));
+  $("next").addEventListener("click", () => stepBy(1));
+  $("last").addEventListener("click", () => go(S.entries.length));
   slider.addEventListener("input", () => go(Number(slider.value)));
   $("audit-again").addEventListener("click", audit);
   document.addEventListener("keydown", (ev) => {
     const t = ev.target;
     if (t === slider || (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT" || t.isContentEditable))) return;
     if (ev.altKey || ev.ctrlKey || ev.metaKey) return;
-    const step = { ArrowLeft: -1, ArrowRight: 1 }[ev.key];
-    const inLog = t && t.closest && t.closest("#log");
-    if (step !== undefined) { ev.preventDefault(); go(S.at + step, { focusLog: Boolean(inLog) }); }
-    else if (ev.key === "Home") { ev.preventDefault(); go(1, { focusLog: Boolean(inLog) }); }
-    else if (ev.key === "End") { ev.preventDefault(); go(S.head, { focusLog: Boolean(inLog) }); }
+    if (ev.key === "ArrowLeft" && S.step > 1) { ev.preventDefault(); stepBy(-1); }
+    else if (ev.key === "ArrowRight" && S.step && S.step < S.entries.length) { ev.preventDefault(); stepBy(1); }
+    else if (ev.key === "Home") { ev.preventDefault(); go(1); }
+    else if (ev.key === "End") { ev.preventDefault(); go(S.entries.length); }
   });
-
-  function setHead(head) {
-    S.head = Math.max(1, head);
-    slider.max = String(S.head);
-  }
+  let resizeTimer = null;
+  window.addEventListener("resize", () => { clearTimeout(resizeTimer); resizeTimer = setTimeout(() => { if (S.data) renderBoardOf(); }, 150); });
 
   function listen() {
-    const es = new EventSource(`/v1/games/${encodeURIComponent(gid)}/stream`);
+    const es = new EventSource(`/v1/games/${enc}/stream`);
     es.addEventListener("summary", async (ev) => {
       let s;
       try { s = JSON.parse(ev.data); } catch (e) { return; }
-      if (!S.summary || s.seq <= S.head) return;
-      const wasLast = S.at === S.head;
-      const from = S.head + 1;
+      if (!S.summary || s.seq <= (S.seq || 0)) return;
+      const wasLast = S.step === S.entries.length;
       S.summary = s;
-      setHead(s.seq);
-      try { await loadEvents(from); } catch (e) { return; }
-      renderLog();
+      try { await loadEntries(); } catch (e) { return; }
+      renderList();
       if (s.status !== "active") { $("export-link").classList.remove("hidden"); audit(); }
-      go(wasLast ? S.head : S.at);
+      if (wasLast) go(S.entries.length); else stepperState();
     });
     window.addEventListener("pagehide", () => es.close());
   }
 
+  async function whoAmI() {
+    if (!S.token) return;
+    try {
+      const { data } = await api(`/v1/games/${enc}/view`, { token: S.token });
+      S.seat = Number.isInteger(data.seat) ? data.seat : null;
+    } catch (e) {
+      if (e.status === 401) {
+        BL.forgetToken(gid);
+        S.token = null;
+        clear($("page-msg")).append(el("div", { class: "msg warn" }, "The link's token is not valid for this game: showing the public view."));
+      } else throw e;
+    }
+  }
+
   (async () => {
     try {
-      const { data } = await api(`/v1/games/${gid}`);
+      const { data } = await api(`/v1/games/${enc}`);
       S.summary = data;
       document.title = `Replay ${data.game} ${data.id} — boardlog`;
       $("title").textContent = `Replay · ${data.game} · ${data.id}`;
       clear($("legend")).append(seatLegend(data));
-      setHead(data.seq);
       $("export-link").classList.toggle("hidden", data.status === "active");
-      try { await loadEvents(1); } catch (e) {
-        if (e.status === 401 && S.token) { BL.forgetToken(gid); S.token = null; await loadEvents(1); } else throw e;
-      }
-      renderLog();
-      const want = Number(new URLSearchParams(location.search).get("at"));
-      await go(Number.isFinite(want) && want >= 1 ? want : S.head);
+      await whoAmI();
+      const params = new URLSearchParams(location.search);
+      const asked = params.get("view");
+      S.mode = asked === "all" || (asked === "public") ? asked : defaultMode();
+      if (S.mode === "all" && data.status === "active") S.mode = defaultMode(); // the API says why if asked for
+      await loadEntries();
+      renderList();
+      const rawAt = params.get("at"), rawSeq = params.get("seq");
+      if (rawAt !== null) await go(null, rawSeq && /^\d+$/.test(rawSeq) ? Number(rawSeq) : null, { raw: rawAt });
+      else if (rawSeq !== null) {
+        const n = /^\d+$/.test(rawSeq) ? stepOfSeq(Number(rawSeq)) : null;
+        if (n) await go(n, Number(rawSeq));
+        else badPosition({ message: `'seq' is an event's seq, from 1 to ${S.seq}, not ${JSON.stringify(rawSeq.slice(0, 20))}.` });
+      } else await go(S.entries.length);
       audit();
       listen();
     } catch (e) {

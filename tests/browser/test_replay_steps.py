@@ -1,0 +1,164 @@
+"""The replay page by move (issue #21 item 5, issue #14's replay gaps), in headless chromium.
+
+A Rite game is played over HTTP up to its first unit move (`move c4 d5`-style notation); the page
+then shows that step with the unit already on its destination, both cells washed and an arrow
+between them, the step's events as sub-steps one can open, and steps by move with the buttons,
+the list and the keys. A bad `?at=` (abc, -1, past the end) says so and shows no position. A
+finished game's step shows its draws re-derived from the revealed seed, and a viewer may replay
+with everything shown. Desktop and phone sizes; screenshots go to /tmp/boardlog-shots.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis
+from playwright.sync_api import expect
+
+from tests.browser.conftest import CHROMIUM
+from tests.conftest import Stack, child_env, running_stack, wait_for
+from tests.integration.helpers import command, new_race
+from tests.support.replaying import new_rite, play_rite_until_a_move
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.integration,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason=f"{CHROMIUM} is absent: the browser tests need Debian's chromium"),
+]
+
+
+@pytest.fixture(scope="module")
+def stack(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    ns = f"t{uuid.uuid4().hex[:12]}"
+    with running_stack(child_env(redis_url, ns), tmp_path_factory.mktemp("replaypage")) as s:
+        yield s
+    client = redis.Redis.from_url(redis_url)
+    for pattern in (f"{ns}:*", f"{ns}-dramatiq:*"):
+        keys = list(client.scan_iter(match=pattern, count=1000))
+        for i in range(0, len(keys), 500):
+            client.delete(*keys[i : i + 500])
+    client.close()
+
+
+@pytest.fixture(scope="module")
+def rite(stack: Stack) -> dict[str, Any]:
+    """One Rite game, played up to its first move: its id, tokens, the move and its step."""
+    with stack.client() as c:
+        gid, tokens = new_rite(c)
+        notation, seq = play_rite_until_a_move(c, gid, tokens)
+        wait_for(lambda: c.get(f"/v1/games/{gid}").json()["seq"] >= seq)
+        last = c.get(f"/v1/games/{gid}/replay").json()
+    assert last["entry"]["notation"] == notation
+    return {"gid": gid, "tokens": tokens, "notation": notation, "step": last["step"], "seq": seq}
+
+
+def cell(page: Any, cid: str) -> Any:
+    return page.locator(f'#board svg.board g.cell[data-id="{cid}"]')
+
+
+def test_the_move_step_shows_the_unit_on_its_destination_and_both_cells(stack: Stack, rite: dict[str, Any],
+                                                                         new_page: Any, shots: Path) -> None:
+    gid, n = rite["gid"], rite["step"]
+    _, src, dst = rite["notation"].split()
+    page = new_page(1440, 1000)
+    page.goto(f"{stack.url}/games/{gid}/replay?at={n}")
+    expect(page.locator("#board")).to_have_attribute("data-step", str(n))
+    expect(page.locator("#board")).to_have_attribute("data-skin", "ok")  # the Rite board, not the plain drawing
+    expect(page.locator("#step-notation")).to_have_text(rite["notation"])
+    expect(page.locator("#step-text")).to_contain_text("ann")
+    expect(page.locator("#step-line time")).to_have_count(1)
+    # the unit is already on the destination, both cells washed, an arrow from one to the other
+    expect(cell(page, dst).locator(".piece, g").first).to_be_visible()
+    assert cell(page, dst).get_attribute("class") and "marked" in str(cell(page, dst).get_attribute("class"))
+    assert "marked" in str(cell(page, src).get_attribute("class"))
+    expect(page.locator(f'#board line.rp-arrow[data-from="{src}"][data-to="{dst}"]')).to_have_count(1)
+    expect(page.locator("#step-changes")).to_contain_text(f"moved {src} → {dst}")
+    expect(page.locator("#step-changes")).to_contain_text("energy")
+    src_title = cell(page, src).locator("title").first.text_content() or ""
+    dst_title = cell(page, dst).locator("title").first.text_content() or ""
+    unit = page.locator("#step-changes li.rp-moved").first.text_content() or ""
+    kind = unit.split(" (")[0]
+    assert kind.lower() in dst_title.lower() and kind.lower() not in src_title.split("\n", 1)[-1].lower(), (unit, src_title, dst_title)
+    # the whole game is there, one entry a step, the current one marked
+    expect(page.locator("#log li.rp-entry")).to_have_count(n)
+    expect(page.locator("#log li.current")).to_have_attribute("data-n", str(n))
+    expect(page.locator("#players-box")).to_be_visible()
+    page.screenshot(path=str(shots / "replay-rite-move-desktop.png"), full_page=True)
+
+    # the step before: the unit is still at its start, the page steps by move
+    page.get_by_role("button", name="Previous step").click()
+    expect(page).to_have_url(f"{stack.url}/games/{gid}/replay?at={n - 1}")
+    expect(page.locator("#board")).to_have_attribute("data-step", str(n - 1))
+    assert kind.lower() in (cell(page, src).locator("title").first.text_content() or "").lower()
+    page.locator("body").press("ArrowRight")
+    expect(page).to_have_url(f"{stack.url}/games/{gid}/replay?at={n}")
+    page.locator('#log li[data-n="2"]').click()
+    expect(page).to_have_url(f"{stack.url}/games/{gid}/replay?at=2")
+    page.get_by_role("button", name="Last step").click()
+    expect(page.locator("#board")).to_have_attribute("data-step", str(n))
+
+    # an event of the step is a sub-step: the board after that one event
+    page.locator("#step-events summary").click()
+    first = page.locator("#step-event-list li").first
+    seq = int(first.get_attribute("data-seq") or 0)
+    first.get_by_role("button").click()
+    expect(page.locator("#step-sub")).to_contain_text(f"event #{seq}")
+    expect(page.locator("#board")).to_have_attribute("data-seq", str(seq))
+    expect(page).to_have_url(f"{stack.url}/games/{gid}/replay?at={n}&seq={seq}")
+    page.get_by_role("button", name="Show the whole step").click()
+    expect(page.locator("#step-sub")).to_be_hidden()
+
+    # the audit says what it checked, mid-game: the draws wait for the end
+    expect(page.locator("#audit-reason")).to_contain_text(re.compile(r"intact; \d+ draws? checkable when the game ends"))
+
+    phone = new_page(390, 844)
+    phone.goto(f"{stack.url}/games/{gid}/replay?at={n}")
+    expect(phone.locator("#board")).to_have_attribute("data-step", str(n))
+    assert "marked" in str(cell(phone, dst).get_attribute("class"))
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    phone.screenshot(path=str(shots / "replay-rite-move-phone.png"), full_page=True)
+
+
+def test_a_bad_at_shows_a_clear_error_and_no_position(stack: Stack, rite: dict[str, Any], new_page: Any, shots: Path) -> None:
+    gid, n = rite["gid"], rite["step"]
+    page = new_page(1280, 900)
+    for bad, says in (("abc", "not 'abc'"), ("-1", "from 1"), (str(n + 50), f"from 1 to {n}")):
+        page.goto(f"{stack.url}/games/{gid}/replay?at={bad}")
+        expect(page.locator("#bad-at")).to_contain_text("No such step")
+        expect(page.locator("#bad-at")).to_contain_text(says)
+        expect(page.locator("#board")).not_to_have_attribute("data-step", re.compile(".*"))
+        expect(page.locator("#board svg.board")).to_have_count(0)
+    page.screenshot(path=str(shots / "replay-bad-at.png"))
+    page.get_by_role("button", name="Go to the first step").click()
+    expect(page).to_have_url(f"{stack.url}/games/{gid}/replay?at=1")
+    expect(page.locator("#bad-at")).to_have_count(0)
+
+
+def test_a_finished_game_shows_its_draws_re_derived_and_everything(stack: Stack, new_page: Any, shots: Path) -> None:
+    with stack.client() as c:
+        gid, tokens, _ = new_race(c, seats=2, target=4)
+        for i in range(40):
+            r = command(c, gid, tokens[i % 2])
+            if r.status_code == 409:
+                break
+        wait_for(lambda: c.get(f"/v1/games/{gid}").json()["status"] == "over")
+    page = new_page(1280, 900)
+    page.goto(f"{stack.url}/games/{gid}/replay?at=2#token={tokens[1]}")
+    expect(page.locator("#board")).to_have_attribute("data-step", "2")
+    assert page.url == f"{stack.url}/games/{gid}/replay?at=2", "the token leaves the address"
+    expect(page.locator("#viewer")).to_contain_text("p1 (seat 1)")
+    expect(page.locator("#step-notation")).to_have_text("roll")
+    expect(page.locator("#step-draws")).to_contain_text("derived from the committed seed")
+    expect(page.locator("#step-draws li.mv-draw")).to_have_text(re.compile(r"^#\d+: d6 → [1-6]$"))
+    expect(page.locator("#audit-badge")).to_have_text("verified")
+    page.locator("#view-as").select_option("all")
+    expect(page).to_have_url(f"{stack.url}/games/{gid}/replay?at=2&view=all")
+    expect(page.locator("#viewer")).to_contain_text("Everything shown")
+    page.locator("#view-as").select_option("public")
+    expect(page.locator("#viewer")).to_contain_text("public view")
+    page.screenshot(path=str(shots / "replay-race-over.png"), full_page=True)
