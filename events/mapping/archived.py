@@ -10,9 +10,10 @@ byte in canonical form, or the record is refused.
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any
 
 import msgspec
 import zstandard
@@ -66,61 +67,92 @@ def pack(gid: str, envelopes: Sequence[Envelope], results: dict[str, bytes]) -> 
 
 @dataclass(slots=True)
 class Record:
-    """An unpacked record; its envelopes (with their hashes) are rebuilt on first use."""
+    """An unpacked record, still by column: events are made as a fold asks for them, and the
+    envelopes (with their hashes) on first use."""
 
     game: str
     seq: int
     head: str
-    events: list[Event]
-    commands: list[str | None]
-    ats: list[str]
+    types: list[str]
+    type_of: list[int]
+    data: list[dict[str, Any]]
+    seats: list[int | None]
+    runs: list[list[Any]]
     results: dict[str, bytes]
     _envelopes: list[Envelope] | None = field(default=None)
+
+    def events(self, start: int, stop: int) -> list[Event]:
+        """The events from index `start` up to `stop` (seq start + 1 to stop)."""
+        types = self.types
+        return [Event(types[t], d, s) for t, d, s in
+                zip(self.type_of[start:stop], self.data[start:stop], self.seats[start:stop], strict=True)]
+
+    def stamps(self) -> tuple[list[str | None], list[str]]:
+        """Each event's command id and time."""
+        commands: list[str | None] = []
+        ats: list[str] = []
+        ms = 0
+        seconds: dict[int, str] = {}
+        for cmd, at, count in self.runs:
+            if isinstance(at, int):
+                ms += at
+                sec, milli = divmod(ms, 1000)
+                head = seconds.get(sec)
+                if head is None:
+                    head = seconds[sec] = compact.format_at(sec * 1000)[:-4]
+                text = f"{head}{milli:03d}Z"
+            else:
+                text = at
+            commands += [cmd.hex() if isinstance(cmd, bytes) else cmd] * count
+            ats += [text] * count
+        if len(commands) != self.seq:
+            raise RecordError("archive record: its command runs disagree with its events")
+        return commands, ats
 
     def envelopes(self) -> list[Envelope]:
         """Every envelope, seq 1 to the head; RecordError when the chain they make does not
         end at the record's head hash."""
         if self._envelopes is None:
+            commands, ats = self.stamps()
+            types, game = self.types, self.game
             out: list[Envelope] = []
-            prev = genesis(self.game)
-            for i, e in enumerate(self.events):
-                data = cast(dict[str, Any], e.data)  # as unpacked: a dict
-                body: dict[str, Any] = {"game": self.game, "seq": i + 1, "type": e.type, "data": data,
-                                        "seat": e.seat, "command": self.commands[i], "at": self.ats[i],
-                                        "prev": prev}
+            prev = genesis(game)
+            for i, (t, data, seat) in enumerate(zip(self.type_of, self.data, self.seats, strict=True)):
+                body: dict[str, Any] = {"game": game, "seq": i + 1, "type": types[t], "data": data,
+                                        "seat": seat, "command": commands[i], "at": ats[i], "prev": prev}
                 h = link(prev, body)
-                out.append(Envelope(self.game, i + 1, e.type, data, e.seat, self.commands[i], self.ats[i], prev, h))
+                out.append(Envelope(game, i + 1, types[t], data, seat, commands[i], ats[i], prev, h))
                 prev = h
             if out and prev != self.head:
-                raise RecordError(f"{self.game}: the archived events do not chain to the head hash")
+                raise RecordError(f"{game}: the archived events do not chain to the head hash")
             self._envelopes = out
         return self._envelopes
 
 
+def _decode(raw: bytes) -> Any:
+    # Tens of thousands of new containers at once would run the cyclic collector many times
+    # over objects that hold no cycles: it is off while they are made.
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        return _decoder.decode(raw)
+    finally:
+        if was:
+            gc.enable()
+
+
 def unpack(blob: bytes) -> Record:
     try:
-        body = _decoder.decode(zstandard.ZstdDecompressor().decompress(blob))
+        body = _decode(zstandard.ZstdDecompressor().decompress(blob))
         if body.get("v") != FORMAT:
             raise RecordError(f"archive record format {body.get('v')!r}, not {FORMAT}")
-        types: list[str] = body["types"]
-        events = [Event(types[t], d, s) for t, d, s in zip(body["t"], body["d"], body["s"], strict=True)]
-        commands: list[str | None] = []
-        ats: list[str] = []
-        ms = 0
-        for cmd, at, count in body["runs"]:
-            if isinstance(at, int):
-                ms += at
-                text = compact.format_at(ms)
-            else:
-                text = at
-            command = cmd.hex() if isinstance(cmd, bytes) else cmd
-            commands += [command] * count
-            ats += [text] * count
-        if len(commands) != len(events) or len(events) != body["seq"]:
+        rec = Record(body["game"], body["seq"], body["head"].hex(), body["types"], body["t"], body["d"], body["s"],
+                     body["runs"], {k: bytes(v) for k, v in body["results"]})
+        if not len(rec.type_of) == len(rec.data) == len(rec.seats) == rec.seq \
+                or sum(r[2] for r in rec.runs) != rec.seq:
             raise RecordError("archive record: its columns disagree in length")
-        return Record(body["game"], body["seq"], body["head"].hex(), events, commands, ats,
-                      {k: bytes(v) for k, v in body["results"]})
-    except (zstandard.ZstdError, msgspec.DecodeError, KeyError, TypeError, ValueError) as e:
+        return rec
+    except (zstandard.ZstdError, msgspec.DecodeError, KeyError, TypeError, ValueError, IndexError) as e:
         if isinstance(e, RecordError):
             raise
         raise RecordError(f"not an archive record: {e}") from None

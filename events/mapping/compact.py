@@ -2,11 +2,14 @@
 
 An envelope's `game` is its stream's key, its `seq` its entry id, and its `prev` the hash of the
 entry before (the genesis hash for seq 1); none of them is stored. What is stored is
-`[type, data, seat, command, at, hash]`, with the command id as its 16 bytes when it is 32
-lowercase hex digits, `at` as milliseconds since the epoch when it is the clock's own
-`YYYY-MM-DDTHH:MM:SS.mmmZ`, and the hash as its 32 bytes: anything else (a client's own command
-id, another time format) is kept as the string it was, so the envelope rebuilt from a row is
-the one sealed, byte for byte in its canonical form, and its hash covers the same bytes.
+`[type, data, seat, command, at, hash]`, with the type as its code in `event_types.txt` when it
+is listed there, the command id as its 16 bytes when it is 32 lowercase hex digits, `at` as
+milliseconds since the epoch when it is the clock's own `YYYY-MM-DDTHH:MM:SS.mmmZ`, and the hash
+as its 32 bytes: anything else (a client's own command id, another time format) is kept as the
+string it was, so the envelope rebuilt from a row is the one sealed, byte for byte in its
+canonical form, and its hash covers the same bytes. The events of one command share their
+command id and time: every one after the first is the short row `[type, data, seat, hash]`,
+whose command and time are those of the row before it.
 
 msgspec's MessagePack was chosen by measurement over msgpack and orjson with short keys
 (bench/bench_codec.py; figures in bench/RESULTS.md): the smallest rows with msgpack and the
@@ -18,11 +21,16 @@ from __future__ import annotations
 import calendar
 import re
 import time
+from importlib import resources
 from typing import Any
 
 import msgspec
 
 from events.mapping.envelope import Envelope
+
+_names = resources.files("events.mapping").joinpath("event_types.txt").read_text().splitlines()
+TYPES: tuple[str, ...] = tuple(n for n in _names if n and not n.startswith("#"))
+_CODES = {name: i for i, name in enumerate(TYPES)}
 
 _encoder = msgspec.msgpack.Encoder()
 _decoder = msgspec.msgpack.Decoder()
@@ -59,15 +67,20 @@ def _command(command: str | None) -> bytes | str | None:
     return command
 
 
-def row(env: Envelope) -> list[Any]:
-    """The stored fields of `env`, in order."""
-    return [env.type, env.data, env.seat, _command(env.command), at_ms(env.at), bytes.fromhex(env.hash)]
+def row(env: Envelope, before: Envelope | None = None) -> list[Any]:
+    """The stored fields of `env`; the short row when `before`, the envelope stored just before
+    it, has its command id and time."""
+    kind = _CODES.get(env.type, env.type)
+    digest = bytes.fromhex(env.hash)
+    if before is not None and before.command == env.command and before.at == env.at:
+        return [kind, env.data, env.seat, digest]
+    return [kind, env.data, env.seat, _command(env.command), at_ms(env.at), digest]
 
 
-def encode(env: Envelope) -> bytes:
-    """`env` as one compact row; OverflowError or TypeError for data MessagePack cannot hold
-    (an integer beyond 64 bits): the caller stores that envelope in its JSON form instead."""
-    return _encoder.encode(row(env))
+def encode(env: Envelope, before: Envelope | None = None) -> bytes:
+    """`env` as one compact row (see `row`); OverflowError or TypeError for data MessagePack
+    cannot hold (an integer beyond 64 bits): the caller stores that envelope in its JSON form."""
+    return _encoder.encode(row(env, before))
 
 
 def decode_row(raw: bytes) -> list[Any]:
@@ -75,28 +88,35 @@ def decode_row(raw: bytes) -> list[Any]:
         got = _decoder.decode(raw)
     except msgspec.DecodeError as e:
         raise RowError(f"not a compact envelope: {e}") from None
-    if not isinstance(got, list) or len(got) != 6:
-        raise RowError("not a compact envelope: expected an array of 6")
+    if not isinstance(got, list) or len(got) not in (4, 6):
+        raise RowError("not a compact envelope: expected an array of 4 or 6")
     return got
 
 
-def envelope(game: str, seq: int, prev: str, fields: list[Any]) -> Envelope:
-    """The envelope a decoded row stands for, at `seq` of `game`, linked to `prev`."""
-    type_, data, seat, command, at, digest = fields
-    if isinstance(command, bytes):
-        command = command.hex()
-    if isinstance(at, int):
-        at = format_at(at)
-    return Envelope(game, seq, type_, data, seat, command, at, prev, digest.hex())
+def stamp(fields: list[Any]) -> tuple[str | None, str] | None:
+    """The command id and time a decoded row names (None: a short row, those of the row before)."""
+    if len(fields) == 4:
+        return None
+    command, at = fields[3], fields[4]
+    return (command.hex() if isinstance(command, bytes) else command), (format_at(at) if isinstance(at, int) else at)
 
 
-def decode(game: str, seq: int, prev: str, raw: bytes) -> Envelope:
-    return envelope(game, seq, prev, decode_row(raw))
+def envelope(game: str, seq: int, prev: str, fields: list[Any], before: tuple[str | None, str] | None) -> Envelope:
+    """The envelope a decoded row stands for, at `seq` of `game`, linked to `prev`; `before` is
+    the command id and time of the row before (needed for a short row)."""
+    kind, data, seat = fields[0], fields[1], fields[2]
+    own = stamp(fields)
+    if own is None:
+        if before is None:
+            raise RowError(f"row {seq} shares the command of the row before, which was not read")
+        own = before
+    return Envelope(game, seq, TYPES[kind] if isinstance(kind, int) else kind, data, seat, own[0], own[1], prev,
+                    fields[-1].hex())
 
 
 def row_hash(raw: bytes) -> str:
     """The hash a compact row carries, without rebuilding the rest of its envelope."""
-    digest = decode_row(raw)[5]
+    digest = decode_row(raw)[-1]
     if not isinstance(digest, bytes):
         raise RowError("not a compact envelope: its hash is not bytes")
     return digest.hex()

@@ -23,7 +23,7 @@ from events.mapping.chain import verify
 from events.mapping.codec import canonical
 from events.mapping.envelope import Envelope
 from events.mapping.upcast import upcast
-from events.redisstore.entries import stored
+from events.redisstore.entries import stored_all
 from events.redisstore.errors import reports_unavailable
 from events.redisstore.keys import GameKeys
 from rules.core import Event
@@ -79,7 +79,7 @@ class Loaded:
         seq = base_seq
         while seq < at:
             stop = min(at, (seq // SNAPSHOT_EVERY + 1) * SNAPSHOT_EVERY)
-            events = (Event(e.type, upcast(e.type, e.data), e.seat) for e in rec.events[seq:stop])
+            events = (Event(e.type, upcast(e.type, e.data), e.seat) for e in rec.events(seq, stop))
             match = fold_match(events, rec.game, match)
             seq = stop
             if seq % SNAPSHOT_EVERY == 0:
@@ -185,7 +185,7 @@ class Archives:
         item = self.load(gid)
         if item is None or value is None:
             return False
-        entries = [stored(e) for e in item.record.envelopes()]
+        entries = stored_all(item.record.envelopes())
         pairs: list[Any] = []
         for cid, raw in item.record.results.items():
             pairs += [cid, raw]

@@ -21,7 +21,16 @@ from events.mapping.codec import canonical, loads
 from events.mapping.envelope import Envelope
 from events.mapping.snapshot import SnapshotError, decode, encode
 from events.redisstore.archive import ARCHIVED, Archives, archived_head
-from events.redisstore.entries import FIELD, envelopes, first_id, hash_of, seq_of, stored
+from events.redisstore.entries import (
+    FIELD,
+    StampMissing,
+    envelopes,
+    first_id,
+    hash_of,
+    seq_of,
+    stamp_before,
+    stored_all,
+)
 from events.redisstore.errors import reports_unavailable
 from events.redisstore.keys import (
     DEFAULT_PARTITIONS,
@@ -242,7 +251,7 @@ class EventStore:
                 command_id or "",
                 canonical(result) if result is not None else b"",
                 gid,
-                *(stored(e) for e in envelopes),
+                *stored_all(envelopes),
             ],
         )
 
@@ -315,7 +324,7 @@ class EventStore:
         if after_seq is None:
             tail = []
         elif got[2] or not self.archived(gid):
-            tail = envelopes(gid, got[2], after_seq + 1)
+            tail = self._envelopes(gid, got[2], after_seq + 1)
         else:
             tail = self.archives.read(gid, after_seq + 1)
         return ((None if raw is None else loads(raw)), (None if answer is None else loads(answer)), tail)
@@ -351,7 +360,16 @@ class EventStore:
         rows = self.r.xrange(self.keys(gid).events, first_id(start), hi)
         if not rows and self.archived(gid):
             return self.archives.read(gid, start, end)
-        return envelopes(gid, rows, start)
+        return self._envelopes(gid, rows, start)
+
+    def _envelopes(self, gid: str, rows: Sequence[Any], start: int) -> list[Envelope]:
+        """`entries.envelopes`, looking further back for the command id and time of a read that
+        starts inside one command's events (a second round trip, only then)."""
+        try:
+            return envelopes(gid, rows, start)
+        except StampMissing:
+            back = self.r.xrevrange(self.keys(gid).events, f"{start - 1}-0", "-", count=256)
+            return envelopes(gid, rows, start, stamp_before(back))
 
     def prev_hash(self, gid: str, seq: int) -> str:
         """The hash a new event at seq+1 must link to."""
@@ -447,7 +465,7 @@ class EventStore:
         pipe = self.r.pipeline(transaction=False)
         for gid, seq in after:
             pipe.xrange(self.keys(gid).events, first_id(seq + 1), "+")
-        return [envelopes(gid, rows, seq + 1) if rows or not self.archived(gid) else self.archives.read(gid, seq + 1)
+        return [self._envelopes(gid, rows, seq + 1) if rows or not self.archived(gid) else self.archives.read(gid, seq + 1)
                 for (gid, seq), rows in zip(after, pipe.execute(), strict=True)]
 
     @reports_unavailable
