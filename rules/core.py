@@ -115,6 +115,27 @@ class IllegalCommand(ValueError):
         self.message = message
 
 
+def preferred_answer(legal: Iterable[Command], preferred: Sequence[str]) -> Command:
+    """The first legal command of the first type in `preferred`, else the first legal command
+    (a game's `default_answer`); IllegalCommand when the seat has no legal command."""
+    first: Command | None = None
+    best: tuple[int, Command] | None = None
+    rank = {t: i for i, t in enumerate(preferred)}
+    for c in legal:
+        if first is None:
+            first = c
+        r = rank.get(c.type)
+        if r is not None and (best is None or r < best[0]):
+            best = (r, c)
+            if r == 0:
+                break
+    if best is not None:
+        return best[1]
+    if first is None:
+        raise IllegalCommand("no_legal_command", "this seat has no legal command to answer with")
+    return first
+
+
 _MASK64 = (1 << 64) - 1
 
 
@@ -246,6 +267,13 @@ class Game(Protocol):
 
     def parse_text(self, text: str, seat: int) -> Command:
         """Read the play-by-post notation (`move c4 d5`); raises InvalidCommand."""
+        ...
+
+    def default_answer(self, state: Any, seat: int) -> Command:
+        """The answer the platform gives for `seat` at a prompt naming it when the seat cannot
+        answer itself (it resigned, or its clock ran out under `skip`): a pass where the rules
+        allow one, otherwise the deterministic rule the game's RULINGS.md writes. Pure, and
+        always one of `legal_commands(state, seat)`."""
         ...
 
     def format_text(self, command: Command) -> str:

@@ -11,6 +11,8 @@ from typing import Any
 from events.domain.clock import utcnow
 from events.domain.match import created_event, fold_match
 from events.domain.names import display_name, require_distinct
+from events.domain.platform import OPTIONS as PLATFORM_OPTIONS
+from events.domain.platform.base import split_options
 from events.mapping.chain import genesis, seal
 from events.redisstore.keys import new_game_id
 from events.redisstore.store import EventStore
@@ -130,7 +132,8 @@ def store_match(
     The same inputs store the same bytes (the set-up draws only from the seed and the
     entropy, `at` is given), so an open table's start, run twice after a crash, stores the
     game once: the second append finds seq 1 taken and writes nothing."""
-    events = created_event(gid, game, seats, options, seed, entropy, referee)
+    own, platform = split_options(options, PLATFORM_OPTIONS)
+    events = created_event(gid, game, seats, own, seed, entropy, referee, platform)
     envelopes = seal(gid, 1, genesis(gid), events, None, at)
     status = fold_match(events, gid).status
     store.create(gid, envelopes, status, seed, auth, at)
@@ -140,7 +143,8 @@ def store_match(
 def check_setup(game: Game, options: Mapping[str, Any], seats: int) -> None:
     """Refuse options the game's set-up refuses, before a table waits days for its players:
     the set-up is run once on a throwaway seed (its events are dropped)."""
-    game.setup(options, [SeatInfo(i, f"seat {i}") for i in range(seats)], Rng(secrets.token_bytes(32), b"", "check", 0))
+    own, _ = split_options(options, PLATFORM_OPTIONS)  # raises for a bad platform option
+    game.setup(own, [SeatInfo(i, f"seat {i}") for i in range(seats)], Rng(secrets.token_bytes(32), b"", "check", 0))
 
 
 def principal_of(role: bytes | None) -> Principal | None:

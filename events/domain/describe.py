@@ -46,8 +46,44 @@ def _timed_out(d: Mapping[str, Any], names: Sequence[str]) -> str:
 
 
 def _taken_back(d: Mapping[str, Any], names: Sequence[str]) -> str:
-    to = d.get("to_seq")
-    return "A move is taken back" + (f": the game returns to step {to}." if isinstance(to, int) else ".")
+    to, first, last = d.get("to_seq"), d.get("first"), d.get("last")
+    what = "A move is taken back" if "dispute" not in d else "The disputed moves are voided"
+    if isinstance(to, int):
+        what += f": the game returns to step {to}"
+        if isinstance(first, int) and isinstance(last, int):
+            what += f" (steps {first} to {last} are struck through)"
+    return what + "."
+
+
+_KINDS = {"draw": "a draw", "abandon": "abandoning the game", "takeback": "taking back a move"}
+
+
+def _proposed(d: Mapping[str, Any], names: Sequence[str]) -> str:
+    return f"{seat_name(names, d.get('seat'))} proposes {_KINDS.get(str(d.get('kind')), 'an agreement')}."
+
+
+def _answered(verb: str) -> Callable[[Mapping[str, Any], Sequence[str]], str]:
+    return lambda d, n: f"{seat_name(n, d.get('seat'))} {verb} {_KINDS.get(str(d.get('kind')), 'the proposal')}."
+
+
+def _takeback_asked(d: Mapping[str, Any], names: Sequence[str]) -> str:
+    return f"{seat_name(names, d.get('seat'))} asks to take back their last move (step {d.get('first')})."
+
+
+def _dispute_opened(d: Mapping[str, Any], names: Sequence[str]) -> str:
+    return f"{seat_name(names, d.get('seat'))} disputes step {d.get('on')}: {d.get('note', '')}"
+
+
+def _dispute_voted(d: Mapping[str, Any], names: Sequence[str]) -> str:
+    verdict = "upheld" if d.get("verdict") == "upheld" else "voided"
+    return f"{seat_name(names, d.get('seat'))} votes that the disputed move be {verdict}."
+
+
+def _dispute_resolved(d: Mapping[str, Any], names: Sequence[str]) -> str:
+    who = "The referee" if d.get("by") == "referee" else "The players"
+    if d.get("verdict") == "upheld":
+        return f"{who} uphold{'s' if who == 'The referee' else ''} step {d.get('on')}: nothing changes."
+    return f"{who} void{'s' if who == 'The referee' else ''} step {d.get('on')} and every move after it."
 
 
 _EVENTS: dict[str, Callable[[Mapping[str, Any], Sequence[str]], str]] = {
@@ -59,16 +95,23 @@ _EVENTS: dict[str, Callable[[Mapping[str, Any], Sequence[str]], str]] = {
     "boardlog.TurnTimedOut": _timed_out,
     "boardlog.TakenBack": _taken_back,
     "boardlog.DrawAgreed": lambda d, n: "The players agree to a draw.",
-    "boardlog.DisputeOpened": lambda d, n: "A dispute is opened for the referee.",
-    "boardlog.DisputeResolved": lambda d, n: "The referee resolves the dispute.",
-    "boardlog.MessagePosted": lambda d, n: f"{seat_name(n, d.get('seat'))} writes a message.",
-    "boardlog.MessageHidden": lambda d, n: "A message is hidden.",
+    "boardlog.AbandonmentAgreed": lambda d, n: "The players agree to abandon the game.",
+    "boardlog.AgreementProposed": _proposed,
+    "boardlog.ProposalAccepted": _answered("accepts"),
+    "boardlog.ProposalRefused": _answered("refuses"),
+    "boardlog.TakebackAsked": _takeback_asked,
+    "boardlog.DisputeOpened": _dispute_opened,
+    "boardlog.DisputeVoted": _dispute_voted,
+    "boardlog.DisputeResolved": _dispute_resolved,
+    "boardlog.MessagePosted": lambda d, n: f"{seat_name(n, d.get('seat'))} writes: {d.get('text', '')}",
+    "boardlog.MessageHidden": lambda d, n: f"The admin hides the message of step {d.get('seq')}.",
     "boardlog.ForkedFrom": lambda d, n: "This game starts as a copy of another game's position.",
 }
 
 # Platform events that open their own entry in the move list.
 _HEADINGS = {GAME_CREATED: "Set-up", SEED_REVEALED: "The end", GAME_ABORTED: "The end",
-             "boardlog.TakenBack": "Take-back", "boardlog.DrawAgreed": "The end"}
+             "boardlog.TakenBack": "Take-back", "boardlog.DrawAgreed": "The end",
+             "boardlog.AbandonmentAgreed": "The end"}
 
 
 def describe_platform_event(type: str, data: Mapping[str, Any], names: Sequence[str]) -> Told:
@@ -78,10 +121,29 @@ def describe_platform_event(type: str, data: Mapping[str, Any], names: Sequence[
     return Told(text, heading=_HEADINGS.get(type))
 
 
+_CONDUCT_COMMANDS: dict[str, Callable[[str, Mapping[str, Any]], str]] = {
+    "boardlog.resign": lambda who, a: f"{who} resigns.",
+    "boardlog.propose": lambda who, a: f"{who} proposes {_KINDS.get(str(a.get('kind')), 'an agreement')}.",
+    "boardlog.takeback": lambda who, a: f"{who} asks to take back their last move.",
+    "boardlog.accept": lambda who, a: f"{who} accepts the proposal.",
+    "boardlog.refuse": lambda who, a: f"{who} refuses the proposal.",
+    "boardlog.dispute": lambda who, a: f"{who} disputes step {a.get('seq')}.",
+    "boardlog.resolve": lambda who, a: (("The referee" if a.get("referee") is True else who)
+                                        + f" rules the dispute {'upheld' if a.get('verdict') == 'upheld' else 'voided'}."),
+}
+
+
 def describe_platform_command(command: Command, names: Sequence[str]) -> str:
     who = seat_name(names, command.seat)
     if command.type == JOIN:
         return f"{who} joins the game."
     if command.type == ABORT:
         return "The admin ends the game."
+    conduct = _CONDUCT_COMMANDS.get(command.type)
+    if conduct is not None:
+        return conduct(who, command.args)
+    if command.type == "boardlog.post":
+        return f"{who} writes a message."
+    if command.type == "boardlog.hide":
+        return "The admin hides a message."
     return f"{who}: {split_camel(command.type.partition('.')[2]) or 'a platform command'}."

@@ -10,6 +10,7 @@ import contextlib
 import hashlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
+from types import MappingProxyType
 from typing import Any
 
 from events.domain.matchstate import Match
@@ -55,9 +56,10 @@ def mix_entropy(contributions: Sequence[str]) -> bytes:
 
 def created_event(
     gid: str, game: Game, seats: Sequence[SeatInfo], options: Mapping[str, Any], seed: bytes,
-    entropy: Sequence[str], referee: str | None = None,
+    entropy: Sequence[str], referee: str | None = None, platform: Mapping[str, Any] | None = None,
 ) -> list[Event]:
-    """GameCreated then the game's set-up events (set-up draws from the match Rng)."""
+    """GameCreated then the game's set-up events (set-up draws from the match Rng). `platform`:
+    the platform options (events.domain.platform.OPTIONS), written only when some are chosen."""
     rng = Rng(seed, mix_entropy(entropy), gid, 0)
     setup = game.setup(options, seats, rng)
     created = Event(
@@ -70,6 +72,7 @@ def created_event(
             "entropy": list(entropy),
             "draws": rng.draws,
             **provenance(game, referee),
+            **({"platform": dict(platform)} if platform else {}),
         },
     )
     return [created, *setup]
@@ -96,12 +99,15 @@ def apply(match: Match | None, event: Event) -> Match:
             rules_version=version,
             referee=referee,
             origin=origin,
+            settings=MappingProxyType(dict(d.get("platform") or {})),
         )
     if match is None:
         raise ValueError(f"the first event must be {GAME_CREATED}, not {event.type}")
     seq = match.seq + 1
     if event.type == COMMAND_ACCEPTED:
-        return replace(match, draws=event.data["rng"][1], seq=seq)
+        if str(event.data["type"]).startswith("boardlog."):
+            return replace(match, draws=event.data["rng"][1], seq=seq)
+        return replace(match, draws=event.data["rng"][1], seq=seq, last_command=(event.seat, seq, seq))
     if event.type == SEED_REVEALED:
         return replace(match, seed=event.data["seed"], seq=seq)
     if event.type == FORKED_FROM:
@@ -115,7 +121,9 @@ def apply(match: Match | None, event: Event) -> Match:
         # Later draws depend on the entropy so far, chained so that no contribution can be undone.
         mixed = mix_entropy([match.entropy, event.data["entropy"]]).hex()
         return replace(match, entropy=mixed, joined=match.joined | {event.data["seat"]}, seq=seq)
-    return replace(match, state=match.rules.evolve(match.state, event), seq=seq)
+    last = match.last_command
+    return replace(match, state=match.rules.evolve(match.state, event), seq=seq,
+                   last_command=None if last is None else (last[0], last[1], seq))
 
 
 def fold_match(events: Iterable[Event], gid: str, match: Match | None = None) -> Match:
@@ -129,26 +137,30 @@ def fold_match(events: Iterable[Event], gid: str, match: Match | None = None) ->
             raise ValueError("no events to fold")
         m = apply(None, first)
     evolve = m.rules.evolve
-    state, seq, draws = m.state, m.seq, m.draws
+    state, seq, draws, last = m.state, m.seq, m.draws, m.last_command
     changed = False
     for e in it:
         t = e.type
         if t == COMMAND_ACCEPTED:
             draws = e.data["rng"][1]
             seq += 1
+            if not e.data["type"].startswith("boardlog."):
+                last = (e.seat, seq, seq)
         elif t.startswith("boardlog."):
             # Rare platform facts: through `apply`, on the match as folded so far.
-            m = apply(replace(m, state=state, seq=seq, draws=draws), e)
+            m = apply(replace(m, state=state, seq=seq, draws=draws, last_command=last), e)
             evolve = m.rules.evolve
-            state, seq, draws = m.state, m.seq, m.draws
+            state, seq, draws, last = m.state, m.seq, m.draws, m.last_command
             changed = False
             continue
         else:
             state = evolve(state, e)
             seq += 1
+            if last is not None:
+                last = (last[0], last[1], seq)
         changed = True
     if changed:
-        m = replace(m, state=state, seq=seq, draws=draws)
+        m = replace(m, state=state, seq=seq, draws=draws, last_command=last)
     return m if m.gid == gid else replace(m, gid=gid)
 
 
@@ -192,7 +204,8 @@ def decide_and_fold(
         accepted = _accepted(command, command_id, start, end)
         events = [accepted, *decision.events]
         # The rules folded their events as they made them: take that state, fold nothing again.
-        after = replace(match, state=decision.state, seq=match.seq + len(events), draws=end)
+        after = replace(match, state=decision.state, seq=match.seq + len(events), draws=end,
+                        last_command=(command.seat, match.seq + 1, match.seq + len(events)))
         return _revealed(events, after, seed)
     events = [_accepted(command, command_id, start, end), *game_events]
     after = fold_match(events, match.gid, match)

@@ -40,6 +40,13 @@ class Match:
     referee: str | None = None  # the referee's name; None: an unrefereed game
     # An analysis game forked from (origin game id, seq, head hash at that seq); None: not a fork.
     origin: tuple[str, int, str] | None = None
+    # The platform options chosen at creation (GameCreated's "platform": takeback, clock, ...),
+    # beside the game's own `options`, which only the rules read.
+    settings: Mapping[str, Any] = field(default_factory=lambda: NO_PLATFORM)
+    # (seat, first seq, last seq) of the last game command and the game's events it caused
+    # (platform commands do not count): a takeback undoes only a seat's last command before
+    # anyone else acted, and a dispute is opened on a command's first seq.
+    last_command: tuple[int | None, int, int] | None = None
 
     @property
     def rules(self) -> Game:
@@ -53,7 +60,11 @@ class Match:
     def outcome(self) -> Outcome | None:
         if self.aborted is not None:
             return Outcome((), (), f"aborted: {self.aborted}")
-        return self.rules.is_over(self.state)
+        ruled = self.rules.is_over(self.state)
+        # The platform may end a game too (a resignation, an agreed draw or abandonment) and
+        # keeps resigned seats out of the rules' winners: events.domain.platform.conduct.
+        conduct = self.platform.get("conduct")
+        return ruled if conduct is None else conduct.outcome(ruled)
 
     @property
     def over(self) -> bool:

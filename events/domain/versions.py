@@ -32,7 +32,7 @@ def opening(gid: str, game: Game, created: Mapping[str, Any], seed: bytes,
     if "fork" not in created:
         seats = [SeatInfo(s["seat"], s["name"]) for s in created["seats"]]
         return created_event(gid, game, seats, created["options"], seed, created["entropy"],
-                             (created.get("referee") or {}).get("name"))
+                             (created.get("referee") or {}).get("name"), created.get("platform"))
     if created.get("commitment") != commitment(seed) or created.get("draws") != 0 \
             or created.get("rules_version") != rules_version(game):
         raise ValueError("the fork's GameCreated does not hold its seed's commitment, no draws and its rules version")

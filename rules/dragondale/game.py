@@ -5,7 +5,18 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from rules.core import Command, Decision, Event, Options, Outcome, Prompt, Rng, SeatInfo, Told
+from rules.core import (
+    Command,
+    Decision,
+    Event,
+    Options,
+    Outcome,
+    Prompt,
+    Rng,
+    SeatInfo,
+    Told,
+    preferred_answer,
+)
 from rules.dragondale import decide, evolve, legal, notation, setup, view
 from rules.dragondale import describe as W
 from rules.dragondale.state import State
@@ -13,6 +24,9 @@ from rules.dragondale.state import State
 # The rules version this package plays: bumped, with a line in CHANGELOG.md, by every change that
 # alters a decision (an event, a refusal, a draw); each game's first event names it.
 RULES_VERSION = 1
+
+# What a seat that cannot answer itself plays (Game.default_answer), best first.
+DEFAULT_ANSWERS = ("dragondale.skip", "dragondale.plan")
 
 
 class DragonDale:
@@ -41,6 +55,10 @@ class DragonDale:
 
     def legal_commands(self, state: Any, seat: int) -> Iterable[Command]:
         return legal.legal_commands(state, seat)
+
+    def default_answer(self, state: Any, seat: int) -> Command:
+        """skipping where the prompt allows it, else the PLAN action, else the first legal command; RULINGS.md "Resigned seats"."""
+        return preferred_answer(self.legal_commands(state, seat), DEFAULT_ANSWERS)
 
     def view(self, state: Any, seat: int | None) -> dict[str, Any]:
         return view.view(state, seat)

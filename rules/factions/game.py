@@ -5,7 +5,18 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from rules.core import Command, Decision, Event, Options, Outcome, Prompt, Rng, SeatInfo, Told
+from rules.core import (
+    Command,
+    Decision,
+    Event,
+    Options,
+    Outcome,
+    Prompt,
+    Rng,
+    SeatInfo,
+    Told,
+    preferred_answer,
+)
 from rules.factions import describe as W
 from rules.factions import notation
 from rules.factions.decide import decide as _decide
@@ -21,6 +32,9 @@ _NONE: frozenset[str] = frozenset()
 # The rules version this package plays: bumped, with a line in CHANGELOG.md, by every change that
 # alters a decision (an event, a refusal, a draw); each game's first event names it.
 RULES_VERSION = 1
+
+# What a seat that cannot answer itself plays (Game.default_answer), best first.
+DEFAULT_ANSWERS = ("factions.end", "factions.done", "factions.activate")
 
 
 class FactionsGame:
@@ -49,6 +63,10 @@ class FactionsGame:
 
     def legal_commands(self, state: Any, seat: int) -> Iterable[Command]:
         return legal(state, seat)
+
+    def default_answer(self, state: Any, seat: int) -> Command:
+        """ending the activation or the recruiting, else activating the first unit the rank order offers (which then ends at once), else the first legal command; RULINGS.md "Resigned seats"."""
+        return preferred_answer(self.legal_commands(state, seat), DEFAULT_ANSWERS)
 
     def view(self, state: Any, seat: int | None) -> dict[str, Any]:
         return _view(state, seat)

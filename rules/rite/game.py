@@ -6,7 +6,18 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from rules.core import Command, Decision, Event, Options, Outcome, Prompt, Rng, SeatInfo, Told
+from rules.core import (
+    Command,
+    Decision,
+    Event,
+    Options,
+    Outcome,
+    Prompt,
+    Rng,
+    SeatInfo,
+    Told,
+    preferred_answer,
+)
 
 from . import decide as D
 from . import describe as W
@@ -21,6 +32,9 @@ from .view import view
 # The rules version this package plays: bumped, with a line in CHANGELOG.md, by every change that
 # alters a decision (an event, a refusal, a draw); each game's first event names it.
 RULES_VERSION = 1
+
+# What a seat that cannot answer itself plays (Game.default_answer), best first.
+DEFAULT_ANSWERS = ("rite.pass", "rite.end")
 
 
 class RiteGame:
@@ -49,6 +63,10 @@ class RiteGame:
 
     def legal_commands(self, state: Any, seat: int) -> Iterable[Command]:
         return list(legal_commands(state, seat))
+
+    def default_answer(self, state: Any, seat: int) -> Command:
+        """a pass where the prompt allows one (the rulebook: "Each turn, a player takes exactly one action that requires energy or he must pass"), else ending the step, else the first legal command; RULINGS.md "Resigned seats"."""
+        return preferred_answer(self.legal_commands(state, seat), DEFAULT_ANSWERS)
 
     def view(self, state: Any, seat: int | None) -> dict[str, Any]:
         return view(state, seat)

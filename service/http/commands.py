@@ -15,6 +15,7 @@ from fastapi.responses import Response
 
 from events.domain.match import ABORT, ENTROPY_ADDED, JOIN, MAX_ENTROPY
 from events.domain.platform import COMMANDS as PLATFORM_COMMANDS
+from events.domain.platform.talk import text_problem
 from events.mapping.codec import canonical, loads
 from events.redisstore.aiostore import CommandHead
 from events.redisstore.replies import Replies
@@ -34,7 +35,7 @@ log = structlog.get_logger("boardlog.api")
 router = APIRouter()
 
 _CID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
-_FIELDS = {"id", "type", "args", "text", "expect"}
+_FIELDS = {"id", "type", "args", "text", "expect", "comment"}
 
 
 @router.post("/v1/games/{gid}/commands", summary="Queue a command (?wait=1 waits for its result)")
@@ -52,16 +53,20 @@ async def post_command(gid: str, request: Request, wait: int = 0) -> Response:
     expect = body.get("expect")
     if expect is not None and (not isinstance(expect, int) or isinstance(expect, bool) or expect < 0):
         raise ApiError(422, "bad_expect", "'expect' must be a non-negative integer seq")
-    response = await submit(p, gid, cid, head, lambda game: parse(game, body, who), expect, bool(wait))
+    comment = body.get("comment")
+    if comment is not None:
+        comment_problem(comment, who)
+    response = await submit(p, gid, cid, head, lambda game: parse(game, body, who), expect, bool(wait), comment)
     command_metrics(request).observe(response.status_code, time.perf_counter() - started)  # /metrics
     return response
 
 
 async def submit(
     p: ApiParts, gid: str, cid: str, head: CommandHead, make: Callable[[str], Command], expect: int | None,
-    wait: bool,
+    wait: bool, comment: str | None = None,
 ) -> Response:
-    """Queue a command once per id; answer its result at once when it already has one."""
+    """Queue a command once per id; answer its result at once when it already has one. A
+    `comment` goes with it: the worker posts it as the seat's message right after the command."""
     if head.result is not None:
         return result_response(loads(head.result))
     if head.status != "active":
@@ -76,6 +81,8 @@ async def submit(
     else:
         command = make(head.game)
     payload = {**command.to_json(), "expect": expect}
+    if comment is not None:
+        payload["comment"] = comment
     try:
         canonical(payload)
     except TypeError:
@@ -136,6 +143,15 @@ def parse(game_name: str, body: dict[str, Any], who: Principal) -> Command:
     return game.parse_command(ctype, args, who.seat)
 
 
+def comment_problem(comment: Any, who: Principal) -> None:
+    """A command's `comment` is a message of its seat (events.domain.platform.talk's rules)."""
+    if who.seat is None:
+        raise ApiError(403, "seat_required", "a comment is a seat's message: send it with a seat token")
+    problem = text_problem(comment)
+    if problem is not None:
+        raise ApiError(422, problem.code, f"comment: {problem.message}")
+
+
 def platform_command(ctype: str, args: Any, who: Principal, allowed: str) -> Command:
     """A `boardlog.*` command for the bearer: the args are checked by its capability's decide
     (a refusal there is a 422 that changes nothing); here only who may send it."""
@@ -149,6 +165,12 @@ def platform_command(ctype: str, args: Any, who: Principal, allowed: str) -> Com
         raise ApiError(403, "seat_required", f"{ctype} is sent with a seat token")
     if allowed == "seat_or_admin" and who.seat is None and not who.admin:
         raise ApiError(403, "seat_required", f"{ctype} is sent with a seat or the admin token")
+    if allowed == "seat_or_referee":
+        if who.seat is None and not who.referee:
+            raise ApiError(403, "seat_required", f"{ctype} is sent with a seat or the referee's token")
+        args = {k: v for k, v in args.items() if k != "referee"}
+        if who.referee and who.seat is None:
+            args["referee"] = True  # only this layer says so: the decide trusts it
     return Command(ctype, args, who.seat)
 
 

@@ -137,6 +137,9 @@ class RaceGame:
     def redact_command(self, command: Command, seat: int | None) -> Command | None:
         return command
 
+    def default_answer(self, state: RaceState, seat: int) -> Command:
+        return Command("race.roll", {}, seat)  # the race's only command
+
     def is_over(self, state: RaceState) -> Outcome | None:
         if state.winner is None:
             return None

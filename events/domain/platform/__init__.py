@@ -7,7 +7,7 @@ list of what the platform does besides creating, joining, aborting and revealing
 
 from __future__ import annotations
 
-from events.domain.platform import clock, conduct, disputes, takeback, talk
+from events.domain.platform import agreements, clock, conduct, disputes, takeback, talk
 from events.domain.platform.base import Automatic, Context, Fold, OptionCheck, PlatformCommand
 
 COMMANDS: dict[str, PlatformCommand] = {}
@@ -25,6 +25,7 @@ AUTOMATIC.extend(clock.AUTOMATIC)  # last: the clock starts once the other answe
 COMMANDS.update(conduct.COMMANDS)
 EVENTS.update(conduct.EVENTS)
 COMMANDS.update(takeback.COMMANDS)
+COMMANDS.update(agreements.COMMANDS)
 EVENTS.update(takeback.EVENTS)
 OPTIONS.update(takeback.OPTIONS)
 COMMANDS.update(disputes.COMMANDS)

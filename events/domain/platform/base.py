@@ -10,9 +10,9 @@ their folded state under their own name in `match.platform`.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from events.domain.matchstate import Match
 from rules.core import Command, Event
@@ -30,7 +30,9 @@ class Context:
     match_at: Callable[[int], Match] | None = None
 
 
-Who = Literal["seat", "admin", "seat_or_admin", "platform"]
+# seat_or_referee: a seat, or the game's referee, whose command the HTTP layer marks with the
+# argument "referee": true (a seat's own "referee" argument is dropped).
+Who = Literal["seat", "admin", "seat_or_admin", "seat_or_referee", "platform"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,3 +49,14 @@ class PlatformCommand:
 Fold = Callable[[Match, Event], Match]
 # A command the platform sends by itself on this match, with a stable id part, or None.
 Automatic = Callable[[Match], tuple[str, Command] | None]
+# Checks one platform option's value (a game-creation option the platform reads, never the
+# rules: `takeback`, `clock`) and gives it in its normal form; raises InvalidCommand.
+OptionCheck = Callable[[Any], Any]
+
+
+def split_options(options: Mapping[str, Any], checks: Mapping[str, OptionCheck]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A create request's options as (the game's own, the platform's checked ones)."""
+    game = {k: v for k, v in options.items() if k not in checks}
+    platform = {k: checks[k](v) for k, v in options.items() if k in checks}
+    return game, platform
+

@@ -8,6 +8,7 @@ the views (the chat, the move list) say "hidden by the admin". Both may follow t
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any
@@ -123,3 +124,17 @@ COMMANDS: dict[str, PlatformCommand] = {
     HIDE: PlatformCommand(_hide, who="admin", after_end=True),
 }
 EVENTS: dict[str, Fold] = {MESSAGE_POSTED: _fold_posted, MESSAGE_HIDDEN: _fold_hidden}
+
+
+def hidden_in_log(rows: list[dict[str, Any]], match: Callable[[], Match]) -> list[dict[str, Any]]:
+    """Log rows (envelopes as JSON) with each message the admin hid since shown as hidden: its
+    text left out, `hidden` said; the hash stays the original's (the record keeps the text).
+    `match` gives the match at the head, asked only when the rows hold a message."""
+    if not any(r.get("type") == MESSAGE_POSTED for r in rows):
+        return rows
+    hidden = {m.seq for m in talk_of(match()).messages if m.hidden}
+    for r in rows:
+        if r.get("type") == MESSAGE_POSTED and r.get("seq") in hidden:
+            r["data"] = {**r["data"], "text": None, "hidden": "hidden by the admin"}
+            r["redacted"] = True
+    return rows
