@@ -14,10 +14,14 @@ from starlette.types import Receive, Scope, Send
 from service.bootstrap import Parts, api_parts
 from service.http import (
     commands,
+    conditional,
     docs,
     errors,
+    forks,
     games,
     health,
+    keys,
+    messages,
     moves,
     pages,
     players,
@@ -37,8 +41,9 @@ log = structlog.get_logger("boardlog.api")
 
 # In the order their paths appear in the OpenAPI. Notifications go here too.
 ROUTERS: tuple[APIRouter, ...] = (health.router, games.router, commands.router, reads.router, moves.router,
+                                  messages.router, conditional.router,
                                   players.router, seats.router, tables.router, targets_.router, metrics_.router,
-                                  pages.router, docs.router)
+                                  keys.router, forks.router, pages.router, docs.router)
 
 _POST_COMMANDS = re.compile(r"^/v1/games/([^/]+)/commands$")
 _FAST_QUERIES = {b"": 0, b"wait=0": 0, b"wait=1": 1}

@@ -30,8 +30,10 @@ ERROR_CODES: tuple[str, ...] = (
     "path_too_long", "query_too_long", "bad_request", "bad_seat_token", "bad_command_id", "bad_expect",
     "unknown_command", "bad_args", "bad_entropy", "bad_seats", "name_not_text", "name_empty", "name_too_long",
     "name_bad_character", "name_taken", "bad_options", "unknown_player", "ambiguous_player", "player_twice",
-    "bad_expiry", "bad_seat", "bad_cursor", "number_out_of_range", "bad_seq", "bad_page", "bad_target",
+    "bad_expiry", "bad_seat", "bad_cursor", "number_out_of_range", "bad_seq", "bad_step", "bad_page", "bad_target",
     "bad_quiet_hours", "bad_email", "rate_limited", "internal_error", "store_unavailable",
+    # Table talk and conditional moves (events/domain/platform/talk.py, events/domain/queued.py)
+    "bad_message", "message_empty", "message_too_long", "unknown_message", "already_hidden", "bad_queue",
     # A command's answer, from the worker
     "seq_conflict", "not_your_turn", "wrong_prompt",
 )
@@ -71,6 +73,32 @@ class NewGame(BaseModel):
     seats: list[str | SeatIn] = Field(description="names, {name, entropy}, {player, name?, entropy?} or {open: true}")
     options: dict[str, Any] | None = Field(None, description="the game's options")
     expires_in: int | None = Field(None, description="with an open seat: seconds until the table closes")
+    referee: str | RefereeIn | None = Field(None, description="a referee (not a seat) who reads everything mid-game: "
+                                            "a name (a referee token is made) or {player: id or name}")
+
+
+class RefereeIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str | None = None
+    player: str | None = Field(None, description="a player's id or name: they read the game signed in")
+
+
+class RefereeMade(BaseModel):
+    name: str
+    token: str | None = Field(None, description="the referee's token (shown once); none for a player")
+    player: str | None = Field(None, description="the referee player's id")
+
+
+class ForkIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    at: int | None = Field(None, ge=1, description="the seq to fork from (where a command's events end); "
+                           "the head without it")
+
+
+class ForkOrigin(BaseModel):
+    game: str
+    seq: int
+    head: str = Field(description="the origin's hash at that seq")
 
 
 class CreatedSeat(BaseModel):
@@ -85,7 +113,17 @@ class GameCreated(BaseModel):
     id: str
     game: str
     seats: list[CreatedSeat]
-    admin_token: str = Field(description="the game's admin token (abort, the full log); shown once")
+    admin_token: str = Field(description="the game's admin token (abort); shown once")
+    referee: RefereeMade | None = None
+
+
+class ForkCreated(BaseModel):
+    id: str
+    game: str
+    seats: list[CreatedSeat] = Field(description="every seat, each token to the forker")
+    admin_token: str
+    analysis: bool
+    fork: ForkOrigin
 
 
 class SeatName(BaseModel):
@@ -113,6 +151,10 @@ class Summary(BaseModel):
     referee: dict[str, Any] | None = Field(None, description="the referee: {name}; null when unrefereed")
     analysis: bool = Field(False, description="an analysis game, forked from another")
     fork: dict[str, Any] | None = Field(None, description="for an analysis game: {game, seq, head} of its origin")
+    clock: dict[str, Any] | None = Field(None, description=(
+        "the game's clock, null without one: per_move, bank, increment, reminder (seconds), on_timeout, "
+        "deadlines {seat: ISO time} of the running clocks, left_ms {seat: ms} of stopped ones, banks_ms, "
+        "vacation (seats away), paused, stopped_by (timeout, dispute or empty), timed_out"))
 
 
 class Lobby(BaseModel):
@@ -140,6 +182,8 @@ class CommandIn(BaseModel):
     args: dict[str, Any] | None = None
     text: str | None = Field(None, description="the command in the game's notation, instead of type and args")
     expect: int | None = Field(None, ge=0, description="refuse (409 seq_conflict) unless the game is at this seq")
+    comment: str | None = Field(None, min_length=1, max_length=2000, description="a seat's message sent with the "
+                                "command: posted as its boardlog.MessagePosted right after the command's events")
 
 
 class Queued(BaseModel):
@@ -397,11 +441,72 @@ class MailSent(BaseModel):
     sent: str = Field(description="always the same words: whether a player has the address is not told")
 
 
+# --- table talk and conditional moves ---------------------------------------------------------
+
+class MessageIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    text: str = Field(min_length=1, max_length=2000, description="plain text (shown escaped, never as HTML)")
+    id: str | None = Field(None, pattern=r"^[A-Za-z0-9_-]{1,64}$", description="its command id (sending it "
+                           "again answers the first one)")
+
+
+class MessageOut(BaseModel):
+    seq: int = Field(description="the seq of its MessagePosted event, the message's id")
+    seat: int
+    who: str | None
+    text: str | None = Field(description="null once hidden (but for the admin)")
+    at: str
+    on: int | None = Field(description="the seq of the command it comments, when sent with one")
+    hidden: str | None = Field(description="'hidden by the admin', or null")
+
+
+class Messages(BaseModel):
+    seq: int
+    messages: list[MessageOut]
+    muted: bool | None = Field(description="for a seat: whether it muted this game's chat; null for others")
+
+
+class HideIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    reason: str | None = Field(None, max_length=200)
+
+
+class MuteIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    muted: bool
+
+
+class Muted(BaseModel):
+    muted: bool
+
+
+class QueuedEntry(BaseModel):
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    if_: str | None = Field(None, alias="if", description="the opponent command it answers, in notation; "
+                            "absent or null: whatever came")
+    then: str = Field(description="the seat's command, in notation")
+
+
+class QueueIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    queue: list[QueuedEntry] = Field(max_length=20)
+
+
+class SeatQueue(BaseModel):
+    seat: int
+    ver: int = Field(description="bumped by every change")
+    queue: list[QueuedEntry]
+    dropped: dict[str, Any] | None = Field(description="the last queue dropped, and why: {seq, reason, last, "
+                                           "entries}; null after a new queue is set")
+
+
 MODELS: tuple[type[BaseModel], ...] = (
     Error, ErrorBody, NewGame, GameCreated, Summary, Lobby, GameTypes, Health, CommandIn, Queued, CommandResult,
     EntropyIn, View, Legal, EventsPage, MovesPage, ReplayStep, AuditReport, NewPlayer, PlayerCreated, SignIn, SignedIn, Me,
     Sessions, ClaimIn, Claimed, SeatHeld, MyGames, Targets, TargetAdded, TargetChanged, TestSent, Quiet,
     MailSent,
+    MessageIn, Messages, HideIn, MuteIn, Muted, QueueIn, SeatQueue,
+    RefereeIn, RefereeMade, ForkIn, ForkOrigin, ForkCreated,
 )
 
 # --- credentials ------------------------------------------------------------------------------
@@ -469,6 +574,8 @@ OPERATIONS: dict[tuple[str, str], Op] = {
     ("GET", "/v1/health"): Op({200: Health}, (414, 422), _NONE),
     ("POST", "/v1/games"): Op({201: GameCreated}, (400, 401, 403, 404, 413, 429, *_E), _PLAYER_OR_NONE, NewGame),
     ("GET", "/v1/games"): Op({200: Lobby}, _E, _NONE),
+    ("POST", "/v1/games/{gid}/forks"): Op({201: ForkCreated}, (400, 401, 403, 404, 409, 413, 429, *_E),
+                                          _GAME_OR_NONE, ForkIn),
     ("GET", "/v1/game-types"): Op({200: GameTypes}, (414, 422), _NONE),
     ("GET", "/v1/games/{gid}"): Op({200: Summary}, (404, 504, *_E), _NONE, parameters=[_Q_MIN_SEQ]),
     ("POST", "/v1/games/{gid}/commands"): Op({200: CommandResult, 202: Queued},
@@ -485,10 +592,21 @@ OPERATIONS: dict[tuple[str, str], Op] = {
     ("GET", "/v1/games/{gid}/events"): Op({200: EventsPage}, (401, 403, 404, *_E), _GAME_OR_NONE,
                                           parameters=_Q_EVENTS),
     ("GET", "/v1/games/{gid}/export"): Op({200: "application/x-ndjson"}, (401, 403, 404, 429, *_E), _GAME_OR_NONE),
+    ("GET", "/v1/games/{gid}/export.txt"): Op({200: "text/plain"}, (401, 403, 404, 429, *_E), _GAME_OR_NONE),
     ("GET", "/v1/games/{gid}/audit"): Op({200: AuditReport}, (401, 403, 404, 429, *_E), _GAME_OR_NONE),
     ("GET", "/v1/games/{gid}/stream"): Op({200: "text/event-stream"}, (404, 429, *_E), _NONE),
     ("GET", "/v1/games/{gid}/moves"): Op({200: MovesPage}, (401, 403, 404, *_E), _GAME_OR_NONE),
     ("GET", "/v1/games/{gid}/replay"): Op({200: ReplayStep}, (401, 403, 404, 429, *_E), _GAME_OR_NONE),
+    ("POST", "/v1/games/{gid}/messages"): Op({200: CommandResult, 202: Queued}, (400, 401, 403, 404, 409, 413, *_E),
+                                             _GAME, MessageIn),
+    ("GET", "/v1/games/{gid}/messages"): Op({200: Messages}, (401, 403, 404, *_E), _GAME_OR_NONE),
+    ("POST", "/v1/games/{gid}/messages/{seq}/hide"): Op({200: CommandResult, 202: Queued},
+                                                       (400, 401, 403, 404, 409, 413, *_E), _GAME, HideIn),
+    ("PUT", "/v1/games/{gid}/messages/mute"): Op({200: Muted}, (400, 401, 403, 404, 413, *_E), _GAME, MuteIn),
+    ("GET", "/v1/games/{gid}/conditional"): Op({200: SeatQueue}, (401, 403, 404, *_E), _GAME),
+    ("PUT", "/v1/games/{gid}/conditional"): Op({200: SeatQueue}, (400, 401, 403, 404, 409, 413, *_E), _GAME,
+                                               QueueIn),
+    ("DELETE", "/v1/games/{gid}/conditional"): Op({204: None}, (401, 403, 404, *_E), _GAME),
     ("POST", "/v1/players"): Op({201: PlayerCreated}, (400, 413, 429, *_E), _NONE, NewPlayer),
     ("POST", "/v1/sessions"): Op({201: SignedIn}, (400, 401, 403, 413, 429, *_E), _NONE, SignIn),
     ("GET", "/v1/me"): Op({200: Me}, (401, *_E), _PLAYER),

@@ -174,7 +174,7 @@
     if (!s) return;
     document.title = `${myTurn() ? "(your move) " : ""}${s.game} ${s.id} — boardlog`;
     $("title").textContent = `${s.game} · ${s.id}`;
-    clear($("status")).append(statusBadge(s.status));
+    clear($("status")).append(statusBadge(s.status), ...provenanceBadges(s));
     $("turn").textContent = s.status === "active" ? whoseTurn(s) : "—";
     $("seq").textContent = String(s.seq);
     const you = $("your-seat");
@@ -189,6 +189,21 @@
     const line = sk && sk.status && S.view && S.view.board ? sk.status(S.view) : "";
     $("game-status-box").classList.toggle("hidden", !line);
     $("game-status").textContent = line;
+  }
+
+  /* An analysis game (a fork) links to the game and seq it was forked from; a refereed game
+     names its referee, so every seat knows who may read everything. */
+  function provenanceBadges(s) {
+    const out = [];
+    if (s.analysis && s.fork) {
+      out.push(" ", el("a", { class: "badge analysis-badge", href: `/games/${encodeURIComponent(s.fork.game)}/replay?at=${s.fork.seq}`,
+        title: `an analysis game, forked from ${s.fork.game} at seq ${s.fork.seq}` }, `analysis · from ${s.fork.game} @ ${s.fork.seq}`));
+    }
+    if (s.refereed && s.referee) {
+      out.push(" ", el("span", { class: "badge referee-badge", title: "the referee (not a seat) reads every seat's secrets" },
+        `refereed by ${s.referee.name}`));
+    }
+    return out;
   }
 
   function boardWidth() {
@@ -386,6 +401,7 @@
     renderControls();
     renderLog();
     renderMoves();
+    if (window.BLTalk) BLTalk.update({ gid, token: S.token, role: S.role, seat: S.seat, summary: S.summary }); // talk.js
   }
 
   /* On a phone the action bar keeps to the prompt and the choices; the notation box moves into

@@ -56,8 +56,11 @@
 
   function gameRow(g) {
     const turn = g.status === "active" ? whoseTurn(g) : outcomeText(g, g.outcome) || "—";
+    const cell = gameCell(g.id, g.game);
+    if (g.analysis) cell.append(" ", el("span", { class: "badge analysis-badge", title: g.fork ? `forked from ${g.fork.game} at seq ${g.fork.seq}` : "" }, "analysis"));
+    if (g.refereed) cell.append(" ", el("span", { class: "badge referee-badge" }, "refereed"));
     return el("tr", { "data-game": g.id },
-      gameCell(g.id, g.game),
+      cell,
       el("td", { "data-label": "Players" }, g.seats.map((s) => s.name).join(", ")),
       el("td", { "data-label": "Status" }, statusBadge(g.status)),
       el("td", { "data-label": g.status === "active" ? "Whose turn" : "Result" }, turn),
