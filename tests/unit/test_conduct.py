@@ -1,0 +1,373 @@
+"""Conduct: resign, agreed draws and abandonments, takebacks with consent, disputes.
+
+Offline: each game is played through the same `decide_and_fold` and automatic answers the
+worker runs, sealed into a record as the worker seals it, so the audit re-runs every platform
+command (its time and past from the record itself) exactly as it would an export.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from typing import Any
+
+import orjson
+import pytest
+
+from events.domain.audit import audit
+from events.domain.match import Match, automatic, created_event, decide_and_fold, fold_match
+from events.domain.platform import Context
+from events.domain.platform.conduct import conduct_of
+from events.mapping.chain import genesis, link, seal
+from events.mapping.envelope import Envelope
+from events.mapping.export import export_lines, read_record
+from rules.core import Command, Event, IllegalCommand, SeatInfo, get_game
+
+SEED = b"c" * 32
+GID = "p01-conduct00000"
+AT = "2026-12-01T10:00:00.000Z"
+GAMES = ["rite", "factions", "dragondale"]
+
+
+class Table:
+    """One offline game: its events as sealed envelopes and the match folded so far."""
+
+    def __init__(self, game: str, seats: int, platform: dict[str, Any] | None = None,
+                 referee: str | None = None) -> None:
+        infos = [SeatInfo(i, n) for i, n in enumerate(["ann", "bob", "cyd", "dee"][:seats])]
+        events = created_event(GID, get_game(game), infos, {}, SEED, [f"e{i}" for i in range(seats)],
+                               referee, platform)
+        self.envs: list[Envelope] = seal(GID, 1, genesis(GID), events, None, AT)
+        self.match: Match = fold_match(events, GID)
+        self.n = 0
+
+    def context(self) -> Context:
+        return Context(at=AT, match_at=lambda seq: fold_match((e.event for e in self.envs[:seq]), GID))
+
+    def _append(self, command: Command, cid: str) -> list[Event]:
+        events, self.match = decide_and_fold(self.match, command, cid, SEED, self.context())
+        self.envs += seal(GID, self.envs[-1].seq + 1, self.envs[-1].hash, events, cid, AT)
+        return events
+
+    def send(self, command: Command) -> list[str]:
+        """The command, then the platform's automatic ones (as the worker appends them); the
+        event types appended."""
+        self.n += 1
+        types = [e.type for e in self._append(command, f"c{self.n}")]
+        for _ in range(500):
+            due = automatic(self.match)
+            if due is None:
+                break
+            types += [e.type for e in self._append(due[1], f"auto-{self.match.seq}-{due[0]}")]
+        return types
+
+    def play(self, bot: random.Random, commands: int, skip: frozenset[int] = frozenset()) -> None:
+        for _ in range(commands):
+            if self.match.over:
+                return
+            assert self.match.prompt is not None
+            seats = [s for s in self.match.prompt.seats if s not in skip]
+            seat = seats[0]
+            self.send(bot.choice(list(self.match.rules.legal_commands(self.match.state, seat))))
+
+    def at(self, seq: int) -> Match:
+        return fold_match((e.event for e in self.envs[:seq]), GID)
+
+
+def conduct(ctype: str, seat: int | None, **args: Any) -> Command:
+    return Command(f"boardlog.{ctype}", args, seat)
+
+
+def audited(envs: list[Envelope]) -> Any:
+    return audit(read_record(export_lines(envs)))
+
+
+def rechain(envs: list[Envelope]) -> list[Envelope]:
+    """Every hash recomputed, as a forger who knows the scheme would."""
+    out: list[Envelope] = []
+    prev = envs[0].prev
+    for e in envs:
+        e = replace(e, prev=prev)
+        e = replace(e, hash=link(prev, e.body()))
+        out.append(e)
+        prev = e.hash
+    return out
+
+
+def edited(envs: list[Envelope], event_type: str, change: Any) -> tuple[list[Envelope], int]:
+    """The record with the first `event_type` event's data changed by `change`, rechained."""
+    i = next(k for k, e in enumerate(envs) if e.type == event_type)
+    data = change(orjson.loads(orjson.dumps(dict(envs[i].data))))
+    out = list(envs)
+    out[i] = replace(envs[i], data=data)
+    return rechain(out), envs[i].seq
+
+
+def end_by_resign(t: Table, seat: int = 0) -> None:
+    """End a two-seat game so that its seed is revealed and the audit re-runs everything."""
+    t.send(conduct("resign", seat))
+    assert t.match.over and t.match.seed is not None
+
+
+# -- resign -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_resign_in_a_two_seat_game_the_other_seat_wins(game: str) -> None:
+    t = Table(game, 2)
+    t.play(random.Random(1), 6)
+    types = t.send(conduct("resign", 0))
+    assert types[:2] == ["boardlog.CommandAccepted", "boardlog.Resigned"]
+    assert types[-1] == "boardlog.SeedRevealed"
+    outcome = t.match.outcome()
+    assert outcome is not None and outcome.winners == (1,) and "resigned: ann" in outcome.reason
+    assert t.match.status == "over"
+    with pytest.raises(IllegalCommand) as e:
+        t.send(conduct("resign", 1))
+    assert e.value.code == "game_over"
+    assert audited(t.envs).ok
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_resign_in_a_three_seat_game_goes_on_with_the_default_answer(game: str) -> None:
+    t = Table(game, 3)
+    bot = random.Random(2)
+    t.play(bot, 4)
+    t.send(conduct("resign", 1))
+    assert not t.match.over and conduct_of(t.match).resigned == (1,)
+    resigned_at = t.match.seq
+    t.play(bot, 40, skip=frozenset({1}))
+    # Seat 1 still answers its prompts: only the platform's automatic commands, each the
+    # game's default answer at that point.
+    autos = [e for e in t.envs[resigned_at:] if e.type == "boardlog.CommandAccepted" and e.seat == 1]
+    assert autos, "the resigned seat was never prompted"
+    for env in autos:
+        assert str(env.data["id"]).startswith("auto-") and str(env.data["id"]).endswith("-resigned1")
+        before = t.at(env.seq - 1)
+        expected = before.rules.default_answer(before.state, 1)
+        assert (env.data["type"], dict(env.data["args"])) == (expected.type, dict(expected.args))
+    with pytest.raises(IllegalCommand) as e:
+        t.send(conduct("resign", 1))
+    assert e.value.code == "resigned"
+    if not t.match.over:  # the last seat standing wins
+        t.send(conduct("resign", 2))
+        outcome = t.match.outcome()
+        assert outcome is not None and outcome.winners == (0,)
+    assert audited(t.envs).ok
+    assert fold_match((e.event for e in t.envs), GID) == t.match  # the fold from the log equals live
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_default_answer_is_a_legal_command_anywhere(game: str) -> None:
+    t = Table(game, 2)
+    bot = random.Random(3)
+    for _ in range(60):
+        if t.match.over:
+            break
+        assert t.match.prompt is not None
+        for seat in t.match.prompt.seats:
+            answer = t.match.rules.default_answer(t.match.state, seat)
+            assert answer in list(t.match.rules.legal_commands(t.match.state, seat))
+        t.play(bot, 1)
+
+
+# -- agreements ---------------------------------------------------------------------------
+
+
+def test_a_draw_agreed_by_every_seat_ends_the_game() -> None:
+    t = Table("factions", 3)
+    t.play(random.Random(4), 3)
+    types = t.send(conduct("propose", 0, kind="draw"))
+    assert types[-1] == "boardlog.AgreementProposed"
+    with pytest.raises(IllegalCommand) as e:
+        t.send(conduct("accept", 0))
+    assert e.value.code == "already_accepted"
+    assert t.send(conduct("accept", 1))[-1] == "boardlog.ProposalAccepted"
+    assert not t.match.over
+    types = t.send(conduct("accept", 2))
+    assert types[-2:] == ["boardlog.DrawAgreed", "boardlog.SeedRevealed"]
+    outcome = t.match.outcome()
+    assert outcome is not None and outcome.winners == () and "draw" in outcome.reason
+    assert audited(t.envs).ok
+
+
+def test_a_refused_proposal_closes_and_abandonment_needs_every_remaining_seat() -> None:
+    t = Table("rite", 3)
+    t.send(conduct("propose", 0, kind="draw"))
+    with pytest.raises(IllegalCommand) as e:
+        t.send(conduct("propose", 1, kind="abandon"))
+    assert e.value.code == "proposal_open"
+    t.send(conduct("refuse", 2))
+    assert conduct_of(t.match).proposal is None
+    with pytest.raises(IllegalCommand) as e:
+        t.send(conduct("accept", 1))
+    assert e.value.code == "no_proposal"
+    t.send(conduct("resign", 2))  # the resigned seat is not asked
+    t.send(conduct("propose", 1, kind="abandon"))
+    assert t.send(conduct("accept", 0))[-2:] == ["boardlog.AbandonmentAgreed", "boardlog.SeedRevealed"]
+    assert t.match.status == "over" and "abandoned" in t.match.outcome().reason  # type: ignore[union-attr]
+    with pytest.raises(IllegalCommand) as e:
+        t.send(conduct("propose", 0, kind="surrender"))
+    assert e.value.code == "game_over"
+
+
+# -- takebacks ----------------------------------------------------------------------------
+
+
+def _until(t: Table, bot: random.Random, done: Any, limit: int = 400) -> None:
+    """Random play until `done(table)` holds after a command."""
+    for _ in range(limit):
+        if t.match.over:
+            break
+        t.play(bot, 1)
+        if done(t):
+            return
+    raise AssertionError("no such position in the random game")
+
+
+def _last_drew(t: Table) -> bool:
+    last = t.match.last_command
+    return last is not None and t.at(last[1] - 1).draws != t.match.draws
+
+
+@pytest.mark.parametrize("game", ["factions", "rite"])
+def test_takeback_accepted_returns_to_the_state_before_and_the_audit_checks_it(game: str) -> None:
+    t = Table(game, 2)
+    bot = random.Random(5)
+    t.play(bot, 8)
+    _until(t, bot, lambda t: not _last_drew(t) and t.match.last_command is not None
+           and t.match.last_command[2] > t.match.last_command[1])  # a move with events of its own
+    last = t.match.last_command
+    assert last is not None and last[0] is not None
+    seat, other = last[0], 1 - last[0]
+    before = t.at(last[1] - 1)
+    types = t.send(conduct("takeback", seat))
+    assert types[-1] == "boardlog.TakebackAsked"
+    types = t.send(conduct("accept", other))
+    assert types[-1] == "boardlog.TakenBack"
+    assert t.match.state == before.state and t.match.draws == before.draws
+    assert t.match.prompt == before.prompt
+    assert conduct_of(t.match).undone == ((last[1], last[2], t.match.seq),)
+    assert fold_match((e.event for e in t.envs), GID) == t.match
+    t.play(bot, 3)
+    end_by_resign(t)
+    assert audited(t.envs).ok
+    # The TakenBack edited (the state it returns to), the chain rebuilt: the re-run catches it.
+    def forge(d: dict[str, Any]) -> dict[str, Any]:
+        return {**d, "draws": d["draws"] + 1}
+    forged, seq = edited(t.envs, "boardlog.TakenBack", forge)
+    rep = audited(forged)
+    assert not rep.ok and rep.seq == seq, rep.line()
+
+
+def test_takeback_refused_after_a_die_roll() -> None:
+    t = Table("rite", 2)
+    bot = random.Random(6)
+    _until(t, bot, _last_drew)
+    seat = t.match.last_command[0]  # type: ignore[index]
+    with pytest.raises(IllegalCommand) as e:
+        t.send(conduct("takeback", seat))
+    assert e.value.code == "takeback_after_draw"
+
+
+def test_takeback_refused_in_dragon_dale_after_a_hidden_unit_was_revealed() -> None:
+    t = Table("dragondale", 2)
+    bot = random.Random(7)
+
+    def revealed_units(t: Table) -> bool:
+        last = t.match.last_command
+        return last is not None and not _last_drew(t) and any(
+            e.type == "dragondale.UnitsRevealed" for e in t.envs[last[1]:last[2]])
+
+    _until(t, bot, revealed_units, limit=1500)
+    seat = t.match.last_command[0]  # type: ignore[index]
+    with pytest.raises(IllegalCommand) as e:
+        t.send(conduct("takeback", seat))
+    assert e.value.code == "takeback_after_reveal"
+
+
+def test_takeback_only_of_the_seats_own_last_command_and_only_when_on() -> None:
+    t = Table("factions", 2)
+    t.play(random.Random(8), 5)
+    last = t.match.last_command
+    assert last is not None and last[0] is not None
+    with pytest.raises(IllegalCommand) as e:
+        t.send(conduct("takeback", 1 - last[0]))
+    assert e.value.code == "takeback_not_last"
+    t.send(conduct("takeback", last[0]))
+    t.send(conduct("refuse", 1 - last[0]))
+    assert conduct_of(t.match).proposal is None and t.match.last_command == last
+    off = Table("factions", 2, {"takeback": False})
+    off.play(random.Random(8), 5)
+    with pytest.raises(IllegalCommand) as e:
+        off.send(conduct("takeback", off.match.last_command[0]))  # type: ignore[index]
+    assert e.value.code == "takeback_off"
+
+
+def test_an_unanswered_takeback_lapses_once_anyone_else_acts() -> None:
+    t = Table("factions", 2)
+    bot = random.Random(9)
+    t.play(bot, 5)
+    _until(t, bot, lambda t: t.match.prompt is not None and t.match.last_command is not None
+           and t.match.last_command[0] not in t.match.prompt.seats)
+    seat = t.match.last_command[0]  # type: ignore[index]
+    t.send(conduct("takeback", seat))
+    t.play(bot, 1)  # the other seat moves instead of answering
+    with pytest.raises(IllegalCommand) as e:
+        t.send(conduct("accept", 1 - seat))  # type: ignore[operator]
+    assert e.value.code == "no_proposal"
+
+
+# -- disputes -----------------------------------------------------------------------------
+
+
+def _a_command_seq(t: Table, index: int) -> int:
+    seqs = [e.seq for e in t.envs if e.type == "boardlog.CommandAccepted"
+            and not str(e.data["type"]).startswith("boardlog.")]
+    return seqs[index]
+
+
+def test_dispute_voided_in_rite_returns_to_the_state_before_the_seq() -> None:
+    t = Table("rite", 2)
+    bot = random.Random(10)
+    t.play(bot, 40)
+    on = _a_command_seq(t, 20)
+    before = t.at(on - 1)
+    last = t.match.last_command
+    assert last is not None
+    with pytest.raises(IllegalCommand) as e:
+        t.send(conduct("dispute", 0, seq=on + 1, note="not a command's seq"))
+    assert e.value.code == "not_a_command"
+    t.send(conduct("dispute", 0, seq=on, note="the rules engine let a Knight through Sacred Grounds"))
+    assert conduct_of(t.match).dispute_open
+    with pytest.raises(IllegalCommand) as e:
+        t.send(conduct("resolve", 0, verdict="voided"))
+    assert e.value.code == "own_dispute"
+    types = t.send(conduct("resolve", 1, verdict="voided"))
+    assert types[-3:] == ["boardlog.DisputeVoted", "boardlog.DisputeResolved", "boardlog.TakenBack"]
+    assert t.match.state == before.state and t.match.draws == before.draws
+    assert not conduct_of(t.match).dispute_open
+    assert conduct_of(t.match).undone == ((on, last[2], t.match.seq),)
+    # Replayed from the same position, the game draws the same values at the same indexes.
+    t.play(bot, 5)
+    end_by_resign(t)
+    assert audited(t.envs).ok
+    forged, seq = edited(t.envs, "boardlog.DisputeResolved", lambda d: {**d, "verdict": "upheld"})
+    rep = audited(forged)
+    assert not rep.ok and rep.seq == seq, rep.line()
+
+
+def test_dispute_upheld_changes_nothing_and_a_refereed_game_is_settled_by_its_referee() -> None:
+    t = Table("factions", 2, referee="rex")
+    t.play(random.Random(11), 10)
+    on = _a_command_seq(t, 3)
+    state = t.match.state
+    t.send(conduct("dispute", 1, seq=on, note="misclick"))
+    with pytest.raises(IllegalCommand) as e:
+        t.send(conduct("resolve", 0, verdict="upheld"))
+    assert e.value.code == "referee_resolves"
+    types = t.send(conduct("resolve", None, verdict="upheld", referee=True))
+    assert types[-1] == "boardlog.DisputeResolved" and t.match.state == state
+    assert conduct_of(t.match).disputes[0].verdict == "upheld"
+    end_by_resign(t)
+    assert audited(t.envs).ok
