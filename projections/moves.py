@@ -16,6 +16,7 @@ from typing import Any
 
 from events.domain.describe import describe_platform_command, describe_platform_event
 from events.domain.match import COMMAND_ACCEPTED, GAME_CREATED, Match, fold_match
+from events.domain.platform.talk import MESSAGE_HIDDEN, MESSAGE_POSTED
 from events.mapping.envelope import Envelope
 from projections.readmodels import redact_envelope
 from rules.core import Command, Event, Game
@@ -150,6 +151,8 @@ class MoveList:
         undo_to = _undoes(seen)
         if undo_to is not None:
             self._undo(undo_to, env.seq)
+        if seen["type"] == MESSAGE_HIDDEN:
+            self._hide(seen["data"].get("seq"))
         current.seq_to = env.seq
         current.events.append({"seq": env.seq, "type": seen["type"], "text": told.text, **({"quiet": True} if told.quiet else {})})
         if told.draw:
@@ -167,6 +170,15 @@ class MoveList:
         last = self._last
         if last is not None and to_seq < last.seq_from < asked and last.undone is None:
             last.undone = at_seq
+
+    def _hide(self, seq: object) -> None:
+        """A message the admin hid reads as hidden in the list (the log keeps it: the record)."""
+        entries = [e["events"] for e in self._frozen] + ([self._last.events] if self._last is not None else [])
+        for events in entries:
+            for e in events:
+                if e["seq"] == seq and e["type"] == MESSAGE_POSTED:
+                    e["text"] = "A message hidden by the admin." if not self.admin else e["text"] + " (hidden by the admin)"
+                    return
 
     @property
     def _count(self) -> int:

@@ -11,6 +11,7 @@ import structlog
 from events.domain.clock import utcnow
 from events.domain.match import Match, automatic, decide_and_fold
 from events.domain.platform import Context
+from events.domain.platform.talk import POST
 from events.mapping.chain import seal
 from events.mapping.envelope import Envelope
 from events.mapping.signing import Signer
@@ -18,6 +19,7 @@ from events.mapping.snapshot import SnapshotError
 from events.redisstore.cache import Loaded, MatchCache
 from events.redisstore.store import SNAPSHOT_EVERY, EventStore
 from rules.core import Command, IllegalCommand, InvalidCommand
+from workers.conditional import Due, QueuedAnswers
 
 log = structlog.get_logger("boardlog.worker")
 
@@ -31,6 +33,7 @@ class CommandHandler:
         self.store = store
         self.cache = cache or MatchCache(store)
         self.signer = signer  # signs each accepted command's receipt
+        self.queued = QueuedAnswers(store)  # the seats' conditional moves (private, not in the log)
         self._seeds: dict[str, bytes] = {}
         # Fault injection for the crash-after-append test; never set in production.
         self._crash_after_append = os.environ.get("BOARDLOG_TEST_CRASH_AFTER_APPEND") == "1"
@@ -51,6 +54,7 @@ class CommandHandler:
             log.info("command.already_answered", game=gid, command=cid, found=answer is not None,
                      seq=(answer or {}).get("seq"))
             if answer is not None and pending is not None:
+                self._comment(gid, cid, pending, answer, self.cache.refresh(gid))
                 self._settle_late(gid, cid, answer, pending.get("reply") or "")
             if answer is not None:
                 # A redelivery after a crash between the append and the platform's own answers.
@@ -108,12 +112,14 @@ class CommandHandler:
             if res.status == "ok":
                 if self._crash_after_append:
                     os.kill(os.getpid(), signal.SIGKILL)
-                self.store.settle(gid, cid, result, reply, after.status if after.status != match.status else None)
-                self.cache.put(gid, Loaded(after, envelopes[-1].hash, envelopes[-1].at))
-                if after.seq // SNAPSHOT_EVERY > match.seq // SNAPSHOT_EVERY:
-                    self._snapshot(gid, after)
+                done = self._comment(gid, cid, pending, result, Loaded(after, envelopes[-1].hash, envelopes[-1].at))
+                self.store.settle(gid, cid, result, reply, done.match.status if done.match.status != match.status
+                                  else None)
+                self.cache.put(gid, done)
+                if done.match.seq // SNAPSHOT_EVERY > match.seq // SNAPSHOT_EVERY:
+                    self._snapshot(gid, done.match)
                 bound.info("command.accepted", seq=after.seq, events=len(events))
-                self._automatic(gid, Loaded(after, envelopes[-1].hash, envelopes[-1].at))
+                self._automatic(gid, done)
                 return result
             if res.status == "dup":
                 assert res.prior is not None
@@ -138,14 +144,21 @@ class CommandHandler:
         seed = self.seed(gid)
         for _ in range(limit):
             due = automatic(item.match)
+            queued: Due | None = None
             if due is None:
-                return
+                # A seat's conditional move: read from its private queue (I/O), hence not a rule.
+                queued = self.queued.due(gid, item.match)
+                if queued is None:
+                    return
+                due = queued.part, queued.command
             part, command = due
             match, cid, at = item.match, f"auto-{item.match.seq}-{part}", utcnow()
             try:
                 events, after = decide_and_fold(match, command, cid, seed, self._context(gid, at))
             except (IllegalCommand, InvalidCommand) as e:
                 log.warning("command.automatic_refused", game=gid, command=cid, type=command.type, code=e.code)
+                if queued is not None:
+                    queued.undo()
                 return
             first = match.seq + 1
             envelopes = seal(gid, first, item.hash, events, cid, at)
@@ -153,11 +166,34 @@ class CommandHandler:
                                    "seq": [first, envelopes[-1].seq]}, gid, envelopes[-1])
             res = self.store.append(gid, match.seq, envelopes, cid, result)
             if res.status != "ok":
+                if queued is not None:
+                    queued.undo()
                 return
             self.store.settle(gid, cid, result, "", after.status if after.status != match.status else None)
             item = Loaded(after, envelopes[-1].hash, envelopes[-1].at)
             self.cache.put(gid, item)
             log.info("command.automatic", game=gid, command=cid, type=command.type, seq=after.seq)
+
+    def _comment(self, gid: str, cid: str, pending: dict[str, Any], answer: dict[str, Any], item: Loaded) -> Loaded:
+        """The message sent beside an accepted command (`"comment"`), appended as that seat's
+        `boardlog.post` right after it, under the id `<cid>-comment` (so at most once)."""
+        text, seat, seqs = pending.get("comment"), pending.get("seat"), answer.get("seq")
+        if not isinstance(text, str) or seat is None or answer.get("status") != "accepted" or not seqs:
+            return item
+        match, mid, at = item.match, f"{cid}-comment", utcnow()
+        command = Command(POST, {"text": text, "on": int(seqs[0])}, seat)
+        try:
+            events, after = decide_and_fold(match, command, mid, self.seed(gid), self._context(gid, at))
+        except (IllegalCommand, InvalidCommand) as e:
+            log.warning("command.comment_refused", game=gid, command=cid, code=e.code)
+            return item
+        envelopes = seal(gid, match.seq + 1, item.hash, events, mid, at)
+        result = self._signed({"id": mid, "seat": seat, "status": "accepted", "http": 200,
+                               "seq": [match.seq + 1, envelopes[-1].seq]}, gid, envelopes[-1])
+        res = self.store.append(gid, match.seq, envelopes, mid, result)
+        if res.status != "ok":
+            return self.cache.refresh(gid)  # posted already (a redelivery), or lost to a race
+        return Loaded(after, envelopes[-1].hash, envelopes[-1].at)
 
     def _signed(self, result: dict[str, Any], gid: str, last: Envelope) -> dict[str, Any]:
         """The accepted answer with its receipt: the game stood at this seq with this head hash,

@@ -10,6 +10,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import Response, StreamingResponse
 
+from events.domain.platform.talk import hidden_in_log
 from events.domain.verdict import judge
 from events.mapping.codec import canonical, loads
 from events.mapping.export import export_lines, read_record, trailer_of
@@ -119,7 +120,7 @@ def _log_page(store: EventStore, gid: str, who: Principal, start: int, last: int
     if who.referee:  # the admin reads the spectator's log (projections/sight.py)
         rows = [e.to_json() for e in store.read(gid, start, last)]
     else:
-        rows = events_for(store, gid, who.seat, start, last)
+        rows = hidden_in_log(events_for(store, gid, who.seat, start, last), lambda: match_at(store, gid))
     head = store.head(gid)
     more = head is not None and last < head.seq and (end is None or last < end)
     return json_response({"events": rows, "next": last + 1 if more else None})

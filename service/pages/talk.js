@@ -120,6 +120,7 @@ window.BLTalk = (() => {
     const box = clear($("queue-dropped"));
     $("queue-state").textContent = (data.queue || []).length ? `${data.queue.length} queued` : "nothing queued";
     if (data.dropped) {
+      clear($("queue-msg")); // a "saved" line from before would read as if the queue still stood
       box.append(el("div", { class: "msg warn" }, `Your queued answers were dropped at step ${data.dropped.seq}: ${data.dropped.reason}.`,
         data.dropped.last ? ` The last move was “${data.dropped.last}”.` : "",
         el("div", { class: "mono" }, linesOf(data.dropped.entries || []))));
