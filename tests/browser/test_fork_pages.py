@@ -1,0 +1,54 @@
+"""Analysis games and refereed games on the pages (issue #21 items 3 and 6): the board page and
+the lobby badge a fork (linking to the origin's replay at the seq) and name a game's referee."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import CHROMIUM
+from tests.conftest import Stack, wait_for
+from tests.integration.helpers import bearer
+from tests.integration.test_referees import _play
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.integration,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason=f"{CHROMIUM} is absent: the browser tests need Debian's chromium"),
+]
+
+
+@pytest.mark.browser
+def test_a_fork_and_a_refereed_game_are_badged(stack: Stack, new_page: Any, shots: Path) -> None:
+    with stack.client() as c:
+        made = c.post("/v1/games", json={"game": "factions", "seats": ["ann", "bob"], "referee": "rita"}).json()
+        gid, tokens = made["id"], [s["token"] for s in made["seats"]]
+        n = _play(c, gid, tokens, 4, random.Random(1))
+        r = c.post(f"/v1/games/{gid}/forks", json={}, headers=bearer(tokens[0]))
+        assert r.status_code == 201, r.text
+        fork = r.json()
+        fid = fork["id"]
+        wait_for(lambda: any(g["id"] == fid for g in c.get("/v1/games?limit=500").json()["games"]))
+    for width, height, name in ((1280, 900, "desktop"), (390, 844, "phone")):
+        page = new_page(width, height)
+        page.goto(f"{stack.url}/games/{fid}#token={fork['seats'][0]['token']}")
+        badge = page.locator("#status .analysis-badge")
+        expect(badge).to_have_text(f"analysis · from {gid} @ {n}")
+        assert badge.get_attribute("href") == f"/games/{gid}/replay?at={n}"
+        expect(page.locator("#status .referee-badge")).to_have_count(0)  # the fork names no referee
+        page.screenshot(path=str(shots / f"fork-board-{name}.png"), full_page=False)
+        origin = new_page(width, height)
+        origin.goto(f"{stack.url}/games/{gid}#token={tokens[1]}")
+        expect(origin.locator("#status .referee-badge")).to_have_text("refereed by rita")
+        expect(origin.locator("#status .analysis-badge")).to_have_count(0)
+        origin.screenshot(path=str(shots / f"refereed-board-{name}.png"), full_page=False)
+    lobby = new_page()
+    lobby.goto(stack.url + "/")
+    expect(lobby.locator(f'tr[data-game="{fid}"] .analysis-badge')).to_have_text("analysis")
+    expect(lobby.locator(f'tr[data-game="{gid}"] .referee-badge')).to_have_text("refereed")
+    expect(lobby.locator(f'tr[data-game="{gid}"] .analysis-badge')).to_have_count(0)
+    lobby.screenshot(path=str(shots / "lobby-fork.png"), full_page=False)
