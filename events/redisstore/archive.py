@@ -155,6 +155,7 @@ class Archives:
         pipe.hget(k.meta, ARCHIVED)
         n, results, already = pipe.execute()
         if already is not None:
+            store.r.zrem(k.ended, gid)
             return "archived before"
         if n == 0:
             return "no such game"
@@ -169,8 +170,8 @@ class Archives:
                 or back.results != raw_results:
             raise ValueError(f"{gid}: not archived, its record does not give back what is stored")
         head = f"{n} {envs[-1].hash}"
-        got = self._archive(keys=[k.events, k.results, k.snap, k.snap + "idx", k.archive, k.meta],
-                            args=[n, len(raw_results), blob, head])
+        got = self._archive(keys=[k.events, k.results, k.snap, k.snap + "idx", k.archive, k.meta, k.ended],
+                            args=[n, len(raw_results), blob, head, gid])
         if got == 1:
             self._items[(gid, head)] = Loaded(back)
             log.info("archive.done", game=gid, events=n, bytes=len(blob))
@@ -217,7 +218,7 @@ def archive_due(store: EventStore, after_ms: int, now_ms: int | None = None) -> 
         k = store.keys(gid)
         if outcome == "moved":
             store.r.zadd(k.ended, {gid: now_ms})
-        else:
+        elif outcome != "archived":  # the swap itself takes an archived game off the list
             store.r.zrem(k.ended, gid)
         counts[outcome] = counts.get(outcome, 0) + 1
     return counts
