@@ -321,12 +321,15 @@ def all_games(store: EventStore) -> list[str]:
     return store.game_ids()
 
 
-def rebuild(store: EventStore) -> int:
+def rebuild(store: EventStore, progress: Callable[[int, int], None] | None = None) -> int:
     """Drop every read model and the lobby, then project every game from its first event. A
-    game its rules fail on is marked (`projection_failed`) and the rebuild goes on past it."""
+    game its rules fail on is marked (`projection_failed`) and the rebuild goes on past it.
+    `progress(done, total)` is told after each game."""
     games = all_games(store)
     store.drop_read_models(games)
     fresh = Projector(store, consumer="rebuild")
-    for gid in games:
+    for i, gid in enumerate(games, 1):
         fresh.project(gid)
+        if progress is not None:
+            progress(i, len(games))
     return len(games)

@@ -178,6 +178,9 @@ def start_api(s: Stack, namespace: str, tries: int = 5) -> None:
 @contextlib.contextmanager
 def running_stack(env: dict[str, str], logdir: Path, threads: int = 4) -> Iterator[Stack]:
     """A worker, a projector and an API over `env`'s Redis and namespace, stopped on exit."""
+    # The signing key is made in the stack's own data directory (never the checkout's ./var);
+    # `boardlog export` run with `Stack.env` signs with the same key.
+    env.setdefault("BOARDLOG_DATA", str(logdir / "data"))
     s = Stack("", env, logdir=logdir)
     s.start("worker", "worker", "--threads", str(threads))
     s.start("projector", "projector")

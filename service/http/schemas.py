@@ -155,6 +155,11 @@ class Summary(BaseModel):
         "the game's clock, null without one: per_move, bank, increment, reminder (seconds), on_timeout, "
         "deadlines {seat: ISO time} of the running clocks, left_ms {seat: ms} of stopped ones, banks_ms, "
         "vacation (seats away), paused, stopped_by (timeout, dispute or empty), timed_out"))
+    conduct: dict[str, Any] | None = Field(None, description=(
+        "resign, agreements, takebacks and disputes: resigned (seats), proposal (the open one: kind draw, "
+        "abandon or takeback, by, seq, accepted, waiting, to_seq) or null, undone [{first, last, by_seq}] "
+        "(the seqs a TakenBack undid: replay strikes them through), disputes [{seq, by, on, note, verdict, "
+        "votes}], takeback (whether the game allows takebacks)"))
 
 
 class Lobby(BaseModel):

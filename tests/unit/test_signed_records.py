@@ -1,0 +1,241 @@
+"""Issue #21 item 2: the audit's three verdicts on a signed record, and every tampering of a
+finished record fails with the right one (offline, as `boardlog audit` runs)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from events.domain.verdict import Judgement, judge
+from events.mapping.chain import link
+from events.mapping.codec import canonical, loads
+from events.mapping.envelope import Envelope
+from events.mapping.export import export_lines, read_record
+from events.mapping.signing import RECEIPT, TRAILER, Signer, valid
+from tests.support.records import play_offline
+
+SERVICE = Signer.of(Ed25519PrivateKey.generate())
+FORGER = Signer.of(Ed25519PrivateKey.generate())
+TRUSTED = {SERVICE.id: SERVICE.public}
+
+
+@pytest.fixture(scope="module")
+def envs() -> list[Envelope]:
+    e = play_offline("race", ["ann", "bob"], {"target": 25}, seed=7)
+    assert e[-1].type == "boardlog.SeedRevealed"
+    return e
+
+
+def rechain(envs: list[Envelope]) -> list[Envelope]:
+    """Renumber and recompute every hash, as a forger who knows the scheme would."""
+    out: list[Envelope] = []
+    prev = envs[0].prev
+    for i, e in enumerate(envs):
+        e = replace(e, seq=i + 1, prev=prev)
+        e = replace(e, hash=link(prev, e.body()))
+        out.append(e)
+        prev = e.hash
+    return out
+
+
+def signed(envs: list[Envelope], signer: Signer | None = SERVICE) -> list[bytes]:
+    return list(export_lines(envs, signer))
+
+
+def verdict(lines: list[bytes], keys: dict[str, bytes] | None = TRUSTED,
+            receipts: tuple[dict[str, Any], ...] = ()) -> Judgement:
+    return judge(read_record(lines), keys, receipts)
+
+
+def receipt(envs: list[Envelope], seq: int) -> dict[str, Any]:
+    e = envs[seq - 1]
+    return SERVICE.receipt(e.game, e.seq, e.hash, e.at)
+
+
+# --- the three verdicts on honest records ------------------------------------------------------
+
+def test_a_finished_record_with_the_service_key_is_verified(envs: list[Envelope]) -> None:
+    j = verdict(signed(envs))
+    assert j.verdict == "verified" and j.complete, j.line()
+    assert j.summary().startswith("verified: hash chain, seed commitment")
+    assert "random draws re-derived" in j.summary() and SERVICE.id in j.summary()
+
+
+def test_the_files_own_key_makes_it_unverifiable_and_says_why(envs: list[Envelope]) -> None:
+    j = verdict(signed(envs), keys=None)
+    assert j.verdict == "unverifiable" and not j.verified
+    assert "no key was given" in j.reason and "anyone can make a key" in j.reason
+
+
+def test_a_record_signed_by_another_key_fails_against_the_service_key(envs: list[Envelope]) -> None:
+    j = verdict(signed(envs, FORGER))
+    assert j.verdict == "failed" and FORGER.id in j.reason and SERVICE.id in j.reason
+    # and without a key it is only unverifiable: a self-signed record proves nothing
+    assert verdict(signed(envs, FORGER), keys=None).verdict == "unverifiable"
+
+
+def test_a_game_in_progress_is_verified_up_to_its_seq(envs: list[Envelope]) -> None:
+    j = verdict(signed(envs[:12]))
+    assert j.verdict == "verified" and not j.complete and j.status == "active"
+    assert j.summary().startswith("verified up to seq 12, draws not yet checkable")
+
+
+def test_a_record_exported_before_signing_is_unverifiable_not_failed(envs: list[Envelope]) -> None:
+    old = [canonical(e.to_json()) + b"\n" for e in envs]
+    seed = envs[-1].data["seed"]
+    old.append(canonical({"trailer": {"events": len(envs), "head": envs[-1].hash, "seed": seed}}) + b"\n")
+    j = verdict(old)
+    assert j.verdict == "unverifiable" and "not signed" in j.reason
+    assert "commands re-run" in ", ".join(j.checked)
+
+
+# --- every tampering of a finished record ------------------------------------------------------
+
+def test_a_changed_byte_fails_at_its_seq(envs: list[Envelope]) -> None:
+    lines = signed(envs)
+    pos = lines[6].index(b'"at":"') + 6
+    lines[6] = lines[6][:pos] + (b"3" if lines[6][pos:pos + 1] != b"3" else b"4") + lines[6][pos + 1:]
+    j = verdict(lines)
+    assert j.verdict == "failed" and j.seq == 7 and "hash" in j.reason
+
+
+def test_a_deleted_event_fails(envs: list[Envelope]) -> None:
+    lines = signed(envs)
+    j = verdict(lines[:5] + lines[6:])
+    assert j.verdict == "failed" and j.seq == 6
+
+
+def test_a_deleted_event_with_a_rebuilt_chain_fails(envs: list[Envelope]) -> None:
+    i = next(i for i, e in enumerate(envs) if e.type == "race.DieRolled" and i > 8)
+    j = verdict(signed(rechain(envs[:i] + envs[i + 1:]), FORGER))
+    assert j.verdict == "failed" and j.seq == i + 1
+
+
+def test_two_swapped_events_fail(envs: list[Envelope]) -> None:
+    lines = signed(envs)
+    j = verdict([*lines[:4], lines[5], lines[4], *lines[6:]])
+    assert j.verdict == "failed" and j.seq == 5
+
+
+def test_an_added_event_fails_even_with_a_rebuilt_chain(envs: list[Envelope]) -> None:
+    i = next(i for i, e in enumerate(envs) if e.type == "race.DieRolled")
+    extra = replace(envs[i], data={**envs[i].data, "die": 6})
+    forged = rechain([*envs[:i + 1], extra, *envs[i + 1:]])
+    j = verdict(signed(forged, FORGER))
+    assert j.verdict == "failed" and j.seq == i + 2
+    # appended after the end, with the service's trailer kept: the trailer no longer matches
+    lines = signed(envs)
+    more = rechain([*envs, replace(envs[-2], data=envs[-2].data)])
+    j = verdict([*(canonical(e.to_json()) + b"\n" for e in more), lines[-1]])
+    assert j.verdict == "failed"
+
+
+def test_a_forged_die_with_a_rebuilt_chain_fails_at_the_die(envs: list[Envelope]) -> None:
+    i = next(i for i, e in enumerate(envs) if e.type == "race.DieRolled")
+    die = envs[i].data["die"]
+    forged = list(envs)
+    forged[i] = replace(envs[i], data={**envs[i].data, "die": 1 if die != 1 else 2})
+    for lines in (signed(rechain(forged), FORGER), signed(rechain(forged), None)):
+        j = verdict(lines)
+        assert j.verdict == "failed" and j.seq == i + 1 and "race.DieRolled" in j.reason
+
+
+def test_a_forged_command_with_a_rebuilt_chain_fails_at_the_command(envs: list[Envelope]) -> None:
+    i = next(i for i, e in enumerate(envs) if e.type == "boardlog.CommandAccepted" and i > 5)
+    forged = list(envs)
+    forged[i] = replace(envs[i], data={**envs[i].data, "type": "race.note", "args": {"text": "I won"}})
+    j = verdict(signed(rechain(forged), FORGER))
+    assert j.verdict == "failed" and j.seq == i + 1
+    # the command given to the other seat
+    forged[i] = replace(envs[i], seat=1 - (envs[i].seat or 0))
+    j = verdict(signed(rechain(forged), FORGER))
+    assert j.verdict == "failed" and j.seq == i + 1
+
+
+def test_a_removed_seed_reveal_fails(envs: list[Envelope]) -> None:
+    lines = signed(envs)
+    # the line cut out, the service's trailer kept
+    j = verdict(lines[:-2] + lines[-1:])
+    assert j.verdict == "failed" and "SeedRevealed event is missing" in j.reason and j.seq == len(envs) - 1
+    # the trailer removed too: the events themselves say the game is over
+    j = verdict(lines[:-2])
+    assert j.verdict == "failed" and "SeedRevealed" in j.reason and j.seq == len(envs) - 1
+    # re-signed by a forger without the seed
+    j = verdict(signed(envs[:-1], FORGER), keys=None)
+    assert j.verdict == "failed" and "seed is not revealed" in j.reason
+
+
+def test_a_removed_trailer_is_unverifiable(envs: list[Envelope]) -> None:
+    j = verdict(signed(envs)[:-1])
+    assert j.verdict == "unverifiable" and "no trailer" in j.reason
+
+
+def test_a_truncated_end_fails_or_is_unverifiable(envs: list[Envelope]) -> None:
+    lines = signed(envs)
+    # cut with the trailer kept: the signed head says where it ended
+    j = verdict(lines[:20] + lines[-1:])
+    assert j.verdict == "failed" and "cut short" in j.reason and j.seq == 21
+    # cut and re-signed by a forger: not the service's key
+    j = verdict(signed(envs[:20], FORGER))
+    assert j.verdict == "failed" and "not by a key given" in j.reason
+    # cut with no trailer: nothing says where it ended
+    assert verdict(lines[:20]).verdict == "unverifiable"
+
+
+def test_an_edited_trailer_fails(envs: list[Envelope]) -> None:
+    lines = signed(envs)
+    t = loads(lines[-1])["trailer"]
+    for change in ({"status": "aborted"}, {"seq": len(envs) + 3, "events": len(envs) + 3}):
+        edited = [*lines[:-1], canonical({"trailer": {**t, **change}}) + b"\n"]
+        assert verdict(edited).verdict == "failed"
+    # a changed signature
+    sig = t["sig"]
+    edited = [*lines[:-1], canonical({"trailer": {**t, "sig": ("0" if sig[0] != "0" else "1") + sig[1:]}}) + b"\n"]
+    j = verdict(edited)
+    assert j.verdict == "failed" and "signature" in j.reason
+
+
+# --- receipts ----------------------------------------------------------------------------------
+
+def test_a_receipt_proves_a_record_cut_before_its_seq(envs: list[Envelope]) -> None:
+    r = receipt(envs, 20)
+    # honest: the receipt matches
+    j = verdict(signed(envs), receipts=(r,))
+    assert j.verdict == "verified" and j.receipts == 1
+    # cut before seq 20 with no trailer: unverifiable alone, failed with the receipt
+    cut = signed(envs[:15])[:-1]
+    assert verdict(cut).verdict == "unverifiable"
+    j = verdict(cut, receipts=(r,))
+    assert j.verdict == "failed" and j.seq == 20 and "cut short" in j.reason
+    # cut and signed as a game in progress by a forger who kept the rest of the scheme
+    j = verdict(signed(envs[:15], FORGER), receipts=(r,))
+    assert j.verdict == "failed" and j.seq == 20
+
+
+def test_a_receipt_that_does_not_match_the_record_fails(envs: list[Envelope]) -> None:
+    i = next(i for i, e in enumerate(envs) if e.type == "race.DieRolled" and i > 3)
+    forged = list(envs)
+    forged[i] = replace(envs[i], data={**envs[i].data, "note": "x"})
+    r = receipt(envs, 20)
+    rebuilt = signed(rechain(forged), None)[:-1]  # no trailer, no seed check reached by the forger
+    j = verdict(rebuilt, receipts=(r,))
+    assert j.verdict == "failed"
+
+
+def test_a_forged_receipt_is_refused(envs: list[Envelope]) -> None:
+    r = {**receipt(envs, 20), "seq": 21}
+    j = verdict(signed(envs), receipts=(r,))
+    assert j.verdict == "failed" and "signature" in j.reason
+    j = verdict(signed(envs), receipts=(FORGER.receipt(envs[0].game, 5, envs[4].hash, envs[4].at),))
+    assert j.verdict == "failed" and FORGER.id in j.reason
+
+
+def test_signatures_are_bound_to_what_they_sign(envs: list[Envelope]) -> None:
+    r = receipt(envs, 3)
+    assert valid(RECEIPT, r, SERVICE.public)
+    assert not valid(TRAILER, r, SERVICE.public)  # a receipt never passes for a trailer
+    assert not valid(RECEIPT, {**r, "head": envs[3].hash}, SERVICE.public)
+    assert repr(SERVICE) == f"Signer(id={SERVICE.id!r})"  # no private key in a log line or traceback
