@@ -21,7 +21,13 @@ GAMES_BY_NAME = {"rite": "Rite", "factions": "Factions: Battlegrounds", "dragond
 def _created(d: Mapping[str, Any], names: Sequence[str]) -> str:
     seats = [s.get("name", "?") for s in d.get("seats", []) if isinstance(s, Mapping)]
     game = GAMES_BY_NAME.get(str(d.get("game")), str(d.get("game")))
-    return f"A game of {game} is set up for {listing(seats)}."
+    fork, referee = d.get("fork"), d.get("referee")
+    out = f"A game of {game} is set up for {listing(seats)}"
+    if isinstance(fork, Mapping):
+        out = f"An analysis game of {game} is set up for {listing(seats)}, from game {fork.get('game')} at seq {fork.get('seq')}"
+    if isinstance(referee, Mapping):
+        out += f", refereed by {referee.get('name')}"
+    return out + "."
 
 
 def _entropy(d: Mapping[str, Any], names: Sequence[str]) -> str:
