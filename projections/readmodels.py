@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from events.domain.match import COMMAND_ACCEPTED, GAME_CREATED, SEED_REVEALED, Match
+from events.domain.platform.clock import deadline_view
+from events.domain.platform.conduct import conduct_summary
 from events.domain.provenance import provenance_of
 from events.mapping.codec import canonical
 from events.mapping.envelope import Envelope
@@ -27,6 +29,8 @@ def summary_of(match: Match, created: str, updated: str) -> dict[str, Any]:
         "created": created,
         "updated": updated,
         **provenance_summary(match.rules_version, match.referee, match.origin),
+        "clock": deadline_view(match),
+        "conduct": conduct_summary(match),
     }
 
 

@@ -96,14 +96,16 @@ class NoticePayload(BaseModel):
     `webhook-timestamp` (Unix seconds) and `webhook-signature` (`v1,<base64 HMAC-SHA256>` of
     `id.timestamp.body` with the target's secret, shown once when the target was added)."""
 
-    type: Literal["boardlog.notice.turn", "boardlog.notice.over"]
+    type: Literal["boardlog.notice.turn", "boardlog.notice.over", "boardlog.notice.reminder",
+                  "boardlog.notice.timeout"]
     id: str = Field(description="the idempotency key: game:seq:player:target")
     game: str
     game_type: str
     seq: int = Field(description="the game's seq after the step that called for the notice")
     seat: int
     seat_name: str
-    asked: str = Field(description="what the turn asks (the command types), or the outcome when over")
+    asked: str = Field(description="what the turn asks (the command types), or the outcome when over; a "
+                                   "reminder: the deadline; a timeout: who ran out of time and what follows")
     last_move: str = Field(description="the last move in words, as this seat may see it")
     at: str = Field(description="when that move was accepted (ISO 8601, UTC)")
     url: str = Field(description="the seat's page")

@@ -116,7 +116,7 @@ class Notifier:
             if pid is None:
                 continue
             for t in targets.get(pid, []):
-                if n.kind in t.events:
+                if n.choice in t.events:
                     jobs.append((n, pid, t))
         if not jobs:
             return 0

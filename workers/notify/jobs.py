@@ -93,7 +93,7 @@ class Sender:
         if t is None:
             log.info("notice.skipped", game=notice.game, seq=notice.seq, player=pid, target=tid, why="target removed")
             return "gone"
-        if notice.kind not in t.events:
+        if notice.choice not in t.events:
             return "skipped"
         if t.kind == "atom":
             entry = {**notice.to_json(), "key": key, "title": notice.subject(), "body": notice.text(self.cfg.public_url)}

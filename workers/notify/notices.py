@@ -14,6 +14,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from events.domain.match import COMMAND_ACCEPTED, Match, command_of
+from events.domain.platform.clock import REMINDER_DUE, TURN_TIMED_OUT
 from events.mapping.envelope import Envelope
 
 GAME_TITLES = {"rite": "Rite", "factions": "Factions: Battlegrounds", "dragondale": "Dragon Dale"}
@@ -28,10 +29,16 @@ class Notice:
     seq: int  # the last event of the command that called for it
     seat: int
     seat_name: str
-    kind: str  # "turn" | "over"
+    kind: str  # "turn" | "over" | "reminder" (a deadline nears) | "timeout" (a seat ran out of time)
     asked: str  # what the turn asks, in words ("roll or note"); the outcome when over
     last: str  # the last move in words ("" at the start of a game)
     at: str  # when that command was accepted (ISO, UTC): notice latency counts from here
+
+    @property
+    def choice(self) -> str:
+        """The target choice (`events`) this notice goes by: a clock's reminder and timeout are
+        news of a turn."""
+        return "turn" if self.kind in ("reminder", "timeout") else self.kind
 
     def key(self, player: str, target: str) -> str:
         """The idempotency key: one notice per (game, seq, player, target), ever."""
@@ -49,6 +56,10 @@ class Notice:
         return GAME_TITLES.get(self.game_type, self.game_type.capitalize())
 
     def subject(self) -> str:
+        if self.kind == "reminder":
+            return f"{self.title} {self.game}: reminder, your turn ends {self.asked}"
+        if self.kind == "timeout":
+            return f"{self.title} {self.game}: {self.asked}"
         if self.kind == "over":
             return f"{self.title} {self.game}: the game is over ({self.asked})"
         return f"{self.title} {self.game}: your turn ({self.asked})"
@@ -57,8 +68,15 @@ class Notice:
         return f"{public_url.rstrip('/')}/games/{self.game}"
 
     def lines(self, public_url: str) -> list[str]:
-        out = [f"{self.seat_name}, " + ("the game is over: " + self.asked + "." if self.kind == "over"
-                                       else f"it is your turn in {self.title} {self.game} ({self.asked}).")]
+        if self.kind == "reminder":
+            first = f"it is still your turn in {self.title} {self.game}: your time runs out {self.asked}."
+        elif self.kind == "timeout":
+            first = f"in {self.title} {self.game}, {self.asked}."
+        elif self.kind == "over":
+            first = "the game is over: " + self.asked + "."
+        else:
+            first = f"it is your turn in {self.title} {self.game} ({self.asked})."
+        out = [f"{self.seat_name}, {first}"]
         if self.last:
             out.append(f"Last move (step {self.seq}): {self.last}")
         out.append(f"Your seat: {self.seat_link(public_url)}")
@@ -147,6 +165,29 @@ def step_groups(tail: Sequence[Envelope]) -> list[list[Envelope]]:
     return groups
 
 
+def clock_notices(after: Match, group: Sequence[Envelope]) -> list[Notice]:
+    """A clock's news in one step: a reminder to the seat whose deadline nears; when a seat ran
+    out of time, every other seat is told what follows (under `pause`, that the game waits)."""
+    names = [s.name for s in after.seats]
+    out: list[Notice] = []
+    last = group[-1]
+    for env in group:
+        t, d = env.event.type, env.event.data
+        seat = d.get("seat")
+        if not isinstance(seat, int) or not 0 <= seat < len(names):
+            continue
+        if t == REMINDER_DUE:
+            out.append(Notice(after.gid, after.game, last.seq, seat, names[seat], "reminder",
+                              f"at {d.get('deadline', '')}", "", last.at))
+        elif t == TURN_TIMED_OUT:
+            follows = {"pause": "the game waits for them", "forfeit": "they forfeit",
+                       "skip": "the platform answered for them"}.get(str(d.get("action")), "")
+            words = f"{names[seat]} ran out of time: {follows}" if follows else f"{names[seat]} ran out of time"
+            out += [Notice(after.gid, after.game, last.seq, s.seat, s.name, "timeout", words, "", last.at)
+                    for s in after.seats if s.seat != seat]
+    return out
+
+
 def notices_for(before: Match | None, after: Match, group: Sequence[Envelope]) -> list[Notice]:
     """The notices one step calls for: each seat the prompt now names that it did not name
     before, or that it names again after another seat moved (a turn arriving); every seat when
@@ -161,6 +202,7 @@ def notices_for(before: Match | None, after: Match, group: Sequence[Envelope]) -
         return Notice(after.gid, after.game, last.seq, seat, names[seat] if seat < len(names) else f"seat {seat}",
                       kind, asked, words, last.at)
 
+    clock = clock_notices(after, group) if before is not None else []
     if after.over:
         if before is not None and before.over:
             return []
@@ -172,4 +214,4 @@ def notices_for(before: Match | None, after: Match, group: Sequence[Envelope]) -
     was = set(before.prompt.seats) if before is not None and before.prompt is not None else set()
     actor = accepted.event.seat if accepted is not None else None
     asked = _asked(after)
-    return [notice(s, "turn", asked) for s in prompt.seats if s not in was or (actor is not None and actor != s)]
+    return clock + [notice(s, "turn", asked) for s in prompt.seats if s not in was or (actor is not None and actor != s)]
