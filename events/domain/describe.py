@@ -48,7 +48,42 @@ def _resigned(d: Mapping[str, Any], names: Sequence[str]) -> str:
 
 
 def _timed_out(d: Mapping[str, Any], names: Sequence[str]) -> str:
-    return f"{seat_name(names, d.get('seat'))} ran out of time."
+    follows = {"skip": ": the platform answers for them", "forfeit": " and forfeits",
+               "pause": ": the game waits for them"}.get(str(d.get("action")), "")
+    return f"{seat_name(names, d.get('seat'))} ran out of time{follows}."
+
+
+def _deadlines(d: Mapping[str, Any], names: Sequence[str]) -> str:
+    """The seats and deadlines (UTC, to the minute) a clock event names."""
+    parts = []
+    for s, at in sorted((d.get("deadlines") or {}).items()):
+        parts.append(f"{seat_name(names, int(s))} until {str(at)[:16].replace('T', ' ')} UTC")
+    for s, ms in sorted((d.get("left") or {}).items()):
+        parts.append(f"{seat_name(names, int(s))} stopped with {_span(int(ms))} left")
+    return listing(parts) if parts else "no seat"
+
+
+def _span(ms: int) -> str:
+    s = ms // 1000
+    if s >= 86400:
+        return f"{s // 86400} d {s % 86400 // 3600} h"
+    if s >= 3600:
+        return f"{s // 3600} h {s % 3600 // 60} min"
+    return f"{s // 60} min {s % 60} s" if s >= 60 else f"{s} s"
+
+
+_WHY = {"timeout": " (the game waits after a timeout)", "dispute": " (a dispute is open)",
+        "vacation": " (a seat is on vacation)"}
+
+
+def _clock(verb: str) -> Callable[[Mapping[str, Any], Sequence[str]], str]:
+    return lambda d, n: f"The clock {verb}: {_deadlines(d, n)}{_WHY.get(str(d.get('why', '')), '')}."
+
+
+def _vacation(on: bool) -> Callable[[Mapping[str, Any], Sequence[str]], str]:
+    if on:
+        return lambda d, n: f"{seat_name(n, d.get('seat'))} goes on vacation: their clock stops."
+    return lambda d, n: f"{seat_name(n, d.get('seat'))} is back from vacation."
 
 
 def _taken_back(d: Mapping[str, Any], names: Sequence[str]) -> str:
@@ -99,6 +134,12 @@ _EVENTS: dict[str, Callable[[Mapping[str, Any], Sequence[str]], str]] = {
     SEED_REVEALED: _seed,
     "boardlog.Resigned": _resigned,
     "boardlog.TurnTimedOut": _timed_out,
+    "boardlog.ClockStarted": _clock("starts"),
+    "boardlog.ClockStopped": _clock("stops"),
+    "boardlog.ClockResumed": _clock("runs again"),
+    "boardlog.ReminderDue": lambda d, n: f"{seat_name(n, d.get('seat'))} is reminded that their time runs out soon.",
+    "boardlog.VacationStarted": _vacation(True),
+    "boardlog.VacationEnded": _vacation(False),
     "boardlog.TakenBack": _taken_back,
     "boardlog.DrawAgreed": lambda d, n: "The players agree to a draw.",
     "boardlog.AbandonmentAgreed": lambda d, n: "The players agree to abandon the game.",
@@ -134,6 +175,10 @@ _CONDUCT_COMMANDS: dict[str, Callable[[str, Mapping[str, Any]], str]] = {
     "boardlog.accept": lambda who, a: f"{who} accepts the proposal.",
     "boardlog.refuse": lambda who, a: f"{who} refuses the proposal.",
     "boardlog.dispute": lambda who, a: f"{who} disputes step {a.get('seq')}.",
+    "boardlog.clock": lambda who, a: "The platform sets the clock.",
+    "boardlog.timeout": lambda who, a: "The deadline passes.",
+    "boardlog.remind": lambda who, a: "The platform sends a reminder.",
+    "boardlog.vacation": lambda who, a: f"{who} {'starts' if a.get('on') else 'ends'} a vacation.",
     "boardlog.resolve": lambda who, a: (("The referee" if a.get("referee") is True else who)
                                         + f" rules the dispute {'upheld' if a.get('verdict') == 'upheld' else 'voided'}."),
 }
