@@ -34,6 +34,8 @@ ERROR_CODES: tuple[str, ...] = (
     "bad_quiet_hours", "bad_email", "rate_limited", "internal_error", "store_unavailable",
     # Table talk and conditional moves (events/domain/platform/talk.py, events/domain/queued.py)
     "bad_message", "message_empty", "message_too_long", "unknown_message", "already_hidden", "bad_queue",
+    # Referees, forks and rules versions (service/matches.py, events/domain/forks.py, events/domain/match.py)
+    "bad_referee", "inside_a_command", "nothing_to_play", "fork_would_reveal", "rules_version_unavailable",
     # A command's answer, from the worker
     "seq_conflict", "not_your_turn", "wrong_prompt",
 )
@@ -487,9 +489,9 @@ class Muted(BaseModel):
 
 class QueuedEntry(BaseModel):
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
-    if_: str | None = Field(None, alias="if", description="the opponent command it answers, in notation; "
-                            "absent or null: whatever came")
-    then: str = Field(description="the seat's command, in notation")
+    if_: str | None = Field(None, alias="if", min_length=1, max_length=200, description="the opponent command "
+                            "it answers, in notation; absent or null: whatever came")
+    then: str = Field(min_length=1, max_length=200, description="the seat's command, in notation")
 
 
 class QueueIn(BaseModel):
