@@ -50,6 +50,35 @@
     el("dl", { class: "kv facts-kv" }, facts.map(([k, v]) => [el("dt", {}, k), el("dd", {}, v === null || v === undefined ? "—" : String(v))])),
     extra);
 
+  /* ---- receipts: each accepted command's signed receipt, kept in this browser ---------- */
+
+  const receiptsKey = () => `boardlog.receipts.${gid}`;
+  function receipts() {
+    try { return JSON.parse(localStorage.getItem(receiptsKey()) || "[]"); } catch (e) { return []; }
+  }
+  function keepReceipt(r) {
+    if (!r || typeof r.seq !== "number") return;
+    const all = receipts().filter((x) => x.seq !== r.seq);
+    all.push(r);
+    all.sort((a, b) => a.seq - b.seq);
+    try { localStorage.setItem(receiptsKey(), JSON.stringify(all)); } catch (e) { /* storage off or full */ }
+    renderReceipts();
+  }
+  function renderReceipts() {
+    const n = receipts().length;
+    $("receipts-count").textContent = String(n);
+    $("receipts-line").classList.toggle("hidden", n === 0);
+  }
+  $("receipts-link").addEventListener("click", (ev) => {
+    ev.preventDefault();
+    const blob = new Blob([JSON.stringify({ game: gid, receipts: receipts() }, null, 1)], { type: "application/json" });
+    const a = el("a", { href: URL.createObjectURL(blob), download: `${gid}-receipts.json` });
+    document.body.append(a);
+    a.click();
+    setTimeout(() => { URL.revokeObjectURL(a.href); a.remove(); }, 1000);
+  });
+  renderReceipts();
+
   /* ---- what the last moves touched, and what vanished since the viewer last acted ------ */
 
   const seenKey = () => `boardlog.seen.${gid}.${S.role === "seat" ? S.seat : "watch"}`;
@@ -402,6 +431,7 @@
     renderLog();
     renderMoves();
     if (window.BLTalk) BLTalk.update({ gid, token: S.token, role: S.role, seat: S.seat, summary: S.summary }); // talk.js
+    if (window.BLConduct) BLConduct.update({ gid, role: S.role, seat: S.seat, summary: S.summary, send }); // conduct.js
   }
 
   /* On a phone the action bar keeps to the prompt and the choices; the notation box moves into
@@ -557,6 +587,7 @@
         clear(msg).append(el("div", { class: "msg warn" }, `${label}: still queued; the log will show it when a worker takes it.`));
       } else if (data && data.status === "accepted") {
         const [a, b] = data.seq;
+        keepReceipt(data.receipt);
         const ok = el("div", { class: "msg ok" }, `Accepted: ${label} (seq ${a === b ? a : a + "–" + b}).`);
         clear(msg).append(ok);
         // On a phone the bar is small: the confirmation goes after a while (the move list keeps it).

@@ -1,0 +1,82 @@
+"""The board page keeps each accepted move's signed receipt in the browser and offers them for
+download, and the downloaded file is what `boardlog audit --receipt` reads (issue #21 item 1)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis
+from playwright.sync_api import expect
+
+from events.mapping.signing import RECEIPT, valid
+from tests.browser.conftest import CHROMIUM
+from tests.conftest import ROOT, Stack, child_env, running_stack
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.integration,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason=f"{CHROMIUM} is absent: the browser tests need Debian's chromium"),
+]
+
+
+@pytest.fixture(scope="module")
+def stack(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    ns = f"t{uuid.uuid4().hex[:12]}"
+    with running_stack(child_env(redis_url, ns), tmp_path_factory.mktemp("receipts")) as s:
+        yield s
+    client = redis.Redis.from_url(redis_url)
+    for pattern in (f"{ns}:*", f"{ns}-dramatiq:*"):
+        keys = list(client.scan_iter(match=pattern, count=1000))
+        for i in range(0, len(keys), 500):
+            client.delete(*keys[i: i + 500])
+    client.close()
+
+
+def test_the_board_keeps_receipts_and_offers_them_for_download(
+        stack: Stack, new_page: Any, tmp_path: Path, shots: Path) -> None:
+    with stack.client() as c:
+        r = c.post("/v1/games", json={"game": "race", "seats": ["ann", "bob"], "options": {"target": 1000}})
+        assert r.status_code == 201
+        game = r.json()
+        keys = c.get("/v1/keys").json()
+    gid = game["id"]
+    page = new_page()
+    page.goto(f"{stack.url}/games/{gid}#token={game['seats'][0]['token']}")
+    expect(page.locator("#seq")).to_have_text("2")
+    expect(page.locator("#receipts-line")).to_be_hidden()
+    page.locator("#commands button", has_text="roll").click()
+    expect(page.locator("#cmd-msg")).to_contain_text("Accepted: roll")
+    expect(page.locator("#receipts-line")).to_be_visible()
+    expect(page.locator("#receipts-count")).to_have_text("1")
+    kept = page.evaluate(f"JSON.parse(localStorage.getItem('boardlog.receipts.{gid}'))")
+    assert len(kept) == 1 and kept[0]["game"] == gid and kept[0]["seq"] == 4  # the last seq of the roll (CommandAccepted, DieRolled)
+    public = bytes.fromhex(keys["keys"][0]["public_key"])
+    assert valid(RECEIPT, kept[0], public)
+    # still there after a reload (localStorage, not the tab's memory)
+    page.reload()
+    expect(page.locator("#receipts-count")).to_have_text("1")
+    page.screenshot(path=str(shots / "board-receipts.png"), full_page=True)
+    with page.expect_download() as dl:
+        page.locator("#receipts-link").click()
+    saved = tmp_path / dl.value.suggested_filename
+    dl.value.save_as(saved)
+    assert saved.name == f"{gid}-receipts.json"
+    assert json.loads(saved.read_text())["receipts"] == kept
+    # the download is what the audit reads: the live record matches it
+    env = stack.env
+    record = tmp_path / "live.jsonl"
+    out = subprocess.run([sys.executable, "-m", "service.cli", "export", gid], env=env, cwd=ROOT,
+                         capture_output=True, timeout=60)
+    record.write_bytes(out.stdout)
+    keyfile = tmp_path / "keys.json"
+    keyfile.write_text(json.dumps(keys))
+    audit = subprocess.run([sys.executable, "-m", "service.cli", "audit", str(record), "--key", str(keyfile),
+                            "--receipt", str(saved)], env=env, cwd=ROOT, capture_output=True, timeout=60, text=True)
+    assert audit.returncode == 0 and "1 receipt match" in audit.stdout, audit.stdout + audit.stderr
