@@ -1,0 +1,123 @@
+/* The board page's conduct panel: resign, offer a draw or an abandonment, take back one's last
+ * move, accept or refuse what another seat proposes, and open or settle a dispute. Every action
+ * is a boardlog.* command sent through the board's own send (POST /v1/games/{gid}/commands);
+ * what is open comes from the summary's `conduct` (projections/readmodels.py). board.js calls
+ * BLConduct.update after each render. All text goes in as text nodes (BL.el), never HTML. */
+"use strict";
+
+window.BLConduct = (() => {
+  const { el, clear, seatName } = BL;
+  const $ = (id) => document.getElementById(id);
+  const KIND = { draw: "a draw", abandon: "abandoning the game", takeback: "taking back their last move" };
+  let C = null;
+  let form = null;  // built once, so that an update while typing keeps what was typed
+
+  function name(seat) {
+    return seatName(C.summary, seat);
+  }
+
+  function button(text, cls, onclick, title) {
+    return el("button", { type: "button", class: `${cls} small conduct-btn`, onclick, ...(title ? { title } : {}) }, text);
+  }
+
+  function send(type, args, label) {
+    return C.send({ type: `boardlog.${type}`, args }, label);
+  }
+
+  function proposalLine(c, me) {
+    const p = c.proposal;
+    if (!p) return null;
+    const who = p.by === me ? "You propose" : `${name(p.by)} proposes`;
+    const line = el("div", { class: "conduct-proposal", role: "status" },
+      el("span", {}, `${who} ${KIND[p.kind] || p.kind}${p.kind === "takeback" ? ` (back to step ${p.to_seq})` : ""}.`),
+      p.waiting.length ? el("span", { class: "muted" }, ` Waiting for ${p.waiting.map(name).join(", ")}.`) : null);
+    if (me !== null && p.waiting.includes(me)) {
+      line.append(" ", button("Accept", "primary", () => send("accept", { proposal: p.seq }, `accept ${KIND[p.kind]}`)),
+        " ", button("Refuse", "secondary", () => send("refuse", { proposal: p.seq }, `refuse ${KIND[p.kind]}`)));
+    } else if (me !== null && p.by === me) {
+      line.append(" ", button("Withdraw", "secondary", () => send("refuse", { proposal: p.seq }, "withdraw the proposal")));
+    }
+    return line;
+  }
+
+  function disputeLine(c, me, refereeSeat) {
+    const d = (c.disputes || []).find((x) => x.verdict === null);
+    if (!d) return null;
+    const line = el("div", { class: "conduct-dispute", role: "status" },
+      el("span", {}, `${name(d.by)} disputes step ${d.on}: `), el("q", {}, d.note),
+      C.summary.refereed ? el("span", { class: "muted" }, ` The referee settles it; the clock stops meanwhile.`)
+        : el("span", { class: "muted" }, ` Every other seat settles it; the clock stops meanwhile.`));
+    const votes = d.votes || [];
+    if (votes.length) line.append(el("span", { class: "muted" }, ` Votes: ${votes.map((v) => `${name(v.seat)} ${v.verdict}`).join(", ")}.`));
+    const mayVote = refereeSeat || (me !== null && !C.summary.refereed && d.by !== me && !(c.resigned || []).includes(me));
+    if (mayVote) {
+      line.append(" ", button("Uphold", "secondary", () => send("resolve", { dispute: d.seq, verdict: "upheld" }, "uphold the move")),
+        " ", button("Void", "danger", () => {
+          if (confirm(`Void step ${d.on} and every move after it? The game returns to the position before it.`)) {
+            send("resolve", { dispute: d.seq, verdict: "voided" }, "void the move");
+          }
+        }));
+    }
+    return line;
+  }
+
+  function disputeForm() {
+    if (form) return form;
+    const seq = el("input", { type: "number", id: "dispute-seq", min: "1", step: "1", required: "", inputmode: "numeric" });
+    const note = el("input", { type: "text", id: "dispute-note", maxlength: "1000", required: "", placeholder: "why" });
+    const f = el("form", { class: "dispute-form", autocomplete: "off" },
+      el("label", { for: "dispute-seq" }, "Step (the seq of the move)"), seq,
+      el("label", { for: "dispute-note" }, "Note"), note,
+      el("button", { type: "submit", class: "secondary small" }, "Open the dispute"));
+    f.addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      send("dispute", { seq: Number(seq.value), note: note.value }, `dispute step ${seq.value}`);
+    });
+    form = el("details", { class: "conduct-more" }, el("summary", {}, "Dispute a move"), f);
+    return form;
+  }
+
+  function render() {
+    const panel = $("conduct");
+    const box = $("conduct-live");
+    if (!panel || !box) return;
+    const s = C.summary;
+    const c = s && s.conduct;
+    clear(box);
+    const seated = C.role === "seat" && C.seat !== null && C.seat !== undefined;
+    const admin = C.role === "admin";
+    panel.classList.toggle("hidden", !c || !(seated || admin) || s.status !== "active");
+    const more = disputeForm();
+    if (!more.isConnected) panel.append(more);
+    more.classList.add("hidden");
+    if (!c || s.status !== "active") return;
+    const me = seated ? C.seat : null;
+    const resigned = me !== null && (c.resigned || []).includes(me);
+    if ((c.resigned || []).length) box.append(el("p", { class: "muted" }, `Resigned: ${c.resigned.map(name).join(", ")} (the platform plays their default answers).`));
+    const p = proposalLine(c, me);
+    if (p) box.append(p);
+    // The admin link of a refereed game may be the referee's: the server says no to anyone else.
+    const d = disputeLine(c, me, admin && s.refereed);
+    if (d) box.append(d);
+    if (!seated || resigned) return;
+    const row = el("div", { class: "conduct-actions", role: "group", "aria-label": "Resign, agreements and take-backs" });
+    if (!c.proposal) {
+      if (c.takeback) row.append(button("Take back my last move", "secondary", () => send("takeback", {}, "take back my last move"),
+        "Ask the others to undo your last command (refused once anything random was drawn or hidden shown)"));
+      row.append(button("Offer a draw", "secondary", () => send("propose", { kind: "draw" }, "offer a draw")),
+        button("Propose to abandon", "secondary", () => send("propose", { kind: "abandon" }, "propose to abandon")));
+    }
+    row.append(button("Resign", "danger", () => {
+      if (confirm("Resign this game? You cannot come back.")) send("resign", {}, "resign");
+    }));
+    box.append(row);
+    more.classList.toggle("hidden", (c.disputes || []).some((x) => x.verdict === null));
+  }
+
+  function update(ctx) {
+    C = ctx;
+    render();
+  }
+
+  return { update };
+})();

@@ -1,0 +1,104 @@
+"""The board page's conduct panel in headless chromium (issue #15 items 4-5, #21 item 4): a seat
+clicks "Take back my last move", the other seat's page shows the request and its Accept button,
+and clicking it returns the board to where it was; a draw offered by clicking is accepted by
+clicking, and the game ends; "Resign" asks first. Desktop and phone sizes; screenshots go to
+/tmp/boardlog-shots."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis
+from playwright.sync_api import expect
+
+from tests.browser.conftest import CHROMIUM
+from tests.conftest import Stack, child_env, running_stack, wait_for
+from tests.integration.helpers import bearer, command
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.integration,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason=f"{CHROMIUM} is absent: the browser tests need Debian's chromium"),
+]
+
+
+@pytest.fixture(scope="module")
+def stack(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    ns = f"t{uuid.uuid4().hex[:12]}"
+    with running_stack(child_env(redis_url, ns), tmp_path_factory.mktemp("conductpage")) as s:
+        yield s
+    client = redis.Redis.from_url(redis_url)
+    for pattern in (f"{ns}:*", f"{ns}-dramatiq:*"):
+        keys = list(client.scan_iter(match=pattern, count=1000))
+        for i in range(0, len(keys), 500):
+            client.delete(*keys[i : i + 500])
+    client.close()
+
+
+def _factions(stack: Stack) -> tuple[str, list[str], int, dict[str, Any]]:
+    """A Factions game whose prompted seat has made one command: id, tokens, that seat, and its
+    board before that command."""
+    with stack.client() as c:
+        r = c.post("/v1/games", json={"game": "factions", "seats": ["ann", "bob"]})
+        assert r.status_code == 201, r.text
+        g = r.json()
+        gid, tokens = g["id"], [s["token"] for s in g["seats"]]
+        wait_for(lambda: c.get(f"/v1/games/{gid}").status_code == 200 and c.get(f"/v1/games/{gid}").json()["prompt"])
+        seat = c.get(f"/v1/games/{gid}").json()["prompt"]["seats"][0]
+        before = c.get(f"/v1/games/{gid}/view", headers=bearer(tokens[seat])).json()["board"]
+        legal = c.get(f"/v1/games/{gid}/legal", headers=bearer(tokens[seat])).json()
+        m = legal["commands"][0]
+        r = command(c, gid, tokens[seat], m["type"], m["args"])
+        assert r.json()["status"] == "accepted", r.text
+        wait_for(lambda: c.get(f"/v1/games/{gid}").json()["seq"] >= r.json()["seq"][1])
+    return gid, tokens, seat, before
+
+
+def test_take_back_clicked_then_accepted_by_clicking(stack: Stack, new_page: Any, shots: Path) -> None:
+    gid, tokens, seat, before = _factions(stack)
+    mine = new_page(1280, 900)
+    mine.goto(f"{stack.url}/games/{gid}#token={tokens[seat]}")
+    expect(mine.locator("#conduct")).to_be_visible()
+    mine.get_by_role("button", name="Take back my last move").click()
+    expect(mine.locator("#cmd-msg")).to_contain_text("Accepted")
+    expect(mine.locator("#conduct-live .conduct-proposal")).to_contain_text("You propose taking back their last move")
+    theirs = new_page(390, 844)  # the other seat, on a phone
+    theirs.goto(f"{stack.url}/games/{gid}#token={tokens[1 - seat]}")
+    proposal = theirs.locator("#conduct-live .conduct-proposal")
+    expect(proposal).to_contain_text("proposes taking back their last move")
+    theirs.screenshot(path=str(shots / "conduct-takeback-phone.png"), full_page=True)
+    proposal.get_by_role("button", name="Accept").click()
+    expect(theirs.locator("#cmd-msg")).to_contain_text("Accepted")
+    expect(theirs.locator("#conduct-live .conduct-proposal")).to_have_count(0)
+    with stack.client() as c:
+        wait_for(lambda: c.get(f"/v1/games/{gid}").json()["conduct"]["undone"] != [])
+        assert c.get(f"/v1/games/{gid}/view", headers=bearer(tokens[seat])).json()["board"] == before
+    # The proposer's page follows the stream: the request is gone there too.
+    expect(mine.locator("#conduct-live .conduct-proposal")).to_have_count(0)
+    mine.screenshot(path=str(shots / "conduct-after-takeback.png"), full_page=True)
+
+
+def test_a_draw_offered_and_accepted_by_clicking_ends_the_game(stack: Stack, new_page: Any, shots: Path) -> None:
+    gid, tokens, _, _ = _factions(stack)
+    ann = new_page(1280, 900)
+    ann.goto(f"{stack.url}/games/{gid}#token={tokens[0]}")
+    dialogs: list[str] = []
+    ann.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    ann.get_by_role("button", name="Resign").click()  # asked first; dismissed: nothing sent
+    wait_for(lambda: bool(dialogs))
+    assert "Resign" in dialogs[0]
+    ann.get_by_role("button", name="Offer a draw").click()
+    expect(ann.locator("#conduct-live .conduct-proposal")).to_contain_text("You propose a draw")
+    bob = new_page(1280, 900)
+    bob.goto(f"{stack.url}/games/{gid}#token={tokens[1]}")
+    bob.locator("#conduct-live .conduct-proposal").get_by_role("button", name="Accept").click()
+    expect(bob.locator("#prompt-line")).to_contain_text("The game is over")
+    expect(bob.locator("#conduct")).to_be_hidden()
+    with stack.client() as c:
+        s = c.get(f"/v1/games/{gid}").json()
+        assert s["status"] == "over" and "draw" in s["outcome"]["reason"] and s["conduct"]["resigned"] == []
+    bob.screenshot(path=str(shots / "conduct-draw.png"), full_page=True)
