@@ -44,6 +44,8 @@ async def view(gid: str, request: Request,
     seat = who.seat
     at = seq_param(request.query_params.get("at"))
     if who.referee:  # every seat's board: no read model holds it
+        if at is not None:
+            await within_limit(p, request, who, "replays")
         return await run_in_threadpool(
             lambda: json_response(referee_view(match_at(p.store, gid, within_log(p.store, gid, at)))))
     if at is None:

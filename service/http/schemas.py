@@ -36,6 +36,9 @@ ERROR_CODES: tuple[str, ...] = (
     "bad_message", "message_empty", "message_too_long", "unknown_message", "already_hidden", "bad_queue",
     # Referees, forks and rules versions (service/matches.py, events/domain/forks.py, events/domain/match.py)
     "bad_referee", "inside_a_command", "nothing_to_play", "fork_would_reveal", "rules_version_unavailable",
+    # Clocks and vacations (events/domain/platform/clock.py, service/http/vacation.py)
+    "vacation_on", "no_vacation_left", "no_vacation", "deadline_moved_on", "deadline_not_reached",
+    "reminder_not_due", "vacation_unchanged", "clock_unchanged", "no_clock", "forfeit_unavailable",
     # A command's answer, from the worker
     "seq_conflict", "not_your_turn", "wrong_prompt",
 )
@@ -91,10 +94,17 @@ class RefereeMade(BaseModel):
     player: str | None = Field(None, description="the referee player's id")
 
 
+class ForkSeatIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    player: str = Field(description="invite a player by id or name: the seat is claimed for them")
+
+
 class ForkIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     at: int | None = Field(None, ge=1, description="the seq to fork from (where a command's events end); "
                            "the head without it")
+    seats: list[ForkSeatIn | None] | None = Field(None, description="one entry a seat: null (its token to the "
+                                                  "forker) or {player}")
 
 
 class ForkOrigin(BaseModel):
@@ -423,6 +433,16 @@ class Quiet(BaseModel):
     end: str
 
 
+class VacationOut(BaseModel):
+    on: bool
+    since: str | None = Field(description="when the running vacation began (ISO 8601, UTC); null when none runs")
+    until: str | None = Field(description="when it ends by itself, its days spent; null when none runs")
+    allowance_days: int = Field(description="vacation days a calendar year (BOARDLOG_VACATION_DAYS)")
+    used_days: float = Field(description="days taken this year, the running vacation's so far included")
+    left_days: float
+    games: list[str] = Field(description="the games whose clocks the running (or last) vacation stopped")
+
+
 class Targets(BaseModel):
     targets: list[TargetShown]
     dead_letters: Any = Field(description="the notices given up on")
@@ -511,9 +531,9 @@ MODELS: tuple[type[BaseModel], ...] = (
     Error, ErrorBody, NewGame, GameCreated, Summary, Lobby, GameTypes, Health, CommandIn, Queued, CommandResult,
     EntropyIn, View, Legal, EventsPage, MovesPage, ReplayStep, AuditReport, NewPlayer, PlayerCreated, SignIn, SignedIn, Me,
     Sessions, ClaimIn, Claimed, SeatHeld, MyGames, Targets, TargetAdded, TargetChanged, TestSent, Quiet,
-    MailSent,
+    MailSent, VacationOut,
     MessageIn, Messages, HideIn, MuteIn, Muted, QueueIn, SeatQueue,
-    RefereeIn, RefereeMade, ForkIn, ForkOrigin, ForkCreated,
+    RefereeIn, RefereeMade, ForkSeatIn, ForkIn, ForkOrigin, ForkCreated,
 )
 
 # --- credentials ------------------------------------------------------------------------------
@@ -633,6 +653,9 @@ OPERATIONS: dict[tuple[str, str], Op] = {
     ("DELETE", "/v1/me/targets/{tid}"): Op({204: None}, (401, 403, 404, *_E), _PLAYER),
     ("POST", "/v1/me/targets/{tid}/test"): Op({200: TestSent}, (401, 403, 404, *_E), _PLAYER),
     ("PUT", "/v1/me/quiet"): Op({200: Quiet}, (401, 403, 413, *_E), _PLAYER),
+    ("GET", "/v1/me/vacation"): Op({200: VacationOut}, (401, *_E), _PLAYER),
+    ("POST", "/v1/me/vacation"): Op({200: VacationOut}, (401, 403, 409, 413, *_E), _PLAYER),
+    ("DELETE", "/v1/me/vacation"): Op({200: VacationOut}, (401, 403, 409, *_E), _PLAYER),
     ("GET", "/me/feed.atom"): Op({200: "application/atom+xml"}, (404, *_E), _NONE),
     ("GET", "/unsubscribe/{token}"): Op({200: "text/html"}, (404, *_E), _NONE, pages=(404,)),
     ("POST", "/unsubscribe/{token}"): Op({200: "text/html"}, (404, *_E), _NONE, pages=(404,)),

@@ -84,3 +84,22 @@ def test_forks_that_would_reveal_or_fall_inside_a_command_are_refused(stack: Sta
         assert c.post("/v1/games/p01-000000000000/forks", json={}).status_code == 404
         assert c.post(f"/v1/games/{gid}/forks", json={}, headers=bearer("nope")).status_code == 401
         assert _get(c, f"/v1/games/{gid}").json()["seq"] == 4  # nothing written
+
+
+def test_a_fork_may_invite_players_to_its_seats(stack: Stack) -> None:
+    with stack.client() as c:
+        bob = c.post("/v1/players", json={"name": "bobby"}).json()
+        made = c.post("/v1/games", json={"game": "factions", "seats": ["ann", "bob"]}).json()
+        gid, tokens = made["id"], [s["token"] for s in made["seats"]]
+        for seats, code in (([None], "bad_seats"), ([None, {"player": "no-such-player"}], "unknown_player"),
+                            ([None, {"name": "x"}], "bad_seats"),
+                            ([{"player": bob["id"]}, {"player": "bobby"}], "player_twice")):
+            r = c.post(f"/v1/games/{gid}/forks", json={"seats": seats})
+            assert (r.status_code, r.json()["error"]["code"]) == (422, code), (seats, r.text)
+        r = c.post(f"/v1/games/{gid}/forks", json={"seats": [None, {"player": "bobby"}]}, headers=bearer(tokens[0]))
+        assert r.status_code == 201, r.text
+        fork = r.json()
+        assert "token" in fork["seats"][0] and fork["seats"][1] == {"seat": 1, "name": "bob", "player": "bobby"}
+        fid = fork["id"]
+        assert _get(c, f"/v1/games/{fid}/seat", bob["key"]).json()["seat"] == 1
+        assert _get(c, f"/v1/games/{fid}/view?min_seq=2", bob["key"]).json()["seat"] == 1
