@@ -15,6 +15,7 @@ from typing import Any
 from events.mapping.codec import canonical, loads
 from events.redisstore.errors import reports_unavailable
 from events.redisstore.store import EventStore, Lua
+from events.redisstore.wire import Links, checked
 
 # Write a seat's queue only if its version is still the one read ('' : whatever it is now);
 # answer the new version, or -1 when it changed meanwhile.
@@ -41,7 +42,10 @@ class SeatPrivate:
 
     def __init__(self, store: EventStore) -> None:
         self.store = store
-        self._set: Lua = store.lua(_SET_LUA)
+        # The worker reads the queues after every accepted command: over the thread's own link
+        # (events/redisstore/wire.py), which costs a fraction of redis-py's command path.
+        self._links = Links.for_client(store.r)
+        self._set = Lua(store.r, _SET_LUA, self._links)
 
     def key(self, gid: str) -> str:
         return f"{self.store.keys(gid).base}:private"
@@ -50,7 +54,12 @@ class SeatPrivate:
     def queues(self, gid: str, seats: list[int]) -> list[SeatQueue]:
         """Each seat's queue, in one round trip."""
         fields = [f for s in seats for f in (f"queue:{s}", f"ver:{s}")]
-        raw = self.store.r.hmget(self.key(gid), fields) if fields else []
+        if not fields:
+            return []
+        if self._links is not None:
+            raw = checked(self._links.run([("HMGET", self.key(gid), *fields)]))[0]
+        else:
+            raw = self.store.r.hmget(self.key(gid), fields)
         out = []
         for i in range(len(seats)):
             body, ver = raw[2 * i], raw[2 * i + 1]
