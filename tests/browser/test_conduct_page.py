@@ -87,7 +87,12 @@ def test_a_draw_offered_and_accepted_by_clicking_ends_the_game(stack: Stack, new
     ann = new_page(1280, 900)
     ann.goto(f"{stack.url}/games/{gid}#token={tokens[0]}")
     dialogs: list[str] = []
-    ann.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+
+    def dismiss(dialog: Any) -> None:
+        dialogs.append(dialog.message)
+        dialog.dismiss()
+
+    ann.on("dialog", dismiss)
     ann.get_by_role("button", name="Resign").click()  # asked first; dismissed: nothing sent
     wait_for(lambda: bool(dialogs))
     assert "Resign" in dialogs[0]
