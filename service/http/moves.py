@@ -121,7 +121,7 @@ def _may_see_all(store: EventStore, gid: str, who: Principal) -> Head:
     if head is None:
         raise ApiError(404, "unknown_game", f"no game {gid!r}")
     if head.status == "active" and not getattr(who, "referee", False):
-        raise ApiError(403, "not_over", "everything is shown after the end, or to the game's referee: "
+        raise ApiError(403, "game_not_over", "everything is shown after the end, or to the game's referee: "
                        "until then a seat replays its own view and anyone else the public one")
     return head
 
@@ -181,7 +181,7 @@ def _step(lists: MoveLists, store: EventStore, gid: str, who: Principal, step: i
     moves = lists.current(store, gid, Principal(seat=viewer), unredacted=full)
     entries = moves.entries()
     if not entries:
-        raise ApiError(404, "no_steps", "the game has no steps to replay yet")
+        raise ApiError(404, "unknown_game", f"the game {gid!r} has no steps to replay")
     n = len(entries) if step is None else step
     if n > len(entries):
         raise ApiError(422, "bad_step", f"the replay has {len(entries)} steps so far: 'at' is from 1 to {len(entries)}, "

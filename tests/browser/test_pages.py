@@ -259,55 +259,55 @@ def test_a_spectator_sees_the_public_board_and_no_controls(stack: Stack, new_pag
 
 @pytest.mark.browser
 def test_replay_steps_through_the_game_and_the_audit_says_ok(stack: Stack, new_page: Any, shots: Path) -> None:
-    game = create_race(stack, target=6)
+    """Step by move (one command with its events; tests/browser/test_replay_steps.py has the
+    game boards): buttons, keys, the slider, the list; the audit's verdict at the end."""
+    game = create_race(stack, target=12)  # a few moves at least: a die a move, 6 at most
     gid = game["id"]
     summary: dict[str, Any] = {}
-    for _ in range(20):
+    for _ in range(40):
         summary = roll(stack, game)
         if summary["status"] != "active":
             break
     assert summary["status"] == "over", summary
-    head = summary["seq"]
     with stack.client() as c:
-        early = c.get(f"/v1/games/{gid}/view?at=4").json()["board"]["positions"]
+        steps = c.get(f"/v1/games/{gid}/replay").json()["steps"]
+        second = c.get(f"/v1/games/{gid}/replay", params={"at": 3}).json()
+    positions = second["view"]["board"]["positions"]
 
     page = new_page()
-    page.goto(f"{stack.url}/games/{gid}/replay?at=4")
-    expect(page.locator("#at-out")).to_have_text(f"seq 4 of {head}")
-    expect(page.locator("#board")).to_have_attribute("data-seq", "4")
-    expect(page.locator("#log li.current")).to_have_attribute("data-seq", "4")
-    expect(page.locator("#details")).to_contain_text(", ".join(str(p) for p in early))
-    expect(page.locator("#step-event")).to_contain_text("#4: ann — race.DieRolled")
+    page.goto(f"{stack.url}/games/{gid}/replay?at=3")
+    expect(page.locator("#at-out")).to_have_text(f"step 3 of {steps} · move 2")
+    expect(page.locator("#board")).to_have_attribute("data-seq", str(second["seq"]))
+    expect(page.locator("#log li.current")).to_have_attribute("data-n", "3")
+    expect(page.locator("#details")).to_contain_text(", ".join(str(p) for p in positions))
+    expect(page.locator("#step-text")).to_have_text("bob rolls the die.")
+    expect(page.locator("#step-notation")).to_have_text("roll")
 
-    page.get_by_role("button", name="Next position").click()
-    expect(page).to_have_url(f"{stack.url}/games/{gid}/replay?at=5")
-    expect(page.locator("#board")).to_have_attribute("data-seq", "5")
-    expect(page.locator("#log li.current")).to_have_attribute("data-seq", "5")
+    page.get_by_role("button", name="Next step").click()
+    expect(page).to_have_url(f"{stack.url}/games/{gid}/replay?at=4")
+    expect(page.locator("#log li.current")).to_have_attribute("data-n", "4")
 
     page.locator("body").press("ArrowLeft")
     page.locator("body").press("ArrowLeft")
-    expect(page).to_have_url(f"{stack.url}/games/{gid}/replay?at=3")
-    expect(page.locator("#step-event")).to_contain_text("#3: ann — roll")
-
-    page.get_by_role("button", name="First position").click()
-    expect(page).to_have_url(f"{stack.url}/games/{gid}/replay?at=1")
-    expect(page.locator("#board")).to_have_attribute("data-seq", "1")
-    expect(page.get_by_role("button", name="Previous position")).to_be_disabled()
-
-    page.get_by_role("button", name="Last position").click()
-    expect(page).to_have_url(f"{stack.url}/games/{gid}/replay?at={head}")
-    expect(page.locator("#board")).to_have_attribute("data-seq", str(head))
-    expect(page.locator("#step-event")).to_contain_text("seed revealed")
-    expect(page.locator("#status")).to_have_text("over")
-
-    slider = page.locator("#slider")
-    slider.fill("2")
     expect(page).to_have_url(f"{stack.url}/games/{gid}/replay?at=2")
-    expect(page.locator("#board")).to_have_attribute("data-seq", "2")
+    expect(page.locator("#step-text")).to_have_text("ann rolls the die.")
+
+    page.get_by_role("button", name="First step").click()
+    expect(page).to_have_url(f"{stack.url}/games/{gid}/replay?at=1")
+    expect(page.locator("#step-line")).to_contain_text("Set-up")
+    expect(page.get_by_role("button", name="Previous step")).to_be_disabled()
+
+    page.get_by_role("button", name="Last step").click()
+    expect(page).to_have_url(f"{stack.url}/games/{gid}/replay?at={steps}")
+    expect(page.locator("#board")).to_have_attribute("data-seq", str(summary["seq"]))
+    expect(page.locator("#state-line")).to_contain_text("over")
+
+    page.locator("#slider").fill("2")
+    expect(page).to_have_url(f"{stack.url}/games/{gid}/replay?at=2")
 
     badge = page.locator("#audit-badge")
-    expect(badge).to_have_text("OK")
-    expect(page.locator("#audit-more")).to_contain_text(f"{head} events")
+    expect(badge).to_have_text("verified")
+    expect(page.locator("#audit-more")).to_contain_text(f"{summary['seq']} events")
     expect(page.locator("#audit-link")).to_have_attribute("href", f"/v1/games/{gid}/audit")
     page.screenshot(path=str(shots / "replay.png"), full_page=True)
 

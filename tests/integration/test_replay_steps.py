@@ -77,7 +77,7 @@ def test_draws_are_checkable_only_once_the_seed_is_revealed(stack: Stack) -> Non
         d = step(c, gid, 2).json()["draws"]
         assert d["status"] == "committed" and d["noted"] == [] and d["to"] == d["from"] + 1
         r = step(c, gid, 2, full=1)
-        assert r.status_code == 403 and r.json()["error"]["code"] == "not_over"
+        assert r.status_code == 403 and r.json()["error"]["code"] == "game_not_over"
         assert c.get(f"/v1/games/{gid}/moves", params={"full": 1}).status_code == 403
 
 
