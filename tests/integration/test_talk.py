@@ -75,6 +75,8 @@ def test_messages_are_posted_by_seats_read_by_anyone_and_refused_with_a_reason(s
         # The log and the move list say it in words.
         words = [e["text"] for m in c.get(f"/v1/games/{gid}/moves").json()["entries"] for e in m["events"]]
         assert "p1 writes: <script>alert(1)</script> good luck" in words
+        replayed = c.get(f"/v1/games/{gid}/replay", params={"at": 2}).json()["entry"]
+        assert replayed["who"] == "p1" and replayed["events"][0]["text"].startswith("p1 writes: <script>")
 
 
 def test_the_admin_hides_a_message_and_the_record_keeps_it(stack: Stack) -> None:
@@ -94,6 +96,10 @@ def test_the_admin_hides_a_message_and_the_record_keeps_it(stack: Stack) -> None
         assert logged[0]["data"]["text"] is None and logged[0]["redacted"] is True
         words = [e["text"] for m in c.get(f"/v1/games/{gid}/moves").json()["entries"] for e in m["events"]]
         assert "A message hidden by the admin." in words and not any("abusive" in w for w in words)
+        entries = c.get(f"/v1/games/{gid}/moves").json()["entries"]
+        step = next(e["n"] for e in entries if any(x["seq"] == msg["seq"] for x in e["events"]))
+        replayed = c.get(f"/v1/games/{gid}/replay", params={"at": step}).json()["entry"]
+        assert [x["text"] for x in replayed["events"]] == ["A message hidden by the admin."]
         r = c.post(f"/v1/games/{gid}/messages/999/hide", headers=bearer(admin), json={})
         assert r.json()["error"]["code"] == "unknown_message"
         # Talk goes on after the end; the finished record, hide and all, audits.
