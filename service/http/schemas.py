@@ -39,6 +39,11 @@ ERROR_CODES: tuple[str, ...] = (
     # Clocks and vacations (events/domain/platform/clock.py, service/http/vacation.py)
     "vacation_on", "no_vacation_left", "no_vacation", "deadline_moved_on", "deadline_not_reached",
     "reminder_not_due", "vacation_unchanged", "clock_unchanged", "no_clock", "forfeit_unavailable",
+    # Resign, agreements, takebacks, disputes (events/domain/platform/conduct.py, takeback.py, disputes.py)
+    "resigned", "proposal_open", "no_proposal", "proposal_changed", "already_accepted", "takeback_off",
+    "takeback_not_last", "takeback_after_draw", "takeback_after_reveal", "bad_note", "not_a_command", "already_undone",
+    "dispute_open", "no_dispute", "dispute_changed", "referee_resolves", "not_refereed", "own_dispute",
+    "no_legal_command", "takeback_unavailable", "dispute_unavailable",
     # A command's answer, from the worker
     "seq_conflict", "not_your_turn", "wrong_prompt",
 )
@@ -439,6 +444,7 @@ class VacationOut(BaseModel):
     until: str | None = Field(description="when it ends by itself, its days spent; null when none runs")
     allowance_days: int = Field(description="vacation days a calendar year (BOARDLOG_VACATION_DAYS)")
     used_days: float = Field(description="days taken this year, the running vacation's so far included")
+    used_seconds: int = Field(description="the same in seconds")
     left_days: float
     games: list[str] = Field(description="the games whose clocks the running (or last) vacation stopped")
 
@@ -534,6 +540,7 @@ MODELS: tuple[type[BaseModel], ...] = (
     MailSent, VacationOut,
     MessageIn, Messages, HideIn, MuteIn, Muted, QueueIn, SeatQueue,
     RefereeIn, RefereeMade, ForkSeatIn, ForkIn, ForkOrigin, ForkCreated,
+    Keys,
 )
 
 # --- credentials ------------------------------------------------------------------------------

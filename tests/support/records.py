@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from events.domain.match import created_event, decide_match, fold_match
@@ -15,6 +15,7 @@ from rules.core import SeatInfo, get_game
 def play_offline(
     game_name: str, names: Sequence[str], options: Mapping[str, Any], seed: int, *,
     gid: str = "p01-abcdef012345", max_commands: int = 5000,
+    policy: Callable[[Any, int, list[Any], random.Random], Any] | None = None,
 ) -> list[Envelope]:
     game = get_game(game_name)
     bot = random.Random(seed)
@@ -27,7 +28,8 @@ def play_offline(
         if match.over:
             break
         seat = bot.choice(list(match.prompt.seats))  # type: ignore[union-attr]
-        cmd = bot.choice(list(game.legal_commands(match.state, seat)))
+        legal = list(game.legal_commands(match.state, seat))
+        cmd = bot.choice(legal) if policy is None else policy(match.state, seat, legal, bot)
         cid = f"c{n}"
         new = decide_match(match, cmd, cid, secret)
         envs += seal(gid, match.seq + 1, envs[-1].hash, new, cid, "2026-11-29T12:00:01.000Z")
