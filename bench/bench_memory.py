@@ -1,6 +1,7 @@
 """Memory per game: the Redis bytes a finished game keeps (its event stream, command results,
 head, read models, snapshots, tokens) and the worker's cached match, for each game type played
-to its end by seeded bots through the real store, command handler and projector.
+to its end by seeded bots through the real store, command handler and projector; then the same
+once the game is archived (its stream, results and snapshots swapped for one zstd record).
 
 Usage: .venv/bin/python -m bench.bench_memory [games per type] [first seed]
 Redis figures are MEMORY USAGE of every key a game owns (SAMPLES 0: exact), on the embedded
@@ -119,6 +120,18 @@ def main() -> None:
                   f"{med(t / e for t, e in zip(totals, events, strict=True)):,.0f} B an event; by key: "
                   + ", ".join(f"{k} {med(v) / 1024:,.1f}" for k, v in sorted(kinds.items(), key=lambda kv: -med(kv[1]))))
             print(f"  worker's cached match {med(cached) / 1024:,.1f} KiB")
+            archived: list[int] = []
+            record: list[int] = []
+            for gid, _, _ in played:
+                assert store.archives.archive(gid) == "archived"
+                sizes = {key.decode(): int(client.memory_usage(key, samples=0) or 0)
+                         for key in client.scan_iter(match=f"{store.ns}:*:g:{gid}*", count=1000)}
+                archived.append(sum(sizes.values()))
+                record.append(sizes[store.keys(gid).archive])
+            print(f"  archived: Redis per game {med(archived) / 1024:,.1f} KiB, "
+                  f"{med(t / e for t, e in zip(archived, events, strict=True)):,.0f} B an event (the record alone "
+                  f"{med(t / e for t, e in zip(record, events, strict=True)):,.1f} B an event; the rest is read models, "
+                  "tokens, meta)")
             for key in client.scan_iter(match=f"{store.ns}:*", count=1000):
                 client.delete(key)
     finally:

@@ -42,8 +42,14 @@ class RowError(ValueError):
     """A stored row that is not a compact envelope."""
 
 
+_second: tuple[str, int] = ("", 0)  # the last whole second converted, as the clock writes it
+
+
 def at_ms(at: str) -> int | str:
     """`at` as epoch milliseconds when formatting them again gives `at` back, else `at`."""
+    global _second
+    if len(at) == 24 and at[:19] == _second[0] and at[19] == "." and at[23] == "Z" and at[20:23].isascii() and at[20:23].isdigit():
+        return _second[1] * 1000 + int(at[20:23])  # the events of one command share their second
     m = _AT.fullmatch(at)
     if m is None:
         return at
@@ -53,7 +59,10 @@ def at_ms(at: str) -> int | str:
     except (ValueError, OverflowError):
         return at
     out = sec * 1000 + ms
-    return out if sec >= 0 and format_at(out) == at else at
+    if sec < 0 or format_at(out) != at:
+        return at
+    _second = (at[:19], sec)
+    return out
 
 
 def format_at(ms: int) -> str:

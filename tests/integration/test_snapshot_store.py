@@ -8,6 +8,7 @@ import uuid
 
 import orjson
 import pytest
+import zstandard
 
 from events.domain.match import fold_match
 from events.mapping.snapshot import encode
@@ -34,10 +35,13 @@ def test_a_snapshot_is_stored_as_data_and_read_back_equal(store: EventStore) -> 
     match = fold_match((e.event for e in store.read(gid)), gid)
     store.save_snapshot(gid, match.seq, match)
     blob = store.r.hget(store.keys(gid).snap, str(match.seq))
-    body = blob[len(store.fingerprint()):]
+    body = zstandard.ZstdDecompressor().decompress(blob[len(store.fingerprint()):])  # zstd-compressed
     assert orjson.loads(body)["root"]  # JSON, not a pickle
     assert store.load_snapshot(gid, match.seq) == (match.seq, match)
     assert MatchCache(store).get(gid).match == match
+    # A snapshot written before they were compressed (plain JSON) still reads.
+    store.r.hset(store.keys(gid).snap, str(match.seq), store.fingerprint() + body)
+    assert store.load_snapshot(gid, match.seq) == (match.seq, match)
 
 
 @pytest.mark.parametrize("body", [

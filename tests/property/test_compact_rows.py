@@ -25,7 +25,7 @@ JSON = st.recursive(
     max_leaves=12,
 )
 COMMANDS = st.none() | st.uuids().map(lambda u: u.hex) | st.uuids().map(str) | st.text(max_size=12)
-ATS = st.sampled_from(["2026-12-01T14:22:17.466Z", "1970-01-01T00:00:00.000Z", "2026-12-01T14:22:17Z",
+ATS = st.sampled_from(["2026-12-01T14:22:17.466Z", "2026-12-01T14:22:17.4\u0663\u0663Z", "1970-01-01T00:00:00.000Z", "2026-12-01T14:22:17Z",
                        "2026-02-30T00:00:00.000Z", "later"])
 TYPES = st.sampled_from(["boardlog.CommandAccepted", "rite.UnitMoved", "race.Rolled", "x.NotListed"])
 BATCH = st.lists(st.tuples(TYPES, st.dictionaries(st.text(max_size=8), JSON, max_size=4), st.none() | st.integers(0, 4)),
