@@ -19,7 +19,7 @@ from typing import Any
 
 sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
-import msgpack  # noqa: E402
+import msgpack  # type: ignore[import-untyped]  # noqa: E402
 import orjson  # noqa: E402
 import redis  # noqa: E402
 
