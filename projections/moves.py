@@ -17,6 +17,7 @@ from typing import Any
 from events.domain.describe import describe_platform_command, describe_platform_event
 from events.domain.match import COMMAND_ACCEPTED, GAME_CREATED, Match, fold_match
 from events.domain.platform.talk import MESSAGE_HIDDEN, MESSAGE_POSTED
+from events.domain.queued import QUEUED_PART
 from events.mapping.envelope import Envelope
 from projections.readmodels import redact_envelope
 from rules.core import Command, Event, Game
@@ -46,6 +47,7 @@ class _Entry:
     at: str | None = None  # when its first event was appended
     rng: dict[str, int] | None = None  # the draw range of the command (or set-up) its events came from
     undone: int | None = None  # the seq of the take-back (or voided dispute) that undid it
+    queued: bool = False  # played by the platform from its seat's queue of conditional moves
 
     def to_json(self, game: Game) -> dict[str, Any]:
         try:
@@ -64,6 +66,8 @@ class _Entry:
         }
         if self.rng is not None:
             out["rng"] = self.rng
+        if self.queued:
+            out["queued"] = True
         if self.undone is not None:
             out["undone"] = self.undone
         if self.heading is not None:
@@ -134,7 +138,8 @@ class MoveList:
             self.moves += 1
             self._open(_Entry(self._count + 1, env.seq, env.seq, env.seat, seat_name(names, env.seat), None,
                               notation, text, None if platform else cmd, before,
-                              redacted=bool(seen.get("redacted")), move=self.moves, at=env.at, rng=self._rng))
+                              redacted=bool(seen.get("redacted")), move=self.moves, at=env.at, rng=self._rng,
+                              queued=QUEUED_PART in (env.command or "")))
             return
         if env.type == GAME_CREATED:
             self._rng = {"from": 0, "to": int(seen["data"].get("draws", 0)), "seq": env.seq}
@@ -148,9 +153,9 @@ class MoveList:
             current = _Entry(self._count + 1, env.seq, env.seq, None, None, told.heading or "Set-up", None,
                              told.text, None, before, at=env.at, rng=self._rng)
             self._open(current)
-        undo_to = _undoes(seen)
-        if undo_to is not None:
-            self._undo(undo_to, env.seq)
+        undone = _undoes(seen)
+        if undone is not None:
+            self._undo(undone, env.seq)
         if seen["type"] == MESSAGE_HIDDEN:
             self._hide(seen["data"].get("seq"))
         current.seq_to = env.seq
@@ -160,16 +165,16 @@ class MoveList:
         if not env.type.startswith("boardlog."):
             current.game_events.append(Event(seen["type"], seen["data"], env.seat))
 
-    def _undo(self, to_seq: int, at_seq: int) -> None:
+    def _undo(self, seqs: tuple[int, int], at_seq: int) -> None:
         """Strike through the entries a take-back (or a voided dispute) at `at_seq` undid: those
-        after `to_seq`, up to the command that asked for it (they stay in the list)."""
-        asked = self._rng["seq"] if self._rng is not None else at_seq
+        that begin within its seqs (they stay in the list, marked with its seq)."""
+        first, last = seqs
         for e in self._frozen:
-            if to_seq < e["seq_from"] < asked and "undone" not in e:
+            if first <= e["seq_from"] <= last and "undone" not in e:
                 e["undone"] = at_seq
-        last = self._last
-        if last is not None and to_seq < last.seq_from < asked and last.undone is None:
-            last.undone = at_seq
+        cur = self._last
+        if cur is not None and first <= cur.seq_from <= last and cur.undone is None:
+            cur.undone = at_seq
 
     def _hide(self, seq: object) -> None:
         """A message the admin hid reads as hidden in the list (the log keeps it: the record)."""
@@ -197,18 +202,21 @@ class MoveList:
         return [*self._frozen, self._last.to_json(self.match.rules)]
 
 
-UNDOING = ("boardlog.TakenBack", "boardlog.DisputeResolved")
+TAKEN_BACK = "boardlog.TakenBack"
 
 
-def _undoes(seen: dict[str, Any]) -> int | None:
-    """The seq a compensating event returns the game to (None: it undoes nothing)."""
-    if seen.get("type") not in UNDOING:
+def _undoes(seen: dict[str, Any]) -> tuple[int, int] | None:
+    """The seqs a compensating event undid, first to last (None: it undoes nothing). A voided
+    dispute is followed by the same `TakenBack` a takeback appends."""
+    if seen.get("type") != TAKEN_BACK:
         return None
     d = seen.get("data") or {}
-    if seen["type"] == "boardlog.DisputeResolved" and str(d.get("verdict", d.get("ruling", ""))) == "upheld":
+    first, last, to = d.get("first"), d.get("last"), d.get("to_seq")
+    if not isinstance(first, int) and isinstance(to, int):
+        first = to + 1
+    if not isinstance(first, int) or isinstance(first, bool):
         return None
-    to = d.get("to_seq")
-    return to if isinstance(to, int) and not isinstance(to, bool) else None
+    return first, last if isinstance(last, int) and not isinstance(last, bool) else seen["seq"] - 1
 
 
 def move_entries(envelopes: Sequence[Envelope], gid: str, viewer: int | None, admin: bool = False) -> tuple[list[dict[str, Any]], Match | None]:

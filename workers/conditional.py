@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import structlog
 
 from events.domain.match import COMMAND_ACCEPTED, Match, command_of
-from events.domain.queued import entries_of, pick, seen_notation
+from events.domain.queued import QUEUED_PART, entries_of, pick, seen_notation
 from events.redisstore.private import SeatPrivate, SeatQueue
 from events.redisstore.store import EventStore
 from rules.core import Command
@@ -70,7 +70,7 @@ class QueuedAnswers:
             self.private.put(gid, seat, queue.entries, queue.dropped, ver=ver)
 
         log.info("queue.taken", game=gid, seat=seat, seq=match.seq, entry=i)
-        return Due(f"queued-{seat}", command, undo)
+        return Due(f"{QUEUED_PART.strip('-')}-{seat}", command, undo)
 
     def _last_other(self, gid: str, match: Match, seat: int) -> str | None:
         """The last game command another seat made since `seat`'s own last one, in notation as

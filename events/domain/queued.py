@@ -21,6 +21,8 @@ from events.domain.matchstate import Match
 from rules.core import Command, Game, IllegalCommand, InvalidCommand
 
 MAX_ENTRIES = 20
+# The id part of a command played from a queue: `auto-<seq>-queued-<seat>` (workers/commands.py).
+QUEUED_PART = "-queued-"
 MAX_NOTATION = 200
 
 

@@ -185,6 +185,8 @@ def test_a_queued_answer_is_played_when_its_guard_matches(stack: Stack) -> None:
         accepted = [e for e in events if e["type"] == "boardlog.CommandAccepted"]
         assert accepted[0]["seat"] == 1 and accepted[0]["data"]["text"] == "summon fighter g4", events
         assert accepted[0]["command"] == f"auto-{mine['seq'][1]}-queued-1"
+        entries = c.get(f"/v1/games/{gid}/moves").json()["entries"]
+        assert [e.get("queued", False) for e in entries if e.get("seat") is not None] == [False, True]
         left = c.get(f"/v1/games/{gid}/conditional", headers=bearer(tokens[1])).json()
         assert [e["then"] for e in left["queue"]] == ["pass"] and left["dropped"] is None
 
