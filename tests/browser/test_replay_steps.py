@@ -162,3 +162,25 @@ def test_a_finished_game_shows_its_draws_re_derived_and_everything(stack: Stack,
     page.locator("#view-as").select_option("public")
     expect(page.locator("#viewer")).to_contain_text("public view")
     page.screenshot(path=str(shots / "replay-race-over.png"), full_page=True)
+
+
+def test_a_move_taken_back_is_struck_through(stack: Stack, new_page: Any, shots: Path) -> None:
+    with stack.client() as c:
+        gid, tokens = new_rite(c)
+        notation, _ = play_rite_until_a_move(c, gid, tokens, seed=5)
+        n = c.get(f"/v1/games/{gid}/replay").json()["step"]
+        assert command(c, gid, tokens[0], "boardlog.takeback", {}).status_code == 200
+        r = command(c, gid, tokens[1], "boardlog.accept", {})
+        assert r.status_code == 200, r.text
+        head = r.json()["seq"][1]
+        wait_for(lambda: c.get(f"/v1/games/{gid}").json()["seq"] >= head)
+    page = new_page(1280, 900)
+    page.goto(f"{stack.url}/games/{gid}/replay?at={n}")
+    expect(page.locator("#step-notation")).to_have_text(notation)
+    expect(page.locator("#step-line")).to_have_class(re.compile(r"\bundone\b"))
+    expect(page.locator("#step-line")).to_contain_text("Undone")
+    expect(page.locator(f'#log li[data-n="{n}"]')).to_have_class(re.compile(r"\bundone\b"))
+    assert page.locator("#step-notation").evaluate("e => getComputedStyle(e).textDecorationLine") == "line-through"
+    page.get_by_role("button", name="Last step").click()
+    expect(page.locator("#step-line")).to_contain_text("Take-back")
+    page.screenshot(path=str(shots / "replay-taken-back.png"), full_page=True)

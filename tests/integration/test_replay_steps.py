@@ -118,3 +118,28 @@ def test_a_rite_move_step_shows_the_unit_moved_and_both_cells(stack: Stack) -> N
         assert cells[dst]["pieces"] and not [p for p in cells[src]["pieces"] if p["label"] == ch["moved"][0]["label"]]
         assert {src, dst} <= set(body["entry"]["cells"]) | set(ch["cells"])
         assert any(s["what"].endswith("energy") for s in ch["scores"]), ch["scores"]
+
+
+def test_a_move_taken_back_stays_in_the_replay_struck_through(stack: Stack) -> None:
+    with stack.client() as c:
+        gid, tokens = new_rite(c)
+        notation, _ = play_rite_until_a_move(c, gid, tokens, seed=5)
+        moved = step(c, gid).json()
+        assert moved["entry"]["notation"] == notation
+        ask = command(c, gid, tokens[0], "boardlog.takeback", {})
+        assert ask.status_code == 200, ask.text
+        ok = command(c, gid, tokens[1], "boardlog.accept", {})
+        assert ok.status_code == 200, ok.text
+        head = ok.json()["seq"][1]
+        last = step(c, gid).json()
+        assert last["seq"] == head and last["step"] > moved["step"]
+        again = step(c, gid, moved["step"]).json()["entry"]
+        assert again["notation"] == notation and again["undone"] > moved["seq"], again
+        assert [e["type"] for e in last["entry"]["events"]][-1] == "boardlog.TakenBack" or any(
+            e["type"] == "boardlog.TakenBack" for k in range(moved["step"] + 1, last["step"] + 1)
+            for e in step(c, gid, k).json()["entry"]["events"])
+        # the board after the take-back is the board before the move
+        before = c.get(f"/v1/games/{gid}/view", params={"at": moved["entry"]["seq_from"] - 1}).json()
+        assert last["view"]["board"]["board"] == before["board"]["board"]
+        entries = c.get(f"/v1/games/{gid}/moves").json()["entries"]
+        assert [e["n"] for e in entries if e.get("undone")] == [moved["step"]]
