@@ -29,6 +29,7 @@ from events.redisstore.replies import Replies
 from events.redisstore.store import EventStore
 from events.redisstore.tables import TableStore
 from events.redisstore.targets import TargetStore
+from events.redisstore.vacations import VacationStore
 from events.redisstore.watchers import Watchers
 from events.redisstore.wire import Batch
 from rules import catalog
@@ -41,6 +42,7 @@ from workers.deadlines import Deadlines, declare_deadlines, submitter
 from workers.notify.channels import MailSettings
 from workers.notify.jobs import NotifyActors, NotifyConfig, Sender, declare_notify
 from workers.notify.play import ReplyPlayer
+from workers.vacations import Vacations, declare_vacation_over, vacation_over_message
 
 if TYPE_CHECKING:
     from workers.rabbit import NamespacedRabbitmqBroker
@@ -97,13 +99,22 @@ def redis_client(url: str) -> redis.Redis:
     return redis.Redis.from_url(url)
 
 
+ASYNC_POOL_SIZE = 100
+ASYNC_POOL_WAIT_SECONDS = 5.0
+
+
 def async_redis_client(url: str) -> aioredis.Redis:
     if is_cluster(url):
         cluster: aioredis.Redis = AsyncRedisCluster.from_url("redis://" + url[len(CLUSTER_SCHEME):])  # type: ignore[assignment]
         return cluster
     # redis-py's asyncio client made from a URL has no retry: after Redis drops a connection
     # (a restart, an idle timeout) the next command on it would fail. The sync client retries.
-    return aioredis.Redis.from_url(url, retry=AsyncRetry(ExponentialWithJitterBackoff(base=0.01, cap=1.0), 3))
+    # A blocking pool: a burst of requests past its 100 connections (300 streams opening at
+    # once) waits a moment for one, where redis-py's default pool fails ("Too many connections").
+    pool = aioredis.BlockingConnectionPool.from_url(
+        url, max_connections=ASYNC_POOL_SIZE, timeout=ASYNC_POOL_WAIT_SECONDS,
+        retry=AsyncRetry(ExponentialWithJitterBackoff(base=0.01, cap=1.0), 3))
+    return aioredis.Redis.from_pool(pool)
 
 
 def subscription_pool(aio: aioredis.Redis) -> aioredis.ConnectionPool:
@@ -256,7 +267,18 @@ def build_deadlines(settings: Settings) -> tuple[Parts, Deadlines]:
     crash = os.environ.get("BOARDLOG_TEST_CRASH_ON_DEADLINE") == "1"  # fault injection, tests only
     deadlines = Deadlines(core.store, submitter(core.store, core.actor.send, crash), schedule)
     actors.append(declare_deadlines(core.broker, deadlines.fire, settings.store_wait_seconds))
+    declare_vacation_over(core.broker, vacations(core))
     return core, deadlines
+
+
+def vacations(core: Parts) -> Vacations:
+    """Players' vacations on the process's sync client (the API calls it from its thread pool):
+    their record, the commands that stop and restart their clocks, the message that ends one."""
+    def schedule_end(pid: str, n: int, delay_ms: int) -> None:
+        core.broker.enqueue(vacation_over_message(pid, n), delay=delay_ms)
+
+    return Vacations(core.store, VacationStore(core.redis, core.settings.namespace),
+                     submitter(core.store, core.actor.send), schedule_end, core.settings.vacation_days)
 
 
 def build_reply_player(settings: Settings) -> ReplyPlayer:

@@ -29,6 +29,7 @@ from service.http import (
     schemas,
     seats,
     tables,
+    vacation,
 )
 from service.http import metrics as metrics_
 from service.http import targets as targets_
@@ -42,7 +43,8 @@ log = structlog.get_logger("boardlog.api")
 # In the order their paths appear in the OpenAPI. Notifications go here too.
 ROUTERS: tuple[APIRouter, ...] = (health.router, games.router, commands.router, reads.router, moves.router,
                                   messages.router, conditional.router,
-                                  players.router, seats.router, tables.router, targets_.router, metrics_.router,
+                                  players.router, seats.router, tables.router, targets_.router, vacation.router,
+                                  metrics_.router,
                                   keys.router, forks.router, pages.router, docs.router)
 
 _POST_COMMANDS = re.compile(r"^/v1/games/([^/]+)/commands$")

@@ -444,7 +444,7 @@ class VacationOut(BaseModel):
     until: str | None = Field(description="when it ends by itself, its days spent; null when none runs")
     allowance_days: int = Field(description="vacation days a calendar year (BOARDLOG_VACATION_DAYS)")
     used_days: float = Field(description="days taken this year, the running vacation's so far included")
-    used_seconds: int = Field(description="the same in seconds")
+    used_seconds: float = Field(description="the same in seconds")
     left_days: float
     games: list[str] = Field(description="the games whose clocks the running (or last) vacation stopped")
 

@@ -223,3 +223,51 @@ def test_a_reminder_reaches_the_notifier(dstack: tuple[Stack, EventStore], web: 
         assert got[0]["seat"] == 0 and got[0]["asked"].startswith("at ")
         kinds = [e.type for e in store.read(gid, 1)]
         assert kinds.count("boardlog.ReminderDue") == 1
+
+
+def test_vacation_stops_every_clock_of_the_player_and_restarts_it_with_the_time_left(
+        dstack: tuple[Stack, EventStore]) -> None:
+    s, store = dstack
+    with s.client() as c:
+        r = c.post("/v1/players", json={"name": "vic"})
+        assert r.status_code == 201, r.text
+        key = r.json()["key"]
+        me = bearer(key)
+        games = [new_game(c, {"per_move": 600, "on_timeout": "pause"}, headers=me, seats=[{"player": "vic"}, "bob"])[0]
+                 for _ in range(2)]
+        for gid in games:
+            wait_events(store, gid, lambda es: any(e.type == "boardlog.ClockStarted" for e in es))
+        assert c.get("/v1/me/vacation", headers=me).json()["on"] is False
+        r = c.post("/v1/me/vacation", json={"days": 2}, headers=me)
+        assert r.status_code == 200, r.text
+        assert r.json()["on"] and sorted(r.json()["games"]) == sorted(games)
+        again = c.post("/v1/me/vacation", json={"days": 2}, headers=me)
+        assert again.status_code == 409 and again.json()["error"]["code"] == "vacation_on"
+        for gid in games:
+            envs = wait_events(store, gid, lambda es: any(e.type == "boardlog.ClockStopped" for e in es))
+            kinds = [e.type for e in envs]
+            assert kinds.index("boardlog.VacationStarted") < kinds.index("boardlog.ClockStopped")
+            wait_for(lambda gid=gid: (c.get(f"/v1/games/{gid}").json().get("clock") or {}).get("vacation") == [0],
+                     timeout=20)
+        gid = games[0]
+        stopped = next(e for e in store.read(gid, 1) if e.type == "boardlog.ClockStopped")
+        left = stopped.data["left"]["0"]
+        started = next(e for e in store.read(gid, 1) if e.type == "boardlog.ClockStarted")
+        assert 0 < left <= 600_000 and left == _ms(started.data["deadlines"]["0"]) - _ms(stopped.at)
+        r = c.delete("/v1/me/vacation", headers=me)
+        assert r.status_code == 200 and r.json()["on"] is False and r.json()["used_seconds"] > 0
+        assert c.delete("/v1/me/vacation", headers=me).json()["error"]["code"] == "no_vacation"
+        envs = wait_events(store, gid, lambda es: any(e.type == "boardlog.ClockResumed" for e in es))
+        resumed = next(e for e in envs if e.type == "boardlog.ClockResumed")
+        # The clock runs again with exactly the time it had left when it stopped.
+        assert _ms(resumed.data["deadlines"]["0"]) - _ms(resumed.at) == left
+        for bad in ({"days": 0}, {"days": "2"}, {"days": 2, "why": "x"}):
+            r = c.post("/v1/me/vacation", json=bad, headers=me)
+            assert r.status_code == 422, (bad, r.text)
+        assert c.get("/v1/me/vacation", headers=me).json()["on"] is False
+
+
+def _ms(iso: str) -> int:
+    from events.domain.platform.clock import to_ms
+
+    return to_ms(iso)

@@ -1,0 +1,75 @@
+"""Starting and ending a player's vacation: the record with the players, and one
+`boardlog.vacation` command in every active game of theirs (so each game's log says it, and its
+clock stops or runs again), each under an id made of the player and the vacation's number, so a
+start or end sent twice applies once. A vacation ends when the player ends it or when its days
+run out (a delayed `vacation_over` message on the deadlines queue)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import dramatiq
+import orjson
+import structlog
+
+from events.domain.platform.clock import VACATION, to_iso
+from events.redisstore.store import EventStore
+from events.redisstore.vacations import Vacation, VacationStore
+from rules.core import Command
+from workers.deadlines import DEADLINES_QUEUE, Submit
+
+log = structlog.get_logger("boardlog.vacations")
+
+VACATION_OVER = "vacation_over"
+
+
+class Vacations:
+    def __init__(self, store: EventStore, vacations: VacationStore, submit: Submit,
+                 schedule_end: Callable[[str, int, int], object], allowance_days: int) -> None:
+        self.store = store
+        self.vacations = vacations
+        self.submit = submit
+        self.schedule_end = schedule_end
+        self.allowance_days = allowance_days
+
+    def _active(self, seats: dict[str, int]) -> dict[str, int]:
+        gids = sorted(seats)
+        out = {}
+        for gid, raw in zip(gids, self.store.summaries(gids), strict=True):
+            if raw is not None and orjson.loads(raw).get("status") == "active":
+                out[gid] = seats[gid]
+        return out
+
+    def start(self, pid: str, days: float | None) -> Vacation:
+        games = self._active(self.vacations.seats(pid))
+        v = self.vacations.start(pid, days, self.allowance_days, games)
+        until = to_iso(v.until_ms)
+        for gid, seat in games.items():
+            self.submit(gid, f"vacation-{pid}-{v.n}-on", Command(VACATION, {"on": True, "until": until}, seat))
+        self.schedule_end(pid, v.n, max(0, v.until_ms - self.vacations.now_ms()))
+        log.info("vacation.started", player=pid, n=v.n, games=len(games), until=until)
+        return v
+
+    def end(self, pid: str, n: int | None = None) -> Vacation | None:
+        v = self.vacations.end(pid, n)
+        if v is None:
+            return None
+        for gid, seat in v.games.items():
+            self.submit(gid, f"vacation-{pid}-{v.n}-off", Command(VACATION, {"on": False}, seat))
+        log.info("vacation.ended", player=pid, n=v.n, games=len(v.games))
+        return v
+
+
+def vacation_over_message(pid: str, n: int) -> dramatiq.Message[None]:
+    """The delayed message that ends vacation `n` of `pid` when its days run out."""
+    return dramatiq.Message(queue_name=DEADLINES_QUEUE, actor_name=VACATION_OVER, args=(pid, n), kwargs={},
+                            options={})
+
+
+def declare_vacation_over(broker: dramatiq.Broker, vacations: Vacations) -> dramatiq.Actor:
+    def vacation_over(pid: str, n: int) -> None:
+        vacations.end(pid, n)  # a vacation the player ended already, or a later one: nothing
+
+    actor: dramatiq.Actor = dramatiq.Actor(vacation_over, broker=broker, actor_name=VACATION_OVER,
+                                           queue_name=DEADLINES_QUEUE, priority=0, options={})
+    return actor
