@@ -5,8 +5,12 @@ upcaster. The "newer build" here is the test game with a rules change of our own
 
 from __future__ import annotations
 
+import hashlib
+import json
+import re
 from collections.abc import Iterator
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -153,3 +157,32 @@ def test_the_registry_refuses_two_games_under_one_name_and_version(registry: Non
         register(RaceGame())
     with pytest.raises(core.RulesVersionUnavailable):
         get_game("race", 9)
+
+
+GOLDEN = Path(__file__).resolve().parents[1] / "golden"
+
+
+def _decisions(game: str) -> str:
+    """The digest of a game's golden decisions: its commands, events and outcome, and the header
+    lines that drive them (the views are left out: showing is not deciding)."""
+    h = hashlib.sha256()
+    for f in sorted((GOLDEN / game).glob("*.txt")):
+        h.update(f.name.encode() + b"\n")
+        for line in f.read_text().splitlines():
+            if re.match(r"^(> |\d+ |outcome )", line) or line.startswith(("# options", "# seats", "# rng", "# bot")):
+                h.update(line.encode() + b"\n")
+    return h.hexdigest()
+
+
+@pytest.mark.parametrize("game", ["rite", "factions", "dragondale"])
+def test_a_change_of_decisions_bumps_the_rules_version(game: str) -> None:
+    """The golden playthroughs are re-made from the rules (scripts/regold.py): when their decisions
+    change, the rules changed a decision, and the game's version must say so."""
+    recorded = json.loads((GOLDEN / "decisions.json").read_text())[game]
+    version = str(rules_version(get_game(game)))
+    assert version in recorded, (f"{game} rules version {version} has no golden digest: record "
+                                 f"{_decisions(game)!r} under it in tests/golden/decisions.json")
+    assert _decisions(game) == recorded[version], (
+        f"{game}'s golden decisions changed under rules version {version}: a change that alters a decision "
+        f"bumps RULES_VERSION in rules/{game}/game.py, with a line in rules/{game}/CHANGELOG.md; then record "
+        f"{_decisions(game)!r} under the new version in tests/golden/decisions.json")
