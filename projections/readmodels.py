@@ -7,6 +7,7 @@ from typing import Any
 from events.domain.match import COMMAND_ACCEPTED, GAME_CREATED, SEED_REVEALED, Match
 from events.domain.platform.clock import deadline_view
 from events.domain.platform.conduct import conduct_summary
+from events.domain.platform.takeback import TAKEN_BACK
 from events.domain.provenance import provenance_of
 from events.mapping.codec import canonical
 from events.mapping.envelope import Envelope
@@ -122,6 +123,11 @@ def redact_envelope(match: Match, env: Envelope, viewer: int | None) -> dict[str
                 game.format_text(cmd) if not cmd.type.startswith("boardlog.") else cmd.type
             )
         out["data"] = data
+        return out
+    if env.type == TAKEN_BACK and "state" in env.data:
+        # The state it returns to is the whole game's, every seat's secrets included: the fold
+        # needs it, a viewer does not (the views say what each may see of that position).
+        out.update(data={k: v for k, v in env.data.items() if k != "state"}, redacted=True)
         return out
     if env.type in (GAME_CREATED, SEED_REVEALED) or env.type.startswith("boardlog."):
         return out

@@ -371,3 +371,32 @@ def test_dispute_upheld_changes_nothing_and_a_refereed_game_is_settled_by_its_re
     assert conduct_of(t.match).disputes[0].verdict == "upheld"
     end_by_resign(t)
     assert audited(t.envs).ok
+
+
+def test_a_takeback_shows_no_viewer_the_state_it_carries() -> None:
+    """TakenBack holds the whole position, every seat's hidden units included: /events, the move
+    list and a seat's export (all through redact_envelope) leave it out for every viewer."""
+    from projections.readmodels import redact_envelope
+
+    t = Table("dragondale", 2)
+    bot = random.Random(12)
+    t.play(bot, 6)
+    seat = -1
+    for _ in range(200):
+        last = t.match.last_command
+        assert last is not None and last[0] is not None
+        try:
+            t.send(conduct("takeback", last[0]))
+            seat = last[0]
+            break
+        except IllegalCommand:
+            t.play(bot, 1)
+    t.send(conduct("accept", 1 - seat))
+    env = t.envs[-1]
+    assert env.type == "boardlog.TakenBack" and "state" in env.data
+    hidden = [u for tribe in t.match.rules.view(t.match.state, 0)["tribes"] for u in tribe["units"] if u["hidden"]]
+    assert hidden, "no hidden unit in the position"
+    for viewer in (None, 0, 1):
+        seen = redact_envelope(t.match, env, viewer)
+        assert seen is not None and "state" not in seen["data"] and seen["redacted"] is True
+        assert seen["data"]["to_seq"] == env.data["to_seq"]
