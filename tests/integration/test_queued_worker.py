@@ -1,0 +1,95 @@
+"""The worker and the seats' queued answers against a real Redis, without processes: a queued
+answer applies once however many workers look (a redelivery, a second worker), an entry taken by
+a worker whose append loses a race goes back to the queue, and a queue changed meanwhile is not
+played from the version read before."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from events.domain.match import COMMAND_ACCEPTED
+from events.redisstore.private import SeatPrivate
+from events.redisstore.store import EventStore
+from service.matches import create_match
+from workers.commands import CommandHandler
+
+pytestmark = pytest.mark.integration
+
+
+def _rite(store: EventStore) -> tuple[str, list[str]]:
+    gid = create_match(store, {"game": "rite", "seats": ["ann", "bob"]})["id"]
+    handler = CommandHandler(store)
+    match = handler.cache.refresh(gid).match
+    rules = match.rules
+    knights = [rules.format_text(c) for c in rules.legal_commands(match.state, 0)
+               if rules.format_text(c).startswith("summon")]
+    return gid, knights
+
+
+def _send(store: EventStore, handler: CommandHandler, gid: str, cid: str, text: str, seat: int) -> dict[str, Any]:
+    game = handler.cache.refresh(gid).match.rules
+    command = game.parse_text(text, seat)
+    store.put_pending(gid, cid, {**command.to_json(), "expect": None})
+    answer = handler.handle(gid, cid)
+    assert answer is not None and answer["status"] == "accepted", answer
+    return answer
+
+
+def _accepted(store: EventStore, gid: str) -> list[tuple[int | None, str]]:
+    return [(e.seat, str(e.command)) for e in store.read(gid) if e.type == COMMAND_ACCEPTED
+            and not str(e.data["type"]).startswith("boardlog.")]
+
+
+def test_a_queued_answer_applies_once_whoever_looks_again(store: EventStore) -> None:
+    gid, knights = _rite(store)
+    private = SeatPrivate(store)
+    private.put(gid, 1, [{"if": knights[0], "then": "summon fighter g4"}])
+    a, b = CommandHandler(store), CommandHandler(store)
+    answer = _send(store, a, gid, "k1", knights[0], 0)
+    last = answer["seq"][1]
+    assert _accepted(store, gid) == [(0, "k1"), (1, f"auto-{last}-queued-1")]
+    # A redelivery of the same command, and another worker with its own cache, add nothing.
+    assert a.handle(gid, "k1") == answer
+    b._automatic(gid, b.cache.refresh(gid))
+    a._automatic(gid, a.cache.refresh(gid))
+    assert len(_accepted(store, gid)) == 2
+    assert private.queue(gid, 1).entries == []
+
+
+def test_an_entry_whose_append_loses_goes_back(store: EventStore) -> None:
+    gid, knights = _rite(store)
+    private = SeatPrivate(store)
+    entries = [{"if": knights[0], "then": "summon fighter g4"}]
+    private.put(gid, 1, entries)
+    handler = CommandHandler(store)
+    handler.queued.due = lambda gid, match: None  # type: ignore[method-assign]
+    _send(store, handler, gid, "k1", knights[0], 0)
+    stale = handler.cache.refresh(gid)
+    # Another worker appends first (a chat message of seat 0), then this one tries from the stale match.
+    other = CommandHandler(store)
+    other.queued.due = lambda gid, match: None  # type: ignore[method-assign]
+    store.put_pending(gid, "m1", {"type": "boardlog.post", "args": {"text": "hm"}, "seat": 0, "expect": None})
+    assert (other.handle(gid, "m1") or {})["status"] == "accepted"
+    fresh = CommandHandler(store)
+    fresh._automatic(gid, stale)  # its append conflicts: the entry is put back
+    assert private.queue(gid, 1).entries == entries
+    assert len(_accepted(store, gid)) == 1
+    fresh._automatic(gid, fresh.cache.refresh(gid))  # on the current match it is played
+    assert [s for s, _ in _accepted(store, gid)] == [0, 1]
+
+
+def test_a_queue_changed_since_it_was_read_is_not_played_from_the_old_one(store: EventStore) -> None:
+    gid, knights = _rite(store)
+    private = SeatPrivate(store)
+    private.put(gid, 1, [{"then": "summon fighter g4"}])
+    old = private.queue(gid, 1)
+    private.put(gid, 1, [{"then": "summon fighter b3"}])
+    assert private.put(gid, 1, [], ver=old.ver) is None  # the compare-and-set refuses the old version
+    handler = CommandHandler(store)
+    _send(store, handler, gid, "k1", knights[0], 0)
+    played = [e for e in store.read(gid) if e.type == COMMAND_ACCEPTED and e.seat == 1]
+    assert handler.cache.refresh(gid).match.rules.format_text(
+        handler.cache.refresh(gid).match.rules.parse_command(played[0].data["type"], played[0].data["args"], 1)) \
+        == "summon fighter b3"
