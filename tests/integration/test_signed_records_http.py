@@ -224,3 +224,23 @@ def test_audit_of_many_records_shows_a_table(stack: Stack, keys_file: Path,
     assert out.stdout.count(gid) >= 2
     js = cli(stack.env, "audit", str(path), str(unsigned), "--key", str(keys_file), "--json")
     assert [json.loads(line)["verdict"] for line in js.stdout.splitlines()] == ["verified", "unverifiable"]
+
+
+def test_export_of_many_games_to_a_directory(stack: Stack, keys_file: Path, finished: Finished,
+                                             tmp_path: Path) -> None:
+    gid, path, _, _ = finished
+    with stack.client() as c:
+        other, tokens, _ = new_race(c, target=1000)
+        play(c, other, tokens, commands=2)
+    out = cli(stack.env, "export", gid, other, "--out", str(tmp_path / "records"))
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == f"exported 2 games to {tmp_path / 'records'}"
+    assert (tmp_path / "records" / f"{gid}.jsonl").read_bytes() == path.read_bytes()  # the same signed bytes
+    audit = cli(stack.env, "audit", *(str(p) for p in sorted((tmp_path / "records").glob("*.jsonl"))),
+                "--key", str(keys_file))
+    assert audit.returncode == 0 and "2 verified, 0 unverifiable, 0 failed" in audit.stdout, audit.stdout
+    assert cli(stack.env, "export", gid, other).returncode == 2  # several games need --out
+    # a tool run where there is no key makes none: it says where it looked
+    lost = cli({**stack.env, "BOARDLOG_DATA": str(tmp_path / "elsewhere")}, "export", gid)
+    assert lost.returncode == 2 and "no signing key" in lost.stderr
+    assert not (tmp_path / "elsewhere").exists()
