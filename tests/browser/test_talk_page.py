@@ -87,6 +87,17 @@ def test_a_message_with_markup_shows_as_text(stack: Stack, new_page: Any, shots:
     expect(page.locator("#talk-list")).to_be_hidden()
     expect(page.locator("#talk-muted")).to_be_visible()
 
+    # The admin hides the first message; a spectator then reads that it was hidden.
+    admin = new_page()
+    admin.on("dialog", lambda d: d.accept())
+    admin.goto(f"{stack.url}/games/{gid}#token={game['admin_token']}")
+    expect(admin.locator("#talk-form")).to_be_hidden()
+    admin.locator("#talk-list .talk-hide").first.click()
+    expect(admin.locator("#talk-list .talk-item").first).to_contain_text("hidden by the admin")
+    watcher.reload()
+    expect(watcher.locator("#talk-list .talk-text").first).to_have_text("(hidden by the admin)")
+    expect(watcher.locator("#talk-list .talk-text").nth(1)).to_have_text("hi ann")
+
 
 def test_a_seat_queues_answers_in_the_box(stack: Stack, new_page: Any, shots: Path) -> None:
     game = _game(stack, "rite")
