@@ -21,6 +21,10 @@ from redis.backoff import NoBackoff
 from redis.retry import Retry
 
 PASSWORD_FILE = "redis.password"
+# Redis's appendfsync modes `serve --fsync` offers: "always" fsyncs the AOF before each write is
+# answered (nothing acknowledged is lost on power loss); "everysec" once a second (up to about a
+# second of acknowledged writes lost on power loss; a crash of the process alone loses nothing).
+FSYNC_MODES = ("always", "everysec")
 
 
 def free_port() -> int:
@@ -51,12 +55,16 @@ def private_dir(data_dir: Path) -> str:
 class EmbeddedRedis:
     """A redis-server child process; `stop()` shuts it down with the AOF flushed.
 
-    `private=True` (what `serve` uses) sets `requirepass` from the data directory's password file.
+    `private=True` (what `serve` uses) sets `requirepass` from the data directory's password file;
+    `fsync` is its AOF's `appendfsync` (FSYNC_MODES).
     """
 
     def __init__(self, data_dir: Path, port: int | None = None, *, appendonly: bool = True,
-                 private: bool = False) -> None:
+                 private: bool = False, fsync: str = "everysec") -> None:
+        if fsync not in FSYNC_MODES:
+            raise ValueError(f"fsync is one of {', '.join(FSYNC_MODES)}, not {fsync!r}")
         self.data_dir = Path(data_dir)
+        self.fsync = fsync
         self.port = port or free_port()
         self.appendonly = appendonly
         self.password = private_dir(self.data_dir) if private else None
@@ -84,7 +92,7 @@ class EmbeddedRedis:
             "--logfile", "redis.log",
         ]
         if self.appendonly:
-            args += ["--appendonly", "yes", "--appendfsync", "everysec"]
+            args += ["--appendonly", "yes", "--appendfsync", self.fsync]
         if self.password:
             # From a 0600 file, never argv: any local user can read /proc/<pid>/cmdline.
             args.insert(1, str(self._secret_conf(self.password)))

@@ -45,6 +45,8 @@ class Settings:
     table_expiry_seconds: float = 7 * 86400.0
     # Games with invited or open seats one client address may create a minute; 0: no limit.
     tables_per_minute: int = 10
+    # Table talk: messages (and commands' comments) one seat may post to a game a minute; 0: no limit.
+    messages_per_minute: int = 20
     # Notifications (issue #19): the address links in notices point at, the SMTP server, and
     # how the notify jobs retry. No SMTP host: email targets fail, saying so.
     public_url: str = "http://127.0.0.1:8000"
@@ -138,6 +140,7 @@ class Settings:
             "min_seq_wait_seconds": float(env.get("BOARDLOG_MIN_SEQ_WAIT_SECONDS", 2.0)),
             "table_expiry_seconds": float(env.get("BOARDLOG_TABLE_EXPIRY_SECONDS", 7 * 86400.0)),
             "tables_per_minute": int(env.get("BOARDLOG_TABLES_PER_MINUTE", 10)),
+            "messages_per_minute": int(env.get("BOARDLOG_MESSAGES_PER_MINUTE", 20)),
             "clock_min_seconds": int(env.get("BOARDLOG_CLOCK_MIN_SECONDS", 3600)),
             "vacation_days": int(env.get("BOARDLOG_VACATION_DAYS", 30)),
         }
@@ -190,6 +193,7 @@ class Settings:
             "BOARDLOG_MIN_SEQ_WAIT_SECONDS": str(self.min_seq_wait_seconds),
             "BOARDLOG_TABLE_EXPIRY_SECONDS": str(self.table_expiry_seconds),
             "BOARDLOG_TABLES_PER_MINUTE": str(self.tables_per_minute),
+            "BOARDLOG_MESSAGES_PER_MINUTE": str(self.messages_per_minute),
             "BOARDLOG_CLOCK_MIN_SECONDS": str(self.clock_min_seconds),
             "BOARDLOG_VACATION_DAYS": str(self.vacation_days),
         }

@@ -43,16 +43,21 @@ from events.redisstore.store import queued_member
 from events.redisstore.wire import checked, no_script
 
 
-class Broker(Protocol):
-    """What the queue asks of the dramatiq broker (workers.broker.WakingRedisBroker)."""
+class AsyncEnqueuer(Protocol):
+    """What the pending-first adapters ask of a broker: the Redis one, or RabbitMQ's
+    (workers/rabbit.py, which ignores `aio`)."""
+
+    async def enqueue_async(self, aio: Any, message: Any) -> Any: ...
+
+
+class Broker(AsyncEnqueuer, Protocol):
+    """What the one-trip queue asks of the dramatiq broker (workers.broker.WakingRedisBroker)."""
 
     def prepare_enqueue(self, message: Any) -> tuple[Any, list[tuple[Any, ...]]]: ...
 
     def load_dispatch(self) -> tuple[Any, ...]: ...
 
     def enqueued(self, message: Any) -> None: ...
-
-    async def enqueue_async(self, aio: Any, message: Any) -> Any: ...
 
 
 class CommandQueue(Protocol):
@@ -89,7 +94,7 @@ class _PendingFirst(ABC):
     """The pending record first; the message enqueued on the broker's Redis only when it was new."""
 
     def __init__(
-        self, broker_aio: aioredis.Redis, keys: Callable[[str], GameKeys], broker: Broker,
+        self, broker_aio: aioredis.Redis, keys: Callable[[str], GameKeys], broker: AsyncEnqueuer,
         message: Callable[[str, str], Any],
     ) -> None:
         self.broker_aio, self.keys, self.broker, self.message = broker_aio, keys, broker, message
@@ -111,7 +116,7 @@ class SeparateBrokerQueue(_PendingFirst):
     """Events on a plain Redis (raw round trips), the broker on another Redis."""
 
     def __init__(
-        self, trip: RoundTrip, broker_aio: aioredis.Redis, keys: Callable[[str], GameKeys], broker: Broker,
+        self, trip: RoundTrip, broker_aio: aioredis.Redis, keys: Callable[[str], GameKeys], broker: AsyncEnqueuer,
         message: Callable[[str, str], Any],
     ) -> None:
         super().__init__(broker_aio, keys, broker, message)
@@ -128,7 +133,7 @@ class ClusterQueue(_PendingFirst):
     """Events on a Redis Cluster (a pipeline to the game's shard), the broker on a plain Redis."""
 
     def __init__(
-        self, aio: aioredis.Redis, broker_aio: aioredis.Redis, keys: Callable[[str], GameKeys], broker: Broker,
+        self, aio: aioredis.Redis, broker_aio: aioredis.Redis, keys: Callable[[str], GameKeys], broker: AsyncEnqueuer,
         message: Callable[[str, str], Any],
     ) -> None:
         super().__init__(broker_aio, keys, broker, message)

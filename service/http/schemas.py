@@ -32,6 +32,8 @@ ERROR_CODES: tuple[str, ...] = (
     "name_bad_character", "name_taken", "bad_options", "unknown_player", "ambiguous_player", "player_twice",
     "bad_expiry", "bad_seat", "bad_cursor", "number_out_of_range", "bad_seq", "bad_step", "bad_page", "bad_target",
     "bad_quiet_hours", "bad_email", "rate_limited", "internal_error", "store_unavailable",
+    # Read your own writes and shared watchers (service/http/freshness.py, events/redisstore/watchers.py)
+    "too_many_streams", "streams_full", "projection_behind",
     # Table talk and conditional moves (events/domain/platform/talk.py, events/domain/queued.py)
     "bad_message", "message_empty", "message_too_long", "unknown_message", "already_hidden", "bad_queue",
     # Referees, forks and rules versions (service/matches.py, events/domain/forks.py, events/domain/match.py)
@@ -613,7 +615,7 @@ OPERATIONS: dict[tuple[str, str], Op] = {
     ("GET", "/v1/game-types"): Op({200: GameTypes}, (414, 422), _NONE),
     ("GET", "/v1/games/{gid}"): Op({200: Summary}, (404, 504, *_E), _NONE, parameters=[_Q_MIN_SEQ]),
     ("POST", "/v1/games/{gid}/commands"): Op({200: CommandResult, 202: Queued},
-                                             (400, 401, 403, 404, 409, 413, *_E), _GAME, CommandIn,
+                                             (400, 401, 403, 404, 409, 413, 429, *_E), _GAME, CommandIn,
                                              [_Q_WAIT]),
     ("GET", "/v1/games/{gid}/commands/{cid}"): Op({200: CommandResult, 202: Queued}, (401, 403, 404, 409, *_E),
                                                   _GAME),
@@ -631,7 +633,7 @@ OPERATIONS: dict[tuple[str, str], Op] = {
     ("GET", "/v1/games/{gid}/stream"): Op({200: "text/event-stream"}, (404, 429, *_E), _NONE),
     ("GET", "/v1/games/{gid}/moves"): Op({200: MovesPage}, (401, 403, 404, *_E), _GAME_OR_NONE),
     ("GET", "/v1/games/{gid}/replay"): Op({200: ReplayStep}, (401, 403, 404, 429, *_E), _GAME_OR_NONE),
-    ("POST", "/v1/games/{gid}/messages"): Op({200: CommandResult, 202: Queued}, (400, 401, 403, 404, 409, 413, *_E),
+    ("POST", "/v1/games/{gid}/messages"): Op({200: CommandResult, 202: Queued}, (400, 401, 403, 404, 409, 413, 429, *_E),
                                              _GAME, MessageIn),
     ("GET", "/v1/games/{gid}/messages"): Op({200: Messages}, (401, 403, 404, *_E), _GAME_OR_NONE),
     ("POST", "/v1/games/{gid}/messages/{seq}/hide"): Op({200: CommandResult, 202: Queued},

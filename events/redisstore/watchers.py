@@ -1,0 +1,269 @@
+"""The projector's notices, heard once per API process and fanned out to everyone watching.
+
+The projector publishes each game's new summary on that game's channel (project.lua), in the
+same script that writes its read models and checkpoint. One connection per API process holds
+the subscriptions: a channel is subscribed while anyone in this process watches its game (an
+SSE stream, or a read waiting for `min_seq`) and unsubscribed when the last one leaves, so
+1,000 watchers cost one connection, not 1,000 from the pool the other reads need.
+
+Pub/sub is only the wake-up: a read waiting for a seq checks the stored checkpoint once the
+subscription is confirmed, and once more when its wait ends, so a notice lost with a dropped
+connection makes a wait longer, never a wrong answer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import redis.asyncio as aioredis
+import structlog
+
+from events.mapping.codec import loads
+from events.redisstore.keys import GameKeys
+from events.redisstore.wire import AsyncLink
+
+log = structlog.get_logger("boardlog.api")
+
+# A watcher slower than this many notices loses the oldest: each notice is a whole summary,
+# so the newest one is all a watcher needs.
+QUEUE_SIZE = 8
+
+
+class TooManyWatchers(Exception):
+    """A cap on watchers is reached: `scope` is "client" (this client address's) or "total"."""
+
+    def __init__(self, scope: str, cap: int) -> None:
+        super().__init__(f"{scope} cap of {cap} watchers reached")
+        self.scope = scope
+        self.cap = cap
+
+
+class Watch:
+    """One watcher's notices (payloads as published), newest kept when it falls behind."""
+
+    def __init__(self, gid: str, client: str) -> None:
+        self.gid = gid
+        self.client = client
+        self.closed = False
+        self.queue: asyncio.Queue[bytes] = asyncio.Queue(QUEUE_SIZE)
+
+    def put(self, data: bytes) -> None:
+        if self.queue.full():
+            self.queue.get_nowait()
+        self.queue.put_nowait(data)
+
+    async def next(self, timeout: float) -> bytes | None:
+        """The next notice; None when none came within `timeout` seconds."""
+        try:
+            return await asyncio.wait_for(self.queue.get(), timeout)
+        except TimeoutError:
+            return None
+
+
+@dataclass
+class _Channel:
+    users: int = 0  # watchers and seq waiters of this process on the channel
+    outstanding: int = 0  # SUBSCRIBE / UNSUBSCRIBE sent and not yet confirmed
+    ready: asyncio.Event = field(default_factory=asyncio.Event)  # subscribed and confirmed
+    watches: set[Watch] = field(default_factory=set)
+    waiters: list[tuple[int, asyncio.Future[None]]] = field(default_factory=list)
+
+
+class Watchers:
+    """The hub: one subscription connection (from `pool`: on a Redis Cluster, any node's, since
+    a PUBLISH reaches every node's subscribers), channels counted by their users.
+
+    `per_client` and `total` cap the SSE watchers (0: no cap); seq waiters are not counted
+    (each lasts at most its bounded wait)."""
+
+    def __init__(self, pool: aioredis.ConnectionPool, keys: Callable[[str], GameKeys], *, per_client: int = 0,
+                 total: int = 0) -> None:
+        self.pool = pool
+        self.keys = keys
+        self.per_client = per_client
+        self.total = total
+        self._channels: dict[bytes, _Channel] = {}
+        self._clients: dict[str, int] = {}
+        self._count = 0
+        self._link: AsyncLink | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._connected = asyncio.Event()
+
+    @property
+    def watching(self) -> int:
+        """SSE watchers in this process now."""
+        return self._count
+
+    async def start(self) -> None:
+        self._task = asyncio.create_task(self._run())
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+        await self._drop_link()
+
+    # -- watchers (SSE) ------------------------------------------------------------------------
+
+    def open(self, gid: str, client: str) -> Watch:
+        """A watcher of the game's notices until `close`; TooManyWatchers past a cap (the
+        total first: it says the process is full, whoever asks)."""
+        if self.total and self._count >= self.total:
+            raise TooManyWatchers("total", self.total)
+        if self.per_client and self._clients.get(client, 0) >= self.per_client:
+            raise TooManyWatchers("client", self.per_client)
+        self._count += 1
+        self._clients[client] = self._clients.get(client, 0) + 1
+        w = Watch(gid, client)
+        self._join(gid).watches.add(w)
+        return w
+
+    def close(self, w: Watch) -> None:
+        if w.closed:
+            return
+        w.closed = True
+        self._channels[self.keys(w.gid).notify.encode()].watches.discard(w)
+        self._leave(w.gid)
+        self._count -= 1
+        left = self._clients[w.client] - 1
+        if left:
+            self._clients[w.client] = left
+        else:
+            del self._clients[w.client]
+
+    @contextlib.contextmanager
+    def watch(self, gid: str, client: str) -> Iterator[Watch]:
+        """`open` for as long as the block runs."""
+        w = self.open(gid, client)
+        try:
+            yield w
+        finally:
+            self.close(w)
+
+    # -- seq waiters (min_seq) -----------------------------------------------------------------
+
+    async def reached(self, gid: str, seq: int, timeout: float, checkpoint: Callable[[], Awaitable[int]]) -> bool:
+        """Whether the game's projection reaches `seq` within `timeout` seconds: `checkpoint`
+        reads the stored one. Read once the subscription is confirmed (a notice published
+        after that read wakes this waiter), and once more at the end of the wait."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        ch = self._join(gid)
+        fut: asyncio.Future[None] = loop.create_future()
+        entry = (seq, fut)
+        ch.waiters.append(entry)
+        try:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(ch.ready.wait(), max(0.0, deadline - loop.time()))
+            if await checkpoint() >= seq:
+                return True
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(fut, max(0.0, deadline - loop.time()))
+                return True
+            return await checkpoint() >= seq
+        finally:
+            with contextlib.suppress(ValueError):
+                ch.waiters.remove(entry)
+            self._leave(gid)
+
+    # -- the channels ---------------------------------------------------------------------------
+
+    def _join(self, gid: str) -> _Channel:
+        name = self.keys(gid).notify.encode()
+        ch = self._channels.get(name)
+        if ch is None:
+            ch = self._channels[name] = _Channel()
+        ch.users += 1
+        if ch.users == 1:
+            self._send(b"SUBSCRIBE", name, ch)
+        return ch
+
+    def _leave(self, gid: str) -> None:
+        name = self.keys(gid).notify.encode()
+        ch = self._channels[name]
+        ch.users -= 1
+        if ch.users == 0:
+            self._send(b"UNSUBSCRIBE", name, ch)
+            if self._link is None and ch.outstanding == 0:
+                del self._channels[name]
+
+    def _send(self, command: bytes, name: bytes, ch: _Channel) -> None:
+        ch.ready.clear()
+        if self._link is None:
+            return  # subscribed (or not) when the link is made again
+        ch.outstanding += 1
+        try:
+            self._link.send([(command, name)])
+        except Exception as e:  # the link broke: _run makes it again and subscribes anew
+            log.warning("watchers.send_failed", error=str(e))
+
+    def _confirmed(self, name: bytes) -> None:
+        ch = self._channels.get(name)
+        if ch is None:
+            return
+        ch.outstanding = max(0, ch.outstanding - 1)
+        if ch.outstanding:
+            return
+        if ch.users:
+            ch.ready.set()
+        else:
+            del self._channels[name]
+
+    def _deliver(self, name: bytes, data: bytes) -> None:
+        ch = self._channels.get(name)
+        if ch is None:
+            return
+        for w in ch.watches:
+            w.put(data)
+        if ch.waiters:
+            seq = int(loads(data)["seq"])
+            for wanted, fut in ch.waiters:
+                if wanted <= seq and not fut.done():
+                    fut.set_result(None)
+
+    async def _connect(self) -> None:
+        link = await AsyncLink.open(self.pool)
+        self._link = link
+        # Every channel someone uses, again: their notices since the drop are lost, and the
+        # seq waiters' last read of the checkpoint covers that.
+        for name, ch in list(self._channels.items()):
+            ch.outstanding = 0
+            if ch.users:
+                self._send(b"SUBSCRIBE", name, ch)
+            else:
+                del self._channels[name]
+
+    async def _drop_link(self) -> None:
+        link, self._link = self._link, None
+        if link is not None:
+            with contextlib.suppress(Exception):
+                await link.close()
+
+    async def _run(self) -> None:
+        pause = 0.0
+        while True:
+            try:
+                if self._link is None:
+                    await self._connect()
+                assert self._link is not None
+                reply: Any = await self._link.reply()
+                pause = 0.0
+                if not isinstance(reply, list) or len(reply) < 3:
+                    continue
+                kind = reply[0]
+                if kind == b"message":
+                    self._deliver(reply[1], reply[2])
+                elif kind in (b"subscribe", b"unsubscribe"):
+                    self._confirmed(reply[1])
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:  # dropped: waiters fall back on the checkpoint, SSE on keep-alives
+                pause = min(1.0, max(0.1, pause * 2))
+                log.warning("watchers.listen_failed", error=str(e), retry_in=pause)
+                await self._drop_link()
+                await asyncio.sleep(pause)
