@@ -400,3 +400,14 @@ def test_a_takeback_shows_no_viewer_the_state_it_carries() -> None:
         seen = redact_envelope(t.match, env, viewer)
         assert seen is not None and "state" not in seen["data"] and seen["redacted"] is True
         assert seen["data"]["to_seq"] == env.data["to_seq"]
+
+
+def test_a_resigned_seat_is_never_among_the_rules_winners() -> None:
+    from events.domain.platform.conduct import Conduct
+    from rules.core import Outcome
+
+    ruled = Outcome((1,), (3, 5, 4), "25 victory points")
+    assert Conduct(resigned=(1,)).outcome(ruled) == Outcome((2,), (3, 5, 4), "25 victory points")
+    assert Conduct(resigned=(0,)).outcome(ruled) == ruled
+    assert Conduct(resigned=(1,)).outcome(Outcome((0, 1), (5, 5, 4), "tie")).winners == (0,)
+    assert Conduct().outcome(None) is None
