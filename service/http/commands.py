@@ -56,6 +56,8 @@ async def post_command(gid: str, request: Request, wait: int = 0) -> Response:
     comment = body.get("comment")
     if comment is not None:
         comment_problem(comment, who)
+        if head.result is None and who.seat is not None:  # a command sent again is no new message
+            await within_talk_limit(p, gid, who.seat)
     response = await submit(p, gid, cid, head, lambda game: parse(game, body, who), expect, bool(wait), comment)
     command_metrics(request).observe(response.status_code, time.perf_counter() - started)  # /metrics
     return response
@@ -141,6 +143,15 @@ def parse(game_name: str, body: dict[str, Any], who: Principal) -> Command:
     if not isinstance(args, dict):
         raise ApiError(422, "bad_args", "'args' must be an object")
     return game.parse_command(ctype, args, who.seat)
+
+
+async def within_talk_limit(p: ApiParts, gid: str, seat: int) -> None:
+    """429 with Retry-After past BOARDLOG_MESSAGES_PER_MINUTE messages (and comments) of one seat
+    in one game: each stays in the log (and the folded match) for good, so a flood is refused."""
+    wait = await p.limits.take("messages", f"{gid}:{seat}", p.settings.messages_per_minute)
+    if wait:
+        raise ApiError(429, "rate_limited", f"seat {seat} has posted this minute's share of messages "
+                       f"({p.settings.messages_per_minute}); try again in {wait} s", {"Retry-After": str(wait)})
 
 
 def comment_problem(comment: Any, who: Principal) -> None:

@@ -15,7 +15,7 @@ from events.redisstore.private import SeatPrivate
 from rules.core import Command
 from service.http.access import command_head, game_exists, principal
 from service.http.body import json_body
-from service.http.commands import submit
+from service.http.commands import submit, within_talk_limit
 from service.http.credentials import bearer_token, has_session_cookie
 from service.http.errors import ApiError
 from service.http.parts import parts
@@ -54,6 +54,8 @@ async def post_message(gid: str, request: Request) -> Response:
     if who.seat is None:
         raise ApiError(403, "seat_required", "only a seat posts to the table talk (the admin hides messages)")
     seat, text = who.seat, body["text"]
+    if head.result is None:  # the same id again answers the first one: no new message
+        await within_talk_limit(p, gid, seat)
     return await submit(p, gid, cid, head, lambda _: Command(POST, {"text": text}, seat), None, wait)
 
 

@@ -137,6 +137,21 @@ def test_a_comment_follows_its_command(stack: Stack) -> None:
         assert (r.status_code, r.json()["error"]["code"]) == (422, "message_too_long")
 
 
+def test_a_flood_of_messages_is_refused_with_retry_after(stack: Stack) -> None:
+    """BOARDLOG_MESSAGES_PER_MINUTE (20) a seat and game: 45 posts at once cross at most one
+    minute's boundary, so at most 40 are taken, and the rest answer 429 with Retry-After."""
+    with stack.client() as c:
+        gid, tokens, _ = new_race(c)
+        answers = [c.post(f"/v1/games/{gid}/messages?wait=0", headers=bearer(tokens[0]), json={"text": f"m{i}"})
+                   for i in range(45)]
+        taken = [r for r in answers if r.status_code == 202]
+        refused = [r for r in answers if r.status_code == 429]
+        assert len(taken) + len(refused) == 45 and 20 <= len(taken) <= 40
+        assert refused[0].json()["error"]["code"] == "rate_limited" and int(refused[0].headers["Retry-After"]) >= 1
+        # The other seat has its own share.
+        assert _post(c, gid, tokens[1], "me too").status_code == 200
+
+
 def test_a_seat_mutes_the_chat_for_itself(stack: Stack) -> None:
     with stack.client() as c:
         gid, tokens, _ = new_race(c)
