@@ -141,6 +141,9 @@ def test_forfeit_resigns_the_seat_and_ends_a_two_seat_game(dstack: tuple[Stack, 
     with s.client() as c:
         wait_for(lambda: c.get(f"/v1/games/{gid}").json().get("outcome") is not None, timeout=20)
         assert c.get(f"/v1/games/{gid}").json()["outcome"]["winners"] == [1]
+        # The audit re-runs the clock's commands with the record's own times: the same events.
+        report = c.get(f"/v1/games/{gid}/audit").json()
+        assert report["ok"] is True and "commands re-run" in " ".join(report["checked"]), report
 
 
 def test_pause_stops_the_clock_until_the_seat_moves(dstack: tuple[Stack, EventStore]) -> None:

@@ -167,3 +167,48 @@ def test_refold_equals_live() -> None:
     opening = created_event("p01-clock", g, [SeatInfo(0, "ann"), SeatInfo(1, "bob")], {}, SEED, ["", ""], None,
                             {"clock": parse_setting({"per_move": 60, "bank": 30, "increment": 5}, 1)})
     assert clock_of(fold_match([*opening, *log], "p01-clock")) == clock_of(m)
+
+
+def _record(steps: list[tuple[Command, int]], clock: dict[str, object]) -> list[tuple[list[object], str]]:
+    """The (events, at) of each command of a forfeit game, as the worker would append them."""
+    from events.domain.match import created_event as made
+
+    g = get_game("factions")
+    opening = made("p01-clock", g, [SeatInfo(0, "ann"), SeatInfo(1, "bob")], {}, SEED, ["", ""], None,
+                   {"clock": parse_setting(clock, 1)})
+    match = fold_match(opening, "p01-clock")
+    out: list[tuple[list[object], str]] = [(list(opening), to_iso(T0))]
+    for i, (command, at) in enumerate(steps):
+        events, match = decide_and_fold(match, command, f"c{i}", SEED, Context(at=to_iso(at)))
+        out.append((list(events), to_iso(at)))
+    return out
+
+
+def _sealed(groups: list[tuple[list[object], str]]) -> list[object]:
+    from events.mapping.chain import genesis, seal
+
+    envs: list[object] = []
+    prev, seq = genesis("p01-clock"), 1
+    for i, (events, at) in enumerate(groups):
+        sealed = seal("p01-clock", seq, prev, events, None if i == 0 else f"c{i - 1}", at)  # type: ignore[arg-type]
+        envs += sealed
+        prev, seq = sealed[-1].hash, seq + len(sealed)
+    return envs
+
+
+def test_the_audit_re_runs_a_timeout_with_the_record_s_own_time() -> None:
+    from events.domain.audit import audit
+    from events.mapping.export import Record
+
+    m = _start(_new({"per_move": 60, "on_timeout": "forfeit"}))
+    seat = m.prompt.seats[0]  # type: ignore[union-attr]
+    steps = [(Command("boardlog.clock", {}, None), T0),
+             (Command(TIMEOUT, {"clock": clock_of(m).seq, "seat": seat}, None), T0 + 60_500)]
+    groups = _record(steps, {"per_move": 60, "on_timeout": "forfeit"})
+    report = audit(Record(_sealed(groups), None))  # type: ignore[arg-type]
+    assert report.ok, report.reason
+    # The same record with the timeout's time moved before the deadline (and the chain made
+    # again, so only the re-run can tell): the audit finds the timeout refused then.
+    early = groups[:2] + [(groups[2][0], to_iso(T0 + 30_000))]
+    report = audit(Record(_sealed(early), None))  # type: ignore[arg-type]
+    assert not report.ok and "deadline_not_reached" in report.reason
