@@ -33,9 +33,12 @@ class RecordError(ValueError):
     """A blob that is not an archive record, or whose chain does not end at its head hash."""
 
 
-def pack(gid: str, envelopes: Sequence[Envelope], results: dict[str, bytes]) -> bytes:
-    """The record of `gid`'s envelopes (seq 1 to the head, in order) and command results;
-    OverflowError or TypeError for data MessagePack cannot hold."""
+def pack(gid: str, envelopes: Sequence[Envelope], results: dict[str, bytes],
+         snapshots: tuple[bytes, Sequence[tuple[int, bytes]]] = (b"", ())) -> bytes:
+    """The record of `gid`'s envelopes (seq 1 to the head, in order), command results and
+    snapshots (the rules' fingerprint they were folded under, and (seq, snapshot bytes) pairs: a
+    cache, as in Redis, so a first read folds only from the nearest); OverflowError or TypeError
+    for data MessagePack cannot hold."""
     types: dict[str, int] = {}
     runs: list[list[Any]] = []
     last_ms = 0
@@ -60,6 +63,8 @@ def pack(gid: str, envelopes: Sequence[Envelope], results: dict[str, bytes]) -> 
         "s": [e.seat for e in envelopes],
         "runs": [r[:3] for r in runs],
         "results": sorted([k, v] for k, v in results.items()),
+        "fp": snapshots[0],
+        "snaps": [[seq, blob] for seq, blob in snapshots[1]],
     }
     body["types"] = list(types)
     return zstandard.ZstdCompressor(level=LEVEL).compress(_encoder.encode(body))
@@ -79,6 +84,8 @@ class Record:
     seats: list[int | None]
     runs: list[list[Any]]
     results: dict[str, bytes]
+    fingerprint: bytes = b""
+    snapshots: dict[int, bytes] = field(default_factory=dict)
     _envelopes: list[Envelope] | None = field(default=None)
 
     def events(self, start: int, stop: int) -> list[Event]:
@@ -147,7 +154,8 @@ def unpack(blob: bytes) -> Record:
         if body.get("v") != FORMAT:
             raise RecordError(f"archive record format {body.get('v')!r}, not {FORMAT}")
         rec = Record(body["game"], body["seq"], body["head"].hex(), body["types"], body["t"], body["d"], body["s"],
-                     body["runs"], {k: bytes(v) for k, v in body["results"]})
+                     body["runs"], {k: bytes(v) for k, v in body["results"]}, bytes(body.get("fp", b"")),
+                     {int(seq): bytes(blob) for seq, blob in body.get("snaps", [])})
         if not len(rec.type_of) == len(rec.data) == len(rec.seats) == rec.seq \
                 or sum(r[2] for r in rec.runs) != rec.seq:
             raise RecordError("archive record: its columns disagree in length")

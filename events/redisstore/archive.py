@@ -2,15 +2,18 @@
 record (checked against the chain first), the reads that serve an archived game from that
 record, and putting a game back when something is appended to it after all.
 
-Only the first read of an archived game in a process pays to decompress it: the unpacked
-records are kept in a bounded cache (least recently used out), with the folded match every
-`SNAPSHOT_EVERY` events as it is first asked for, so a view at any seq folds fewer than that.
+The record also keeps the folded match every `SNAPSHOT_EVERY` events (snapshot bytes, a cache
+as in Redis, used only under the rules they were folded with). Only the first read of an
+archived game in a process pays to decompress it: the unpacked records are kept in a bounded
+cache (least recently used out) with the matches decoded or folded so far, so a view at any seq
+folds fewer than `SNAPSHOT_EVERY` events.
 """
 
 from __future__ import annotations
 
 import time
 from collections import OrderedDict
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any, Protocol
@@ -18,10 +21,11 @@ from typing import Any, Protocol
 import structlog
 
 from events.domain.match import Match, fold_match
-from events.mapping import archived
+from events.mapping import archived, snapshot
 from events.mapping.chain import verify
 from events.mapping.codec import canonical
 from events.mapping.envelope import Envelope
+from events.mapping.snapshot import SnapshotError
 from events.mapping.upcast import upcast
 from events.redisstore.entries import stored_all
 from events.redisstore.errors import reports_unavailable
@@ -39,6 +43,7 @@ class EventStore(Protocol):
     def keys(self, gid: str) -> GameKeys: ...
     def ended(self, partition: int) -> str: ...
     def lua(self, source: str) -> Any: ...
+    def fingerprint(self) -> bytes: ...
     def read(self, gid: str, start: int = 1, end: int | None = None) -> list[Envelope]: ...
 
 log = structlog.get_logger("boardlog.archive")
@@ -69,12 +74,22 @@ class Loaded:
 
     record: archived.Record
     matches: dict[int, Match] = field(default_factory=dict)
+    # The record's snapshots, when they were made under these rules: (seq -> bytes, decoder).
+    stored: dict[int, bytes] = field(default_factory=dict)
+    decode: Callable[[bytes], Match] | None = None
 
     def match_at(self, at: int) -> Match:
-        """The match after `at` events, folded from the nearest match kept before it; the
-        matches at each multiple of SNAPSHOT_EVERY on the way are kept."""
+        """The match after `at` events, folded from the nearest match kept or snapshot stored
+        before it; the matches at each multiple of SNAPSHOT_EVERY on the way are kept."""
         rec = self.record
         base_seq = max((s for s in self.matches if s <= at), default=0)
+        snap_seq = max((s for s in self.stored if s <= at), default=0)
+        if snap_seq > base_seq and self.decode is not None:
+            try:
+                self.matches[snap_seq] = self.decode(self.stored[snap_seq])
+                base_seq = snap_seq
+            except SnapshotError:
+                self.stored.pop(snap_seq)  # folded from the events instead
         match = self.matches.get(base_seq)
         seq = base_seq
         while seq < at:
@@ -92,8 +107,9 @@ class Loaded:
 class Archives:
     """The archived games one store reads, unpacked once a process."""
 
-    def __init__(self, store: EventStore, size: int = CACHE_SIZE) -> None:
+    def __init__(self, store: EventStore, allowed: Callable[[str], bool], size: int = CACHE_SIZE) -> None:
         self.store = store
+        self.allowed = allowed  # the classes a snapshot may make (the store's snapshot_classes)
         self.size = size
         self._items: OrderedDict[tuple[str, str], Loaded] = OrderedDict()
         self._archive = store.lua(ARCHIVE_LUA)
@@ -114,12 +130,22 @@ class Archives:
             blob = self.store.r.get(k.archive)
             if blob is None:
                 return None  # restored between the two reads
-            item = Loaded(archived.unpack(bytes(blob)))
+            item = self._loaded(archived.unpack(bytes(blob)))
             self._items[key] = item
             while len(self._items) > self.size:
                 self._items.popitem(last=False)
         self._items.move_to_end(key)
         return item
+
+    def _loaded(self, rec: archived.Record) -> Loaded:
+        if rec.fingerprint != self.store.fingerprint():
+            return Loaded(rec)  # snapshots folded under other rules: fold from the events
+
+        def decode(blob: bytes) -> Match:
+            match: Match = snapshot.decode(blob, self.allowed)
+            return match
+
+        return Loaded(rec, stored=dict(rec.snapshots), decode=decode)
 
     def read(self, gid: str, start: int = 1, end: int | None = None) -> list[Envelope]:
         item = self.load(gid)
@@ -164,7 +190,7 @@ class Archives:
         if broken is not None:
             raise ValueError(f"{gid}: not archived, the stored chain breaks at seq {broken.seq}: {broken.reason}")
         raw_results = {key.decode(): bytes(v) for key, v in results.items()}
-        blob = archived.pack(gid, envs, raw_results)
+        blob = archived.pack(gid, envs, raw_results, (store.fingerprint(), self._snapshots(gid, envs)))
         back = archived.unpack(blob)
         if [canonical(e.to_json()) for e in back.envelopes()] != [canonical(e.to_json()) for e in envs] \
                 or back.results != raw_results:
@@ -173,10 +199,24 @@ class Archives:
         got = self._archive(keys=[k.events, k.results, k.snap, k.snap + "idx", k.archive, k.meta, k.ended],
                             args=[n, len(raw_results), blob, head, gid])
         if got == 1:
-            self._items[(gid, head)] = Loaded(back)
+            self._items[(gid, head)] = self._loaded(back)
             log.info("archive.done", game=gid, events=n, bytes=len(blob))
             return "archived"
         return "archived before" if got == 0 else "moved"
+
+    def _snapshots(self, gid: str, envs: Sequence[Envelope]) -> list[tuple[int, bytes]]:
+        """The match folded at every SNAPSHOT_EVERY events, as snapshot bytes; none for a game
+        whose fold fails or whose state the snapshot codec cannot write (reads fold it all)."""
+        out: list[tuple[int, bytes]] = []
+        match: Match | None = None
+        try:
+            for start in range(0, len(envs) - SNAPSHOT_EVERY, SNAPSHOT_EVERY):
+                match = fold_match((e.event for e in envs[start:start + SNAPSHOT_EVERY]), gid, match)
+                out.append((start + SNAPSHOT_EVERY, snapshot.encode(match)))
+        except Exception as e:
+            log.warning("archive.no_snapshots", game=gid, why=str(e))
+            return []
+        return out
 
     @reports_unavailable
     def restore(self, gid: str) -> bool:

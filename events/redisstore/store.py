@@ -172,7 +172,7 @@ class EventStore:
         self._project = Lua(client, PROJECT_LUA)
         self._project_failed = Lua(client, PROJECT_FAILED_LUA)
         self._fingerprint: bytes | None = None
-        self.archives = Archives(self)
+        self.archives = Archives(self, snapshot_classes)
 
     def lua(self, source: str) -> Lua:
         return Lua(self.r, source)
