@@ -71,6 +71,11 @@ def _dragondale(game: Game) -> list[dict[str, Any]]:
 
 
 OPTIONS = {"rite": _rite, "factions": _factions, "dragondale": _dragondale}
+# The platform's own options (events.domain.platform.OPTIONS), offered with every game's form.
+PLATFORM = [
+    {"key": "takeback", "label": "Takebacks (a seat may undo its last move when the others accept)",
+     "kind": "bool", "default": True},
+]
 
 
 def game_types() -> list[dict[str, Any]]:
@@ -83,5 +88,5 @@ def game_types() -> list[dict[str, Any]]:
         options = OPTIONS.get(name)
         out.append({"game": name, "title": TITLES.get(name, name), "line": LINES.get(name, ""),
                     "min_seats": game.min_seats, "max_seats": game.max_seats,
-                    "options": None if options is None else options(game)})
+                    "options": None if options is None else [*options(game), *PLATFORM]})
     return out
