@@ -209,6 +209,6 @@ def test_the_audit_re_runs_a_timeout_with_the_record_s_own_time() -> None:
     assert report.ok, report.reason
     # The same record with the timeout's time moved before the deadline (and the chain made
     # again, so only the re-run can tell): the audit finds the timeout refused then.
-    early = groups[:2] + [(groups[2][0], to_iso(T0 + 30_000))]
+    early = [*groups[:2], (groups[2][0], to_iso(T0 + 30_000))]
     report = audit(Record(_sealed(early), None))  # type: ignore[arg-type]
     assert not report.ok and "deadline_not_reached" in report.reason
