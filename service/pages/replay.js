@@ -18,7 +18,7 @@
   const gid = BL.gameIdFromPath();
   const S = {
     token: BL.takeToken(gid), summary: null, mode: "public", entries: [], step: null, sub: null,
-    data: null, seat: null, mayAll: false, asked: 0,
+    data: null, seat: null, referee: false, mayAll: false, asked: 0,
   };
   const slider = $("slider");
   const enc = encodeURIComponent(gid);
@@ -49,7 +49,8 @@
 
   /* ---- the steps ----------------------------------------------------------------------- */
 
-  const tokenFor = () => (S.mode === "seat" ? S.token : null);
+  // The public view asks with no credentials; a seat's and everything (the referee's) with the token.
+  const tokenFor = () => (S.mode === "public" ? null : S.token);
   const fullQ = () => (S.mode === "all" ? "&full=1" : "");
 
   async function loadEntries() {
@@ -84,7 +85,7 @@
     history.replaceState(null, "", u.pathname + u.search);
   }
 
-  function defaultMode() { return S.seat !== null ? "seat" : "public"; }
+  function defaultMode() { return S.seat !== null ? "seat" : S.referee ? "all" : "public"; }
 
   function stepperState() {
     const n = S.step || 0, total = S.entries.length;
@@ -163,13 +164,13 @@
   function changeItems(ch) {
     const out = [];
     for (const m of ch.moved || []) out.push(["moved", `${pieceName(m)} moved ${m.from} → ${m.to}`]);
-    for (const a of ch.added || []) out.push(["added", `${pieceName(a)} added on ${a.cell}`]);
     for (const r of ch.removed || []) out.push(["removed", `${pieceName(r)} removed from ${r.cell}`]);
     for (const t of ch.turned || []) out.push(["turned", `${t.cell}: ${pieceName(t.from)} is now ${pieceName(t.to)}`]);
     for (const s of ch.scores || []) {
       const d = s.after - s.before;
       out.push(["score", `${nameOf(s.seat)}: ${s.what} ${s.before} → ${s.after} (${d > 0 ? "+" : "−"}${Math.abs(d)})`]);
     }
+    for (const a of ch.added || []) out.push(["added", `${pieceName(a)} added on ${a.cell}`]);
     return out;
   }
 
@@ -220,9 +221,17 @@
     drawsBox(d.draws, e);
     const items = changeItems(d.changes);
     const ch = clear($("step-changes"));
-    ch.append(el("h3", {}, S.sub ? "What this event changed" : "What changed"),
-      items.length ? el("ul", { class: "rp-change-list" }, items.map(([k, t]) => el("li", { class: `rp-${k}` }, t)))
-        : el("p", { class: "muted" }, "Nothing you can see on the board changed."));
+    const li = ([k, t]) => el("li", { class: `rp-${k}` }, t);
+    ch.append(el("h3", {}, S.sub ? "What this event changed" : "What changed"));
+    if (!items.length) ch.append(el("p", { class: "muted" }, "Nothing you can see on the board changed."));
+    else if (items.length <= 12) ch.append(el("ul", { class: "rp-change-list" }, items.map(li)));
+    else {
+      // A set-up or a big turn: the first few, the rest one click away.
+      const cells = new Set((d.changes.cells || []).map(String)).size;
+      ch.append(el("p", {}, `${items.length} changes on ${cells} cell${cells === 1 ? "" : "s"}.`),
+        el("ul", { class: "rp-change-list" }, items.slice(0, 6).map(li)),
+        el("details", { class: "rp-more" }, el("summary", {}, `${items.length - 6} more`), el("ul", { class: "rp-change-list" }, items.slice(6).map(li))));
+    }
     const list = clear($("step-event-list"));
     const evs = e.events || [];
     $("step-events-sum").textContent = `${evs.length} event${evs.length === 1 ? "" : "s"} in this step (open one to see the board after it)`;
@@ -322,7 +331,7 @@
     const st = clear($("state-line"));
     const out = outcomeText(S.summary, v.outcome);
     st.append(statusBadge(v.status), " ", out || v.prompt_text || "");
-    const who = S.mode === "all" ? "Everything shown: every seat's secrets (the game is over, or you are its referee)."
+    const who = S.mode === "all" ? `Everything shown: every seat's secrets (${S.referee ? "you are the game's referee" : "the game is over"}).`
       : S.mode === "seat" ? `As ${nameOf(S.seat)} (seat ${S.seat}) sees it, from your seat link.` : "The public view (what spectators see).";
     $("viewer").textContent = who;
   }
@@ -468,6 +477,13 @@
     try {
       const { data } = await api(`/v1/games/${enc}/view`, { token: S.token });
       S.seat = Number.isInteger(data.seat) ? data.seat : null;
+      if (S.seat === null) {
+        // No seat: the referee (who may see everything before the end) or the admin (who may not).
+        try {
+          await api(`/v1/games/${enc}/replay?at=1&full=1`, { token: S.token });
+          S.referee = true;
+        } catch (e) { S.referee = false; }
+      }
     } catch (e) {
       if (e.status === 401) {
         BL.forgetToken(gid);
@@ -489,7 +505,7 @@
       const params = new URLSearchParams(location.search);
       const asked = params.get("view");
       S.mode = asked === "all" || (asked === "public") ? asked : defaultMode();
-      if (S.mode === "all" && data.status === "active") S.mode = defaultMode(); // the API says why if asked for
+      if (S.mode === "all" && data.status === "active" && !S.referee) S.mode = defaultMode();
       await loadEntries();
       renderList();
       const rawAt = params.get("at"), rawSeq = params.get("seq");

@@ -184,3 +184,35 @@ def test_a_move_taken_back_is_struck_through(stack: Stack, new_page: Any, shots:
     page.get_by_role("button", name="Last step").click()
     expect(page.locator("#step-line")).to_contain_text("Take-back")
     page.screenshot(path=str(shots / "replay-taken-back.png"), full_page=True)
+
+
+@pytest.mark.parametrize("game", ["factions", "dragondale"])
+def test_each_game_replays_on_its_own_board(stack: Stack, new_page: Any, shots: Path, game: str) -> None:
+    """Factions and Dragon Dale at phone and desktop size, on their skins; Dragon Dale refereed,
+    its referee replaying with every hidden unit shown."""
+    with stack.client() as c:
+        body: dict[str, Any] = {"game": game, "seats": ["ann", "bob"], "options": {}}
+        if game == "dragondale":
+            body["referee"] = {"name": "rita"}
+        r = c.post("/v1/games", json=body)
+        assert r.status_code == 201, r.text
+        g = r.json()
+        gid = g["id"]
+        wait_for(lambda: c.get(f"/v1/games/{gid}").json()["seq"] > 1)
+    phone = new_page(390, 844)
+    phone.goto(f"{stack.url}/games/{gid}/replay?at=1")
+    expect(phone.locator("#board")).to_have_attribute("data-skin", "ok")
+    expect(phone.locator("#step-line")).to_contain_text("Set-up")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    phone.screenshot(path=str(shots / f"replay-{game}-phone.png"), full_page=True)
+    if game == "dragondale":
+        desk = new_page(1440, 1000)
+        desk.goto(f"{stack.url}/games/{gid}/replay?at=1#token={g['referee']['token']}")
+        expect(desk.locator("#viewer")).to_contain_text("you are the game's referee")
+        expect(desk.locator("#view-as")).to_have_value("all")
+        expect(desk.locator("#board")).to_have_attribute("data-skin", "ok")
+        titles = " ".join(desk.locator("#board svg.board g.cell > title").all_text_contents())
+        assert "only their owner knows" not in titles and "hidden: the other tribes see only the back" in titles, titles[:400]
+        desk.screenshot(path=str(shots / "replay-dragondale-referee.png"), full_page=True)
+        desk.locator("#view-as").select_option("public")
+        expect(desk.locator("#viewer")).to_contain_text("public view")

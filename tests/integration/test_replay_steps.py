@@ -143,3 +143,35 @@ def test_a_move_taken_back_stays_in_the_replay_struck_through(stack: Stack) -> N
         assert last["view"]["board"]["board"] == before["board"]["board"]
         entries = c.get(f"/v1/games/{gid}/moves").json()["entries"]
         assert [e["n"] for e in entries if e.get("undone")] == [moved["step"]]
+
+
+def test_mid_game_only_the_referee_replays_with_everything_shown(stack: Stack) -> None:
+    """Dragon Dale's hidden units: the spectator sees backs, a seat its own units, the referee
+    every unit (full=1), and the admin may not ask for everything before the end."""
+    with stack.client() as c:
+        r = c.post("/v1/games", json={"game": "dragondale", "seats": ["ann", "bob"], "options": {},
+                                      "referee": {"name": "rita"}})
+        assert r.status_code == 201, r.text
+        g = r.json()
+        gid, tokens, referee = g["id"], [s["token"] for s in g["seats"]], g["referee"]["token"]
+        wait_for(lambda: c.get(f"/v1/games/{gid}").json()["seq"] > 1)
+        tribes = [t["tribe"] for t in c.get(f"/v1/games/{gid}/view", headers=bearer(tokens[0])).json()["board"]["tribes"]]
+
+        def units(token: str | None, full: int = 0) -> set[str]:
+            r = step(c, gid, token=token, full=full)
+            assert r.status_code == 200, r.text
+            cells = r.json()["view"]["board"]["board"]["cells"]
+            return {p["label"] for x in cells for p in x["pieces"] if str(p["label"]).split(":")[0] in tribes}
+
+        everything = units(referee, 1)
+        assert everything and not any(u.endswith(":hidden") for u in everything)
+        public = units(None)
+        assert any(u.endswith(":hidden") for u in public), "the set-up hides units"
+        mine = units(tokens[0])
+        assert not any(u.startswith(f"{tribes[0]}:hidden") for u in mine)
+        assert {u for u in mine if u.startswith(tribes[1] + ":")} == {u for u in public if u.startswith(tribes[1] + ":")}
+        for token in (g["admin_token"], tokens[0], None):
+            r = step(c, gid, token=token, full=1)
+            assert r.status_code == 403 and r.json()["error"]["code"] == "game_not_over", r.text
+        moves = c.get(f"/v1/games/{gid}/moves", params={"full": 1}, headers=bearer(referee))
+        assert moves.status_code == 200
