@@ -52,7 +52,11 @@ class QueuedAnswers:
         return None
 
     def _take(self, gid: str, match: Match, seat: int, queue: SeatQueue) -> Due | None:
-        last = self._last_other(gid, match, seat)
+        moved, last = self._last_other(gid, match, seat)
+        if moved <= queue.since:
+            # No game command since the seat set its queue (only chat, say): the prompt it has
+            # now came before the queue, which waits for the next one.
+            return None
         chosen = pick(match, seat, entries_of(queue.entries), last)
         if chosen is None:
             dropped = {"seq": match.seq, "last": last, "entries": queue.entries,
@@ -62,18 +66,19 @@ class QueuedAnswers:
                 log.info("queue.dropped", game=gid, seat=seat, seq=match.seq, entries=len(queue.entries))
             return None
         i, command = chosen
-        ver = self.private.put(gid, seat, queue.entries[i + 1:], queue.dropped, ver=queue.ver)
+        ver = self.private.put(gid, seat, queue.entries[i + 1:], queue.dropped, ver=queue.ver, since=queue.since)
         if ver is None:
             return None  # the seat changed its queue meanwhile: the next command looks again
 
         def undo() -> None:
-            self.private.put(gid, seat, queue.entries, queue.dropped, ver=ver)
+            self.private.put(gid, seat, queue.entries, queue.dropped, ver=ver, since=queue.since)
 
         log.info("queue.taken", game=gid, seat=seat, seq=match.seq, entry=i)
         return Due(f"{QUEUED_PART.strip('-')}-{seat}", command, undo)
 
-    def _last_other(self, gid: str, match: Match, seat: int) -> str | None:
-        """The last game command another seat made since `seat`'s own last one, in notation as
+    def _last_other(self, gid: str, match: Match, seat: int) -> tuple[int, str | None]:
+        """The seq of the last game command (whoever sent it: what moves prompts; 0 if none), and
+        the last game command another seat made since `seat`'s own last one, in notation as
         `seat` saw it (None: none since, or its details hidden from `seat`)."""
         end = match.seq
         while end >= 1:
@@ -81,9 +86,8 @@ class QueuedAnswers:
             for env in reversed(self.store.read(gid, start, end)):
                 if env.type != COMMAND_ACCEPTED or str(env.data.get("type", "")).startswith("boardlog."):
                     continue  # chat, resignations and other platform commands answer nothing
-                if env.seat == seat:
-                    return None
-                if env.seat is not None:
-                    return seen_notation(match.rules, command_of(env.event), seat)
+                if env.seat == seat or env.seat is None:
+                    return env.seq, None
+                return env.seq, seen_notation(match.rules, command_of(env.event), seat)
             end = start - 1
-        return None
+        return 0, None

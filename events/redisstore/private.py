@@ -32,9 +32,11 @@ class SeatQueue:
     ver: int = 0
     entries: list[dict[str, Any]] = field(default_factory=list)  # [{"if": str | None, "then": str}]
     dropped: dict[str, Any] | None = None  # the last queue dropped: {seq, reason, last, entries}
+    # The game's seq when the seat set it: only a prompt reaching the seat after it plays it.
+    since: int = 0
 
     def to_json(self) -> dict[str, Any]:
-        return {"ver": self.ver, "queue": self.entries, "dropped": self.dropped}
+        return {"ver": self.ver, "queue": self.entries, "dropped": self.dropped, "since": self.since}
 
 
 class SeatPrivate:
@@ -64,7 +66,8 @@ class SeatPrivate:
         for i in range(len(seats)):
             body, ver = raw[2 * i], raw[2 * i + 1]
             data = loads(body) if body else {}
-            out.append(SeatQueue(int(ver or 0), list(data.get("queue") or []), data.get("dropped")))
+            out.append(SeatQueue(int(ver or 0), list(data.get("queue") or []), data.get("dropped"),
+                                 int(data.get("since") or 0)))
         return out
 
     def queue(self, gid: str, seat: int) -> SeatQueue:
@@ -72,10 +75,10 @@ class SeatPrivate:
 
     @reports_unavailable
     def put(self, gid: str, seat: int, entries: list[dict[str, Any]], dropped: dict[str, Any] | None = None,
-            ver: int | None = None) -> int | None:
-        """Write the seat's queue (only over version `ver`, when given); the new version, or None
-        when the queue changed since `ver` was read."""
-        body = canonical({"queue": entries, "dropped": dropped})
+            ver: int | None = None, since: int = 0) -> int | None:
+        """Write the seat's queue (only over version `ver`, when given), set at game seq `since`;
+        the new version, or None when the queue changed since `ver` was read."""
+        body = canonical({"queue": entries, "dropped": dropped, "since": since})
         got = int(self._set([self.key(gid)], [seat, "" if ver is None else ver, body]))
         return None if got < 0 else got
 

@@ -66,7 +66,7 @@ async def put_queue(gid: str, request: Request) -> Response:
         except IllegalCommand as e:
             raise ApiError(422, e.code, e.message) from None
         private = SeatPrivate(p.store)
-        private.put(gid, seat, [e.to_json() for e in entries])
+        private.put(gid, seat, [e.to_json() for e in entries], since=match.seq)
         return _shown(private, gid, seat)
 
     return json_response(await run_in_threadpool(stored))

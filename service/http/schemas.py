@@ -408,6 +408,9 @@ class GameRow(BaseModel):
     your_turn: bool
     since: str
     status: str
+    deadline: str | None = Field(None, description="the seat's running deadline (ISO 8601, UTC); null without one")
+    left_ms: int | None = Field(None, description="the seat's time left while its clock is stopped")
+    away: bool = Field(False, description="the seat is on vacation")
 
 
 class MyGames(BaseModel):
@@ -533,6 +536,8 @@ class SeatQueue(BaseModel):
     queue: list[QueuedEntry]
     dropped: dict[str, Any] | None = Field(description="the last queue dropped, and why: {seq, reason, last, "
                                            "entries}; null after a new queue is set")
+    since: int = Field(0, description="the game's seq when it was set: it answers the prompts that reach the "
+                       "seat after it")
 
 
 MODELS: tuple[type[BaseModel], ...] = (

@@ -93,3 +93,25 @@ def test_a_queue_changed_since_it_was_read_is_not_played_from_the_old_one(store:
     assert handler.cache.refresh(gid).match.rules.format_text(
         handler.cache.refresh(gid).match.rules.parse_command(played[0].data["type"], played[0].data["args"], 1)) \
         == "summon fighter b3"
+
+
+def test_a_queue_answers_prompts_in_turn_and_nothing_but_a_move_sets_it_off(store: EventStore) -> None:
+    gid, knights = _rite(store)
+    private = SeatPrivate(store)
+    handler = CommandHandler(store)
+    _send(store, handler, gid, "k1", knights[0], 0)  # bob's prompt now, with no queue yet
+    # Set while the prompt is bob's already (as the API sets it: at the game's seq now).
+    private.put(gid, 1, [{"then": "summon fighter g4"}, {"then": "pass"}], since=handler.cache.refresh(gid).match.seq)
+    # Chat moves no prompt: nothing is played or dropped, whoever writes.
+    for cid, seat in (("m0", 0), ("m1", 1)):
+        store.put_pending(gid, cid, {"type": "boardlog.post", "args": {"text": "hm"}, "seat": seat, "expect": None})
+        assert (handler.handle(gid, cid) or {})["status"] == "accepted"
+    assert len(private.queue(gid, 1).entries) == 2 and private.queue(gid, 1).dropped is None
+    assert _accepted(store, gid) == [(0, "k1")]
+    # Bob plays by hand; when the prompt comes back to him after ann's pass, he has only a pass
+    # left: the first entry is not legal there, the second is played, and both leave the queue.
+    _send(store, handler, gid, "b1", "summon fighter b3", 1)
+    _send(store, handler, gid, "a2", "pass", 0)
+    played = [cid for s, cid in _accepted(store, gid) if s == 1]
+    assert played[0] == "b1" and played[1].endswith("-queued-1") and len(played) == 2
+    assert private.queue(gid, 1).entries == [] and private.queue(gid, 1).dropped is None
