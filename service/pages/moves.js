@@ -102,7 +102,7 @@ const BLMoves = (() => {
   function entryNode(e) {
     const heading = e.seat === null || e.seat === undefined;
     const attrs = {
-      class: "mv-entry" + (heading ? " mv-step" : ""), "data-n": e.n, "data-seq": e.seq_to,
+      class: "mv-entry" + (heading ? " mv-step" : "") + (e.undone ? " undone" : ""), "data-n": e.n, "data-seq": e.seq_to,
       id: `mv-${e.n}`, tabindex: "-1",
     };
     const li = el("li", attrs);
@@ -114,6 +114,7 @@ const BLMoves = (() => {
       e.notation ? el("code", { class: "mv-notation", title: "notation" }, e.notation) : null,
       e.redacted ? el("span", { class: "badge muted-badge", title: "part of this move is hidden from you" }, "hidden") : null,
       e.queued ? el("span", { class: "badge muted-badge", title: "played from the seat's queue of conditional moves" }, "queued") : null,
+      e.undone ? el("span", { class: "badge muted-badge", title: `undone by the take-back or voided dispute at seq ${e.undone}; it stays in the record` }, "undone") : null,
       ...(e.draws || []).map((d) => el("span", { class: "mv-draw", title: "random result" }, d)));
     li.append(head);
     const extra = (e.events || []).filter((x) => x.text !== e.text);

@@ -79,6 +79,11 @@ def test_take_back_clicked_then_accepted_by_clicking(stack: Stack, new_page: Any
         assert c.get(f"/v1/games/{gid}/view", headers=bearer(tokens[seat])).json()["board"] == before
     # The proposer's page follows the stream: the request is gone there too.
     expect(mine.locator("#conduct-live .conduct-proposal")).to_have_count(0)
+    # The undone move stays in the move list, struck through and marked.
+    undone = mine.locator("#moves li.mv-entry.undone")
+    expect(undone).to_have_count(1)
+    expect(undone).to_contain_text("undone")
+    assert "line-through" in undone.locator(".mv-text").first.evaluate("n => getComputedStyle(n).textDecorationLine")
     mine.screenshot(path=str(shots / "conduct-after-takeback.png"), full_page=True)
 
 
