@@ -25,6 +25,7 @@ import redis  # noqa: E402
 from bench.bench_memory import play  # noqa: E402
 from events.redisstore.store import EventStore  # noqa: E402
 from projections.replay import replay  # noqa: E402
+from rules import catalog  # noqa: E402
 from service.embedded import EmbeddedRedis  # noqa: E402
 from service.logs import configure  # noqa: E402
 from workers.commands import CommandHandler  # noqa: E402
@@ -41,6 +42,7 @@ def timed(fn: object) -> tuple[float, float]:
 def main() -> None:
     rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 5
     seed = int(sys.argv[2]) if len(sys.argv) > 2 else 1
+    catalog.load([])
     configure("json", logging.WARNING)
     server = EmbeddedRedis(Path(tempfile.mkdtemp(prefix="boardlog-archive-")) / "redis", appendonly=False).start()
     client = redis.Redis.from_url(server.url)

@@ -16,7 +16,7 @@ from typing import Any, NamedTuple, Protocol
 import redis.asyncio as aioredis
 
 from events.mapping import archived
-from events.redisstore.archive import ARCHIVED, archived_head
+from events.redisstore.archive import ARCHIVED, archived_head, plain
 from events.redisstore.errors import UNREACHABLE, StoreUnavailable, reaching_redis
 from events.redisstore.keys import GameKeys
 from events.redisstore.wire import checked
@@ -125,7 +125,7 @@ class AsyncStore:
 
     async def read_model(self, gid: str, field: str) -> bytes | None:
         raw: bytes | None = await self._call("HGET", self.keys(gid).rm, field)
-        return raw
+        return raw if raw is None or raw[:1] == b"{" else plain(raw)  # compressed once archived
 
     async def result(self, gid: str, cid: str) -> bytes | None:
         """A command's stored answer (JSON), if it has one."""

@@ -19,6 +19,7 @@ from importlib import resources
 from typing import Any, Protocol
 
 import structlog
+import zstandard
 
 from events.domain.match import Match, fold_match
 from events.mapping import archived, snapshot
@@ -48,6 +49,8 @@ class EventStore(Protocol):
 
 log = structlog.get_logger("boardlog.archive")
 
+ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"  # the first bytes of a zstd frame (a JSON value starts with "{")
+COMPRESS_AT = 1024  # read models this large are compressed when their game is archived
 ARCHIVED = "archived"  # the meta field: "<head seq> <head hash>" while the game is archived
 SNAPSHOT_EVERY = 500
 CACHE_SIZE = 16
@@ -59,6 +62,11 @@ def _script(name: str) -> str:
 
 ARCHIVE_LUA = _script("archive.lua")
 RESTORE_LUA = _script("restore.lua")
+
+
+def plain(value: bytes) -> bytes:
+    """A read model's value as projected: decompressed when its game's archiving compressed it."""
+    return zstandard.ZstdDecompressor().decompress(value) if value.startswith(ZSTD_MAGIC) else value
 
 
 def archived_head(value: bytes | str) -> tuple[int, str]:
@@ -196,13 +204,27 @@ class Archives:
                 or back.results != raw_results:
             raise ValueError(f"{gid}: not archived, its record does not give back what is stored")
         head = f"{n} {envs[-1].hash}"
-        got = self._archive(keys=[k.events, k.results, k.snap, k.snap + "idx", k.archive, k.meta, k.ended],
-                            args=[n, len(raw_results), blob, head, gid])
+        got = self._archive(keys=[k.events, k.results, k.snap, k.snap + "idx", k.archive, k.meta, k.ended, k.rm],
+                            args=[n, len(raw_results), blob, head, gid, *self._compressed_views(gid)])
         if got == 1:
             self._items[(gid, head)] = self._loaded(back)
             log.info("archive.done", game=gid, events=n, bytes=len(blob))
             return "archived"
         return "archived before" if got == 0 else "moved"
+
+    def _compressed_views(self, gid: str) -> list[Any]:
+        """The read models' checkpoint, then each large read model (the views) compressed, as
+        archive.lua's arguments: a finished game's views are read now and then, not every second."""
+        models = self.store.r.hgetall(self.store.keys(gid).rm)
+        checkpoint = models.pop(b"checkpoint", None)
+        if checkpoint is None:
+            return []
+        out: list[Any] = [checkpoint]
+        zc = zstandard.ZstdCompressor(level=19)
+        for name, value in models.items():
+            if len(value) >= COMPRESS_AT and name != b"summary" and not value.startswith(ZSTD_MAGIC):
+                out += [name, zc.compress(value)]
+        return out
 
     def _snapshots(self, gid: str, envs: Sequence[Envelope]) -> list[tuple[int, bytes]]:
         """The match folded at every SNAPSHOT_EVERY events, as snapshot bytes; none for a game

@@ -21,7 +21,7 @@ from events.mapping.chain import genesis
 from events.mapping.codec import canonical, loads
 from events.mapping.envelope import Envelope
 from events.mapping.snapshot import SnapshotError, decode, encode
-from events.redisstore.archive import ARCHIVED, Archives, archived_head
+from events.redisstore.archive import ARCHIVED, ZSTD_MAGIC, Archives, archived_head, plain
 from events.redisstore.entries import (
     FIELD,
     StampMissing,
@@ -124,7 +124,6 @@ def snapshot_classes(module: str) -> bool:
 
 
 FINISHED = frozenset({"over", "aborted"})
-_ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
 
 
 def _now_ms() -> int:
@@ -427,7 +426,7 @@ class EventStore:
             return None
         raw = bytes(blob[len(fp):])
         try:
-            if raw.startswith(_ZSTD_MAGIC):
+            if raw.startswith(ZSTD_MAGIC):
                 raw = zstandard.ZstdDecompressor().decompress(raw)
             return int(seqs[0]), decode(raw, snapshot_classes)
         except (SnapshotError, zstandard.ZstdError):
@@ -456,7 +455,7 @@ class EventStore:
     @reports_unavailable
     def read_model(self, gid: str, field: str) -> bytes | None:
         val = self.r.hget(self.keys(gid).rm, field)
-        return None if val is None else bytes(val)
+        return None if val is None else plain(bytes(val))
 
     @reports_unavailable
     def checkpoint(self, gid: str) -> int:

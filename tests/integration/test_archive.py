@@ -5,6 +5,7 @@ while a game is being archived loses nothing."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 import signal
 import subprocess
@@ -17,13 +18,15 @@ from typing import Any
 
 import pytest
 import redis
+import redis.asyncio as aioredis
 
 from events.domain.audit import audit
 from events.domain.clock import utcnow
 from events.mapping.chain import seal, verify
 from events.mapping.codec import canonical
 from events.mapping.export import export_lines, read_record
-from events.redisstore.archive import archive_due
+from events.redisstore.aiostore import AsyncStore
+from events.redisstore.archive import ZSTD_MAGIC, archive_due
 from events.redisstore.entries import stored
 from events.redisstore.errors import StoreUnavailable
 from events.redisstore.store import EventStore
@@ -72,6 +75,7 @@ def record(store: EventStore, gid: str) -> dict[str, Any]:
         "results": [store.result(gid, c) for c in cids[:: max(1, len(cids) // 20)]],
         "views": [replay(store, gid, s, v) for s in seqs for v in (None, 0, 1)],
         "middle": [canonical(e.to_json()) for e in store.read(gid, head.seq // 2, head.seq // 2 + 7)],
+        "read models": {f: store.read_model(gid, f) for f in ("summary", "view:0", "view:1", "view:public")},
     }
 
 
@@ -98,7 +102,16 @@ def played(server: EmbeddedRedis) -> Iterator[tuple[EventStore, dict[str, str]]]
     client.close()
 
 
-def test_an_archived_game_reads_as_before(played: tuple[EventStore, dict[str, str]]) -> None:
+async def async_view(url: str, store: EventStore, gid: str) -> bytes | None:
+    """The public view as the API reads it, from its event loop."""
+    aio = aioredis.Redis.from_url(url)
+    try:
+        return await AsyncStore(aio, store.keys, None).read_model(gid, "view:public")
+    finally:
+        await aio.aclose()
+
+
+def test_an_archived_game_reads_as_before(played: tuple[EventStore, dict[str, str]], server: EmbeddedRedis) -> None:
     store, games = played
     for game in ("dragondale", "factions"):
         gid = games[game]
@@ -109,8 +122,10 @@ def test_an_archived_game_reads_as_before(played: tuple[EventStore, dict[str, st
         k = store.keys(gid)
         assert not store.r.exists(k.events, k.results, k.snap, k.snap + "idx") and store.r.exists(k.archive)
         assert store.archives.archive(gid) == "archived before"
+        assert store.r.hget(k.rm, "view:public").startswith(ZSTD_MAGIC)  # the views compressed
         store.archives._items.clear()  # as a fresh process reads it: from the record
         assert record(store, gid) == before, game
+        assert asyncio.run(async_view(server.url, store, gid)) == before["read models"]["view:public"]
         rebuild(store)  # the lobby and read models made again from the archived record
         assert store.read_model(gid, "summary") == summary
 
