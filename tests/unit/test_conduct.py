@@ -411,3 +411,23 @@ def test_a_resigned_seat_is_never_among_the_rules_winners() -> None:
     assert Conduct(resigned=(0,)).outcome(ruled) == ruled
     assert Conduct(resigned=(1,)).outcome(Outcome((0, 1), (5, 5, 4), "tie")) == Outcome((0,), (5, 5, 4), "tie")
     assert Conduct().outcome(None) is None
+
+
+def test_the_seats_asked_to_answer_are_notified() -> None:
+    from workers.notify.notices import notices_for, step_groups
+
+    t = Table("factions", 3)
+    t.play(random.Random(13), 3)
+    before, start = t.match, len(t.envs)
+    t.send(conduct("propose", 1, kind="draw"))
+    [step] = step_groups(t.envs[start:])
+    asks = [n for n in notices_for(before, t.match, step) if n.kind == "ask"]
+    assert sorted(n.seat for n in asks) == [0, 2]
+    assert asks[0].asked == "bob proposes a draw" and asks[0].choice == "turn"
+    assert "accept or refuse" in asks[0].text("http://x") and asks[0].subject().endswith("bob proposes a draw")
+    # A refereed game's dispute is for the referee: no seat is asked.
+    r = Table("factions", 2, referee="rex")
+    r.play(random.Random(13), 4)
+    before, start = r.match, len(r.envs)
+    r.send(conduct("dispute", 0, seq=_a_command_seq(r, 1), note="misclick"))
+    assert [n for n in notices_for(before, r.match, step_groups(r.envs[start:])[0]) if n.kind == "ask"] == []

@@ -13,8 +13,12 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from events.domain.describe import describe_platform_event
 from events.domain.match import COMMAND_ACCEPTED, Match, command_of
 from events.domain.platform.clock import REMINDER_DUE, TURN_TIMED_OUT
+from events.domain.platform.conduct import PROPOSED, remaining
+from events.domain.platform.disputes import DISPUTE_OPENED
+from events.domain.platform.takeback import TAKEBACK_ASKED
 from events.mapping.envelope import Envelope
 
 GAME_TITLES = {"rite": "Rite", "factions": "Factions: Battlegrounds", "dragondale": "Dragon Dale"}
@@ -29,7 +33,9 @@ class Notice:
     seq: int  # the last event of the command that called for it
     seat: int
     seat_name: str
-    kind: str  # "turn" | "over" | "reminder" (a deadline nears) | "timeout" (a seat ran out of time)
+    # "turn" | "over" | "reminder" (a deadline nears) | "timeout" (a seat ran out of time) | "ask"
+    # (another seat asks this one to accept or refuse: a draw, an abandonment, a takeback, a dispute)
+    kind: str
     asked: str  # what the turn asks, in words ("roll or note"); the outcome when over
     last: str  # the last move in words ("" at the start of a game)
     at: str  # when that command was accepted (ISO, UTC): notice latency counts from here
@@ -38,7 +44,7 @@ class Notice:
     def choice(self) -> str:
         """The target choice (`events`) this notice goes by: a clock's reminder and timeout are
         news of a turn."""
-        return "turn" if self.kind in ("reminder", "timeout") else self.kind
+        return "turn" if self.kind in ("reminder", "timeout", "ask") else self.kind
 
     def key(self, player: str, target: str) -> str:
         """The idempotency key: one notice per (game, seq, player, target), ever."""
@@ -58,7 +64,7 @@ class Notice:
     def subject(self) -> str:
         if self.kind == "reminder":
             return f"{self.title} {self.game}: reminder, your turn ends {self.asked}"
-        if self.kind == "timeout":
+        if self.kind in ("timeout", "ask"):
             return f"{self.title} {self.game}: {self.asked}"
         if self.kind == "over":
             return f"{self.title} {self.game}: the game is over ({self.asked})"
@@ -72,6 +78,8 @@ class Notice:
             first = f"it is still your turn in {self.title} {self.game}: your time runs out {self.asked}."
         elif self.kind == "timeout":
             first = f"in {self.title} {self.game}, {self.asked}."
+        elif self.kind == "ask":
+            first = f"in {self.title} {self.game}, {self.asked}: accept or refuse it on your seat."
         elif self.kind == "over":
             first = "the game is over: " + self.asked + "."
         else:
@@ -188,6 +196,25 @@ def clock_notices(after: Match, group: Sequence[Envelope]) -> list[Notice]:
     return out
 
 
+ASKING = (PROPOSED, TAKEBACK_ASKED, DISPUTE_OPENED)
+
+
+def conduct_notices(after: Match, group: Sequence[Envelope]) -> list[Notice]:
+    """A draw or an abandonment proposed, a takeback asked, a dispute opened: every other seat
+    still playing is asked to answer (a refereed game's dispute is the referee's, no seat's)."""
+    names = [s.name for s in after.seats]
+    last = group[-1]
+    out: list[Notice] = []
+    for env in group:
+        t, d = env.event.type, env.event.data
+        if t not in ASKING or (t == DISPUTE_OPENED and after.referee is not None):
+            continue
+        words = describe_platform_event(t, d, names).text.rstrip(".")
+        out += [Notice(after.gid, after.game, last.seq, s, names[s], "ask", words, "", last.at)
+                for s in remaining(after) if s != d.get("seat")]
+    return out
+
+
 def notices_for(before: Match | None, after: Match, group: Sequence[Envelope]) -> list[Notice]:
     """The notices one step calls for: each seat the prompt now names that it did not name
     before, or that it names again after another seat moved (a turn arriving); every seat when
@@ -202,7 +229,9 @@ def notices_for(before: Match | None, after: Match, group: Sequence[Envelope]) -
         return Notice(after.gid, after.game, last.seq, seat, names[seat] if seat < len(names) else f"seat {seat}",
                       kind, asked, words, last.at)
 
-    clock = clock_notices(after, group) if before is not None else []
+    # First: a seat asked to answer is told that, rather than of its turn again (one notice a
+    # game, seq, player and target).
+    clock = [*conduct_notices(after, group), *clock_notices(after, group)] if before is not None else []
     if after.over:
         if before is not None and before.over:
             return []
