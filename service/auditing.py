@@ -128,12 +128,15 @@ def run_audit(files: Sequence[Path], keys: dict[str, bytes], receipts: Sequence[
         console.print(results[0][1].line(), markup=False, highlight=False, soft_wrap=True)
     else:
         table = Table(title=f"{len(files)} records")
-        for col in ("file", "game", "verdict", "events", "what"):
-            table.add_column(col, overflow="fold")
+        table.add_column("file", overflow="fold")
+        table.add_column("game", no_wrap=True)
+        table.add_column("verdict", no_wrap=True)
+        table.add_column("events", justify="right")
+        table.add_column("what", overflow="fold")
         colours = {"verified": "green", "unverifiable": "yellow", "failed": "red"}
         for path, j in results:
-            table.add_row(path.name, j.game or "?", f"[{colours[j.verdict]}]{j.verdict}[/]", str(j.events),
-                          j.summary())
+            table.add_row(path.name, j.game or "?", f"[{colours[j.verdict]}]{j.verdict}[/]", f"{j.events:,}",
+                          j.short())
         console.print(table)
         counts = {v: sum(j.verdict == v for _, j in results) for v in colours}
         console.print(", ".join(f"{n} {v}" for v, n in counts.items()), highlight=False)

@@ -50,6 +50,16 @@ class Judgement:
             return f"verified: {what}"
         return f"verified up to seq {self.events}, draws not yet checkable until the seed is revealed ({what})"
 
+    def short(self) -> str:
+        """The summary in a few words, for a table row."""
+        if self.verdict == "failed":
+            return self.summary()
+        if self.verdict == "unverifiable":
+            return self.reason.split(":")[0].split(",")[0]
+        if self.complete:
+            return "complete: " + ", ".join(c for c in self.checked if "re-run" in c or "re-derived" in c)
+        return f"up to seq {self.events}; draws not yet checkable"
+
     def line(self) -> str:
         return f"{self.verdict.upper()} {self.game or '?'}: {self.summary()}"
 

@@ -16,10 +16,12 @@ import httpx
 import pytest
 import redis
 
+from events.domain.match import fold_match
 from events.mapping.codec import loads
 from events.mapping.export import read_record
 from events.mapping.signing import RECEIPT, valid
 from events.redisstore.store import EventStore
+from projections.replay import match_at
 from tests.conftest import ROOT, Stack, child_env, running_stack
 from tests.integration.helpers import bearer, command, new_race
 
@@ -200,7 +202,11 @@ def test_import_into_another_deployment(redis_url: str, stack: Stack, keys_file:
         assert ok.stdout.startswith(f"imported {gid}")
         client = redis.Redis.from_url(redis_url)
         store = EventStore(client, ns, partitions=8)
-        assert store.read(gid) == read_record(path.read_bytes().splitlines()).envelopes
+        envs = read_record(path.read_bytes().splitlines()).envelopes
+        assert store.read(gid) == envs
+        # replayable there: the board after any seq, the end the same as the record's fold
+        assert match_at(store, gid, len(envs)) == fold_match((e.event for e in envs), gid)
+        assert match_at(store, gid, 5).seq == 5 and store.head(gid).status == "over"  # type: ignore[union-attr]
         client.close()
         again = cli(env, "import", str(path), "--key", str(keys_file))
         assert again.returncode == 1 and "already here" in again.stderr
