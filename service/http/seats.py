@@ -87,7 +87,16 @@ def game_row(summary: dict[str, Any], seat: int) -> dict[str, Any]:
         "opponents": [n for s, n in sorted(names.items()) if s != seat],
         "turn": [names.get(s) for s in turn], "your_turn": seat in turn,
         "since": summary["updated"], "status": summary["status"],
+        **_clock_row(summary.get("clock"), seat),
     }
+
+
+def _clock_row(clock: dict[str, Any] | None, seat: int) -> dict[str, Any]:
+    """The seat's own clock: its running deadline, or the time it has left while stopped."""
+    if not clock:
+        return {"deadline": None, "left_ms": None, "away": False}
+    return {"deadline": (clock.get("deadlines") or {}).get(str(seat)),
+            "left_ms": (clock.get("left_ms") or {}).get(str(seat)), "away": seat in (clock.get("vacation") or [])}
 
 
 def _group(row: dict[str, Any]) -> int:

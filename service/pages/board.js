@@ -218,6 +218,8 @@
     const line = sk && sk.status && S.view && S.view.board ? sk.status(S.view) : "";
     $("game-status-box").classList.toggle("hidden", !line);
     $("game-status").textContent = line;
+    if (!S.clockTick) S.clockTick = BLClock.mount($("clock"), $("clock-box"), () => S.summary, names);
+    else S.clockTick();
   }
 
   /* An analysis game (a fork) links to the game and seq it was forked from; a refereed game
@@ -479,9 +481,12 @@
       const head = await api(`/v1/games/${gid}`);
       S.loadedTo = Math.max(0, head.data.seq - 200);
     }
+    // After our own accepted move, the read models are asked for at least its seq (the server
+    // waits for the projection, up to 2 s): the board is never older than the player's move.
+    const fresh = S.minSeq ? `?min_seq=${S.minSeq}` : "";
     const jobs = [
-      api(`/v1/games/${gid}`),
-      api(`/v1/games/${gid}/view`, { token: t }),
+      api(`/v1/games/${gid}${fresh}`),
+      api(`/v1/games/${gid}/view${fresh}`, { token: t }),
       api(`/v1/games/${gid}/events?from=${S.loadedTo + 1}`, { token: t }),
       S.role === "seat" ? api(`/v1/games/${gid}/legal`, { token: t }) : Promise.resolve(null),
       api(`/v1/games/${gid}/moves?limit=40`, { token: t }).catch(() => null), // older servers: no move list
@@ -613,12 +618,21 @@
     }
   }
 
-  /* Refresh until the read model shows `seq` (the projector is a moment behind the append). */
+  /* Refresh once the read models show `seq` (the projector is a moment behind the append):
+   * `?min_seq` makes the server answer when they do, or 504 projection_behind after 2 s. */
   async function catchUp(seq) {
-    for (let i = 0; i < 25; i++) {
-      await refresh();
-      if (S.view && S.view.seq >= seq && S.summary && S.summary.seq >= seq) return;
-      await new Promise((r) => setTimeout(r, 200));
+    S.minSeq = Math.max(S.minSeq || 0, seq);
+    try {
+      for (let i = 0; i < 5; i++) {
+        try {
+          await refresh();
+        } catch (e) {
+          if (e.code !== "projection_behind") throw e;
+        }
+        if (S.view && S.view.seq >= seq && S.summary && S.summary.seq >= seq) return;
+      }
+    } finally {
+      S.minSeq = 0;
     }
   }
 

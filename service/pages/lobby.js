@@ -363,6 +363,20 @@
     return out;
   }
 
+  /* The clock the form asks for (events/domain/platform/clock.py), or null for none. */
+  function formClock() {
+    const perMove = document.getElementById("clock-per-move").value;
+    if (!perMove) return null;
+    const clock = { per_move: Number(perMove), on_timeout: document.getElementById("clock-timeout").value };
+    const bank = document.getElementById("clock-bank").value;
+    if (bank) [clock.bank, clock.increment] = bank.split(":").map(Number);
+    const reminder = Number(document.getElementById("clock-reminder").value || 0);
+    if (reminder && reminder < clock.per_move + (clock.bank || 0)) clock.reminder = reminder;
+    return clock;
+  }
+  document.getElementById("clock-per-move").addEventListener("change", (ev) =>
+    document.getElementById("clock-more").classList.toggle("hidden", !ev.target.value));
+
   function formSeats() {
     return [...seatsBox.children].map((row, i) => {
       const kind = row.querySelector(".seat-kind").value;
@@ -415,6 +429,8 @@
     try {
       seats = formSeats();
       options = formOptions();
+      const clock = formClock();
+      if (clock) options = { ...options, clock };
     } catch (e) {
       newMsg.append(el("div", { class: "msg error" }, e.message));
       return;

@@ -66,8 +66,11 @@
         BL.el("a", { href: path, text: `${g.game} · ${g.id}` }),
         over ? BL.el("span", {}, " · ", BL.el("a", { href: path + "/replay", text: "replay" })) : null)),
       BL.el("td", { "data-label": "Against", text: g.opponents.join(", ") || "—" }),
-      BL.el("td", { "data-label": "Turn" }, g.your_turn ? BL.el("strong", { text: "Your turn" })
-        : BL.el("span", { text: over ? "—" : g.turn.join(", ") || "—" })),
+      BL.el("td", { "data-label": "Turn" }, BL.el("span", {}, g.your_turn ? BL.el("strong", { text: "Your turn" })
+        : BL.el("span", { text: over ? "—" : g.turn.join(", ") || "—" }),
+        !over && (g.deadline || typeof g.left_ms === "number")
+          ? BL.el("span", { class: "clock-left", "data-deadline": g.deadline || "", text: " · " + BLClock.seatText(g.deadline, g.left_ms, g.away) })
+          : null)),
       BL.el("td", { "data-label": "Since", title: g.since, text: BL.when(g.since) }),
       BL.el("td", { "data-label": "Status" }, BL.statusBadge(g.status)));
   }
@@ -92,6 +95,44 @@
     gamesPanel.classList.remove("hidden");
   }
 
+  /* The vacation: its state, start (a number of days) and end. */
+  const vacationPanel = document.getElementById("vacation-panel");
+  const vacationMsg = document.getElementById("vacation-msg");
+
+  function showVacation(v) {
+    const state = document.getElementById("vacation-state");
+    state.textContent = v.on
+      ? `On vacation since ${new Date(v.since).toLocaleString()}, until ${new Date(v.until).toLocaleString()} at the latest.`
+      : `Not on vacation: ${v.left_days} of your ${v.allowance_days} days this year are left.`;
+    document.getElementById("vacation-form").classList.toggle("hidden", v.on);
+    document.getElementById("vacation-end").classList.toggle("hidden", !v.on);
+    vacationPanel.classList.remove("hidden");
+  }
+
+  async function vacation(method, body) {
+    BL.clear(vacationMsg);
+    try {
+      showVacation(await Account.call("/v1/me/vacation", method, body));
+      // Each game's clock stops (or runs again) a moment later, as its worker appends it.
+      for (const ms of [0, 1500, 4000]) setTimeout(() => loadGames().catch(() => {}), ms);
+    } catch (e) {
+      Account.show(vacationMsg, "error", e.message);
+    }
+  }
+
+  document.getElementById("vacation-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const days = Number(document.getElementById("vacation-days").value);
+    vacation("POST", days > 0 ? { days } : {});
+  });
+  document.getElementById("vacation-end").addEventListener("click", () => vacation("DELETE"));
+  // The countdowns of the games list tick.
+  setInterval(() => {
+    for (const span of document.querySelectorAll(".clock-left[data-deadline]")) {
+      if (span.dataset.deadline) span.textContent = " · " + BLClock.seatText(span.dataset.deadline, null, false);
+    }
+  }, 1000);
+
   async function load() {
     const me = await Account.me();
     if (!me) return signedOut();
@@ -101,6 +142,7 @@
     rows.append(...sessions.map(row));
     BL.clear(msg);
     panel.classList.remove("hidden");
+    showVacation(await Account.call("/v1/me/vacation"));
     await loadGames();
   }
 
