@@ -1,7 +1,8 @@
 """The board page's conduct panel in headless chromium (issue #15 items 4-5, #21 item 4): a seat
 clicks "Take back my last move", the other seat's page shows the request and its Accept button,
-and clicking it returns the board to where it was; a draw offered by clicking is accepted by
-clicking, and the game ends; "Resign" asks first. Desktop and phone sizes; screenshots go to
+and clicking it returns the board to where it was (the move list strikes the move through); a
+draw offered by clicking is accepted by clicking, and the game ends; "Resign" asks first; a
+dispute opened in the form (its note shown as text) is voided by the other seat's click. Desktop and phone sizes; screenshots go to
 /tmp/boardlog-shots."""
 
 from __future__ import annotations
@@ -39,9 +40,9 @@ def stack(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[
     client.close()
 
 
-def _factions(stack: Stack) -> tuple[str, list[str], int, dict[str, Any]]:
-    """A Factions game whose prompted seat has made one command: id, tokens, that seat, and its
-    board before that command."""
+def _factions(stack: Stack) -> tuple[str, list[str], int, dict[str, Any], int]:
+    """A Factions game whose prompted seat has made one command: id, tokens, that seat, its
+    board before that command, and the command's first seq."""
     with stack.client() as c:
         r = c.post("/v1/games", json={"game": "factions", "seats": ["ann", "bob"]})
         assert r.status_code == 201, r.text
@@ -55,11 +56,11 @@ def _factions(stack: Stack) -> tuple[str, list[str], int, dict[str, Any]]:
         r = command(c, gid, tokens[seat], m["type"], m["args"])
         assert r.json()["status"] == "accepted", r.text
         wait_for(lambda: c.get(f"/v1/games/{gid}").json()["seq"] >= r.json()["seq"][1])
-    return gid, tokens, seat, before
+    return gid, tokens, seat, before, r.json()["seq"][0]
 
 
 def test_take_back_clicked_then_accepted_by_clicking(stack: Stack, new_page: Any, shots: Path) -> None:
-    gid, tokens, seat, before = _factions(stack)
+    gid, tokens, seat, before, _ = _factions(stack)
     mine = new_page(1280, 900)
     mine.goto(f"{stack.url}/games/{gid}#token={tokens[seat]}")
     expect(mine.locator("#conduct")).to_be_visible()
@@ -88,7 +89,7 @@ def test_take_back_clicked_then_accepted_by_clicking(stack: Stack, new_page: Any
 
 
 def test_a_draw_offered_and_accepted_by_clicking_ends_the_game(stack: Stack, new_page: Any, shots: Path) -> None:
-    gid, tokens, _, _ = _factions(stack)
+    gid, tokens, _, _, _ = _factions(stack)
     ann = new_page(1280, 900)
     ann.goto(f"{stack.url}/games/{gid}#token={tokens[0]}")
     dialogs: list[str] = []
@@ -112,3 +113,28 @@ def test_a_draw_offered_and_accepted_by_clicking_ends_the_game(stack: Stack, new
         s = c.get(f"/v1/games/{gid}").json()
         assert s["status"] == "over" and "draw" in s["outcome"]["reason"] and s["conduct"]["resigned"] == []
     bob.screenshot(path=str(shots / "conduct-draw.png"), full_page=True)
+
+
+def test_a_dispute_opened_in_the_form_and_voided_by_clicking(stack: Stack, new_page: Any, shots: Path) -> None:
+    gid, tokens, seat, before, on = _factions(stack)
+    other = new_page(1280, 900)
+    other.goto(f"{stack.url}/games/{gid}#token={tokens[1 - seat]}")
+    other.locator("#conduct summary", has_text="Dispute a move").click()
+    other.fill("#dispute-seq", str(on))
+    other.fill("#dispute-note", "<b>not</b> the move I saw")
+    other.get_by_role("button", name="Open the dispute").click()
+    expect(other.locator("#conduct-live .conduct-dispute")).to_contain_text(f"disputes step {on}: <b>not</b> the move I saw")
+    mover = new_page(1280, 900)
+    mover.on("dialog", lambda d: d.accept())
+    mover.goto(f"{stack.url}/games/{gid}#token={tokens[seat]}")
+    dispute = mover.locator("#conduct-live .conduct-dispute")
+    expect(dispute.get_by_role("button", name="Uphold")).to_be_visible()
+    mover.screenshot(path=str(shots / "conduct-dispute.png"), full_page=True)
+    dispute.get_by_role("button", name="Void").click()
+    expect(mover.locator("#conduct-live .conduct-dispute")).to_have_count(0)
+    with stack.client() as c:
+        wait_for(lambda: c.get(f"/v1/games/{gid}").json()["conduct"]["undone"] != [])
+        s = c.get(f"/v1/games/{gid}").json()["conduct"]
+        assert s["disputes"][0]["verdict"] == "voided" and s["undone"][0]["first"] == on
+        assert c.get(f"/v1/games/{gid}/view", headers=bearer(tokens[seat])).json()["board"] == before
+
