@@ -165,7 +165,7 @@ class Stack:
         self.procs.append(subprocess.Popen([*cmd, "projector"], env=env, stdout=self.log, stderr=self.log))
         self.procs.append(subprocess.Popen([*cmd, "api", "--port", str(self.port)], env=env, stdout=self.log,
                                            stderr=self.log))
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 120  # a loaded machine starts the API slowly
         while True:
             try:
                 import httpx

@@ -11,8 +11,11 @@ import pytest
 from events.redisstore.store import EventStore
 from tests.conftest import Stack, wait_for
 from tests.integration.helpers import bearer, command, new_race
+from tests.support import brokers
 
 pytestmark = pytest.mark.integration
+
+broker_stack = brokers.broker_stack  # the stack on each broker: dramatiq's Redis one and RabbitMQ
 
 
 def test_the_same_command_id_posted_twice_applies_once(stack: Stack, store: EventStore) -> None:
@@ -27,7 +30,8 @@ def test_the_same_command_id_posted_twice_applies_once(stack: Stack, store: Even
         assert c.get(f"/v1/games/{gid}/commands/{cid}", headers=bearer(tokens[0])).json()["status"] == "accepted"
 
 
-def test_a_worker_killed_after_the_append_loses_nothing_and_applies_once(stack: Stack, store: EventStore) -> None:
+def test_a_worker_killed_after_the_append_loses_nothing_and_applies_once(broker_stack: Stack, store: EventStore) -> None:
+    stack = broker_stack
     stack.stop("worker")
     stack.start("crashy", "worker", "--threads", "1", BOARDLOG_TEST_CRASH_AFTER_APPEND="1")
     with stack.client() as c:

@@ -10,11 +10,15 @@ import pytest
 from events.domain.audit import audit
 from events.mapping.export import read_record
 from tests.conftest import Stack, wait_for
+from tests.support import brokers
 
 pytestmark = pytest.mark.integration
 
+broker_stack = brokers.broker_stack  # the stack on each broker: dramatiq's Redis one and RabbitMQ
 
-def test_whole_match_through_http_worker_redis_projector(stack: Stack) -> None:
+
+def test_whole_match_through_http_worker_redis_projector(broker_stack: Stack) -> None:
+    stack = broker_stack
     with stack.client() as c:
         r = c.post("/v1/games", json={"game": "race", "seats": ["ann", "bob"], "options": {"target": 12}})
         assert r.status_code == 201, r.text
