@@ -24,6 +24,7 @@ from events.mapping.envelope import Envelope
 from rules.core import Event
 
 FORMAT = 1
+MARK_EVERY = 500  # the record keeps the hash at every 500th seq, so a range is rebuilt from the nearest
 LEVEL = 19  # written once a game, read back once a process: the smallest record is worth the CPU
 _encoder = msgspec.msgpack.Encoder()
 _decoder = msgspec.msgpack.Decoder()
@@ -63,6 +64,7 @@ def pack(gid: str, envelopes: Sequence[Envelope], results: dict[str, bytes],
         "s": [e.seat for e in envelopes],
         "runs": [r[:3] for r in runs],
         "results": sorted([k, v] for k, v in results.items()),
+        "marks": [bytes.fromhex(e.hash) for e in envelopes[MARK_EVERY - 1::MARK_EVERY]],
         "fp": snapshots[0],
         "snaps": [[seq, blob] for seq, blob in snapshots[1]],
     }
@@ -84,9 +86,11 @@ class Record:
     seats: list[int | None]
     runs: list[list[Any]]
     results: dict[str, bytes]
+    marks: list[bytes] = field(default_factory=list)
     fingerprint: bytes = b""
     snapshots: dict[int, bytes] = field(default_factory=dict)
     _envelopes: list[Envelope] | None = field(default=None)
+    _stamps: tuple[list[str | None], list[str]] | None = field(default=None)
 
     def events(self, start: int, stop: int) -> list[Event]:
         """The events from index `start` up to `stop` (seq start + 1 to stop)."""
@@ -116,24 +120,43 @@ class Record:
             raise RecordError("archive record: its command runs disagree with its events")
         return commands, ats
 
-    def envelopes(self) -> list[Envelope]:
-        """Every envelope, seq 1 to the head; RecordError when the chain they make does not
-        end at the record's head hash."""
+    def envelopes(self, start: int = 1, end: int | None = None) -> list[Envelope]:
+        """The envelopes from seq `start` to `end` (None: the head). All of them are rebuilt once
+        and kept; a range before that, from the nearest hash the record marks. RecordError when
+        the chain they make does not reach the next mark, or the head hash."""
+        end = self.seq if end is None else min(end, self.seq)
+        start = max(start, 1)
+        if end < start:
+            return []
+        if self._envelopes is None and (start > 1 or end < self.seq) and end - start < self.seq // 2:
+            mark = min((start - 1) // MARK_EVERY, len(self.marks))
+            stop = min(self.seq, ((end - 1) // MARK_EVERY + 1) * MARK_EVERY)  # up to the next mark: checked
+            return self._chain(mark * MARK_EVERY, stop)[start - 1 - mark * MARK_EVERY: end - mark * MARK_EVERY]
         if self._envelopes is None:
-            commands, ats = self.stamps()
-            types, game = self.types, self.game
-            out: list[Envelope] = []
-            prev = genesis(game)
-            for i, (t, data, seat) in enumerate(zip(self.type_of, self.data, self.seats, strict=True)):
-                body: dict[str, Any] = {"game": game, "seq": i + 1, "type": types[t], "data": data,
-                                        "seat": seat, "command": commands[i], "at": ats[i], "prev": prev}
-                h = link(prev, body)
-                out.append(Envelope(game, i + 1, types[t], data, seat, commands[i], ats[i], prev, h))
-                prev = h
-            if out and prev != self.head:
-                raise RecordError(f"{game}: the archived events do not chain to the head hash")
-            self._envelopes = out
-        return self._envelopes
+            self._envelopes = self._chain(0, self.seq)
+        return self._envelopes[start - 1:end]
+
+    def _chain(self, after: int, stop: int) -> list[Envelope]:
+        """The envelopes after seq `after` up to `stop`, linked from the mark at `after`."""
+        if self._stamps is None:
+            self._stamps = self.stamps()
+        commands, ats = self._stamps
+        types, game = self.types, self.game
+        out: list[Envelope] = []
+        prev = genesis(game) if after == 0 else self.marks[after // MARK_EVERY - 1].hex()
+        for i in range(after, stop):
+            t, data, seat = types[self.type_of[i]], self.data[i], self.seats[i]
+            body: dict[str, Any] = {"game": game, "seq": i + 1, "type": t, "data": data,
+                                    "seat": seat, "command": commands[i], "at": ats[i], "prev": prev}
+            h = link(prev, body)
+            out.append(Envelope(game, i + 1, t, data, seat, commands[i], ats[i], prev, h))
+            prev = h
+            if (i + 1) % MARK_EVERY == 0 and (i + 1) // MARK_EVERY <= len(self.marks) \
+                    and self.marks[(i + 1) // MARK_EVERY - 1].hex() != h:
+                raise RecordError(f"{game}: the archived events do not chain to the hash marked at seq {i + 1}")
+        if stop == self.seq and out and prev != self.head:
+            raise RecordError(f"{game}: the archived events do not chain to the head hash")
+        return out
 
 
 def _decode(raw: bytes) -> Any:
@@ -154,7 +177,8 @@ def unpack(blob: bytes) -> Record:
         if body.get("v") != FORMAT:
             raise RecordError(f"archive record format {body.get('v')!r}, not {FORMAT}")
         rec = Record(body["game"], body["seq"], body["head"].hex(), body["types"], body["t"], body["d"], body["s"],
-                     body["runs"], {k: bytes(v) for k, v in body["results"]}, bytes(body.get("fp", b"")),
+                     body["runs"], {k: bytes(v) for k, v in body["results"]}, list(body.get("marks", [])),
+                     bytes(body.get("fp", b"")),
                      {int(seq): bytes(blob) for seq, blob in body.get("snaps", [])})
         if not len(rec.type_of) == len(rec.data) == len(rec.seats) == rec.seq \
                 or sum(r[2] for r in rec.runs) != rec.seq:

@@ -159,8 +159,7 @@ class Archives:
         item = self.load(gid)
         if item is None:
             return []
-        envs = item.record.envelopes()
-        return envs[max(start, 1) - 1: None if end is None else max(end, 0)]
+        return item.record.envelopes(start, end)
 
     def snapshot(self, gid: str, at: int) -> tuple[int, Match] | None:
         item = self.load(gid)

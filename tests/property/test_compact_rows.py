@@ -71,6 +71,22 @@ def test_an_archive_record_gives_back_every_envelope_and_result(batches: list[An
     assert rec.results == results
 
 
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.tuples(COMMANDS, ATS, BATCH), min_size=2, max_size=6), st.data())
+def test_a_record_gives_back_any_range_from_its_marks(batches: list[Any], data: st.DataObject) -> None:
+    envs, _ = chain(batches)
+    mark = archived.MARK_EVERY
+    archived.MARK_EVERY = 2  # marks every other seq, so these short chains have some
+    try:
+        rec = archived.unpack(archived.pack(GID, envs, {}))
+        start = data.draw(st.integers(1, len(envs)))
+        end = data.draw(st.integers(start, len(envs)))
+        assert rec.envelopes(start, end) == envs[start - 1:end]
+        assert rec.envelopes() == envs
+    finally:
+        archived.MARK_EVERY = mark
+
+
 def test_a_record_whose_chain_does_not_reach_its_head_is_refused() -> None:
     envs, _ = chain([("a" * 32, "2026-12-01T14:22:17.466Z", [("race.Rolled", {"n": 1}, 0)] * 3)])
     blob = archived.pack(GID, envs, {})
