@@ -73,17 +73,37 @@ def cluster_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     cluster.stop()
 
 
-@pytest.fixture
-def namespace(redis_url: str) -> Iterator[str]:
-    """A key prefix only this test uses; its keys are deleted afterwards."""
-    ns = f"t{uuid.uuid4().hex[:12]}"
-    yield ns
+def _drop_namespace(redis_url: str, ns: str) -> None:
     client = redis.Redis.from_url(redis_url)
     for pattern in (f"{ns}:*", f"{ns}-dramatiq:*"):
         keys = list(client.scan_iter(match=pattern, count=1000))
         for i in range(0, len(keys), 500):
             client.delete(*keys[i : i + 500])
     client.close()
+
+
+def _shared(request: pytest.FixtureRequest) -> bool:
+    return request.node.get_closest_marker("shared_stack") is not None
+
+
+@pytest.fixture(scope="module")
+def module_namespace(redis_url: str) -> Iterator[str]:
+    """One key prefix for a whole `shared_stack` module; its keys are deleted afterwards."""
+    ns = f"m{uuid.uuid4().hex[:12]}"
+    yield ns
+    _drop_namespace(redis_url, ns)
+
+
+@pytest.fixture
+def namespace(redis_url: str, request: pytest.FixtureRequest) -> Iterator[str]:
+    """A key prefix only this test uses (only this module's, under `shared_stack`: each test
+    still touches only the games it made); its keys are deleted afterwards."""
+    if _shared(request):
+        yield request.getfixturevalue("module_namespace")
+        return
+    ns = f"t{uuid.uuid4().hex[:12]}"
+    yield ns
+    _drop_namespace(redis_url, ns)
 
 
 @pytest.fixture
@@ -192,8 +212,20 @@ def running_stack(env: dict[str, str], logdir: Path, threads: int = 4) -> Iterat
             s.stop(name)
 
 
+@pytest.fixture(scope="module")
+def module_stack(redis_url: str, module_namespace: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    """One stack for a whole `shared_stack` module: starting three processes costs seconds of
+    CPU, far more than most of the tests that use them."""
+    with running_stack(child_env(redis_url, module_namespace), tmp_path_factory.mktemp("stack")) as s:
+        yield s
+
+
 @pytest.fixture
-def stack(redis_url: str, namespace: str, tmp_path: Path) -> Iterator[Stack]:
+def stack(redis_url: str, namespace: str, tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Stack]:
+    """A stack of this test's own, or its module's under the `shared_stack` marker."""
+    if _shared(request):
+        yield request.getfixturevalue("module_stack")
+        return
     with running_stack(child_env(redis_url, namespace), tmp_path) as s:
         yield s
 

@@ -15,7 +15,7 @@ from tests.conftest import Stack
 from tests.integration.helpers import bearer, command, new_race
 from tests.support.racegame import RULES_BUG_NOTE, VIEW_BUG_NOTE
 
-pytestmark = pytest.mark.integration
+pytestmark = [pytest.mark.integration, pytest.mark.shared_stack]
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ import pytest
 from tests.conftest import Stack
 from tests.integration.helpers import bearer
 
-pytestmark = pytest.mark.integration
+pytestmark = [pytest.mark.integration, pytest.mark.shared_stack]
 
 
 def test_inputs_past_every_endpoints_limits_are_4xx_and_write_nothing(stack: Stack) -> None:

@@ -11,7 +11,7 @@ import pytest
 from tests.conftest import Stack, wait_for
 from tests.integration.helpers import bearer, command, new_race
 
-pytestmark = pytest.mark.integration
+pytestmark = [pytest.mark.integration, pytest.mark.shared_stack]
 
 
 def charms_seen(events: list[dict]) -> list:  # type: ignore[type-arg]

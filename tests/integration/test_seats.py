@@ -13,7 +13,7 @@ from tests.conftest import Stack, wait_for
 from tests.integration.helpers import bearer, command, new_race
 from tests.integration.test_players import new_player, same_site, sign_in
 
-pytestmark = pytest.mark.integration
+pytestmark = [pytest.mark.integration, pytest.mark.shared_stack]
 
 
 def claim(c: httpx.Client, gid: str, token: str, **headers: str) -> httpx.Response:
