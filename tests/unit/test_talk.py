@@ -182,3 +182,40 @@ def _dragondale_commands() -> list[Command]:
         out.append(cmd)
         run(g, cmd, f"d{i}")
     return out
+
+
+# --- any input: a clear refusal or an accepted message, never a crash ----------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.one_of(st.text(max_size=2100), st.integers(), st.none(), st.lists(st.text(max_size=3), max_size=2)))
+def test_any_text_is_a_message_or_refused_with_a_code(text: object) -> None:
+    g = new()
+    try:
+        events = run(g, Command(POST, {"text": text}, 0), "m1")
+    except IllegalCommand as e:
+        assert e.code in {"bad_message", "message_empty", "message_too_long"}
+        return
+    assert isinstance(text, str) and 1 <= len(text) <= MAX_TEXT and text.strip()
+    assert events[-1].data["text"] == text and talk_of(g.match).messages[-1].text == text
+
+
+_notation = st.one_of(st.none(), st.text(max_size=30), st.sampled_from(["pass", "summon knight g1", "summon fighter b3"]))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.one_of(st.lists(st.fixed_dictionaries({"then": _notation}, optional={"if": _notation}), max_size=4),
+                 st.lists(st.dictionaries(st.text(max_size=5), _notation, max_size=3), max_size=3),
+                 st.text(max_size=10), st.integers()))
+def test_any_queue_reads_or_is_refused_as_bad_queue(raw: object) -> None:
+    rules = get_game("rite")
+    try:
+        entries = read_queue(rules, 2, 1, raw)
+    except IllegalCommand as e:
+        assert e.code == "bad_queue" and e.message
+        return
+    for entry in entries:  # what reads is in the game's own notation, and reads again the same
+        assert rules.format_text(rules.parse_text(entry.then, 1)) == entry.then
