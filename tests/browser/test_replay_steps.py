@@ -21,6 +21,7 @@ import redis
 from playwright.sync_api import expect
 
 from tests.browser.conftest import CHROMIUM
+from tests.browser.test_boards import SMALL_TEXT_JS
 from tests.conftest import Stack, child_env, running_stack, wait_for
 from tests.integration.helpers import command, new_race
 from tests.support.replaying import new_rite, play_rite_until_a_move
@@ -121,6 +122,7 @@ def test_the_move_step_shows_the_unit_on_its_destination_and_both_cells(stack: S
     expect(phone.locator("#board")).to_have_attribute("data-step", str(n))
     assert "marked" in str(cell(phone, dst).get_attribute("class"))
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    assert phone.evaluate(SMALL_TEXT_JS) == [], "no text under 11 px"
     phone.screenshot(path=str(shots / "replay-rite-move-phone.png"), full_page=True)
 
 
@@ -204,6 +206,7 @@ def test_each_game_replays_on_its_own_board(stack: Stack, new_page: Any, shots: 
     expect(phone.locator("#board")).to_have_attribute("data-skin", "ok")
     expect(phone.locator("#step-line")).to_contain_text("Set-up")
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    assert phone.evaluate(SMALL_TEXT_JS) == [], "no text under 11 px"
     phone.screenshot(path=str(shots / f"replay-{game}-phone.png"), full_page=True)
     if game == "dragondale":
         desk = new_page(1440, 1000)
