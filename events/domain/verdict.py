@@ -34,6 +34,7 @@ class Judgement:
     key: str | None = None  # the trailer's key id
     complete: bool = False  # a finished game with every draw re-derived
     receipts: int = 0
+    draws: int | None = None  # a game in progress: the draws made so far, checkable at the end
 
     @property
     def verified(self) -> bool:
@@ -48,7 +49,9 @@ class Judgement:
             return f"unverifiable: {self.reason} (checked: {what})"
         if self.complete:
             return f"verified: {what}"
-        return f"verified up to seq {self.events}, draws not yet checkable until the seed is revealed ({what})"
+        drawn = f"; {self.draws} draws checkable when the game ends" if self.draws is not None else ""
+        return (f"verified up to seq {self.events}, draws not yet checkable until the seed is revealed: "
+                f"{what} intact{drawn}")
 
     def short(self) -> str:
         """The summary in a few words, for a table row."""
@@ -66,7 +69,8 @@ class Judgement:
     def to_json(self) -> dict[str, Any]:
         return {"ok": self.verified, "verdict": self.verdict, "summary": self.summary(), "game": self.game,
                 "events": self.events, "seq": self.seq, "reason": self.reason, "checked": self.checked,
-                "status": self.status, "key": self.key, "complete": self.complete, "receipts": self.receipts}
+                "status": self.status, "key": self.key, "complete": self.complete, "receipts": self.receipts,
+                "draws": self.draws}
 
 
 def _failed(j: Judgement, seq: int | None, reason: str) -> Judgement:
@@ -98,7 +102,7 @@ def judge(record: Record, keys: Mapping[str, bytes] | None = None,
             match = fold_match((e.event for e in envs), gid)
         except Exception as err:  # a crafted record can feed the fold anything
             return _failed(j, None, f"the events cannot be folded into a game: {err!r}")
-        j.status = match.status
+        j.status, j.draws = match.status, match.draws
         if match.over:
             return _failed(j, envs[-1].seq, f"the game is {match.status} at seq {match.seq} but its seed is "
                            "not revealed: the SeedRevealed event is missing, so no draw can be checked")

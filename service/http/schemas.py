@@ -318,7 +318,8 @@ class AuditReport(BaseModel):
     key: str | None = Field(None, description="the id of the key that signed the trailer")
     complete: bool = Field(False, description="a finished game whose every draw was re-derived")
     receipts: int = 0
-    draws: int | None = Field(None, description="a game in progress: the draws made so far, re-derived once the seed is revealed")
+    draws: int | None = Field(None, description="a game in progress: the draws made so far, re-derived "
+                              "once the seed is revealed")
 
 
 class PublicKeyOut(BaseModel):

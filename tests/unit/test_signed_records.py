@@ -81,6 +81,7 @@ def test_a_game_in_progress_is_verified_up_to_its_seq(envs: list[Envelope]) -> N
     j = verdict(signed(envs[:12]))
     assert j.verdict == "verified" and not j.complete and j.status == "active"
     assert j.summary().startswith("verified up to seq 12, draws not yet checkable")
+    assert j.draws and j.summary().endswith(f"intact; {j.draws} draws checkable when the game ends")
 
 
 def test_a_record_exported_before_signing_is_unverifiable_not_failed(envs: list[Envelope]) -> None:
