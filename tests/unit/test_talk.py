@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from events.domain.audit import audit
 from events.domain.match import Match, created_event, decide_and_fold, fold_match
@@ -185,10 +187,6 @@ def _dragondale_commands() -> list[Command]:
 
 
 # --- any input: a clear refusal or an accepted message, never a crash ----------------------
-
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
-
 
 @settings(max_examples=60, deadline=None)
 @given(st.one_of(st.text(max_size=2100), st.integers(), st.none(), st.lists(st.text(max_size=3), max_size=2)))
