@@ -217,3 +217,14 @@ def test_any_queue_reads_or_is_refused_as_bad_queue(raw: object) -> None:
         return
     for entry in entries:  # what reads is in the game's own notation, and reads again the same
         assert rules.format_text(rules.parse_text(entry.then, 1)) == entry.then
+
+
+def test_a_snapshot_holds_the_talk_as_folded() -> None:
+    from events.mapping.snapshot import decode, encode
+    from events.redisstore.store import snapshot_classes
+
+    g = new()
+    run(g, Command(POST, {"text": "hi <b>"}, 0), "m1")
+    run(g, Command(HIDE, {"seq": g.match.seq}, None), "h1")
+    back = decode(encode(g.match), snapshot_classes)
+    assert back == g.match and talk_of(back).messages[0].hidden
