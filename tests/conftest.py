@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from collections.abc import Iterator
@@ -22,6 +24,7 @@ from rules import catalog
 from service.embedded import EmbeddedRedis, free_port
 
 ROOT = Path(__file__).resolve().parent.parent
+TEST_DATA = Path(tempfile.gettempdir()) / "boardlog-test-data"  # child_env's data directories
 RACE = "tests.support.racegame"
 
 catalog.load([RACE])
@@ -74,6 +77,7 @@ def cluster_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 def _drop_namespace(redis_url: str, ns: str) -> None:
+    shutil.rmtree(TEST_DATA / ns, ignore_errors=True)
     client = redis.Redis.from_url(redis_url)
     for pattern in (f"{ns}:*", f"{ns}-dramatiq:*"):
         keys = list(client.scan_iter(match=pattern, count=1000))
@@ -124,6 +128,9 @@ def child_env(redis_url: str, namespace: str, **extra: str) -> dict[str, str]:
         BOARDLOG_HEARTBEAT_MS="2000",
         BOARDLOG_MAINTENANCE_CHANCE="1000000",
         PYTHONPATH=str(ROOT),
+        # The signing key of this namespace's processes: never the checkout's ./var (a developer's
+        # own key). `running_stack` puts it in the stack's directory instead.
+        BOARDLOG_DATA=str(TEST_DATA / namespace),
     )
     env.update(extra)
     return env
@@ -198,9 +205,10 @@ def start_api(s: Stack, namespace: str, tries: int = 5) -> None:
 @contextlib.contextmanager
 def running_stack(env: dict[str, str], logdir: Path, threads: int = 4) -> Iterator[Stack]:
     """A worker, a projector and an API over `env`'s Redis and namespace, stopped on exit."""
-    # The signing key is made in the stack's own data directory (never the checkout's ./var);
+    # The signing key is made in the stack's own data directory (unless the test chose one);
     # `boardlog export` run with `Stack.env` signs with the same key.
-    env.setdefault("BOARDLOG_DATA", str(logdir / "data"))
+    if env.get("BOARDLOG_DATA") == str(TEST_DATA / env["BOARDLOG_NAMESPACE"]):
+        env["BOARDLOG_DATA"] = str(logdir / "data")
     s = Stack("", env, logdir=logdir)
     s.start("worker", "worker", "--threads", str(threads))
     s.start("projector", "projector")

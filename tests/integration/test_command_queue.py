@@ -4,6 +4,7 @@ them from settings, against real Redis servers, with the same semantics on each.
 from __future__ import annotations
 
 import asyncio
+import shutil
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -29,6 +30,7 @@ from service.bootstrap import (
 )
 from service.embedded import free_port
 from service.settings import Settings
+from tests.conftest import TEST_DATA
 
 pytestmark = pytest.mark.integration
 
@@ -61,18 +63,20 @@ class Where:
 @pytest.fixture(params=sorted(ADAPTERS))
 def where(request: pytest.FixtureRequest, redis_url: str) -> Iterator[Where]:
     ns = f"t{uuid.uuid4().hex[:12]}"
+    data = str(TEST_DATA / ns)  # the API's signing key, never the checkout's ./var
     if request.param == "one_trip":
-        settings = Settings(redis_url=redis_url, namespace=ns, partitions=8)
+        settings = Settings(redis_url=redis_url, namespace=ns, partitions=8, data_dir=data)
     elif request.param == "separate_broker":  # a second database of the same server is another Redis here
-        settings = Settings(redis_url=redis_url, broker_url=other_db(redis_url, 1), namespace=ns, partitions=8)
+        settings = Settings(redis_url=redis_url, broker_url=other_db(redis_url, 1), namespace=ns, partitions=8, data_dir=data)
     else:
         cluster_url = request.getfixturevalue("cluster_url")
-        settings = Settings(redis_url=cluster_url, broker_url=redis_url, namespace=ns, partitions=8)
+        settings = Settings(redis_url=cluster_url, broker_url=redis_url, namespace=ns, partitions=8, data_dir=data)
     w = Where(settings, redis_client(settings.redis_url), redis_client(settings.broker))
     yield w
     for client in (w.events, w.broker):
         forget(client, ns)
         client.close()
+    shutil.rmtree(data, ignore_errors=True)
 
 
 def forget(client: redis.Redis, ns: str) -> None:
