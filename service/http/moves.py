@@ -120,7 +120,7 @@ def _may_see_all(store: EventStore, gid: str, who: Principal) -> Head:
     head = store.head(gid)
     if head is None:
         raise ApiError(404, "unknown_game", f"no game {gid!r}")
-    if head.status == "active" and not getattr(who, "referee", False):
+    if head.status == "active" and not who.referee:
         raise ApiError(403, "game_not_over", "everything is shown after the end, or to the game's referee: "
                        "until then a seat replays its own view and anyone else the public one")
     return head
@@ -191,5 +191,5 @@ def _step(lists: MoveLists, store: EventStore, gid: str, who: Principal, step: i
     except ValueError as err:
         raise ApiError(422, "bad_seq", f"'seq' names an event of the step: {err}") from None
     body["viewer"] = {"seat": viewer, "full": full,
-                      "may_full": head.status != "active" or bool(getattr(who, "referee", False))}
+                      "may_full": head.status != "active" or who.referee}
     return json_response(body)
