@@ -42,11 +42,13 @@ class SeatQueue:
 class SeatPrivate:
     """A game's per-seat private keys (sync: the worker's port, and the API through its thread pool)."""
 
-    def __init__(self, store: EventStore) -> None:
+    def __init__(self, store: EventStore, *, links: bool = True) -> None:
         self.store = store
         # The worker reads the queues after every accepted command: over the thread's own link
-        # (events/redisstore/wire.py), which costs a fraction of redis-py's command path.
-        self._links = Links.for_client(store.r)
+        # (events/redisstore/wire.py), which costs a fraction of redis-py's command path. A link
+        # is a connection of its own per instance and thread, so the API, which makes one of
+        # these a request, goes through redis-py's pool (links=False).
+        self._links = Links.for_client(store.r) if links else None
         self._set = Lua(store.r, _SET_LUA, self._links)
 
     def key(self, gid: str) -> str:

@@ -43,7 +43,7 @@ def _shown(private: SeatPrivate, gid: str, seat: int) -> dict[str, Any]:
 async def get_queue(gid: str, request: Request) -> Response:
     p = parts(request)
     seat = await _seat(p, request, gid)
-    return json_response(await run_in_threadpool(_shown, SeatPrivate(p.store), gid, seat))
+    return json_response(await run_in_threadpool(_shown, SeatPrivate(p.store, links=False), gid, seat))
 
 
 @router.put(_PATH, summary="Replace the bearer seat's queue of conditional moves")
@@ -65,7 +65,7 @@ async def put_queue(gid: str, request: Request) -> Response:
             entries = read_queue(match.rules, len(match.seats), seat, body["queue"])
         except IllegalCommand as e:
             raise ApiError(422, e.code, e.message) from None
-        private = SeatPrivate(p.store)
+        private = SeatPrivate(p.store, links=False)
         private.put(gid, seat, [e.to_json() for e in entries], since=match.seq)
         return _shown(private, gid, seat)
 
@@ -76,5 +76,5 @@ async def put_queue(gid: str, request: Request) -> Response:
 async def clear_queue(gid: str, request: Request) -> Response:
     p = parts(request)
     seat = await _seat(p, request, gid)
-    await run_in_threadpool(lambda: SeatPrivate(p.store).put(gid, seat, []))
+    await run_in_threadpool(lambda: SeatPrivate(p.store, links=False).put(gid, seat, []))
     return Response(status_code=204)

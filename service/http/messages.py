@@ -78,7 +78,7 @@ async def messages(gid: str, request: Request) -> Response:
                  "text": m.text if not m.hidden or who.admin else None, "at": m.at, "on": m.on,
                  "hidden": "hidden by the admin" if m.hidden else None}
                 for m in talk_of(match).messages if m.seq > after][-MAX_LISTED:]
-        muted = None if who.seat is None else SeatPrivate(p.store).muted(gid, who.seat)
+        muted = None if who.seat is None else SeatPrivate(p.store, links=False).muted(gid, who.seat)
         return {"seq": match.seq, "messages": rows, "muted": muted}
 
     return json_response(await run_in_threadpool(listed))
@@ -113,5 +113,5 @@ async def mute(gid: str, request: Request) -> Response:
     if set(body) != {"muted"} or not isinstance(muted, bool):
         raise ApiError(422, "bad_request", "send {\"muted\": true} or {\"muted\": false}")
     seat = who.seat
-    await run_in_threadpool(lambda: SeatPrivate(p.store).mute(gid, seat, muted))
+    await run_in_threadpool(lambda: SeatPrivate(p.store, links=False).mute(gid, seat, muted))
     return json_response({"muted": muted})
