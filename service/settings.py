@@ -70,7 +70,7 @@ class Settings:
     # BOARDLOG_SIGNING_KEY gives one (a PEM text or file); BOARDLOG_SIGNING_OLD_KEYS lists the
     # retired public keys (hex, comma-separated) that /v1/keys still publishes.
     data_dir: str = "./var"
-    signing_key: str = ""
+    signing_key: str = field(default="", repr=False)  # a private key: never in a repr or a log
     signing_old_keys: str = ""
     # Server-sent event streams one API process holds: per client address, and in all (0: no
     # cap). Past them, 429 (that client) or 503 (the process), each with Retry-After.

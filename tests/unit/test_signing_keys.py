@@ -83,3 +83,8 @@ def test_bad_key_settings_say_why(tmp_path: Path, value: str, old: str, message:
     given = value or pem_of(Ed25519PrivateKey.generate()).decode()
     with pytest.raises(SigningKeyError, match=message):
         load_keys(settings(tmp_path, signing_key=given, signing_old_keys=old))
+
+
+def test_a_key_given_by_setting_is_not_in_the_settings_repr() -> None:
+    pem = pem_of(Ed25519PrivateKey.generate()).decode()
+    assert pem.splitlines()[1] not in repr(Settings(signing_key=pem))
