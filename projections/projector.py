@@ -70,7 +70,7 @@ class Projector:
     ) -> None:
         self.store = store
         self.consumer = consumer or f"{socket.gethostname()}-{os.getpid()}"
-        self.feed = FeedGroup(store, GROUP, self.consumer)
+        self.feed = FeedGroup(store, GROUP, self.consumer, urgent=True)
         self.block_ms = block_ms
         self.claim_idle_ms = claim_idle_ms
         self.batch = batch
@@ -79,7 +79,8 @@ class Projector:
         self._last_claim = 0.0
         self.running = True
         # Bursts on one game are folded into one projection per min_gap_ms; feed entries
-        # stay unacknowledged until their game is projected, so a crash loses nothing.
+        # stay unacknowledged until their game is projected, so a crash loses nothing. A game
+        # a reader waits for (an URGENT feed entry, from ?min_seq) is projected at once.
         self.min_gap = min_gap_ms / 1000
         self._dirty: dict[str, list[tuple[str, Any]]] = {}
         self._projected_at: dict[str, float] = {}
@@ -214,8 +215,10 @@ class Projector:
     def flush(self, force: bool = False) -> int:
         """Project the dirty games whose last projection is old enough; ack their entries."""
         now = time.monotonic()
+        urgent = self.feed.urgent
         due = [gid for gid in self._dirty
-               if force or now - self._projected_at.get(gid, 0.0) >= self.min_gap]
+               if force or gid in urgent or now - self._projected_at.get(gid, 0.0) >= self.min_gap]
+        urgent.clear()  # those not dirty (projected already, or not ours) need nothing more
         if not due:
             return 0
         for gid in due:

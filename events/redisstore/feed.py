@@ -51,20 +51,29 @@ def _store_errors(method: Callable[_P, _R]) -> Callable[_P, _R]:
     return call
 
 
-def _entries(feed: str, rows: Iterable[tuple[Any, dict[bytes, bytes] | None]]) -> list[Entry]:
+# A feed entry with this field asks for its game's projection at once: a reader is waiting for
+# it (`?min_seq`, service/http/freshness.py). The projector skips its burst merge for that game.
+URGENT = b"u"
+
+
+def _entries(feed: str, rows: Iterable[tuple[Any, dict[bytes, bytes] | None]], urgent: set[str] | None) -> list[Entry]:
     out: list[Entry] = []
     for entry_id, fields in rows:
         if fields is None:
             continue  # claimed, but deleted from the stream meanwhile
         g = fields.get(b"g")
-        out.append((feed, entry_id, None if g is None else g.decode()))
+        gid = None if g is None else g.decode()
+        if urgent is not None and gid is not None and URGENT in fields:
+            urgent.add(gid)
+        out.append((feed, entry_id, gid))
     return out
 
 
 class FeedGroup:
     """One consumer of a consumer group over every partition's feed."""
 
-    def __init__(self, store: EventStore, group: str, consumer: str, start: str = "0") -> None:
+    def __init__(self, store: EventStore, group: str, consumer: str, start: str = "0", *,
+                 urgent: bool = False) -> None:
         self.r: Any = store.r
         self.group = group
         # Where a new group begins: "0" (the projector: every entry still in the feed) or "$"
@@ -73,6 +82,10 @@ class FeedGroup:
         self.consumer = consumer
         self.feeds = [store.feed(p) for p in range(store.partitions)]
         self.cluster = isinstance(store.r, redis.RedisCluster)
+        # With `urgent` (the projector): the games whose entries read so far asked for their
+        # projection at once (URGENT), taken out as they are projected. Other groups ignore them.
+        self.urgent: set[str] = set()
+        self._urgent = self.urgent if urgent else None
 
     @_store_errors
     def ensure(self) -> None:
@@ -91,14 +104,15 @@ class FeedGroup:
             resp = self.r.xreadgroup(
                 self.group, self.consumer, dict.fromkeys(self.feeds, ">"), count=count, block=block_ms
             )
-            return [e for feed, rows in (resp or []) for e in _entries(feed.decode(), rows)]
+            return [e for feed, rows in (resp or []) for e in _entries(feed.decode(), rows, self._urgent)]
         # On a cluster each feed lives in its own slot, and one XREADGROUP cannot name keys in
         # several slots: read every feed without blocking in one pipeline (one call per node),
         # and pause when all were empty.
         pipe = self.r.pipeline(transaction=False)
         for feed in self.feeds:
             pipe.xreadgroup(self.group, self.consumer, {feed: ">"}, count=count)
-        out = [e for resp in pipe.execute() for feed, rows in (resp or []) for e in _entries(feed.decode(), rows)]
+        out = [e for resp in pipe.execute() for feed, rows in (resp or [])
+               for e in _entries(feed.decode(), rows, self._urgent)]
         if not out:
             time.sleep(min(block_ms, CLUSTER_IDLE_MS) / 1000)
         return out
@@ -110,7 +124,7 @@ class FeedGroup:
         whole feed was looked at) and the entries."""
         res = self.r.xautoclaim(feed, self.group, self.consumer, idle_ms, cursor, count=count)
         nxt, claimed = res[0], res[1]
-        return (None if nxt in (b"0-0", "0-0") else nxt), _entries(feed, claimed)
+        return (None if nxt in (b"0-0", "0-0") else nxt), _entries(feed, claimed, self._urgent)
 
     @_store_errors
     def ack(self, entries: Sequence[tuple[str, Any]]) -> None:

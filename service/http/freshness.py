@@ -4,6 +4,8 @@ board. The wait is woken by the projector's notice (events/redisstore/watchers.p
 
 from __future__ import annotations
 
+from events.redisstore.errors import reaching_redis
+from events.redisstore.feed import URGENT
 from service.bootstrap import ApiParts
 from service.http.errors import ApiError
 
@@ -24,6 +26,19 @@ async def at_least(p: ApiParts, gid: str, min_seq: int | None) -> None:
         return
     if min_seq < 1:
         raise ApiError(422, "bad_seq", "'min_seq' counts from 1")
+    k = p.store.keys(gid)
+    with reaching_redis():
+        pipe = p.reads.aio.pipeline(transaction=False)
+        pipe.hget(k.rm, "checkpoint")
+        pipe.xlen(k.events)
+        done, head = await pipe.execute()
+    if done is not None and int(done) >= min_seq:
+        return  # the common case: projected already, no subscription needed
+    if head >= min_seq:
+        # The events are there, the projection not yet: ask the projector for this game now,
+        # rather than after its burst merge (an URGENT feed entry; reading it is idempotent).
+        with reaching_redis():
+            await p.reads.aio.xadd(k.feed, {"g": gid, URGENT.decode(): "1"})
     wait = p.settings.min_seq_wait_seconds
     if await p.watchers.reached(gid, min_seq, wait, lambda: checkpoint(p, gid)):
         return

@@ -13,8 +13,13 @@ import httpx
 import pytest
 import redis
 
+from events.redisstore.feed import URGENT
+from events.redisstore.store import EventStore
+from projections.projector import Projector
+from service.matches import create_match
 from tests.conftest import Stack, child_env, running_stack, start_api
 from tests.integration.helpers import bearer, command, new_race
+from workers.commands import CommandHandler
 
 pytestmark = pytest.mark.integration
 
@@ -197,3 +202,24 @@ def test_watchers_past_the_caps_are_refused_with_retry_after(rw_stack: Stack, tm
         other.close()
     finally:
         capped.stop("api")
+
+
+def test_an_urgent_feed_entry_skips_the_projectors_burst_merge(store: EventStore) -> None:
+    """The entry `?min_seq` adds when the projection is behind: the projector projects that game
+    at its next read, where its burst merge (here 60 s) would hold it."""
+    gid = create_match(store, {"game": "race", "seats": ["a", "b"], "options": {"target": 1000}})["id"]
+    projector = Projector(store, consumer="urgent-test", min_gap_ms=60_000, block_ms=50)
+    projector.ensure_groups()
+    projector.step()  # the game's creation: projected at once (the first of a burst)
+    assert store.stored_summary(gid)[0] == store.head(gid).seq  # type: ignore[union-attr]
+    handler = CommandHandler(store)
+    cid = str(uuid.uuid4())
+    store.put_pending(gid, cid, {"type": "race.roll", "args": {}, "seat": 0, "expect": None})
+    handler.handle(gid, cid)
+    head = store.head(gid).seq  # type: ignore[union-attr]
+    projector.step()
+    assert store.stored_summary(gid)[0] < head  # merged: held for the rest of its 60 s
+    store.r.xadd(store.keys(gid).feed, {"g": gid, URGENT.decode(): "1"})
+    projector.step()
+    assert store.stored_summary(gid)[0] == head
+    assert projector.feed.urgent == set()
