@@ -185,7 +185,7 @@ def _play(c: httpx.Client, gid: str, token: str, text: str) -> dict[str, Any]:
 
 def test_a_queued_answer_is_played_when_its_guard_matches(stack: Stack) -> None:
     with stack.client() as c:
-        gid, tokens, _ = _rite(c)
+        gid, tokens, admin = _rite(c)
         knights = [x["text"] for x in _legal(c, gid, tokens[0])["commands"] if x["text"].startswith("summon")]
         r = c.put(f"/v1/games/{gid}/conditional", headers=bearer(tokens[1]), json={"queue": [
             {"if": knights[1], "then": "summon fighter b3"},   # an answer to a move not made
@@ -204,6 +204,11 @@ def test_a_queued_answer_is_played_when_its_guard_matches(stack: Stack) -> None:
         assert [e.get("queued", False) for e in entries if e.get("seat") is not None] == [False, True]
         left = c.get(f"/v1/games/{gid}/conditional", headers=bearer(tokens[1])).json()
         assert [e["then"] for e in left["queue"]] == ["pass"] and left["dropped"] is None
+        # The queued command is an ordinary command of the record: the audit re-runs it.
+        assert c.post(f"/v1/games/{gid}/abort", headers=bearer(admin)).status_code == 200
+        record = read_record(c.get(f"/v1/games/{gid}/export").content.splitlines())
+        report = audit(record)
+        assert report.ok and any(e.command == accepted[0]["command"] for e in record.envelopes), report.line()
 
 
 def test_a_queue_is_dropped_when_the_opponent_plays_something_else(stack: Stack) -> None:
