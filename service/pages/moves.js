@@ -109,7 +109,8 @@ const BLMoves = (() => {
     const head = el("div", { class: "mv-line" },
       heading
         ? el("span", { class: "mv-num mv-heading" }, e.heading || "")
-        : el("span", { class: "mv-num", title: `move ${e.move}` }, `${e.move}.`),
+        // The number opens the replay at this move (its board before and after, its events).
+        : el("a", { class: "mv-num", title: `move ${e.move}: replay it`, href: `/games/${encodeURIComponent(M.gid)}/replay?at=${e.n}` }, `${e.move}.`),
       ...sentence(e, heading),
       e.notation ? el("code", { class: "mv-notation", title: "notation" }, e.notation) : null,
       e.redacted ? el("span", { class: "badge muted-badge", title: "part of this move is hidden from you" }, "hidden") : null,

@@ -117,6 +117,14 @@ def test_the_move_step_shows_the_unit_on_its_destination_and_both_cells(stack: S
     # the audit says what it checked, mid-game: the draws wait for the end
     expect(page.locator("#audit-reason")).to_contain_text(re.compile(r"intact; \d+ draws? checkable when the game ends"))
 
+    # the board page's move list: a move's number opens the replay at that step
+    board = new_page(1280, 900)
+    board.goto(f"{stack.url}/games/{gid}")
+    link = board.locator(f'#moves li[data-n="{n}"] a.mv-num')
+    expect(link).to_have_attribute("href", f"/games/{gid}/replay?at={n}")
+    link.click()
+    expect(board.locator("#step-notation")).to_have_text(rite["notation"])
+
     phone = new_page(390, 844)
     phone.goto(f"{stack.url}/games/{gid}/replay?at={n}")
     expect(phone.locator("#board")).to_have_attribute("data-step", str(n))
