@@ -120,10 +120,15 @@ def _revealed_seed(store: EventStore, gid: str) -> str | None:
     head = store.head(gid)
     if head is None:
         return None
-    # The reveal is among the last events (the command that ended the game appends it last).
-    for env in reversed(store.read(gid, max(1, head.seq - 63), head.seq)):
-        if env.type == SEED_REVEALED:
-            return str(env.data.get("seed", ""))
+    # The reveal is near the end (the command that ended the game appends it last; only what
+    # may follow the end, table talk, comes after it): look back from the head a window at a time.
+    hi = head.seq
+    while hi >= 1:
+        lo = max(1, hi - 255)
+        for env in reversed(store.read(gid, lo, hi)):
+            if env.type == SEED_REVEALED:
+                return str(env.data.get("seed", ""))
+        hi = lo - 1
     return None
 
 
