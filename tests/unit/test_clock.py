@@ -212,3 +212,36 @@ def test_the_audit_re_runs_a_timeout_with_the_record_s_own_time() -> None:
     early = [*groups[:2], (groups[2][0], to_iso(T0 + 30_000))]
     report = audit(Record(_sealed(early), None))  # type: ignore[arg-type]
     assert not report.ok and "deadline_not_reached" in report.reason
+
+
+def test_an_open_dispute_stops_every_clock_and_its_verdict_restarts_them() -> None:
+    m = _start(_new({"per_move": 100}))
+    seat = m.prompt.seats[0]  # type: ignore[union-attr]
+    moved_at = m.seq + 1
+    _, m = _run(m, _legal(m, seat), T0 + 10_000)
+    other = m.prompt.seats[0]  # type: ignore[union-attr]  # the seat on the clock now
+    history = {m.seq: m}
+    ctx = Context(at=to_iso(T0 + 30_000), match_at=lambda s: history.get(s, m))
+    # The other seat disputes the move (its CommandAccepted's seq): the clocks stop.
+    history[moved_at] = replace_last(m, moved_at)
+    events, m = decide_and_fold(m, Command("boardlog.dispute", {"seq": moved_at, "note": "misclick"}, 1 - seat),
+                                "d", SEED, ctx)
+    due = automatic(m)
+    assert due is not None
+    events, m = decide_and_fold(m, due[1], "a", SEED, ctx)
+    assert events[-1].type == CLOCK_STOPPED and events[-1].data["why"] == "dispute"
+    left = dict(clock_of(m).left)[other]
+    assert left == 100_000 - 20_000
+    # Upheld by the seat that moved: nothing changes, and the clocks run again with that time.
+    later = T0 + 90_000
+    types, m = _run(m, Command("boardlog.resolve", {"verdict": "upheld"}, seat), later)
+    assert CLOCK_RESUMED in types
+    assert clock_of(m).deadline(other) == to_iso(later + left)
+
+
+def replace_last(m: Match, seq: int) -> Match:
+    """The match as it stood after the move at `seq`: its last command is that one."""
+    from dataclasses import replace
+
+    assert m.last_command is not None
+    return replace(m, last_command=(m.last_command[0], seq, m.last_command[2]))
