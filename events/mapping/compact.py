@@ -26,6 +26,7 @@ from typing import Any
 
 import msgspec
 
+from events.mapping.codec import canonical
 from events.mapping.envelope import Envelope
 
 _names = resources.files("events.mapping").joinpath("event_types.txt").read_text().splitlines()
@@ -129,3 +130,48 @@ def row_hash(raw: bytes) -> str:
     if not isinstance(digest, bytes):
         raise RowError("not a compact envelope: its hash is not bytes")
     return digest.hex()
+
+
+# -- command results ------------------------------------------------------------------------------
+
+_HEX = re.compile(r"(?:[0-9a-f]{2}){16,}")
+
+
+def _pack_hex(value: Any) -> Any:
+    if isinstance(value, str):
+        return bytes.fromhex(value) if _HEX.fullmatch(value) else value
+    if isinstance(value, dict):
+        return {k: _pack_hex(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_pack_hex(v) for v in value]
+    return value
+
+
+def _unpack_hex(value: Any) -> Any:
+    if isinstance(value, bytes):
+        return value.hex()
+    if isinstance(value, dict):
+        return {k: _unpack_hex(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_unpack_hex(v) for v in value]
+    return value
+
+
+def result_value(result: dict[str, Any]) -> bytes:
+    """A command's answer as stored: MessagePack, every lowercase hex string of 32 digits or more
+    (ids, hashes, signatures) as its bytes; JSON cannot hold bytes, so they all come back as the
+    hex they were. An answer MessagePack cannot hold is stored as its canonical JSON."""
+    try:
+        return _encoder.encode(_pack_hex(result))
+    except (OverflowError, TypeError):
+        return canonical(result)
+
+
+def result_json(raw: bytes) -> bytes:
+    """A stored answer as its canonical JSON, stored compact (`result_value`) or as JSON (before)."""
+    if raw[:1] == b"{":
+        return raw
+    try:
+        return canonical(_unpack_hex(_decoder.decode(raw)))
+    except msgspec.DecodeError as e:
+        raise RowError(f"not a stored command answer: {e}") from None

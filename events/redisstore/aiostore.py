@@ -16,6 +16,7 @@ from typing import Any, NamedTuple, Protocol
 import redis.asyncio as aioredis
 
 from events.mapping import archived
+from events.mapping.compact import result_json
 from events.redisstore.archive import ARCHIVED, archived_head, plain
 from events.redisstore.errors import UNREACHABLE, StoreUnavailable, reaching_redis
 from events.redisstore.keys import GameKeys
@@ -92,7 +93,8 @@ class AsyncStore:
             seq = archived_head(archived)[0]
             if result is None and cid:
                 result = await self._archived_result(gid, cid)
-        return CommandHead(int(seq), status.decode(), game.decode(), role, result)
+        return CommandHead(int(seq), status.decode(), game.decode(), role,
+                           None if result is None else result_json(result))
 
     async def _archived_result(self, gid: str, cid: str) -> bytes | None:
         """A command's answer from the game's archive record (None: not archived, or no such
@@ -130,7 +132,9 @@ class AsyncStore:
     async def result(self, gid: str, cid: str) -> bytes | None:
         """A command's stored answer (JSON), if it has one."""
         raw: bytes | None = await self._call("HGET", self.keys(gid).results, cid)
-        return raw if raw is not None else await self._archived_result(gid, cid)
+        if raw is None:
+            raw = await self._archived_result(gid, cid)
+        return None if raw is None else result_json(raw)
 
     async def answered(self, gid: str, cid: str) -> bool:
         if await self._call("HEXISTS", self.keys(gid).results, cid):

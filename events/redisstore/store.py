@@ -19,6 +19,7 @@ import rules
 from events.domain.match import Match
 from events.mapping.chain import genesis
 from events.mapping.codec import canonical, loads
+from events.mapping.compact import result_json, result_value
 from events.mapping.envelope import Envelope
 from events.mapping.snapshot import SnapshotError, decode, encode
 from events.redisstore.archive import ARCHIVED, ZSTD_MAGIC, Archives, archived_head, plain
@@ -235,7 +236,7 @@ class EventStore:
             self.r.zadd(k.ended, {gid: _now_ms()})
             out = self._append_call(k, expected_seq, envelopes, command_id, result)
         if isinstance(out, bytes):
-            return AppendResult("dup", prior=loads(out))
+            return AppendResult("dup", prior=loads(result_json(out)))
         if out < 0:
             return AppendResult("conflict", seq=-1 - out)
         return AppendResult("ok", seq=out)
@@ -250,7 +251,7 @@ class EventStore:
             args=[
                 expected_seq,
                 command_id or "",
-                canonical(result) if result is not None else b"",
+                result_value(result) if result is not None else b"",
                 gid,
                 *stored_all(envelopes),
             ],
@@ -285,8 +286,9 @@ class EventStore:
     def reject(self, gid: str, command_id: str, result: dict[str, Any], reply: str = "") -> dict[str, Any]:
         """Store a rejection (first answer wins); returns the answer that stands."""
         k = self.keys(gid)
-        raw = self._reject(keys=[k.results, k.pending], args=[command_id, canonical(result), gid, reply])
-        answer: dict[str, Any] = loads(raw)
+        raw = self._reject(keys=[k.results, k.pending], args=[command_id, canonical(result), gid, reply,
+                                                              result_value(result)])
+        answer: dict[str, Any] = loads(result_json(raw))
         return answer
 
     @reports_unavailable
@@ -328,7 +330,7 @@ class EventStore:
             tail = self._envelopes(gid, got[2], after_seq + 1)
         else:
             tail = self.archives.read(gid, after_seq + 1)
-        return ((None if raw is None else loads(raw)), (None if answer is None else loads(answer)), tail)
+        return ((None if raw is None else loads(raw)), (None if answer is None else loads(result_json(answer))), tail)
 
     # -- reads ----------------------------------------------------------------------------
 
@@ -384,7 +386,7 @@ class EventStore:
         raw = self.r.hget(self.keys(gid).results, command_id)
         if raw is None:
             raw = self.archives.result(gid, command_id)
-        return None if raw is None else loads(raw)
+        return None if raw is None else loads(result_json(raw))
 
     @reports_unavailable
     def seed(self, gid: str) -> bytes:

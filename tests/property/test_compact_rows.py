@@ -102,3 +102,15 @@ def test_a_record_whose_chain_does_not_reach_its_head_is_refused() -> None:
 
 def test_the_type_table_has_each_name_once() -> None:
     assert len(set(compact.TYPES)) == len(compact.TYPES) and compact.TYPES[0] == "boardlog.CommandAccepted"
+
+
+HEXY = st.text(alphabet="0123456789abcdefABCDEF", min_size=30, max_size=130)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.dictionaries(st.text(max_size=8), JSON | HEXY | st.lists(HEXY, max_size=3)
+                       | st.dictionaries(st.text(max_size=4), HEXY, max_size=3), max_size=6))
+def test_a_stored_answer_gives_back_its_canonical_json(result: dict[str, Any]) -> None:
+    stored = compact.result_value(result)
+    assert compact.result_json(stored) == canonical(result)
+    assert compact.result_json(canonical(result)) == canonical(result)  # an answer stored before
