@@ -286,6 +286,24 @@ def test_takeback_refused_in_dragon_dale_after_a_hidden_unit_was_revealed() -> N
     assert e.value.code == "takeback_after_reveal"
 
 
+def test_takeback_refused_in_dragon_dale_after_a_peek() -> None:
+    """A tree's underside checked or the Dragon's deck peeked at shows the seat itself something
+    nobody saw: taking the command back would keep what it learned."""
+    t = Table("dragondale", 2)
+    bot = random.Random(14)
+
+    def peeked(t: Table) -> bool:
+        last = t.match.last_command
+        return last is not None and not _last_drew(t) and any(
+            e.type in ("dragondale.TreeChecked", "dragondale.DragonPeeked") for e in t.envs[last[1]:last[2]])
+
+    _until(t, bot, peeked, limit=3000)
+    seat = t.match.last_command[0]  # type: ignore[index]
+    with pytest.raises(IllegalCommand) as e:
+        t.send(conduct("takeback", seat))
+    assert e.value.code == "takeback_after_reveal"
+
+
 def test_takeback_only_of_the_seats_own_last_command_and_only_when_on() -> None:
     t = Table("factions", 2)
     t.play(random.Random(8), 5)

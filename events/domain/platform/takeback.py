@@ -158,23 +158,45 @@ def _private(views: list[dict[tuple[Any, ...], str]]) -> dict[tuple[int, int], C
             for i, v in enumerate(views) for j, w in enumerate(views) if i != j}
 
 
+def _known(match: Match, views: list[dict[tuple[Any, ...], str]]) -> list[Counter[str]]:
+    """What each viewer knew: its board's values, and a seat's also the arguments of the
+    commands it could send (the stance cards it may choose from are its own knowledge)."""
+    out = [Counter(v.values()) for v in views]
+    if match.prompt is not None:
+        for seat in match.prompt.seats:
+            for c in match.rules.legal_commands(match.state, seat):
+                out[seat + 1].update(orjson.dumps(x).decode() for _, x in _leaves(dict(c.args)) if x is not None)
+    return out
+
+
 def revealed(before: Match, after: Match) -> bool:
-    """Whether something hidden from some viewer in `before` was shown to it by `after`: for a
-    pair of viewers (each seat, and a spectator), a value one saw and the other did not is no
-    longer private to the one, and the other now sees that value more often than it did. Only
-    the games' own views say what is hidden (a game without secrets shows every viewer the same
-    board: nothing can be revealed); a hidden unit walking keeps its values, and a secret used
-    up unseen (a stance chosen, a card played face down) is not shown to anyone."""
+    """Whether something hidden from some viewer in `before` was shown to it by `after`. Only the
+    games' own views say what is hidden: for a pair of viewers (each seat, and a spectator), a
+    value one sees and the other does not. Something was shown when
+    - the other now sees such a value more often than it did (a hidden unit turned up, a card
+      played from a hand, a stance or a stake shown), or
+    - a viewer now sees privately a value it knew nowhere before, on its board or in the
+      commands it could send (a peek at the Dragon's deck, a tree's underside checked).
+    Values are counted, not placed, so that a hidden unit walking to another cell keeps them;
+    only names count (a unit type, a card), not numbers or flags, which coincide by chance. It
+    errs on the side of refusing: a visible unit of the same type as a hidden one coming into
+    sight counts as shown. A game without secrets shows every viewer the same board, so nothing
+    in it is ever revealed."""
     views_before, views_after = _views(before), _views(after)
     was, now = _private(views_before), _private(views_after)
-    for (i, j), private in was.items():
-        lost = private - now[(i, j)]
-        if not lost:
-            continue
-        seen_before, seen_after = Counter(views_before[j].values()), Counter(views_after[j].values())
-        if any(seen_after[x] > seen_before[x] for x in lost):
+    seen_before = [Counter(v.values()) for v in views_before]
+    seen_after = [Counter(v.values()) for v in views_after]
+    for (_, j), private in was.items():
+        if any(_named(x) and seen_after[j][x] > seen_before[j][x] for x in private):
             return True
-    return False
+    known = _known(before, views_before)
+    return any(_named(x) for (i, _), private in now.items() for x in private - known[i])
+
+
+def _named(value: str) -> bool:
+    """Whether a view's value names something (a unit type, a card): numbers and flags coincide
+    by chance too often (a count of 1 here, a seat 1 there) to say that a secret was shown."""
+    return value.startswith('"')
 
 
 def check_option(value: Any) -> bool:
