@@ -32,7 +32,15 @@ from events.redisstore.tables import Table, TableSeat
 from rules.core import InvalidCommand, SeatInfo, get_game
 from service.bootstrap import ApiParts
 from service.http.errors import ApiError
-from service.matches import MAX_ENTROPY, check_setup, store_match
+from service.matches import (
+    MAX_ENTROPY,
+    REFEREE,
+    check_setup,
+    referee_field,
+    referee_of,
+    store_match,
+)
+from service.referees import referee_player
 
 log = structlog.get_logger("boardlog.api")
 
@@ -131,6 +139,7 @@ class Plan:
     invited: dict[int, Player]
     names: dict[int, str]
     expires_in: float
+    referee: tuple[str, str | None] | None = None  # (name, player id or None: a referee token)
 
 
 async def plan_table(p: ApiParts, creator: Player, body: Mapping[str, Any]) -> Plan:
@@ -149,7 +158,7 @@ async def plan_table(p: ApiParts, creator: Player, body: Mapping[str, Any]) -> P
     options = body.get("options", {})
     if not isinstance(options, dict):
         raise InvalidCommand("bad_options", "'options' must be an object")
-    extra = set(body) - {"game", "seats", "options", "expires_in"}
+    extra = set(body) - {"game", "seats", "options", "expires_in", "referee"}
     if extra:
         raise InvalidCommand("bad_request", f"unknown fields: {sorted(extra)}")
     longest = p.settings.table_expiry_seconds
@@ -171,8 +180,20 @@ async def plan_table(p: ApiParts, creator: Player, body: Mapping[str, Any]) -> P
             raise InvalidCommand("player_twice", f"seats {j} and {i} invite the same player: one seat a player")
     names = {i: (a.name or invited[i].name) for i, a in enumerate(asks) if a.kind != "open"}
     _distinct(names)
+    _, named = await referee_player(p, body)  # (id, name) of a player as referee
+    referee: tuple[str, str | None] | None = None if named is None else (named[1], named[0])
+    if referee is None:
+        ref_name = referee_of(body.get("referee"))
+        referee = None if ref_name is None else (ref_name, None)
+    elif any(referee[1] == who.id for who in invited.values()):
+        raise InvalidCommand("bad_referee", "the referee is not a seat: that player is invited to one")
+    if referee is not None:
+        same = [i for i, n in names.items() if name_key(n) == name_key(referee[0])]
+        if same:
+            raise InvalidCommand("name_taken", f"the referee's name {referee[0]!r} is seat {same[0]}'s: "
+                                               "names in one game must differ")
     check_setup(game, options, len(asks))
-    return Plan(name, asks, options, invited, names, float(expires_in))
+    return Plan(name, asks, options, invited, names, float(expires_in), referee)
 
 
 async def create_with_players(p: ApiParts, creator: Player, plan: Plan) -> tuple[dict[str, Any], str]:
@@ -191,15 +212,21 @@ async def create_with_players(p: ApiParts, creator: Player, plan: Plan) -> tuple
         for s in seats
     ]
     out: dict[str, Any] = {"id": gid, "game": name, "seats": answer_seats, "admin_token": admin}
+    referee: dict[str, Any] | None = None
+    if plan.referee is not None:
+        ref_name, ref_player = plan.referee
+        ref_token = None if ref_player is not None else _new_token()
+        referee = {"name": ref_name, "player": ref_player, "token": None if ref_token is None else digest(ref_token)}
+        out["referee"] = {"name": ref_name, **({"player": ref_player} if ref_player else {"token": ref_token})}
     if all(s.name is not None for s in seats):
         table = Table(gid, name, options, creator.id, creator.name, 0.0, 0.0, "full", "0", tuple(seats), seed,
-                      digest(admin), utcnow())
+                      digest(admin), utcnow(), referee)
         await _claim_all(p, table)  # first, as a table's start does
         out["status"] = await _set_up(p, table)
         log.info("game.created", game=gid, type=name, seats=len(seats), invited=len(invited))
         return out, f"/v1/games/{gid}"
     expires = p.tables.clock() + plan.expires_in
-    await p.tables.open(gid, name, options, (creator.id, creator.name), expires, seats, seed, digest(admin))
+    await p.tables.open(gid, name, options, (creator.id, creator.name), expires, seats, seed, digest(admin), referee)
     out.update(status="forming", expires=expires)
     log.info("table.opened", game=gid, type=name, seats=len(seats), open=sum(1 for s in seats if s.open),
              player=creator.id)
@@ -215,13 +242,16 @@ async def _set_up(p: ApiParts, table: Table) -> str:
     seats = [SeatInfo(s.seat, s.name or "") for s in table.seats]
     auth = {s.token: f"seat:{s.seat}" for s in table.seats if s.token is not None}
     auth[table.admin] = "admin"
+    ref = table.referee
+    if ref is not None:
+        auth[referee_field(ref["player"]) if ref.get("player") else ref["token"]] = REFEREE
 
     def store() -> str:
         head = p.store.head(table.gid)
         if head is not None:
             return head.status
         return store_match(p.store, table.gid, game, seats, table.options, seed, [s.entropy for s in table.seats],
-                           auth, at)
+                           auth, at, None if ref is None else str(ref["name"]))
 
     return await run_in_threadpool(store)
 
@@ -323,6 +353,7 @@ def table_json(table: Table, viewer: str | None) -> dict[str, Any]:
         "seats": [{"seat": s.seat, "name": s.name, "open": s.open, "taken": s.name is not None} for s in table.seats],
         "free": table.free, "you": None if viewer is None else table.seat_of(viewer),
         "yours": viewer is not None and table.creator == viewer,
+        "referee": None if table.referee is None else {"name": table.referee["name"]},
     }
 
 

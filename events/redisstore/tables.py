@@ -129,6 +129,8 @@ class Table:
     seed: bytes | None
     admin: str
     filled_at: str | None
+    # The game's referee, when it names one: {"name", "player": id or None, "token": digest or None}.
+    referee: Mapping[str, Any] | None = None
 
     @property
     def free(self) -> list[int]:
@@ -147,11 +149,12 @@ def _table(gid: str, h: Mapping[bytes, bytes]) -> Table:
         (TableSeat.from_json(int(k[5:]), v) for k, v in h.items() if k.startswith(b"seat:")), key=lambda s: s.seat)
     seed = h.get(b"seed")
     filled = h.get(b"filled_at")
+    referee = h.get(b"referee")
     return Table(gid, _text(h[b"game"]), orjson.loads(h[b"options"]), _text(h[b"creator"]),
                  _text(h[b"creator_name"]), float(h[b"created"]),
                  float(h[b"expires"]), _text(h[b"status"]), _text(h[b"ver"]), tuple(seats),
                  None if seed is None else bytes.fromhex(_text(seed)), _text(h[b"admin"]),
-                 None if filled is None else _text(filled))
+                 None if filled is None else _text(filled), None if referee is None else orjson.loads(referee))
 
 
 class TableStore:
@@ -176,7 +179,8 @@ class TableStore:
             return await call()
 
     async def open(self, gid: str, game: str, options: Mapping[str, Any], creator: tuple[str, str], expires: float,
-                   seats: list[TableSeat], seed: bytes, admin_digest: str) -> None:
+                   seats: list[TableSeat], seed: bytes, admin_digest: str,
+                   referee: Mapping[str, Any] | None = None) -> None:
         """A new forming table (free seats among `seats`), listed until `expires`."""
         now = self.clock()
         record: dict[str, Any] = {
@@ -184,6 +188,7 @@ class TableStore:
             "creator_name": creator[1], "created": repr(now), "expires": repr(expires), "status": "forming", "ver": "1",
             "free": str(sum(1 for s in seats if s.name is None)), "seed": seed.hex(), "admin": admin_digest,
             **{f"seat:{s.seat}": s.to_json() for s in seats},
+            **({} if referee is None else {"referee": orjson.dumps(dict(referee), option=orjson.OPT_SORT_KEYS)}),
         }
 
         async def write() -> None:

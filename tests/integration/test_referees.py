@@ -178,3 +178,36 @@ def test_an_unrefereed_game_says_so_and_bad_referees_are_refused(stack: Stack) -
                               ({"player": "nobody-at-all"}, "unknown_player"), ({"player": 3}, "bad_referee")):
             r = c.post("/v1/games", json={"game": "dragondale", "seats": ["ann", "bob"], "referee": referee})
             assert r.status_code == 422 and r.json()["error"]["code"] == code, (referee, r.text)
+
+
+def test_a_table_of_players_may_name_a_referee(stack: Stack) -> None:
+    with stack.client() as c:
+        ann = c.post("/v1/players", json={"name": "ann-t"}).json()
+        bob = c.post("/v1/players", json={"name": "bob-t"}).json()
+        rex = c.post("/v1/players", json={"name": "rex-t"}).json()
+        # Invited seats, a referee player: the game starts at once.
+        r = c.post("/v1/games", headers=bearer(ann["key"]),
+                   json={"game": "dragondale", "seats": [{"player": "ann-t"}, {"player": "bob-t"}],
+                         "referee": {"player": "rex-t"}})
+        assert r.status_code == 201, r.text
+        gid = r.json()["id"]
+        assert r.json()["referee"] == {"name": "rex-t", "player": rex["id"]}
+        assert _get(c, f"/v1/games/{gid}").json()["referee"] == {"name": "rex-t"}
+        assert any("secret" in e["data"] for e in _all_events(c, gid, rex["key"]))
+        assert not any("secret" in e["data"] and e["seat"] != 0 for e in _all_events(c, gid, ann["key"]))
+        # An open seat and a referee token: the referee reads once the last seat is taken.
+        r = c.post("/v1/games", headers=bearer(ann["key"]),
+                   json={"game": "dragondale", "seats": [{"player": "ann-t"}, {"open": True}], "referee": "ref"})
+        assert r.status_code == 201, r.text
+        made = r.json()
+        tid, token = made["id"], made["referee"]["token"]
+        assert _get(c, f"/v1/tables/{tid}").json()["referee"] == {"name": "ref"}
+        assert c.post(f"/v1/tables/{tid}/join", headers=bearer(bob["key"]), json={}).status_code == 200
+        assert _get(c, f"/v1/games/{tid}").json()["refereed"] is True
+        assert "seat_boards" in _get(c, f"/v1/games/{tid}/view", token).json()
+        # The referee is not a seat: not a player invited to one, nor a seat's name.
+        for referee, code in (({"player": "bob-t"}, "bad_referee"), ("ann-t", "name_taken")):
+            r = c.post("/v1/games", headers=bearer(ann["key"]),
+                       json={"game": "dragondale", "seats": [{"player": "ann-t"}, {"player": "bob-t"}],
+                             "referee": referee})
+            assert r.status_code == 422 and r.json()["error"]["code"] == code, r.text
