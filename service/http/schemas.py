@@ -202,7 +202,12 @@ class CommandIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     id: str = Field(pattern=r"^[A-Za-z0-9_-]{1,64}$", description="the command's id (a uuid): "
                     "sending it again answers the first one; it applies at most once")
-    type: str | None = Field(None, description="a command type of the game (GET .../legal); with `args`")
+    type: str | None = Field(None, description=(
+        "a command type of the game (GET .../legal); with `args`. Or one of the platform's: "
+        "boardlog.resign {}, boardlog.propose {kind: draw|abandon}, boardlog.accept {proposal?}, "
+        "boardlog.refuse {proposal?}, boardlog.takeback {}, boardlog.dispute {seq, note}, "
+        "boardlog.resolve {verdict: upheld|voided, dispute?} (a seat, or a refereed game's referee), "
+        "boardlog.post {text}, boardlog.abort {reason?} (the admin), ..."))
     args: dict[str, Any] | None = None
     text: str | None = Field(None, description="the command in the game's notation, instead of type and args")
     expect: int | None = Field(None, ge=0, description="refuse (409 seq_conflict) unless the game is at this seq")
@@ -259,11 +264,21 @@ class View(BaseModel):
     board: dict[str, Any]
 
 
+class ChainedCommand(BaseModel):
+    type: str
+    args: dict[str, Any]
+    text: str = Field(description="the command in the game's notation")
+    then: list[ChainedCommand] = Field(description="what the same seat may send right after it")
+
+
 class LegalCommand(BaseModel):
     type: str
     args: dict[str, Any]
     text: str = Field(description="the command in the game's notation")
     sentence: str = Field(description="what it does, in words")
+    then: list[ChainedCommand] | None = Field(
+        None, description="for a command a page may chain (a Factions step): the legal commands of the same "
+        "kind the seat has right after it, as deep as the chain goes (rules/chains.py); absent otherwise")
 
 
 class Legal(BaseModel):
