@@ -22,6 +22,8 @@ import redis.asyncio as aioredis
 
 from events.domain.audit import audit
 from events.domain.clock import utcnow
+from events.domain.forks import ForkRefused
+from events.domain.provenance import FORKED_FROM
 from events.mapping.chain import seal, verify
 from events.mapping.codec import canonical
 from events.mapping.export import export_lines, read_record
@@ -34,6 +36,7 @@ from projections.projector import rebuild
 from projections.replay import replay
 from rules.core import Command, Event
 from service.embedded import EmbeddedRedis
+from service.forks import plan_fork
 from service.matches import create_match
 from tests.conftest import ROOT, child_env
 from workers.commands import CommandHandler
@@ -68,6 +71,7 @@ def record(store: EventStore, gid: str) -> dict[str, Any]:
     assert head is not None
     seqs = sorted({1, 2, head.seq // 3, head.seq // 2, head.seq - 1, head.seq})
     cids = sorted({e.command for e in envs if e.command})
+    ends = [e.seq for i, e in enumerate(envs[:-1]) if envs[i + 1].command != e.command]  # where commands end
     return {
         "export": lines,
         "audit": audit(read_record(lines.splitlines())).to_json(),
@@ -76,7 +80,17 @@ def record(store: EventStore, gid: str) -> dict[str, Any]:
         "views": [replay(store, gid, s, v) for s in seqs for v in (None, 0, 1)],
         "middle": [canonical(e.to_json()) for e in store.read(gid, head.seq // 2, head.seq // 2 + 7)],
         "read models": {f: store.read_model(gid, f) for f in ("summary", "view:0", "view:1", "view:public")},
+        "forks": [fork_of(store, gid, at) for at in (ends[len(ends) // 2], ends[-3])],
     }
+
+
+def fork_of(store: EventStore, gid: str, at: int) -> tuple[Any, ...]:
+    """What a fork at `at` takes from its origin (its own id and seed are new each time)."""
+    try:
+        plan = plan_fork(store, gid, at)
+    except ForkRefused as e:
+        return ("refused", str(e))
+    return plan.seq, plan.head, plan.game, plan.names, [(e.type, e.data) for e in plan.events if e.type == FORKED_FROM]
 
 
 @pytest.fixture(scope="module")
@@ -117,6 +131,7 @@ def test_an_archived_game_reads_as_before(played: tuple[EventStore, dict[str, st
         gid = games[game]
         before = record(store, gid)
         assert before["audit"]["ok"], before["audit"]
+        assert all(f[0] != "refused" for f in before["forks"]), before["forks"]
         summary = store.read_model(gid, "summary")
         assert store.archives.archive(gid) == "archived"
         k = store.keys(gid)
