@@ -11,7 +11,8 @@
   const fromLink = new URLSearchParams(location.hash.replace(/^#/, "")).has("token");
   const S = {
     token: BL.takeToken(gid),
-    role: "spectator", // "seat" | "admin" | "spectator"
+    role: "spectator", // "seat" | "admin" | "referee" | "spectator"
+    asSeat: null, // the referee: the seat whose board is drawn (null: the public board)
     seat: null,
     summary: null,
     view: null,
@@ -171,7 +172,23 @@
       for (const c of decorated.board.cells || []) ids.add(String(c.id));
       for (const o of decorated.overlays || []) ids.add(String(o.id));
     }
-    const all = cmds.map((c) => ({ c, cells: cellsOfCommand(c, ids) }));
+    const all = [];
+    for (const c of cmds) {
+      const cells = cellsOfCommand(c, ids);
+      all.push({ c, cells });
+      // A command a page may chain (a Factions step, GET .../legal's `then`): each path of it is
+      // one more choice, its cells the steps' cells in order, sent step by step (sendChain).
+      const walk = (nodes, chain, at) => {
+        for (const n of nodes || []) {
+          const more = [...chain, n];
+          const path = [...at, ...cellsOfCommand(n, ids)];
+          const text = more.map((x) => x.text).join(", then ");
+          all.push({ c: { type: c.type, args: c.args, text, sentence: `${c.sentence || c.text} Then ${more.slice(1).map((x) => x.text).join(", then ")}.`, chain: more }, cells: path });
+          walk(n.then, more, path);
+        }
+      };
+      walk(c.then, [c], cells);
+    }
     const sel = S.sel;
     const fits = all.filter((x) => x.cells.length >= sel.length && sel.every((id, i) => x.cells[i] === id));
     const complete = fits.filter((x) => x.cells.length === sel.length);
@@ -209,7 +226,8 @@
     const you = $("your-seat");
     clear(you);
     if (S.role === "seat") you.append(seatChip(s, S.seat));
-    else you.textContent = S.role === "admin" ? "admin (no seat)" : "spectator";
+    else you.textContent = S.role === "admin" ? "admin (no seat)" : S.role === "referee" ? "referee (no seat)" : "spectator";
+    if (S.role === "referee") refereeChoices(s);
     const out = outcomeText(s, s.outcome);
     $("outcome-box").classList.toggle("hidden", !out);
     $("outcome").textContent = out;
@@ -242,9 +260,25 @@
     return Math.max(200, box.clientWidth || box.parentElement.clientWidth - 32);
   }
 
+  /* The referee picks whose board to draw: the public one or any seat's, secrets included. */
+  function refereeChoices(s) {
+    const sel = $("referee-as");
+    if (sel.options.length) return;
+    sel.append(el("option", { value: "" }, "spectator (public)"),
+      ...s.seats.map((x) => el("option", { value: String(x.seat) }, `${x.name} (seat ${x.seat})`)));
+  }
+  $("referee-as").addEventListener("change", () => {
+    const v = $("referee-as").value;
+    S.asSeat = v === "" ? null : Number(v);
+    renderView();
+  });
+  $("referee-export").addEventListener("click", () => $("export").click());
+
   function renderView() {
-    const v = S.view;
-    if (!v) return;
+    const shown = S.view;
+    if (!shown) return;
+    // The referee's view holds each seat's board beside the public one.
+    const v = S.role === "referee" && S.asSeat !== null && shown.seat_boards ? { ...shown, board: shown.seat_boards[S.asSeat] } : shown;
     const board = v.board || {};
     const sk = skin();
     if (sk && board.board && Array.isArray(board.board.cells) && board.board.cells.length) {
@@ -317,7 +351,7 @@
     const both = c.sentence && c.text && c.sentence !== c.text;
     return el("button", { type: "button", class: "cmd" + extra + (both ? " two-line" : ""), "data-type": c.type, "data-text": c.text || "",
       title: `${c.text || ""}${both ? " — " + c.sentence : ""}`,
-      onclick: () => send({ type: c.type, args: c.args, expect: S.legal.seq }, c.text || label(c)) },
+      onclick: () => (c.chain ? sendChain(c.chain) : send({ type: c.type, args: c.args, expect: S.legal.seq }, c.text || label(c))) },
     both ? [el("span", { class: "cmd-sentence" }, c.sentence), el("span", { class: "cmd-notation" }, c.text)] : label(c));
   }
 
@@ -331,6 +365,7 @@
   function renderControls() {
     $("controls").classList.toggle("hidden", S.role !== "seat");
     $("admin").classList.toggle("hidden", S.role !== "admin");
+    $("referee").classList.toggle("hidden", S.role !== "referee");
     $("spectator").classList.toggle("hidden", S.role !== "spectator");
     const skip = $("skip");
     if (S.role === "seat") { skip.href = "#controls"; skip.textContent = "Skip to your move"; }
@@ -524,7 +559,9 @@
       S.legal = legal.data;
     } catch (e) {
       if (e.code === "seat_required") {
-        S.role = "admin";
+        // No seat: the admin, or the game's referee (whose view holds every seat's board).
+        const mine = await api(`/v1/games/${gid}/view`, { token: S.token });
+        S.role = mine.data.referee ? "referee" : "admin";
       } else if (e.status === 401) {
         BL.forgetToken(gid);
         S.token = null;
@@ -574,15 +611,27 @@
 
   /* ---- commands ------------------------------------------------------------------------ */
 
+  /* A chained move (several steps picked on the board): each step in turn, the first with the
+   * seq the choices were made at; a refusal stops the rest (the board shows where it stands). */
+  async function sendChain(chain) {
+    for (let i = 0; i < chain.length; i++) {
+      const c = chain[i];
+      const body = { type: c.type, args: c.args, ...(i === 0 ? { expect: S.legal.seq } : {}) };
+      if (!(await send(body, `${c.text} (${i + 1} of ${chain.length})`))) return;
+    }
+  }
+
   async function send(body, label) {
-    if (S.busy) return;
+    if (S.busy) return false;
+    let accepted = false;
     const msg = $("cmd-msg");
     S.busy = true;
     renderControls();
     clear(msg).append(el("div", { class: "msg info" }, `Sending ${label}…`));
     const id = commandId();
+    const comment = window.BLTalk ? BLTalk.comment() : null; // talk.js: a message to go with this move
     try {
-      let { status, data } = await api(`/v1/games/${gid}/commands?wait=1`, { method: "POST", token: S.token, body: { id, ...body } });
+      let { status, data } = await api(`/v1/games/${gid}/commands?wait=1`, { method: "POST", token: S.token, body: { id, ...body, ...(comment ? { comment } : {}) } });
       // 202: still queued when the wait ran out; ask for the result until it is there.
       for (let i = 0; status === 202 && i < 40; i++) {
         await new Promise((r) => setTimeout(r, 500));
@@ -600,6 +649,8 @@
         if (body.text !== undefined) $("text-command").value = "";
         S.sel = [];
         S.acted = true;
+        accepted = true;
+        if (comment) BLTalk.commentSent();
         await catchUp(b);
       } else {
         showError(msg, { code: data && data.code, message: (data && data.message) || "the command was not accepted" }, `${label}:`);
@@ -616,6 +667,7 @@
       renderView();
       renderControls();
     }
+    return accepted;
   }
 
   /* Refresh once the read models show `seq` (the projector is a moment behind the append):
@@ -676,7 +728,7 @@
       a.remove();
       setTimeout(() => URL.revokeObjectURL(url), 10000);
     } catch (e) {
-      showError($("admin-msg"), e);
+      showError(S.role === "referee" ? $("referee-msg") : $("admin-msg"), e);
     }
   });
 

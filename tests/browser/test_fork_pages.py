@@ -52,3 +52,30 @@ def test_a_fork_and_a_refereed_game_are_badged(stack: Stack, new_page: Any, shot
     expect(lobby.locator(f'tr[data-game="{gid}"] .referee-badge')).to_have_text("refereed")
     expect(lobby.locator(f'tr[data-game="{gid}"] .analysis-badge')).to_have_count(0)
     lobby.screenshot(path=str(shots / "lobby-fork.png"), full_page=False)
+
+
+@pytest.mark.browser
+def test_the_referee_page_shows_any_seats_board_and_the_admin_no_secrets(stack: Stack, new_page: Any, shots: Path) -> None:
+    with stack.client() as c:
+        made = c.post("/v1/games", json={"game": "dragondale", "seats": ["ann", "bob"], "referee": "rita"}).json()
+        gid = made["id"]
+        wait_for(lambda: any(g["id"] == gid for g in c.get("/v1/games?limit=500").json()["games"]))
+    page = new_page()
+    page.goto(f"{stack.url}/games/{gid}#token={made['referee']['token']}")
+    expect(page.locator("#your-seat")).to_have_text("referee (no seat)")
+    expect(page.locator("#referee")).to_be_visible()
+    expect(page.locator("#admin")).to_be_hidden()
+    expect(page.locator("#controls")).to_be_hidden()
+    board = page.locator("#board")
+    expect(board).to_contain_text("hidden units of the Celts")  # the public board
+    page.select_option("#referee-as", "1")
+    expect(board).not_to_contain_text("hidden units of the Celts")  # bob's (the Celts') own units, shown
+    expect(board).to_contain_text("hidden units of the Vikings")  # as bob sees ann's
+    page.screenshot(path=str(shots / "referee-board.png"), full_page=False)
+    admin = new_page()
+    admin.goto(f"{stack.url}/games/{gid}#token={made['admin_token']}")
+    expect(admin.locator("#your-seat")).to_have_text("admin (no seat)")
+    expect(admin.locator("#admin")).to_be_visible()
+    expect(admin.locator("#board")).to_contain_text("hidden units of the Celts")
+    expect(admin.locator("#board")).to_contain_text("hidden units of the Vikings")
+    expect(admin.locator("#referee")).to_be_hidden()
