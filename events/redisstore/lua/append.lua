@@ -14,10 +14,13 @@ if cid ~= '' then
   local prior = redis.call('HGET', KEYS[2], cid)
   if prior then return prior end
 end
--- An archived game's stream is gone: the caller puts it back (restore.lua) and appends again.
-if KEYS[4] and redis.call('EXISTS', KEYS[4]) == 1 then return redis.error_reply('ARCHIVED game') end
 local cur = redis.call('XLEN', KEYS[1])
-if cur ~= e then return -1 - cur end
+if cur ~= e then
+  -- An archived game's stream is gone (its length 0, never the seq expected of a game that has
+  -- events): the caller puts it back (restore.lua) and appends again.
+  if cur == 0 and KEYS[4] and redis.call('EXISTS', KEYS[4]) == 1 then return redis.error_reply('ARCHIVED game') end
+  return -1 - cur
+end
 local n = #ARGV - 4
 for i = 1, n do
   redis.call('XADD', KEYS[1], (e + i) .. '-0', 'e', ARGV[4 + i])
