@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from events.domain.match import COMMAND_ACCEPTED, GAME_CREATED, Match, commitment
-from events.domain.provenance import forked_event, provenance
+from events.domain.match import COMMAND_ACCEPTED, GAME_CREATED, Match, commitment, fold_match
+from events.domain.provenance import fork_matches_origin, forked_event, provenance, provenance_of
 from events.mapping.envelope import Envelope
 from rules.core import Command, Event
 
@@ -70,3 +70,26 @@ def fork_opening(origin_gid: str, head: str, origin: Match, seed: bytes, names: 
         **provenance(origin.rules, None, where),
     })
     return [created, forked_event(where, origin.state)]
+
+
+def origin_problem(fork: Sequence[Envelope], origin: Sequence[Envelope]) -> str | None:
+    """What the fork's own audit cannot prove, checked against the origin's record: None when the
+    origin's hash at the seq the fork names is the one it names and the fork's starting state is
+    the origin's folded state there; else why not. (Each record's chain is its own audit's job.)"""
+    if not fork or not origin:
+        return "a record is empty"
+    where = provenance_of(fork[0].event.data)[2] if fork[0].type == GAME_CREATED else None
+    if where is None:
+        return "the first record is not a fork"
+    gid, seq, head = where
+    if origin[0].game != gid:
+        return f"the fork names game {gid}, not {origin[0].game}"
+    if len(origin) < seq:
+        return f"the origin's record ends at seq {len(origin)}, before the fork's seq {seq}"
+    if origin[seq - 1].hash != head:
+        return f"the origin's hash at seq {seq} is {origin[seq - 1].hash[:16]}…, not the {head[:16]}… the fork names"
+    start = fold_match((e.event for e in fork[:2]), fork[0].game)
+    at = fold_match((e.event for e in origin[:seq]), gid)
+    if not fork_matches_origin(start.state, at.state):
+        return f"the fork's starting state is not the origin's at seq {seq}"
+    return None

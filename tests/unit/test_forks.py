@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 
 from events.domain.audit import audit
-from events.domain.forks import ForkRefused, check_fork, fork_opening
+from events.domain.forks import ForkRefused, check_fork, fork_opening, origin_problem
 from events.domain.match import decide_match, fold_match
 from events.domain.provenance import FORKED_FROM, fork_matches_origin, forked_state
 from events.mapping.chain import genesis, link, seal
@@ -127,3 +127,19 @@ def test_a_state_of_another_game_is_refused() -> None:
     race_game = fold_match([e.event for e in race[:3]], race[0].game).rules
     with pytest.raises(ValueError, match="not a race state"):
         forked_state(race_game, forked)
+
+
+def test_the_fork_is_checked_against_the_origins_record(origin: list[Envelope]) -> None:
+    n = command_ends(origin)[10]
+    fork = fork_and_play(origin, n, moves=3)
+    assert origin_problem(fork, origin) is None
+    # A starting state swapped for another position, rechained: the fork's own audit has nothing
+    # to compare it with (no moves after it), the origin's record has.
+    other = fork_and_play(origin, command_ends(origin)[12], moves=0)[1].data["state"]
+    forged = rechain([fork[0], replace(fork[1], data={**fork[1].data, "state": other})])
+    assert audit(read_record(export_lines(forged))).ok
+    assert "starting state is not the origin's" in (origin_problem(forged, origin) or "")
+    assert "ends at seq" in (origin_problem(fork, origin[: n - 1]) or "")
+    tampered = [*origin[: n - 1], replace(origin[n - 1], hash="00" * 32), *origin[n:]]
+    assert "not the" in (origin_problem(fork, tampered) or "")
+    assert origin_problem(origin, origin) == "the first record is not a fork"
