@@ -8,7 +8,7 @@ window.BLTalk = (() => {
   const { el, clear, api, commandId } = BL;
   const $ = (id) => document.getElementById(id);
   const T = { gid: null, token: null, role: "spectator", seat: null, seq: -1, status: null,
-              after: 0, messages: [], muted: false, showMuted: false, queueLoaded: false, busy: false };
+              after: 0, messages: [], muted: false, showMuted: false, pending: null };
 
   function error(box, e) {
     clear(box).append(el("div", { class: "msg error" }, e.code ? el("code", {}, e.code) : null, e.code ? ": " : "", e.message));
@@ -60,6 +60,12 @@ window.BLTalk = (() => {
     ev.preventDefault();
     const text = $("talk-text").value;
     if (!text.trim()) { clear($("talk-msg")).append(el("div", { class: "msg error" }, "Write a message first.")); return; }
+    if ($("talk-with-move").checked) {
+      // Kept here until the seat's next move, which carries it as its "comment".
+      T.pending = text;
+      clear($("talk-msg")).append(el("div", { class: "msg info" }, "Your message goes with your next move."));
+      return;
+    }
     try {
       const { data } = await api(`/v1/games/${T.gid}/messages`, { method: "POST", token: T.token, body: { id: commandId(), text } });
       if (data.status && data.status !== "accepted" && data.status !== "queued") throw new BL.ApiError(422, data.code, data.message);
@@ -178,5 +184,17 @@ window.BLTalk = (() => {
     if (role === "seat" && summary && summary.status === "active") loadQueue().catch((e) => error($("queue-msg"), e));
   }
 
-  return { update, parseLines };
+  /* board.js asks for the message to send with a move (its "comment"), and says when it went. */
+  function comment() {
+    return T.role === "seat" && T.pending ? T.pending : null;
+  }
+  function commentSent() {
+    T.pending = null;
+    $("talk-text").value = "";
+    $("talk-with-move").checked = false;
+    counter();
+    clear($("talk-msg"));
+  }
+
+  return { update, parseLines, comment, commentSent };
 })();

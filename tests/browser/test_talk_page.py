@@ -82,6 +82,16 @@ def test_a_message_with_markup_shows_as_text(stack: Stack, new_page: Any, shots:
     page.fill("#talk-text", "x" * 2001)
     page.click("#talk-send")
     expect(page.locator("#talk-msg")).to_contain_text("message_too_long")
+    # A message sent with the next move: kept until ann rolls, then posted right after the roll.
+    page.fill("#talk-text", "rolling now")
+    page.check("#talk-with-move")
+    page.click("#talk-send")
+    expect(page.locator("#talk-msg")).to_contain_text("goes with your next move")
+    page.locator("#commands button").first.click()
+    expect(page.locator("#talk-list .talk-item").nth(2)).to_contain_text("rolling now")
+    expect(page.locator("#talk-list .talk-item").nth(2)).to_contain_text("with move at step")
+    expect(page.locator("#talk-text")).to_have_value("")
+
     # Muted: the list folds away for this seat only.
     page.click("#talk-mute")
     expect(page.locator("#talk-list")).to_be_hidden()
