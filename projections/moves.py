@@ -124,6 +124,10 @@ class MoveList:
                 current.seq_to = env.seq  # the viewer may not see it; the entry still spans it
             return
         game, names, viewer = match.rules, self.names, self.viewer
+        if self.admin and env.seat is not None:
+            # Everything shown (the referee, or after the end): a seat's own step in the words its
+            # seat reads, so that the hidden things it knows are named.
+            viewer = env.seat
         if env.type == COMMAND_ACCEPTED:
             d = seen["data"]
             r = d.get("rng")
