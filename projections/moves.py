@@ -134,6 +134,10 @@ class MoveList:
             self._rng = {"from": r[0], "to": r[1], "seq": env.seq} if isinstance(r, list) and len(r) == 2 else None
             cmd = Command(d["type"], d.get("args", {}), env.seat)
             platform = cmd.type.startswith("boardlog.")
+            if cmd.type in CLOCK_BOOKKEEPING and current is not None:
+                # The clock set after a move is part of that move's entry, not a move of its own.
+                current.seq_to = env.seq
+                return
             if platform:
                 text, notation = describe_platform_command(cmd, names), None
             else:
@@ -207,6 +211,8 @@ class MoveList:
 
 
 TAKEN_BACK = "boardlog.TakenBack"
+# The platform's own clock commands: their events join the entry before them (events.domain.platform.clock).
+CLOCK_BOOKKEEPING = frozenset({"boardlog.clock"})
 
 
 def _undoes(seen: dict[str, Any]) -> tuple[int, int] | None:

@@ -12,9 +12,8 @@ workers, a worker killed as it fires and its message redelivered, a message sche
 
 The delayed messages live in the broker's Redis (its delay queue, kept by the AOF); a worker
 that dies holding them leaves them in its ack set, and dramatiq's maintenance puts them back
-once its heartbeat lapses. The follower also submits `boardlog.clock` when a game needs its
-clock set and no command will do it (a game just created: the first prompt has no command
-before it).
+once its heartbeat lapses. The follower also submits `boardlog.clock` for a game just created
+(its first prompt has no command before it, whose worker would set the clock).
 """
 
 from __future__ import annotations
@@ -114,12 +113,14 @@ class Deadlines:
         setting = setting_of(match)
         if setting is None or match.over:
             return 0
-        if due_change(match) is not None:
-            # Nobody else will set it (the game's first prompt): the platform sets it itself.
-            self.submit(gid, f"clock-{match.seq}", Command(CLOCK, {}, None))
-            return 0
         clock = clock_of(match)
-        if clock.seq == 0 or not clock.deadlines:
+        if clock.seq == 0:
+            # The game's first prompt: no command comes before it, so no worker sets its clock
+            # (after a command the worker does, as the platform's automatic answer).
+            if due_change(match) is not None:
+                self.submit(gid, f"clock-{match.seq}", Command(CLOCK, {}, None))
+            return 0
+        if not clock.deadlines:
             return 0
         done = self.store.r.get(self._key(gid))
         if done is not None and int(done) >= clock.seq:

@@ -165,7 +165,7 @@ def describe_platform_event(type: str, data: Mapping[str, Any], names: Sequence[
     """A `boardlog.*` event in words (CommandAccepted is described through its command)."""
     word = _EVENTS.get(type)
     text = word(data, names) if word else split_camel(type.partition(".")[2]).capitalize() + "."
-    return Told(text, heading=_HEADINGS.get(type))
+    return Told(text, heading=_HEADINGS.get(type), quiet=type == "boardlog.ClockStarted")
 
 
 _CONDUCT_COMMANDS: dict[str, Callable[[str, Mapping[str, Any]], str]] = {

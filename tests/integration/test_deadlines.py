@@ -128,6 +128,11 @@ def test_skip_answers_for_the_seat_once_and_the_clock_goes_on(dstack: tuple[Stac
     assert "boardlog.ClockStarted" in [e.type for e in after]
     # Two deadline workers: every deadline applied once.
     assert max(Counter(timeouts(store.read(gid, 1))).values()) == 1
+    # The move list files each clock setting under the move before it; a timeout is an entry.
+    with s.client() as c:
+        entries = c.get(f"/v1/games/{gid}/moves").json()["entries"]
+    texts = [e.get("text") or "" for e in entries]
+    assert not any("sets the clock" in t for t in texts) and any("deadline passes" in t for t in texts), texts
 
 
 def test_forfeit_resigns_the_seat_and_ends_a_two_seat_game(dstack: tuple[Stack, EventStore]) -> None:
