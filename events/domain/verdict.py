@@ -82,6 +82,12 @@ def judge(record: Record, keys: Mapping[str, bytes] | None = None,
           receipts: Sequence[Mapping[str, Any]] = ()) -> Judgement:
     """`keys`: the public keys the caller trusts, by key id (None or empty: none, the file's own
     key is tried). `receipts`: receipts the caller holds for this record's game."""
+    if record.redacted:
+        return Judgement("unverifiable", record.envelopes[0].game if record.envelopes else None,
+                         len(record.envelopes), reason=(
+                             "this is a redacted log (exported before the end by a seat or the admin), not the "
+                             "record: its hidden events do not hash to the chain and nothing in it is signed; "
+                             "the record is exported after the end, or by the referee"))
     # The trailer is judged here, after the receipts, with its own messages.
     base: AuditReport = audit(Record(record.envelopes, None, record.problem))
     j = Judgement("failed", base.game, base.events, checked=list(base.checked))

@@ -60,6 +60,7 @@ class Record:
     envelopes: list[Envelope]
     trailer: dict[str, Any] | None
     problem: str | None = None  # a line that could not be read, with its number
+    redacted: bool = False  # a log as one viewer may see it (projections/sight.py), not a record
 
 
 def read_record(lines: Iterable[bytes | str]) -> Record:
@@ -73,6 +74,9 @@ def read_record(lines: Iterable[bytes | str]) -> Record:
             if "trailer" in obj:
                 trailer = obj["trailer"]
                 continue
+            if "redacted" in obj:  # a redacted row, or the line that says the file is one
+                return Record(envelopes, trailer, f"line {n} is redacted: the file is a log as one viewer "
+                              "may see it, not the record", redacted=True)
             if set(obj) != ENVELOPE_KEYS:
                 raise ValueError(f"fields {sorted(set(obj) ^ ENVELOPE_KEYS)} do not belong to an envelope")
             envelopes.append(Envelope.from_json(obj))

@@ -240,3 +240,11 @@ def test_signatures_are_bound_to_what_they_sign(envs: list[Envelope]) -> None:
     assert not valid(TRAILER, r, SERVICE.public)  # a receipt never passes for a trailer
     assert not valid(RECEIPT, {**r, "head": envs[3].hash}, SERVICE.public)
     assert repr(SERVICE) == f"Signer(id={SERVICE.id!r})"  # no private key in a log line or traceback
+
+
+def test_a_redacted_log_is_unverifiable_and_says_it_is_not_the_record(envs: list[Envelope]) -> None:
+    rows = [canonical({**e.to_json(), "redacted": True} if i == 3 else e.to_json()) + b"\n"
+            for i, e in enumerate(envs[:8])]
+    rows.append(canonical({"redacted": {"viewer": "seat 0", "why": "the game is not over"}}) + b"\n")
+    j = verdict(rows)
+    assert j.verdict == "unverifiable" and "redacted log" in j.reason and "not the record" in j.reason
