@@ -42,8 +42,14 @@ class TooManyWatchers(Exception):
         self.cap = cap
 
 
+def sse_frame(summary: bytes) -> bytes:
+    """A summary as one server-sent event."""
+    return b"event: summary\ndata: " + summary + b"\n\n"
+
+
 class Watch:
-    """One watcher's notices (payloads as published), newest kept when it falls behind."""
+    """One watcher's notices, each as its server-sent event (built once for every watcher of
+    the game), newest kept when it falls behind."""
 
     def __init__(self, gid: str, client: str) -> None:
         self.gid = gid
@@ -57,7 +63,7 @@ class Watch:
         self.queue.put_nowait(data)
 
     async def next(self, timeout: float) -> bytes | None:
-        """The next notice; None when none came within `timeout` seconds."""
+        """The next notice's event; None when none came within `timeout` seconds."""
         try:
             return await asyncio.wait_for(self.queue.get(), timeout)
         except TimeoutError:
@@ -122,6 +128,18 @@ class Watchers:
         w = Watch(gid, client)
         self._join(gid).watches.add(w)
         return w
+
+    async def subscribed(self, w: Watch, timeout: float) -> bool:
+        """Wait (up to `timeout` s) until the watcher's channel is subscribed: a notice published
+        after that reaches it. False when the wait ran out (Redis away: the stream goes on)."""
+        ch = self._channels.get(self.keys(w.gid).notify.encode())
+        if ch is None:
+            return False
+        try:
+            await asyncio.wait_for(ch.ready.wait(), timeout)
+        except TimeoutError:
+            return False
+        return True
 
     def close(self, w: Watch) -> None:
         if w.closed:
@@ -218,10 +236,13 @@ class Watchers:
         ch = self._channels.get(name)
         if ch is None:
             return
-        for w in ch.watches:
-            w.put(data)
+        notice = loads(data)
+        if ch.watches:
+            frame = sse_frame(notice["summary"].encode())
+            for w in ch.watches:
+                w.put(frame)
         if ch.waiters:
-            seq = int(loads(data)["seq"])
+            seq = int(notice["seq"])
             for wanted, fut in ch.waiters:
                 if wanted <= seq and not fut.done():
                     fut.set_result(None)

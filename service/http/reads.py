@@ -12,16 +12,16 @@ from fastapi.responses import Response, StreamingResponse
 
 from events.domain.platform.talk import hidden_in_log
 from events.domain.verdict import judge
-from events.mapping.codec import canonical, loads
+from events.mapping.codec import canonical
 from events.mapping.export import export_lines, read_record, trailer_of
 from events.redisstore.store import EventStore
-from events.redisstore.watchers import TooManyWatchers, Watch
+from events.redisstore.watchers import TooManyWatchers, Watch, sse_frame
 from projections.readmodels import view_field, view_of
 from projections.replay import events_for, match_at
 from projections.sight import redacted_lines, referee_view
 from projections.textrecord import text_lines
 from service.bootstrap import ApiParts
-from service.http.access import game_exists, principal
+from service.http.access import game_exists, our_gid, principal, unknown_game
 from service.http.credentials import bearer_token, has_session_cookie
 from service.http.errors import ApiError
 from service.http.freshness import MIN_SEQ_DOC, at_least
@@ -233,7 +233,8 @@ async def stream(gid: str, request: Request) -> StreamingResponse:
     past BOARDLOG_WATCHERS_PER_CLIENT streams from one address 429, past BOARDLOG_WATCHERS_TOTAL
     in this process 503, each with Retry-After."""
     p = parts(request)
-    await game_exists(p, gid)
+    if not our_gid(p, gid):
+        raise unknown_game(gid)
     client = request.client.host if request.client else "unknown"
     try:
         watch = p.watchers.open(gid, client)
@@ -243,7 +244,18 @@ async def stream(gid: str, request: Request) -> StreamingResponse:
                            "close one, or try again later", {"Retry-After": "5"}) from None
         raise ApiError(503, "streams_full", f"this server already holds {e.cap} streams; try again later",
                        {"Retry-After": "5"}) from None
-    return _WatchStream(_summaries(p, gid, request, watch), lambda: p.watchers.close(watch),
+    try:
+        # Subscribed before the summary is read, so no change falls between the two; one read
+        # for a game with a summary (its existence is checked only when it has none).
+        await p.watchers.subscribed(watch, timeout=2.0)
+        first = await p.reads.read_model(gid, "summary")
+        if first is None:
+            await game_exists(p, gid)
+            first = canonical(await run_in_threadpool(lambda: current_summary(p.store, gid)))
+    except BaseException:
+        p.watchers.close(watch)
+        raise
+    return _WatchStream(_summaries(first, watch), lambda: p.watchers.close(watch),
                         media_type="text/event-stream",
                         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
@@ -262,15 +274,12 @@ class _WatchStream(StreamingResponse):
             self.release()
 
 
-async def _summaries(p: ApiParts, gid: str, request: Request, watch: Watch) -> AsyncIterator[bytes]:
-    """The summary now, then each one the projector publishes; a keep-alive every 15 s. The
-    watch was taken before the summary was read, so no change falls between the two."""
-    raw = await p.reads.read_model(gid, "summary")
-    first = raw if raw is not None else canonical(await run_in_threadpool(lambda: current_summary(p.store, gid)))
-    yield b"event: summary\ndata: " + first + b"\n\n"
-    while not await request.is_disconnected():
-        data = await watch.next(timeout=15.0)
-        if data is None:
-            yield b": keep-alive\n\n"
-            continue
-        yield b"event: summary\ndata: " + loads(data)["summary"].encode() + b"\n\n"
+async def _summaries(first: bytes, watch: Watch) -> AsyncIterator[bytes]:
+    """The summary read when the stream opened, then each one the projector publishes; a
+    keep-alive every 15 s."""
+    yield sse_frame(first)
+    # A client gone is seen when a write to it fails (a keep-alive at the latest), and Starlette
+    # then ends this generator.
+    while True:
+        frame = await watch.next(timeout=15.0)
+        yield b": keep-alive\n\n" if frame is None else frame
