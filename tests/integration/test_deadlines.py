@@ -273,6 +273,12 @@ def test_vacation_stops_every_clock_of_the_player_and_restarts_it_with_the_time_
             r = c.post("/v1/me/vacation", json=bad, headers=me)
             assert r.status_code == 422, (bad, r.text)
         assert c.get("/v1/me/vacation", headers=me).json()["on"] is False
+        # A vacation ends by itself when its days are spent (here 3 s): the clocks run again.
+        r = c.post("/v1/me/vacation", json={"days": 3 / 86400}, headers=me)
+        assert r.status_code == 200 and r.json()["on"], r.text
+        envs = wait_events(store, gid, lambda es: [e.type for e in es].count("boardlog.VacationEnded") == 2)
+        assert [e.type for e in envs].count("boardlog.ClockResumed") == 2
+        assert c.get("/v1/me/vacation", headers=me).json()["on"] is False
 
 
 def _ms(iso: str) -> int:

@@ -245,3 +245,14 @@ def replace_last(m: Match, seq: int) -> Match:
 
     assert m.last_command is not None
     return replace(m, last_command=(m.last_command[0], seq, m.last_command[2]))
+
+
+def test_a_snapshot_of_a_match_keeps_its_clock() -> None:
+    from events.mapping.snapshot import decode, encode
+    from events.redisstore.store import snapshot_classes
+
+    m = _start(_new({"per_move": 100, "bank": 50, "increment": 5, "on_timeout": "pause"}))
+    seat = m.prompt.seats[0]  # type: ignore[union-attr]
+    _, m = _run(m, Command(VACATION, {"on": True}, seat), T0 + 1000)
+    again = decode(encode(m), snapshot_classes)
+    assert clock_of(again) == clock_of(m) and clock_of(again).vacation == frozenset({seat})
