@@ -28,7 +28,7 @@ from events.mapping.chain import seal, verify
 from events.mapping.codec import canonical
 from events.mapping.export import export_lines, read_record
 from events.redisstore.aiostore import AsyncStore
-from events.redisstore.archive import ZSTD_MAGIC, archive_due
+from events.redisstore.archive import ZSTD_MAGIC, archive_due, due
 from events.redisstore.entries import stored
 from events.redisstore.errors import StoreUnavailable
 from events.redisstore.store import EventStore
@@ -182,7 +182,10 @@ def test_an_append_to_an_archived_game_puts_it_back(played: tuple[EventStore, di
     assert after[: len(before)] == before and after[len(before):] == envs and verify(after, gid) is None
     assert store.result(gid, "c" * 32) == {"status": "accepted"}
     # Back in the archiver's list: archived again once its wait has passed.
-    assert archive_due(store, after_ms=0, now_ms=int(time.time() * 1000) + 1) == {"archived": 1}
+    now = int(time.time() * 1000) + 1
+    assert gid in due(store, after_ms=0, now_ms=now) and gid not in due(store, after_ms=60_000, now_ms=now)
+    assert archive_due(store, after_ms=0, now_ms=now).get("archived", 0) >= 1 and store.archived(gid)
+    assert gid not in due(store, after_ms=0, now_ms=now)
     store.archives._items.clear()
     assert store.read(gid) == after
 
