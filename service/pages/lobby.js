@@ -82,7 +82,9 @@
 
   function optionsText(t) {
     const o = t.options || {};
-    const parts = Object.entries(o).map(([k, v]) => `${k.replace(/_/g, " ")}: ${Array.isArray(v) ? v.join(", ") : v}`);
+    const parts = Object.entries(o).map(([k, v]) => (k === "clock" && v && typeof v === "object"
+      ? `clock: ${BLClock.rule(v)}`
+      : `${k.replace(/_/g, " ")}: ${Array.isArray(v) ? v.join(", ") : v}`));
     return parts.length ? parts.join("; ") : "rulebook defaults";
   }
 

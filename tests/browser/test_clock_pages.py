@@ -108,3 +108,16 @@ def test_me_lists_the_time_left_and_a_vacation_stops_the_clock(stack: Stack, chr
     finally:
         ctx.close()
     assert not errors, errors
+
+
+def test_an_open_table_says_its_clock(stack: Stack, new_page: Any) -> None:
+    with stack.client() as c:
+        key = c.post("/v1/players", json={"name": "tess"}).json()["key"]
+        r = c.post("/v1/games", headers={"Authorization": f"Bearer {key}"}, json={
+            "game": "factions", "seats": [{"player": "tess"}, {"open": True}],
+            "options": {"clock": {"per_move": 259200, "on_timeout": "forfeit"}}})
+        assert r.status_code == 201, r.text
+        gid = r.json()["id"]
+    page = new_page()
+    page.goto(stack.url + "/?show=open")
+    expect(page.locator(f'tr[data-table="{gid}"]')).to_contain_text("clock: 3 d 0 h a move; on timeout: forfeit")
