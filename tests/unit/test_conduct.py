@@ -449,3 +449,20 @@ def test_the_seats_asked_to_answer_are_notified() -> None:
     before, start = r.match, len(r.envs)
     r.send(conduct("dispute", 0, seq=_a_command_seq(r, 1), note="misclick"))
     assert [n for n in notices_for(before, r.match, step_groups(r.envs[start:])[0]) if n.kind == "ask"] == []
+
+
+def test_the_conduct_state_is_written_and_read_back_by_snapshots() -> None:
+    from events.mapping.snapshot import decode, encode
+    from events.redisstore.store import snapshot_classes
+
+    t = Table("rite", 3)
+    bot = random.Random(15)
+    t.play(bot, 10)
+    t.send(conduct("dispute", 0, seq=_a_command_seq(t, 4), note="void it"))
+    t.send(conduct("resolve", 1, verdict="voided"))
+    t.send(conduct("resolve", 2, verdict="voided"))
+    t.send(conduct("resign", 2))
+    t.send(conduct("propose", 0, kind="draw"))
+    c = conduct_of(t.match)
+    assert c.undone and c.disputes and c.resigned == (2,) and c.proposal is not None
+    assert decode(encode(t.match), snapshot_classes) == t.match
