@@ -45,6 +45,8 @@ class FactionsGame:
     min_seats = 2
     max_seats = 4
     command_types = notation.COMMAND_TYPES
+    # Steps a page may chain into one move, picked space by space (rules/chains.py).
+    chain_types = frozenset({"factions.step"})
 
     def setup(self, options: Options, seats: Sequence[SeatInfo], rng: Rng) -> list[Event]:
         return _setup(options, seats, rng)

@@ -20,6 +20,8 @@ from projections.readmodels import view_field, view_of
 from projections.replay import events_for, match_at
 from projections.sight import redacted_lines, referee_view
 from projections.textrecord import text_lines
+from rules.chains import chain_types, then
+from rules.core import Command
 from service.bootstrap import ApiParts
 from service.http.access import game_exists, our_gid, principal, unknown_game
 from service.http.credentials import bearer_token, has_session_cookie
@@ -92,11 +94,16 @@ async def legal(gid: str, request: Request) -> Response:
         rules = match.rules
         commands = [] if match.over else list(rules.legal_commands(match.state, seat))
         names = [s.name for s in match.seats]
-        return json_response({
-            "seq": match.seq,
-            "commands": [{"type": c.type, "args": dict(c.args), "text": rules.format_text(c),
-                          "sentence": rules.describe_command(match.state, c, seat, names)} for c in commands],
-        })
+        chained = chain_types(rules)
+
+        def listing(c: Command) -> dict[str, Any]:
+            out: dict[str, Any] = {"type": c.type, "args": dict(c.args), "text": rules.format_text(c),
+                   "sentence": rules.describe_command(match.state, c, seat, names)}
+            if c.type in chained:
+                out["then"] = then(rules, match.state, seat, c)
+            return out
+
+        return json_response({"seq": match.seq, "commands": [listing(c) for c in commands]})
 
     return await run_in_threadpool(listed)
 

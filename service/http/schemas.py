@@ -33,7 +33,7 @@ ERROR_CODES: tuple[str, ...] = (
     "bad_expiry", "bad_seat", "bad_cursor", "number_out_of_range", "bad_seq", "bad_step", "bad_page", "bad_target",
     "bad_quiet_hours", "bad_email", "rate_limited", "internal_error", "store_unavailable",
     # Read your own writes and shared watchers (service/http/freshness.py, events/redisstore/watchers.py)
-    "too_many_streams", "streams_full", "projection_behind",
+    "too_many_streams", "streams_full", "projection_behind", "seq_not_reached",
     # Table talk and conditional moves (events/domain/platform/talk.py, events/domain/queued.py)
     "bad_message", "message_empty", "message_too_long", "unknown_message", "already_hidden", "bad_queue",
     # Referees, forks and rules versions (service/matches.py, events/domain/forks.py, events/domain/match.py)
@@ -622,7 +622,8 @@ _Q_AT = {"name": "at", "in": "query", "required": False,
          "schema": {"type": "integer", "minimum": 1, "maximum": INT64}}
 _Q_MIN_SEQ = {"name": "min_seq", "in": "query", "required": False,
               "description": "read your own writes: wait (up to 2 s) until the read model has reached this seq "
-              "(the last seq of your accepted command), else 504 projection_behind",
+              "(the last seq of your accepted command); 409 seq_not_reached if the game has not reached it "
+              "by then, 504 projection_behind if its board is late",
               "schema": {"type": "integer", "minimum": 1, "maximum": INT64}}
 _Q_WAIT = {"name": "wait", "in": "query", "required": False,
            "description": "1: wait (a few seconds) for the result; 0: answer 202 queued at once",
@@ -635,7 +636,7 @@ OPERATIONS: dict[tuple[str, str], Op] = {
     ("POST", "/v1/games/{gid}/forks"): Op({201: ForkCreated}, (400, 401, 403, 404, 409, 413, 429, *_E),
                                           _GAME_OR_NONE, ForkIn),
     ("GET", "/v1/game-types"): Op({200: GameTypes}, (414, 422), _NONE),
-    ("GET", "/v1/games/{gid}"): Op({200: Summary}, (404, 504, *_E), _NONE, parameters=[_Q_MIN_SEQ]),
+    ("GET", "/v1/games/{gid}"): Op({200: Summary}, (404, 409, 504, *_E), _NONE, parameters=[_Q_MIN_SEQ]),
     ("POST", "/v1/games/{gid}/commands"): Op({200: CommandResult, 202: Queued},
                                              (400, 401, 403, 404, 409, 413, 429, *_E), _GAME, CommandIn,
                                              [_Q_WAIT]),
@@ -644,7 +645,7 @@ OPERATIONS: dict[tuple[str, str], Op] = {
     ("POST", "/v1/games/{gid}/join"): Op({200: CommandResult}, (400, 401, 403, 404, 409, 413, *_E), _GAME, EntropyIn),
     ("POST", "/v1/games/{gid}/abort"): Op({200: CommandResult, 202: Queued}, (401, 403, 404, 409, *_E),
                                           [{"seatToken": []}]),
-    ("GET", "/v1/games/{gid}/view"): Op({200: View}, (401, 403, 404, 429, 504, *_E), _GAME_OR_NONE,
+    ("GET", "/v1/games/{gid}/view"): Op({200: View}, (401, 403, 404, 409, 429, 504, *_E), _GAME_OR_NONE,
                                         parameters=[_Q_AT, _Q_MIN_SEQ]),
     ("GET", "/v1/games/{gid}/legal"): Op({200: Legal}, (401, 403, 404, *_E), _GAME),
     ("GET", "/v1/games/{gid}/events"): Op({200: EventsPage}, (401, 403, 404, *_E), _GAME_OR_NONE,

@@ -388,7 +388,7 @@
     const p = turn ? plan() : { complete: [], next: [], all: [] };
     // The command being built, with undo.
     $("selection").classList.toggle("hidden", !S.sel.length);
-    clear($("sel-path")).append(S.sel.length ? [el("span", { class: "muted" }, "Chosen: "), el("span", { class: "notation" }, S.sel.map((x) => x.replace(/^spot:/, "spot ")).join(" → "))] : []);
+    clear($("sel-path")).append(...(S.sel.length ? [el("span", { class: "muted" }, "Chosen: "), el("span", { class: "notation" }, S.sel.map((x) => x.replace(/^spot:/, "spot ")).join(" → "))] : []));
     if (turn) {
       const done = S.sel.length ? p.complete : p.all.filter((x) => !x.cells.length);
       for (const x of done) box.append(cmdButton(x.c, S.sel.length ? " primary-choice" : ""));

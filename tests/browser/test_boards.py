@@ -297,3 +297,57 @@ def test_the_rules_references_and_the_board_files_are_served(stack: Stack) -> No
         board = c.get(f"/games/{create(stack, 'rite')['id']}").text
         for script in ("common.js", "moves.js", "board-rite.js", "board-factions.js", "board-dragondale.js", "board.js"):
             assert f'src="/static/{script}"' in board
+
+
+def test_a_factions_move_is_built_space_by_space_with_undo(stack: Stack, new_page: Any, shots: Path) -> None:
+    """A unit with 2 Movement: the player clicks its first space, undoes, clicks it again and a
+    second space, and sends the move: both steps land, in order, and the unit stands on the
+    second space."""
+    game = create(stack, "factions")
+    gid = game["id"]
+    rng = random.Random("factions-path")
+    with stack.client() as c:
+        # Set-up and recruiting by the API (the bot's choices), until a unit may step twice.
+        seat, chain, head = None, None, 0
+        for i in range(400):
+            r = c.get(f"/v1/games/{gid}", params={"min_seq": head} if head else {})  # read my own write
+            assert r.status_code == 200, r.text
+            s = r.json()
+            seat = s["prompt"]["seats"][0]
+            legal = c.get(f"/v1/games/{gid}/legal", headers=auth(game, seat)).json()
+            chain = next((x for x in legal["commands"] if x["type"] == "factions.step" and x.get("then")), None)
+            if chain:
+                break
+            cmds = legal["commands"]
+            # Recruit and activate rather than end early, so that some unit soon moves.
+            keen = [x for x in cmds if x["type"] in ("factions.recruit", "factions.activate")]
+            pick = rng.choice(keen or cmds)
+            r = c.post(f"/v1/games/{gid}/commands?wait=1", headers=auth(game, seat),
+                       json={"id": f"setup-{i}", "type": pick["type"], "args": pick["args"], "expect": legal["seq"]})
+            assert r.status_code == 200, r.text
+            head = r.json()["seq"][1]
+        assert chain is not None and seat is not None, "no unit got two steps in 400 commands"
+        first, second = chain["args"]["to"], chain["then"][0]["args"]["to"]
+        start = summary(c, gid)["seq"]
+
+        page = new_page(1280, 900)
+        page.goto(f"{stack.url}/games/{gid}#token={game['seats'][seat]['token']}")
+        wait_turn(page, start)
+        page.locator(f'#board g.target[data-id="{first}"]').click()
+        expect(page.locator("#sel-path")).to_contain_text(first)
+        page.locator("#sel-undo").click()
+        expect(page.locator("#selection")).to_be_hidden()
+        page.locator(f'#board g.target[data-id="{first}"]').click()
+        page.locator(f'#board g.target[data-id="{second}"]').click()
+        expect(page.locator("#sel-path")).to_contain_text(f"{first} → {second}")
+        page.screenshot(path=str(shots / "board-factions-path.png"))
+        page.locator("#commands button.cmd", has_text=f"step {second}").first.click()
+        expect(page.locator("#cmd-msg")).to_contain_text("(2 of 2)", timeout=15_000)
+        wait_for(lambda: len([e for e in c.get(f"/v1/games/{gid}/events", params={"from": start + 1},
+                                               headers=auth(game, seat)).json()["events"]
+                              if e["type"] == "factions.UnitMoved"]) == 2, timeout=15)
+        events = c.get(f"/v1/games/{gid}/events", params={"from": start + 1}, headers=auth(game, seat)).json()["events"]
+        moved = [e["data"]["to"] for e in events if e["type"] == "factions.UnitMoved"]
+        assert moved == [first, second]
+        accepted = [e["data"]["type"] for e in events if e["type"] == "boardlog.CommandAccepted"]
+        assert accepted == ["factions.step", "factions.step"]
