@@ -72,7 +72,8 @@ class Match:
 
     @property
     def status(self) -> str:
-        """active, over (the rules ended it) or aborted (an admin ended it)."""
+        """active, over (the rules ended it, or the platform: a resignation, an agreed draw or
+        abandonment) or aborted (an admin ended it)."""
         if self.aborted is not None:
             return "aborted"
         return "over" if self.over else "active"
