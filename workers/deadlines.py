@@ -53,6 +53,7 @@ DEADLINE_DUE = "deadline_due"
 # (the envelope's) must be past it too, or the timeout would be refused as early.
 MARGIN_MS = 50
 KINDS = {"timeout": TIMEOUT, "remind": REMIND}
+EARLY = frozenset({"deadline_not_reached", "reminder_not_due"})
 
 # Submit a platform command: (game, command id, command).
 Submit = Callable[[str, str, Command], object]
@@ -159,11 +160,23 @@ class Deadlines:
             # Early (the message was scheduled for an older reading of the deadline): again later.
             self.schedule(gid, clock_seq, seat, kind, due + MARGIN_MS - now)
             return "early"
-        cid = f"{kind}-{clock_seq}-{seat}"
+        cid = self._command_id(gid, f"{kind}-{clock_seq}-{seat}")
         self.submit(gid, cid, Command(KINDS[kind], {"clock": clock_seq, "seat": seat}, None))
         log.info("deadline.fired", game=gid, clock=clock_seq, seat=seat, kind=kind, command=cid,
                  late_ms=now - due)
         return "submitted"
+
+    def _command_id(self, gid: str, base: str) -> str:
+        """The id to submit under: `base`, unless a command of that id was refused as early (a
+        command worker whose clock runs behind this one's), then the next try's. A refused
+        command applied nothing, and every worker firing the same deadline reckons the same id."""
+        cid = base
+        for attempt in range(2, 10):
+            prior = self.store.result(gid, cid)
+            if prior is None or prior.get("code") not in EARLY:
+                return cid
+            cid = f"{base}-{attempt}"
+        return cid
 
     def _handle(self, entries: Sequence[Entry]) -> int:
         for gid in dict.fromkeys(gid for _, _, gid in entries if gid is not None):
