@@ -33,7 +33,7 @@ from events.redisstore.vacations import VacationStore
 from events.redisstore.watchers import Watchers
 from events.redisstore.wire import Batch
 from rules import catalog
-from service.keys import KeyRing, load_keys
+from service.keys import LiveKeys
 from service.settings import Settings
 from workers.actors import declare
 from workers.broker import WakingRedisBroker, make_broker
@@ -73,7 +73,7 @@ class ApiParts:
     limits: RateLimits
     tables: TableStore
     watchers: Watchers
-    keys: KeyRing | None = None  # the signing keys: exports' trailers, /v1/keys, the audit's trust
+    keys: LiveKeys | None = None  # the signing keys: exports' trailers, /v1/keys, the audit's trust
 
     @property
     def settings(self) -> Settings:
@@ -155,7 +155,7 @@ def build(settings: Settings, *, handle: bool = False) -> Parts:
             wake=settings.wake_consumer,
         )
     dramatiq.set_broker(broker)
-    handler = CommandHandler(store, signer=load_keys(settings).signer) if handle else None
+    handler = CommandHandler(store, signer=LiveKeys(settings)) if handle else None
     actor = declare(broker, handler, settings.store_wait_seconds)
     return Parts(settings, client, store, broker, actor)
 
@@ -216,7 +216,7 @@ async def api_parts(settings: Settings, core: Parts | None = None) -> AsyncItera
         yield ApiParts(core, AsyncStore(aio, core.store.keys, batch), command_queue(core, aio, broker_aio, batch),
                        replies, MatchCache(core.store, size=512),
                        PlayerStore(aio, settings.namespace), RateLimits(aio, settings.namespace),
-                       TableStore(aio, settings.namespace), watchers, keys=load_keys(settings))
+                       TableStore(aio, settings.namespace), watchers, keys=LiveKeys(settings))
 
 
 @dataclass(frozen=True)

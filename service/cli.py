@@ -276,7 +276,7 @@ def keys_list() -> None:
 
 @keys_app.command("rotate")
 def keys_rotate() -> None:
-    """Make a new current key; the old one's public half stays listed. Restart the API and workers."""
+    """Make a new current key; the old one's public half stays listed. Running processes switch within 5 s."""
     from service.keys import SigningKeyError, rotate
 
     try:
@@ -284,7 +284,7 @@ def keys_rotate() -> None:
     except SigningKeyError as e:
         typer.echo(str(e), err=True)
         raise typer.Exit(2) from None
-    typer.echo(f"signing key {old} retired, {new} is current: restart the API and workers to sign with it")
+    typer.echo(f"signing key {old} retired, {new} is current: the API and workers sign with it within 5 s")
 
 
 if __name__ == "__main__":

@@ -13,9 +13,11 @@ from __future__ import annotations
 import contextlib
 import os
 import secrets
+import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import structlog
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -206,3 +208,50 @@ def rotate(settings: Settings) -> tuple[str, str]:
     (d / f"{old}.key").unlink(missing_ok=True)
     log.info("keys.rotated", old=old, new=new.id)
     return old, new.id
+
+
+class LiveKeys:
+    """The key ring of a running process, read again when `boardlog keys rotate` changes the data
+    directory's `current` (looked at no more than every `every` seconds), so the API lists and
+    the workers sign with the new key without a restart. A key given by setting never changes."""
+
+    def __init__(self, settings: Settings, every: float = 5.0) -> None:
+        self._settings, self._every = settings, every
+        self._ring = load_keys(settings)
+        self._stamp = self._mtime()
+        self._next = time.monotonic() + every
+
+    def _mtime(self) -> int | None:
+        if self._settings.signing_key.strip():
+            return None
+        try:
+            return (key_dir(self._settings) / "current").stat().st_mtime_ns
+        except OSError:
+            return None
+
+    def get(self) -> KeyRing:
+        now = time.monotonic()
+        if now >= self._next and not self._settings.signing_key.strip():
+            self._next = now + self._every
+            stamp = self._mtime()
+            if stamp != self._stamp:
+                try:
+                    self._ring = load_keys(self._settings, create=False)
+                    self._stamp = stamp
+                except SigningKeyError:
+                    log.exception("keys.reload_failed")  # keep signing with the key it has
+        return self._ring
+
+    @property
+    def signer(self) -> Signer:
+        return self.get().signer
+
+    @property
+    def keys(self) -> tuple[PublicKey, ...]:
+        return self.get().keys
+
+    def trusted(self) -> dict[str, bytes]:
+        return self.get().trusted()
+
+    def receipt(self, game: str, seq: int, head: str, at: str) -> dict[str, Any]:
+        return self.get().signer.receipt(game, seq, head, at)

@@ -14,7 +14,7 @@ from events.domain.platform import Context
 from events.domain.platform.talk import POST
 from events.mapping.chain import seal
 from events.mapping.envelope import Envelope
-from events.mapping.signing import Signer
+from events.mapping.signing import Receipts
 from events.mapping.snapshot import SnapshotError
 from events.redisstore.cache import Loaded, MatchCache
 from events.redisstore.store import SNAPSHOT_EVERY, EventStore
@@ -29,7 +29,7 @@ MAX_TRIES = 100
 class CommandHandler:
     """Runs queued commands; safe to run twice for the same command id."""
 
-    def __init__(self, store: EventStore, cache: MatchCache | None = None, signer: Signer | None = None) -> None:
+    def __init__(self, store: EventStore, cache: MatchCache | None = None, signer: Receipts | None = None) -> None:
         self.store = store
         self.cache = cache or MatchCache(store)
         self.signer = signer  # signs each accepted command's receipt

@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
@@ -33,6 +33,12 @@ def raw_public(key: Ed25519PrivateKey) -> bytes:
 
 def _message(context: bytes, obj: Mapping[str, Any]) -> bytes:
     return context + canonical({k: v for k, v in obj.items() if k != "sig"})
+
+
+class Receipts(Protocol):
+    """What signs receipts: a Signer, or a key ring that follows rotations (service/keys.py)."""
+
+    def receipt(self, game: str, seq: int, head: str, at: str) -> dict[str, Any]: ...
 
 
 @dataclass(frozen=True)

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from events.mapping.signing import TRAILER, valid
-from service.keys import SigningKeyError, load_keys, pem_of, rotate
+from events.mapping.signing import RECEIPT, TRAILER, valid
+from service.keys import LiveKeys, SigningKeyError, load_keys, pem_of, rotate
 from service.settings import Settings
 
 
@@ -88,3 +88,17 @@ def test_bad_key_settings_say_why(tmp_path: Path, value: str, old: str, message:
 def test_a_key_given_by_setting_is_not_in_the_settings_repr() -> None:
     pem = pem_of(Ed25519PrivateKey.generate()).decode()
     assert pem.splitlines()[1] not in repr(Settings(signing_key=pem))
+
+
+def test_a_running_process_follows_a_rotation(tmp_path: Path) -> None:
+    live = LiveKeys(settings(tmp_path), every=0.0)
+    before = live.signer.id
+    r = live.receipt("p01-abcdef012345", 3, "ab" * 32, "2026-12-01T12:00:00.000Z")
+    assert r["key"] == before
+    _, new = rotate(settings(tmp_path))
+    assert live.signer.id == new and [k.id for k in live.keys] == [new, before]
+    assert live.receipt("p01-abcdef012345", 4, "ab" * 32, "2026-12-01T12:00:01.000Z")["key"] == new
+    assert valid(RECEIPT, r, live.trusted()[before])  # what it signed before still verifies
+    slow = LiveKeys(settings(tmp_path), every=3600.0)  # looks again only after `every`
+    rotate(settings(tmp_path))
+    assert slow.signer.id == new
