@@ -262,6 +262,9 @@ class View(BaseModel):
     prompt_text: str | None
     outcome: dict[str, Any] | None
     board: dict[str, Any]
+    referee: bool | None = Field(None, description="true for the game's referee, whose view adds seat_boards")
+    seat_boards: list[dict[str, Any]] | None = Field(None, description="the referee's: each seat's board as "
+                                                     "that seat sees it, by seat")
 
 
 class ChainedCommand(BaseModel):
@@ -622,7 +625,7 @@ _Q_AT = {"name": "at", "in": "query", "required": False,
          "schema": {"type": "integer", "minimum": 1, "maximum": INT64}}
 _Q_MIN_SEQ = {"name": "min_seq", "in": "query", "required": False,
               "description": "read your own writes: wait (up to 2 s) until the read model has reached this seq "
-              "(the last seq of your accepted command); 409 seq_not_reached if the game has not reached it "
+              "(the last seq of your accepted command); 422 seq_not_reached if the game has not reached it "
               "by then, 504 projection_behind if its board is late",
               "schema": {"type": "integer", "minimum": 1, "maximum": INT64}}
 _Q_WAIT = {"name": "wait", "in": "query", "required": False,
@@ -636,7 +639,7 @@ OPERATIONS: dict[tuple[str, str], Op] = {
     ("POST", "/v1/games/{gid}/forks"): Op({201: ForkCreated}, (400, 401, 403, 404, 409, 413, 429, *_E),
                                           _GAME_OR_NONE, ForkIn),
     ("GET", "/v1/game-types"): Op({200: GameTypes}, (414, 422), _NONE),
-    ("GET", "/v1/games/{gid}"): Op({200: Summary}, (404, 409, 504, *_E), _NONE, parameters=[_Q_MIN_SEQ]),
+    ("GET", "/v1/games/{gid}"): Op({200: Summary}, (404, 504, *_E), _NONE, parameters=[_Q_MIN_SEQ]),
     ("POST", "/v1/games/{gid}/commands"): Op({200: CommandResult, 202: Queued},
                                              (400, 401, 403, 404, 409, 413, 429, *_E), _GAME, CommandIn,
                                              [_Q_WAIT]),
@@ -645,7 +648,7 @@ OPERATIONS: dict[tuple[str, str], Op] = {
     ("POST", "/v1/games/{gid}/join"): Op({200: CommandResult}, (400, 401, 403, 404, 409, 413, *_E), _GAME, EntropyIn),
     ("POST", "/v1/games/{gid}/abort"): Op({200: CommandResult, 202: Queued}, (401, 403, 404, 409, *_E),
                                           [{"seatToken": []}]),
-    ("GET", "/v1/games/{gid}/view"): Op({200: View}, (401, 403, 404, 409, 429, 504, *_E), _GAME_OR_NONE,
+    ("GET", "/v1/games/{gid}/view"): Op({200: View}, (401, 403, 404, 429, 504, *_E), _GAME_OR_NONE,
                                         parameters=[_Q_AT, _Q_MIN_SEQ]),
     ("GET", "/v1/games/{gid}/legal"): Op({200: Legal}, (401, 403, 404, *_E), _GAME),
     ("GET", "/v1/games/{gid}/events"): Op({200: EventsPage}, (401, 403, 404, *_E), _GAME_OR_NONE,
