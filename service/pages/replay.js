@@ -166,6 +166,9 @@
     for (const m of ch.moved || []) out.push(["moved", `${pieceName(m)} moved ${m.from} → ${m.to}`]);
     for (const r of ch.removed || []) out.push(["removed", `${pieceName(r)} removed from ${r.cell}`]);
     for (const t of ch.turned || []) out.push(["turned", `${t.cell}: ${pieceName(t.from)} is now ${pieceName(t.to)}`]);
+    // A cell's own label (the tile, a count on it): its id dropped where the label repeats it.
+    const bare = (cell, label) => { const t = String(label ?? ""); return t.startsWith(cell + " ") ? t.slice(cell.length + 1) : t; };
+    for (const r of ch.relabelled || []) out.push(["relabelled", `${r.cell}: ${bare(r.cell, r.from) || "—"} → ${bare(r.cell, r.to) || "—"}`]);
     for (const s of ch.scores || []) {
       const d = s.after - s.before;
       out.push(["score", `${nameOf(s.seat)}: ${s.what} ${s.before} → ${s.after} (${d > 0 ? "+" : "−"}${Math.abs(d)})`]);

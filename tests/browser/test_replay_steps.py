@@ -166,6 +166,8 @@ def test_a_finished_game_shows_its_draws_re_derived_and_everything(stack: Stack,
     expect(page.locator("#step-draws")).to_contain_text("derived from the committed seed")
     expect(page.locator("#step-draws li.mv-draw")).to_have_text(re.compile(r"^#\d+: d6 → [1-6]$"))
     expect(page.locator("#audit-badge")).to_have_text("verified")
+    # a board without pieces that move (the race's counters): the cell whose number changed
+    expect(page.locator("#step-changes")).to_contain_text("s0: 0 → ")
     page.locator("#view-as").select_option("all")
     expect(page).to_have_url(f"{stack.url}/games/{gid}/replay?at=2&view=all")
     expect(page.locator("#viewer")).to_contain_text("Everything shown")

@@ -119,3 +119,10 @@ def test_draws_in_words() -> None:
     texts = [noted_in_words(n) for n in rng.notes]
     assert texts[0].startswith("#37: d6 → ") and texts[1].startswith("#38: one of 5 → number ")
     assert texts[2].startswith("#39") and texts[2].endswith("a shuffle of 4")
+
+
+def test_a_cell_whose_own_label_changed_is_relabelled() -> None:
+    before = {"board": {"board": {"cells": [{"id": "c4", "label": "c4 shr", "pieces": []}, {"id": "s0", "label": "0", "pieces": []}]}}}
+    after = {"board": {"board": {"cells": [{"id": "c4", "label": "c4 shr*", "pieces": []}, {"id": "s0", "label": "0", "pieces": []}]}}}
+    ch = board_changes(before, after)
+    assert ch["relabelled"] == [{"cell": "c4", "from": "c4 shr", "to": "c4 shr*"}] and ch["cells"] == ["c4"]
