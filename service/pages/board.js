@@ -245,7 +245,7 @@
   function provenanceBadges(s) {
     const out = [];
     if (s.analysis && s.fork) {
-      out.push(" ", el("a", { class: "badge analysis-badge", href: `/games/${encodeURIComponent(s.fork.game)}/replay?at=${s.fork.seq}`,
+      out.push(" ", el("a", { class: "badge analysis-badge", href: `/games/${encodeURIComponent(s.fork.game)}/replay?seq=${s.fork.seq}`,
         title: `an analysis game, forked from ${s.fork.game} at seq ${s.fork.seq}` }, `analysis · from ${s.fork.game} @ ${s.fork.seq}`));
     }
     if (s.refereed && s.referee) {

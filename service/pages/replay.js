@@ -515,7 +515,8 @@
       if (rawAt !== null) await go(null, rawSeq && /^\d+$/.test(rawSeq) ? Number(rawSeq) : null, { raw: rawAt });
       else if (rawSeq !== null) {
         const n = /^\d+$/.test(rawSeq) ? stepOfSeq(Number(rawSeq)) : null;
-        if (n) await go(n, Number(rawSeq));
+        // A seq that ends its step is the whole step; another one, the sub-step at that event.
+        if (n) await go(n, S.entries[n - 1].seq_to === Number(rawSeq) ? null : Number(rawSeq));
         else badPosition({ message: `'seq' is an event's seq, from 1 to ${S.seq}, not ${JSON.stringify(rawSeq.slice(0, 20))}.` });
       } else await go(S.entries.length);
       audit();
