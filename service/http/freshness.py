@@ -21,28 +21,40 @@ async def checkpoint(p: ApiParts, gid: str) -> int:
 
 async def at_least(p: ApiParts, gid: str, min_seq: int | None) -> None:
     """Return once the game's read models have reached `min_seq` (None: at once); 422 for a seq
-    below 1, 504 `projection_behind` when the wait ends first."""
+    below 1. When the wait ends first: 422 `seq_not_reached` if the game's log has not reached
+    `min_seq` either (the client asked for a move nobody made), else 504 `projection_behind`
+    (the events are there and the projection is late: the server's fault)."""
     if min_seq is None:
         return
     if min_seq < 1:
         raise ApiError(422, "bad_seq", "'min_seq' counts from 1")
+    done, head = await _progress(p, gid)
+    if done >= min_seq:
+        return  # the common case: projected already, no subscription needed
+    if head >= min_seq:
+        # The events are there, the projection not yet: ask the projector for this game now,
+        # rather than after its burst merge (an URGENT feed entry; reading it is idempotent).
+        with reaching_redis():
+            await p.reads.aio.xadd(p.store.keys(gid).feed, {"g": gid, URGENT.decode(): "1"})
+    wait = p.settings.min_seq_wait_seconds
+    if await p.watchers.reached(gid, min_seq, wait, lambda: checkpoint(p, gid)):
+        return
+    done, head = await _progress(p, gid)
+    if head < min_seq:
+        raise ApiError(422, "seq_not_reached",
+                       f"the game {gid} is at seq {head}, not yet {min_seq}, after a {wait:g} s wait: "
+                       "min_seq is a seq the game has reached (your accepted command's last)")
+    raise ApiError(504, "projection_behind",
+                   f"the board of {gid} is projected to seq {done}, not yet {min_seq}, after {wait:g} s: "
+                   "ask again", {"Retry-After": "1"})
+
+
+async def _progress(p: ApiParts, gid: str) -> tuple[int, int]:
+    """The seq the read models are projected to, and the game's log's last seq (one round trip)."""
     k = p.store.keys(gid)
     with reaching_redis():
         pipe = p.reads.aio.pipeline(transaction=False)
         pipe.hget(k.rm, "checkpoint")
         pipe.xlen(k.events)
         done, head = await pipe.execute()
-    if done is not None and int(done) >= min_seq:
-        return  # the common case: projected already, no subscription needed
-    if head >= min_seq:
-        # The events are there, the projection not yet: ask the projector for this game now,
-        # rather than after its burst merge (an URGENT feed entry; reading it is idempotent).
-        with reaching_redis():
-            await p.reads.aio.xadd(k.feed, {"g": gid, URGENT.decode(): "1"})
-    wait = p.settings.min_seq_wait_seconds
-    if await p.watchers.reached(gid, min_seq, wait, lambda: checkpoint(p, gid)):
-        return
-    now = await checkpoint(p, gid)
-    raise ApiError(504, "projection_behind",
-                   f"the board of {gid} is projected to seq {now}, not yet {min_seq}, after {wait:g} s: "
-                   "ask again (a seq beyond the game's last never comes)", {"Retry-After": "1"})
+    return (0 if done is None else int(done)), int(head)
