@@ -256,3 +256,21 @@ def test_a_snapshot_of_a_match_keeps_its_clock() -> None:
     _, m = _run(m, Command(VACATION, {"on": True}, seat), T0 + 1000)
     again = decode(encode(m), snapshot_classes)
     assert clock_of(again) == clock_of(m) and clock_of(again).vacation == frozenset({seat})
+
+
+def test_a_seat_still_to_move_keeps_its_deadline_when_another_seat_of_its_prompt_moves() -> None:
+    from dataclasses import replace
+
+    from rules.core import Prompt
+
+    m = _new({"per_move": 100}, game="race")
+    both = replace(m, state=replace(m.state, prompt=Prompt((0, 1), "roll")))
+    m = _start(both)
+    c = clock_of(m)
+    assert c.deadline(0) == c.deadline(1) == to_iso(T0 + 100_000)
+    # Seat 0 answers 30 s later; the prompt now waits on seat 1 alone.
+    moved = replace(m, state=replace(m.state, prompt=Prompt((1,), "roll")), last_command=(0, m.seq + 1, m.seq + 1),
+                    seq=m.seq + 1)
+    _, after = _run(moved, Command("boardlog.clock", {}, None), T0 + 30_000)
+    assert clock_of(after).deadline(1) == to_iso(T0 + 100_000)  # not a fresh 100 s
+    assert clock_of(after).seats == (1,)

@@ -224,15 +224,20 @@ def _decide_clock(match: Match, command: Command, context: Context) -> list[Even
     banks = list(clock.banks) if len(clock.banks) == n else [setting.bank * 1000] * n
     budget: dict[int, int] = {}
     if change == CLOCK_STARTED:
+        # A seat still prompted that did not make the move (another seat of a prompt they share
+        # did) keeps the time it had: its move is still to come.
+        mover = match.last_command[0] if match.last_command is not None else None
+        waiting = {s for s in seats if clock.seq and s in clock.seats and s != mover}
         if clock.seq:
-            # The seats that were on the clock have moved (or the prompt moved past them): time
+            # The seats that were on the clock and moved (or the prompt moved past them): time
             # used beyond the move's own comes out of the bank, and each move adds the increment.
             for s in clock.seats:
                 r = _remaining(clock, s, now)
-                if r is not None and 0 <= s < n:
+                if r is not None and 0 <= s < n and s not in waiting:
                     banks[s] = min(banks[s], r) + setting.increment * 1000
         for s in seats:
-            budget[s] = setting.per_move * 1000 + (banks[s] if 0 <= s < n else 0)
+            kept = _remaining(clock, s, now) if s in waiting else None
+            budget[s] = kept if kept is not None else setting.per_move * 1000 + (banks[s] if 0 <= s < n else 0)
     else:
         for s in seats:
             r = _remaining(clock, s, now)
