@@ -55,7 +55,7 @@ def test_a_fork_and_a_refereed_game_are_badged(stack: Stack, new_page: Any, shot
         page.goto(f"{stack.url}/games/{fid}#token={fork['seats'][0]['token']}")
         badge = page.locator("#status .analysis-badge")
         expect(badge).to_have_text(f"analysis · from {gid} @ {n}")
-        assert badge.get_attribute("href") == f"/games/{gid}/replay?at={n}"
+        assert badge.get_attribute("href") == f"/games/{gid}/replay?seq={n}"  # a seq (the replay's ?at= is a step)
         expect(page.locator("#status .referee-badge")).to_have_count(0)  # the fork names no referee
         page.screenshot(path=str(shots / f"fork-board-{name}.png"), full_page=False)
         origin = new_page(width, height)
@@ -63,6 +63,17 @@ def test_a_fork_and_a_refereed_game_are_badged(stack: Stack, new_page: Any, shot
         expect(origin.locator("#status .referee-badge")).to_have_text("refereed by rita")
         expect(origin.locator("#status .analysis-badge")).to_have_count(0)
         origin.screenshot(path=str(shots / f"refereed-board-{name}.png"), full_page=False)
+    # The board's Fork button forks the position shown, for whoever asks (a spectator here).
+    watcher = new_page()
+    watcher.goto(f"{stack.url}/games/{gid}")
+    expect(watcher.locator("#seq")).to_have_text(str(n))
+    watcher.locator("#fork").click()
+    expect(watcher.locator("#fork-msg")).to_contain_text(f"forked at seq {n}")
+    expect(watcher.locator("#fork-msg a.fork-seat")).to_have_count(2)
+    watcher.screenshot(path=str(shots / "fork-button.png"), full_page=False)
+    watcher.locator("#fork-msg a.fork-seat").first.click()
+    expect(watcher.locator("#status .analysis-badge")).to_have_text(f"analysis · from {gid} @ {n}")
+    expect(watcher.locator("#your-seat")).to_contain_text("ann")
     lobby = new_page()
     lobby.goto(stack.url + "/")
     expect(lobby.locator(f'tr[data-game="{fid}"] .analysis-badge')).to_have_text("analysis")
