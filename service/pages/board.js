@@ -274,6 +274,21 @@
   });
   $("referee-export").addEventListener("click", () => $("export").click());
 
+  /* A what-if fork from the position shown: the answer's seat links are the forker's (each opens
+     the fork as that seat); the first opens in this tab's place when followed. */
+  $("fork").addEventListener("click", async () => {
+    const box = $("fork-msg");
+    try {
+      const at = S.view ? S.view.seq : undefined;
+      const { data } = await api(`/v1/games/${gid}/forks`, { method: "POST", token: S.token, body: at ? { at } : {} });
+      clear(box).append(el("div", { class: "msg ok" }, `Analysis game ${data.id} forked at seq ${data.fork.seq}: `,
+        ...data.seats.filter((x) => x.token).flatMap((x, i) => [i ? ", " : "",
+          el("a", { href: `/games/${encodeURIComponent(data.id)}#token=${x.token}`, class: "fork-seat" }, `play ${x.name}`)])));
+    } catch (e) {
+      showError(box, e, "No fork:");
+    }
+  });
+
   function renderView() {
     const shown = S.view;
     if (!shown) return;
