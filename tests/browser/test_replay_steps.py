@@ -113,6 +113,10 @@ def test_the_move_step_shows_the_unit_on_its_destination_and_both_cells(stack: S
     expect(page).to_have_url(f"{stack.url}/games/{gid}/replay?at={n}&seq={seq}")
     page.get_by_role("button", name="Show the whole step").click()
     expect(page.locator("#step-sub")).to_be_hidden()
+    # a link by seq (a dispute's, a fork's) opens the step holding it, at that event
+    page.goto(f"{stack.url}/games/{gid}/replay?seq={seq}")
+    expect(page.locator("#board")).to_have_attribute("data-step", str(n))
+    expect(page.locator("#step-sub")).to_contain_text(f"event #{seq}")
 
     # the audit says what it checked, mid-game: the draws wait for the end
     expect(page.locator("#audit-reason")).to_contain_text(re.compile(r"intact; \d+ draws? checkable when the game ends"))
