@@ -265,7 +265,8 @@ def build_deadlines(settings: Settings) -> tuple[Parts, Deadlines]:
         actors[0].send_with_options(args=(gid, clock_seq, seat, kind), delay=delay_ms)
 
     crash = os.environ.get("BOARDLOG_TEST_CRASH_ON_DEADLINE") == "1"  # fault injection, tests only
-    deadlines = Deadlines(core.store, submitter(core.store, core.actor.send, crash), schedule)
+    deadlines = Deadlines(core.store, submitter(core.store, core.actor.send, crash), schedule,
+                          vacations=VacationStore(core.redis, settings.namespace))
     actors.append(declare_deadlines(core.broker, deadlines.fire, settings.store_wait_seconds))
     declare_vacation_over(core.broker, vacations(core))
     return core, deadlines

@@ -33,15 +33,18 @@ from events.domain.platform.clock import (
     CLOCK,
     REMIND,
     TIMEOUT,
+    VACATION,
     clock_of,
     due_change,
     setting_of,
+    to_iso,
     to_ms,
 )
 from events.redisstore.cache import MatchCache
 from events.redisstore.errors import StoreUnavailable
 from events.redisstore.feed import Entry, FeedGroup, GroupMissing
 from events.redisstore.store import EventStore
+from events.redisstore.vacations import VacationStore
 from rules.core import Command
 
 log = structlog.get_logger("boardlog.deadlines")
@@ -87,8 +90,10 @@ class Deadlines:
         claim_idle_ms: int = 10_000,
         batch: int = 200,
         clock: Callable[[], float] = time.time,
+        vacations: VacationStore | None = None,
     ) -> None:
         self.store = store
+        self.vacations = vacations
         self.submit = submit
         self.schedule = schedule
         self.cache = MatchCache(store, size=1024)
@@ -117,7 +122,9 @@ class Deadlines:
         clock = clock_of(match)
         if clock.seq == 0:
             # The game's first prompt: no command comes before it, so no worker sets its clock
-            # (after a command the worker does, as the platform's automatic answer).
+            # (after a command the worker does, as the platform's automatic answer). A seat whose
+            # player is away already (a game started during their vacation) starts stopped.
+            self._away(gid, match)
             if due_change(match) is not None:
                 self.submit(gid, f"clock-{match.seq}", Command(CLOCK, {}, None))
             return 0
@@ -140,6 +147,15 @@ class Deadlines:
         self.store.r.set(self._key(gid), clock.seq, px=latest - now + 86_400_000)
         log.info("deadlines.scheduled", game=gid, clock=clock.seq, messages=n)
         return n
+
+    def _away(self, gid: str, match: Match) -> None:
+        if self.vacations is None:
+            return
+        for seat, (pid, v) in self.vacations.away_in(gid).items():
+            if seat in clock_of(match).vacation or not self.vacations.add_game(pid, v.n, gid, seat):
+                continue
+            # The id a vacation's start gives its commands: sent twice, it applies once.
+            self.submit(gid, f"vacation-{pid}-{v.n}-on", Command(VACATION, {"on": True, "until": to_iso(v.until_ms)}, seat))
 
     def fire(self, gid: str, clock_seq: int, seat: int, kind: str) -> str:
         """A deadline message arrived: submit its command if it still stands; what was done."""

@@ -150,3 +150,35 @@ class VacationStore:
                 if _s(holder) == pid:
                     out[gid] = int(seat)
         return out
+
+    @reports_unavailable
+    def away_in(self, gid: str) -> dict[int, tuple[str, Vacation]]:
+        """Seat -> (player, their running vacation) for the seats of `gid` whose player is away."""
+        keys = PlayerKeys(self.base.rsplit(":", 1)[0])
+        claims = {int(seat): _s(pid) for seat, pid in self.r.hgetall(keys.claims(gid)).items()}
+        out = {}
+        for seat, pid in claims.items():
+            v = self.status(pid)
+            if v.on:
+                out[seat] = (pid, v)
+        return out
+
+    @reports_unavailable
+    def add_game(self, pid: str, n: int, gid: str, seat: int) -> bool:
+        """Count `gid` among the games vacation `n` stopped (so its end restarts that clock too);
+        False when that vacation is no longer running."""
+        key = self.key(pid)
+        with self.r.pipeline() as pipe:
+            while True:
+                try:
+                    pipe.watch(key)
+                    v = self._read(pipe.hgetall(key), self.now_ms())
+                    if not v.on or v.n != n:
+                        pipe.reset()
+                        return False
+                    pipe.multi()
+                    pipe.hset(key, "games", orjson.dumps({**v.games, gid: seat}))
+                    pipe.execute()
+                    return True
+                except redis.WatchError:
+                    continue

@@ -262,8 +262,13 @@ def test_vacation_stops_every_clock_of_the_player_and_restarts_it_with_the_time_
         left = stopped.data["left"]["0"]
         started = next(e for e in store.read(gid, 1) if e.type == "boardlog.ClockStarted")
         assert 0 < left <= 600_000 and left == _ms(started.data["deadlines"]["0"]) - _ms(stopped.at)
+        # A game that starts while the player is away starts with their clock stopped.
+        late, _ = new_game(c, {"per_move": 600, "on_timeout": "pause"}, headers=me, seats=[{"player": "vic"}, "bob"])
+        wait_for(lambda: (c.get(f"/v1/games/{late}").json().get("clock") or {}).get("vacation") == [0], timeout=30)
+        assert not (c.get(f"/v1/games/{late}").json()["clock"]["deadlines"] or {}).get("0")
         r = c.delete("/v1/me/vacation", headers=me)
         assert r.status_code == 200 and r.json()["on"] is False and r.json()["used_seconds"] > 0
+        wait_events(store, late, lambda es: any(e.type == "boardlog.VacationEnded" for e in es))
         assert c.delete("/v1/me/vacation", headers=me).json()["error"]["code"] == "no_vacation"
         envs = wait_events(store, gid, lambda es: any(e.type == "boardlog.ClockResumed" for e in es))
         resumed = next(e for e in envs if e.type == "boardlog.ClockResumed")
