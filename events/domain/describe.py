@@ -90,9 +90,10 @@ def _taken_back(d: Mapping[str, Any], names: Sequence[str]) -> str:
     to, first, last = d.get("to_seq"), d.get("first"), d.get("last")
     what = "A move is taken back" if "dispute" not in d else "The disputed moves are voided"
     if isinstance(to, int):
-        what += f": the game returns to step {to}"
+        # seqs, not the replay's steps (one step is a command with all its events)
+        what += f": the game returns to where it was at seq {to}"
         if isinstance(first, int) and isinstance(last, int):
-            what += f" (steps {first} to {last} are struck through)"
+            what += f" (seqs {first} to {last} stay in the record, struck through)"
     return what + "."
 
 
