@@ -75,5 +75,12 @@ def test_the_stream_works_on_a_cluster(cluster_stack: Stack) -> None:
 
         threading.Thread(target=listen, daemon=True).start()
         assert ready.wait(10)
-        assert command(c, gid, tokens[0]).status_code == 200
+        moved = command(c, gid, tokens[0])
+        assert moved.status_code == 200
         wait_for(lambda: any('"seq":4' in x for x in seen), timeout=15)
+        # Read your own writes on a cluster: the wait's subscription is on one node, the notice
+        # published on the game's shard reaches it.
+        last = moved.json()["seq"][1]
+        assert command(c, gid, tokens[1]).status_code == 200
+        fresh = c.get(f"/v1/games/{gid}?min_seq={last + 1}")
+        assert fresh.status_code == 200 and fresh.json()["seq"] >= last + 1, fresh.text
