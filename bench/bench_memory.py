@@ -27,8 +27,10 @@ from typing import Any
 sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
 import redis  # noqa: E402
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey  # noqa: E402
 
 from events.domain.match import fold_match  # noqa: E402
+from events.mapping.signing import Signer  # noqa: E402
 from events.redisstore.store import EventStore  # noqa: E402
 from projections.projector import rebuild  # noqa: E402
 from rules import catalog  # noqa: E402
@@ -83,11 +85,12 @@ def main() -> None:
     tmp = Path(tempfile.mkdtemp(prefix="boardlog-mem-"))
     server = EmbeddedRedis(tmp / "redis", appendonly=True).start()
     client = redis.Redis.from_url(server.url)
+    signer = Signer.of(Ed25519PrivateKey.generate())
     print(f"memory per finished game: {per_type} games a type, seeds from {first_seed}, embedded Redis with AOF")
     try:
         for game in CASES:
             store = EventStore(client, f"mem{game}", partitions=8)
-            handler = CommandHandler(store)
+            handler = CommandHandler(store, signer=signer)  # receipts in the answers, as serve signs them
             played = []
             t0 = time.perf_counter()
             for i in range(per_type):

@@ -14,7 +14,7 @@ once it is archived; only the lobby's sorted sets and Redis's key table grow wit
 and they are inside the per-game figure), and the lobby's page times at that size (the API's own
 `lobby_rows`, medians of 20, wall and CPU).
 
-Usage: .venv/bin/python -m bench.bench_scale [played per type] [total games]
+Usage: .venv/bin/python -m bench.bench_scale [played per type] [total games] [--no-receipts]
 """
 
 from __future__ import annotations
@@ -31,8 +31,10 @@ from typing import Any
 sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
 import redis  # noqa: E402
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey  # noqa: E402
 
 from bench.bench_memory import play  # noqa: E402
+from events.mapping.signing import Signer  # noqa: E402
 from events.redisstore.keys import new_game_id  # noqa: E402
 from events.redisstore.store import EventStore  # noqa: E402
 from projections.lobby import lobby_rows  # noqa: E402
@@ -65,15 +67,18 @@ def timed(fn: Any, n: int = 20) -> str:
 
 
 def main() -> None:
-    per_type = int(sys.argv[1]) if len(sys.argv) > 1 else 8
-    total = int(sys.argv[2]) if len(sys.argv) > 2 else 10_000
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    per_type = int(args[0]) if args else 8
+    total = int(args[1]) if len(args) > 1 else 10_000
     catalog.load([])
     configure("json", logging.WARNING)
     server = EmbeddedRedis(Path(tempfile.mkdtemp(prefix="boardlog-scale-")) / "redis", appendonly=False).start()
     client = redis.Redis.from_url(server.url)
     try:
         store = EventStore(client, "scale", partitions=PARTITIONS)
-        handler = CommandHandler(store)
+        # Receipts in the answers as serve signs them, unless told not to (the figure without them).
+        signer = None if "--no-receipts" in sys.argv else Signer.of(Ed25519PrivateKey.generate())
+        handler = CommandHandler(store, signer=signer)
         base = used(client)
         t0 = time.perf_counter()
         played: list[tuple[str, str, int]] = []  # (type, gid, events)
@@ -85,7 +90,8 @@ def main() -> None:
         rebuild(store)
         for _, gid, _ in played:
             assert store.archives.archive(gid) == "archived"
-        print(f"played and archived {len(played)} games ({per_type} a type) in {time.perf_counter() - t0:.0f} s")
+        print(f"played and archived {len(played)} games ({per_type} a type, "
+              f"{'no receipts' if signer is None else 'answers with signed receipts'}) in {time.perf_counter() - t0:.0f} s")
         size: dict[str, list[int]] = defaultdict(list)
         for game, gid, _ in played:
             size[game].append(sum(int(client.memory_usage(k, samples=0) or 0) for k in game_keys(client, store, gid)))
