@@ -103,15 +103,14 @@ def main() -> None:
         t0 = time.perf_counter()
         dumps = []
         for _, gid, _ in played:
-            keys = game_keys(client, store, gid)
             score = client.zscore(store.keys(gid).lobby, gid)
-            dumps.append((gid, [(k, client.dump(k)) for k in keys], score))
+            dumps.append((gid, [(k, client.dump(k)) for k in game_keys(client, store, gid)], score))
         for i in range(total - len(played)):
-            gid, keys, score = dumps[i % len(dumps)]
+            gid, dumped, score = dumps[i % len(dumps)]
             new = new_game_id(PARTITIONS)
             new_keys = store.keys(new)
             pipe = client.pipeline(transaction=False)
-            for k, blob in keys:
+            for k, blob in dumped:
                 suffix = k.split(f":g:{gid}:", 1)[1]
                 pipe.restore(f"{new_keys.base}:{suffix}", 0, blob)
             pipe.zadd(new_keys.lobby, {new: (score or 0) - i})
