@@ -112,6 +112,7 @@ def main() -> None:
             pipe = client.pipeline(transaction=False)
             for k, blob in dumped:
                 suffix = k.split(f":g:{gid}:", 1)[1]
+                assert blob is not None
                 pipe.restore(f"{new_keys.base}:{suffix}", 0, blob)
             pipe.zadd(new_keys.lobby, {new: (score or 0) - i})
             pipe.execute()
