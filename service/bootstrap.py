@@ -264,7 +264,13 @@ def build_deadlines(settings: Settings) -> tuple[Parts, Deadlines]:
     def schedule(gid: str, clock_seq: int, seat: int, kind: str, delay_ms: int) -> None:
         actors[0].send_with_options(args=(gid, clock_seq, seat, kind), delay=delay_ms)
 
-    crash = os.environ.get("BOARDLOG_TEST_CRASH_ON_DEADLINE") == "1"  # fault injection, tests only
+    crash = None
+    if os.environ.get("BOARDLOG_TEST_CRASH_ON_DEADLINE") == "1":
+        # Fault injection, tests only: the first submit after a test arms the key kills this worker.
+        armed = f"{settings.namespace}:test:crash-deadline"
+
+        def crash() -> bool:
+            return bool(core.redis.delete(armed))
     deadlines = Deadlines(core.store, submitter(core.store, core.actor.send, crash), schedule,
                           vacations=VacationStore(core.redis, settings.namespace))
     actors.append(declare_deadlines(core.broker, deadlines.fire, settings.store_wait_seconds))

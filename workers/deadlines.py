@@ -65,12 +65,12 @@ Schedule = Callable[[str, int, int, str, int], object]
 
 
 def submitter(store: EventStore, send: Callable[[str, str], object],
-              crash_before_send: bool = False) -> Submit:
+              crash_before_send: Callable[[], bool] | None = None) -> Submit:
     """The normal command path, from a worker: the pending record, then the commands actor."""
 
     def submit(gid: str, cid: str, command: Command) -> None:
         store.put_pending(gid, cid, command.to_json(), time.time_ns() // 1_000_000)
-        if crash_before_send:
+        if crash_before_send is not None and crash_before_send():
             # Fault injection for the killed-as-it-fires test; never set in production.
             os.kill(os.getpid(), signal.SIGKILL)
         send(gid, cid)
