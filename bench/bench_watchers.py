@@ -126,9 +126,12 @@ def main() -> None:
     stack = Stack(server.url, ns, 2, 4)
     try:
         rows: dict[int, list[tuple[list[float], int, int, int]]] = {args.watchers: [], 0: []}
+        cpu: dict[int, list[float]] = {args.watchers: [], 0: []}  # the API's CPU ms per move
         for _ in range(args.runs):
             for w in (args.watchers, 0):
+                before = stack.cpu()["api"]
                 rows[w].append(run(stack.port, games, w, args.reads))
+                cpu[w].append((stack.cpu()["api"] - before) * 1000 / max(1, rows[w][-1][2]))
         print(f"GET /v1/games/{{gid}} one at a time on one API process while two seats play 10 games, "
               f"{args.runs} alternating runs of {args.reads} reads, {os.cpu_count()} cores:")
         for w in (args.watchers, 0):
@@ -136,7 +139,8 @@ def main() -> None:
             print(f"  {w:>5} SSE streams open: p50 {statistics.median(pct(r[0], 50) for r in rs):.1f} ms, "
                   f"p99 {statistics.median(pct(r[0], 99) for r in rs):.1f} ms "
                   f"(runs {', '.join(f'{pct(r[0], 99):.1f}' for r in rs)}); "
-                  f"{sum(r[2] for r in rs)} moves meanwhile; streams that heard no move: {sum(r[3] for r in rs)}")
+                  f"{sum(r[2] for r in rs)} moves meanwhile; streams that heard no move: {sum(r[3] for r in rs)}; "
+                  f"API CPU {statistics.median(cpu[w]):.1f} ms per move (with its reads and the streams' opening)")
     finally:
         stack.stop()
         server.stop()

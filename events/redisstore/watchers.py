@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections import deque
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -49,25 +50,41 @@ def sse_frame(summary: bytes) -> bytes:
 
 class Watch:
     """One watcher's notices, each as its server-sent event (built once for every watcher of
-    the game), newest kept when it falls behind."""
+    the game), the newest QUEUE_SIZE kept when it falls behind.
+
+    A deque and one future, not an asyncio.Queue with wait_for: a notice reaches every watcher
+    of its game at once, and wait_for makes a task per call (Python 3.11)."""
 
     def __init__(self, gid: str, client: str) -> None:
         self.gid = gid
         self.client = client
         self.closed = False
-        self.queue: asyncio.Queue[bytes] = asyncio.Queue(QUEUE_SIZE)
+        self._frames: deque[bytes] = deque(maxlen=QUEUE_SIZE)
+        self._waiter: asyncio.Future[None] | None = None
 
-    def put(self, data: bytes) -> None:
-        if self.queue.full():
-            self.queue.get_nowait()
-        self.queue.put_nowait(data)
+    def put(self, frame: bytes) -> None:
+        self._frames.append(frame)
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
 
     async def next(self, timeout: float) -> bytes | None:
         """The next notice's event; None when none came within `timeout` seconds."""
-        try:
-            return await asyncio.wait_for(self.queue.get(), timeout)
-        except TimeoutError:
-            return None
+        if not self._frames:
+            loop = asyncio.get_running_loop()
+            waiter = self._waiter = loop.create_future()
+            timer = loop.call_later(timeout, _time_up, waiter)
+            try:
+                await waiter
+            finally:
+                timer.cancel()
+                self._waiter = None
+        return self._frames.popleft() if self._frames else None
+
+
+def _time_up(waiter: asyncio.Future[None]) -> None:
+    if not waiter.done():
+        waiter.set_result(None)
 
 
 @dataclass
