@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from events.domain.match import COMMAND_ACCEPTED, GAME_CREATED, Match, commitment, fold_match
 from events.domain.provenance import fork_matches_origin, forked_event, provenance, provenance_of
 from events.mapping.envelope import Envelope
-from rules.core import Command, Event
+from rules.core import Command, Event, RulesVersionUnavailable, get_game
 
 
 class ForkRefused(ValueError):
@@ -45,6 +45,10 @@ def check_fork(origin: Match, origin_over: bool, envs: Sequence[Envelope], head_
     """Refuse a fork at `origin.seq` (the match folded to it; `envs` the record up to it and the
     one event after it, if any) with a code and a reason; return for an allowed one."""
     at = origin.seq
+    try:  # a fork plays on under its origin's rules, never silently under this build's others
+        get_game(origin.game, origin.rules_version)
+    except RulesVersionUnavailable as e:
+        raise ForkRefused(e.code, f"the game was {e.message}: it cannot be forked here") from None
     if origin.over:
         raise ForkRefused("nothing_to_play", f"the game is over at seq {at}: fork an earlier seq")
     if at < head_seq and (len(envs) <= at or envs[at].type != COMMAND_ACCEPTED):

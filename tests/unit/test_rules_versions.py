@@ -16,6 +16,7 @@ import pytest
 
 import rules.core as core
 from events.domain.audit import audit
+from events.domain.forks import ForkRefused, check_fork
 from events.domain.match import decide_and_fold, fold_match
 from events.domain.verdict import judge
 from events.mapping.chain import link
@@ -186,3 +187,12 @@ def test_a_change_of_decisions_bumps_the_rules_version(game: str) -> None:
         f"{game}'s golden decisions changed under rules version {version}: a change that alters a decision "
         f"bumps RULES_VERSION in rules/{game}/game.py, with a line in rules/{game}/CHANGELOG.md; then record "
         f"{_decisions(game)!r} under the new version in tests/golden/decisions.json")
+
+
+def test_a_game_of_rules_this_build_lacks_is_not_forked(registry: None) -> None:
+    envs = play_offline("race", ["ann", "bob"], {"target": 1000}, seed=2, max_commands=4)
+    newer_build_only()
+    match = fold_match([e.event for e in envs[:2]], envs[0].game)
+    with pytest.raises(ForkRefused) as refused:
+        check_fork(match, True, envs[:3], len(envs))
+    assert refused.value.code == "rules_version_unavailable" and "version 1" in refused.value.message
