@@ -257,17 +257,30 @@
     return { seat: S.mode === "seat" ? S.seat : null, names: names(), summary: S.summary, legal: [], width: w, compact: w < 560 };
   }
 
-  /* The removed pieces, drawn as the skin draws them (a view holding just those pieces). */
+  /* The removed pieces, drawn as the skin draws them: the skin's cells for a view holding just
+   * those pieces, less what it draws for a view holding none (a skin may draw some pieces from
+   * elsewhere in the view, as Dragon Dale draws units from its tribes); a removed piece the skin
+   * does not draw from the cell goes as a plain token. */
   function ghostsOf(v, removed, sk, ctx) {
     if (!removed.length) return null;
     const at = {};
     for (const r of removed) (at[r.cell] = at[r.cell] || []).push({ label: r.label, owner: r.owner });
-    let cells = v.board.board.cells.map((c) => ({ ...c, pieces: at[c.id] || [] }));
-    if (sk) {
-      try { cells = sk.board({ ...v, board: { ...v.board, board: { ...v.board.board, cells } } }, ctx).board.cells; } catch (e) { /* plain pieces */ }
-    }
+    const drawn = (pieces) => {
+      const cells = v.board.board.cells.map((c) => ({ ...c, pieces: pieces(c) }));
+      if (!sk) return cells;
+      try { return sk.board({ ...v, board: { ...v.board, board: { ...v.board.board, cells } } }, ctx).board.cells; } catch (e) { return cells; }
+    };
+    const withThem = drawn((c) => at[c.id] || []), without = sk ? drawn(() => []) : null;
+    const sig = (p) => `${p.label}|${p.owner}|${p.title || ""}`;
     const out = {};
-    for (const c of cells) if (at[c.id]) out[c.id] = c.pieces;
+    withThem.forEach((c, i) => {
+      if (!at[c.id]) return;
+      const left = new Map();
+      for (const p of (without ? without[i].pieces : []) || []) left.set(sig(p), (left.get(sig(p)) || 0) + 1);
+      const extra = (c.pieces || []).filter((p) => { const k = sig(p), n = left.get(k) || 0; if (n) { left.set(k, n - 1); return false; } return true; });
+      for (const r of at[c.id].slice(extra.length)) extra.push({ label: pieceName({ label: r.label }), owner: r.owner, title: `${pieceName(r)}, removed in this step` });
+      out[c.id] = extra;
+    });
     return out;
   }
 

@@ -10,6 +10,7 @@ with everything shown. Desktop and phone sizes; screenshots go to /tmp/boardlog-
 
 from __future__ import annotations
 
+import random
 import re
 import uuid
 from collections.abc import Iterator
@@ -23,7 +24,7 @@ from playwright.sync_api import expect
 from tests.browser.conftest import CHROMIUM
 from tests.browser.test_boards import SMALL_TEXT_JS
 from tests.conftest import Stack, child_env, running_stack, wait_for
-from tests.integration.helpers import command, new_race
+from tests.integration.helpers import bearer, command, new_race
 from tests.support.replaying import new_rite, play_rite_until_a_move
 
 pytestmark = [
@@ -233,3 +234,35 @@ def test_each_game_replays_on_its_own_board(stack: Stack, new_page: Any, shots: 
         desk.screenshot(path=str(shots / "replay-dragondale-referee.png"), full_page=True)
         desk.locator("#view-as").select_option("public")
         expect(desk.locator("#viewer")).to_contain_text("public view")
+
+
+def test_a_piece_removed_in_a_step_stays_as_a_ghost(stack: Stack, new_page: Any, shots: Path) -> None:
+    """Legal Rite commands, a defeat whenever one is legal, until a step removes a unit: the
+    replay of that step draws it faded on its cell and says so."""
+    rnd = random.Random(7)
+    with stack.client() as c:
+        gid, tokens = new_rite(c)
+        wait_for(lambda: c.get(f"/v1/games/{gid}").json()["seq"] > 1)
+        head = int(c.get(f"/v1/games/{gid}").json()["seq"])
+        found: dict[str, Any] | None = None
+        for _ in range(200):
+            seat = c.get(f"/v1/games/{gid}/view", params={"at": head}).json()["prompt"]["seats"][0]
+            cmds = c.get(f"/v1/games/{gid}/legal", headers=bearer(tokens[seat])).json()["commands"]
+            pick = [x for x in cmds if x["type"] == "rite.defeat"] or [x for x in cmds if x["type"] in ("rite.move", "rite.summon")] or cmds
+            chosen = rnd.choice(pick)
+            r = command(c, gid, tokens[seat], chosen["type"], chosen["args"], expect=head)
+            assert r.status_code == 200, r.text
+            head = int(r.json()["seq"][1])
+            last = c.get(f"/v1/games/{gid}/replay").json()
+            if last["changes"]["removed"]:
+                found = last
+                break
+        assert found is not None, "no unit removed in 200 commands"
+    gone = found["changes"]["removed"][0]
+    page = new_page(1280, 900)
+    page.goto(f"{stack.url}/games/{gid}/replay?at={found['step']}")
+    expect(page.locator("#board")).to_have_attribute("data-step", str(found["step"]))
+    expect(cell(page, gone["cell"]).locator(".piece.ghost")).to_have_count(1)
+    assert "marked" in str(cell(page, gone["cell"]).get_attribute("class"))
+    expect(page.locator("#step-changes")).to_contain_text(f"removed from {gone['cell']}")
+    page.locator("#board").screenshot(path=str(shots / "replay-rite-ghost.png"))
