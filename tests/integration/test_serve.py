@@ -23,7 +23,7 @@ pytestmark = pytest.mark.integration
 
 
 def start_serve(data: Path, port: int, log: Path) -> subprocess.Popen[bytes]:
-    env = child_env("unused", "bl")
+    env = child_env("unused", "bl", BOARDLOG_CLOCK_MIN_SECONDS="1")  # a clock of seconds (issue #15)
     del env["REDIS_URL"]
     return subprocess.Popen(
         [sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--data", str(data), "--workers", "1"],
@@ -56,11 +56,22 @@ def test_serve_stopped_and_started_again_keeps_every_game(tmp_path: Path) -> Non
                 games.append((gid, tokens))
             wait_for(lambda: all(c.get(f"/v1/games/{g}").json()["seq"] >= 4 for g, _ in games))
             before = {g: c.get(f"/v1/games/{g}").json() for g, _ in games}
+            # A game whose deadline, set now, falls due while serve is stopped (issue #15).
+            r = c.post("/v1/games", json={"game": "race", "seats": ["ann", "bob"], "options": {
+                "target": 1000, "clock": {"per_move": CLOCKED_SECONDS, "on_timeout": "pause"}}})
+            assert r.status_code == 201, r.text
+            clocked = r.json()["id"]
         # Stopped once every part runs: the notifier starts after the API answers, and a part
-        # signalled while it is still starting up can take serve's whole 15 s to stop.
+        # signalled while it is still starting up can take serve's whole 15 s to stop. And once
+        # the clocked game's deadline is a delayed message in the broker's Redis (its AOF is
+        # written every second).
         wait_for(lambda: "notifier.started" in log.read_text(), timeout=60)
+        wait_for(lambda: any(clocked in line and "deadlines.scheduled" in line for line in log.read_text().splitlines()),
+                 timeout=60, interval=0.1)
+        time.sleep(1.2)
     finally:
         assert stop(p) == 0
+    stopped = time.time()
     text = log.read_text()
     assert "open http://127.0.0.1:" in text
     # The embedded Redis outlives the parts still flushing into it: no part meets a dead server.
@@ -75,8 +86,24 @@ def test_serve_stopped_and_started_again_keeps_every_game(tmp_path: Path) -> Non
                 assert command(c, gid, tokens[1]).status_code == 200
             lobby = {g["id"] for g in c.get("/v1/games").json()["games"]}
             assert {g for g, _ in games} <= lobby
+            # The deadline set before the full restart fires after it, once.
+            wait_for(lambda: (c.get(f"/v1/games/{clocked}").json().get("clock") or {}).get("timed_out") == [0],
+                     timeout=120, interval=0.2)
+            timed_out = [e for e in c.get(f"/v1/games/{clocked}/events").json()["events"]
+                         if e["type"] == "boardlog.TurnTimedOut"]
+            assert len(timed_out) == 1 and _seconds(timed_out[0]["at"]) > stopped
+        wait_for(lambda: log.read_text().count("notifier.started") >= 2, timeout=60)
     finally:
         assert stop(p) == 0
+
+
+CLOCKED_SECONDS = 12  # more than stopping serve takes (< 10 s), so the deadline passes while it is down
+
+
+def _seconds(iso: str) -> float:
+    from datetime import datetime
+
+    return datetime.fromisoformat(iso.replace("Z", "+00:00")).timestamp()
 
 
 def answered(url: str, gid: str, token: str, text: str, log: Path, timeout: float = 60) -> None:
