@@ -11,6 +11,7 @@ folds fewer than `SNAPSHOT_EVERY` events.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
@@ -120,6 +121,7 @@ class Archives:
         self.allowed = allowed  # the classes a snapshot may make (the store's snapshot_classes)
         self.size = size
         self._items: OrderedDict[tuple[str, str], Loaded] = OrderedDict()
+        self._lock = threading.Lock()
         self._archive = store.lua(ARCHIVE_LUA)
         self._restore = store.lua(RESTORE_LUA)
 
@@ -139,11 +141,15 @@ class Archives:
             if blob is None:
                 return None  # restored between the two reads
             item = self._loaded(archived.unpack(bytes(blob)))
+        self._keep(key, item)
+        return item
+
+    def _keep(self, key: tuple[str, str], item: Loaded) -> None:
+        with self._lock:  # the API reads from several threads
             self._items[key] = item
+            self._items.move_to_end(key)
             while len(self._items) > self.size:
                 self._items.popitem(last=False)
-        self._items.move_to_end(key)
-        return item
 
     def _loaded(self, rec: archived.Record) -> Loaded:
         if rec.fingerprint != self.store.fingerprint():
@@ -206,7 +212,7 @@ class Archives:
         got = self._archive(keys=[k.events, k.results, k.snap, k.snap + "idx", k.archive, k.meta, k.ended, k.rm],
                             args=[n, len(raw_results), blob, head, gid, *self._compressed_views(gid)])
         if got == 1:
-            self._items[(gid, head)] = self._loaded(back)
+            self._keep((gid, head), self._loaded(back))
             log.info("archive.done", game=gid, events=n, bytes=len(blob))
             return "archived"
         return "archived before" if got == 0 else "moved"
