@@ -306,6 +306,8 @@ async def join(p: ApiParts, player: Player, gid: str, entropy: str, seat: int | 
         held = table.seat_of(player.id)
         if held is not None:
             raise ApiError(409, "already_seated", f"you already hold seat {held} of this table")
+        if table.referee is not None and table.referee.get("player") == player.id:
+            raise ApiError(409, "already_seated", "you referee this table: a referee takes no seat")
         if not table.free:
             raise ApiError(409, "table_full", "every seat of this table is taken")
         if seat is not None and not 0 <= seat < len(table.seats):

@@ -205,6 +205,13 @@ def test_a_table_of_players_may_name_a_referee(stack: Stack) -> None:
         assert c.post(f"/v1/tables/{tid}/join", headers=bearer(bob["key"]), json={}).status_code == 200
         assert _get(c, f"/v1/games/{tid}").json()["refereed"] is True
         assert "seat_boards" in _get(c, f"/v1/games/{tid}/view", token).json()
+        # A referee player may not take an open seat of the table they referee.
+        r = c.post("/v1/games", headers=bearer(ann["key"]),
+                   json={"game": "dragondale", "seats": [{"player": "ann-t"}, {"open": True}],
+                         "referee": {"player": "rex-t"}})
+        open_id = r.json()["id"]
+        r = c.post(f"/v1/tables/{open_id}/join", headers=bearer(rex["key"]), json={})
+        assert r.status_code == 409 and "referee" in r.json()["error"]["message"], r.text
         # The referee is not a seat: not a player invited to one, nor a seat's name.
         for referee, code in (({"player": "bob-t"}, "bad_referee"), ("ann-t", "name_taken")):
             r = c.post("/v1/games", headers=bearer(ann["key"]),
