@@ -6,6 +6,7 @@ run out (a delayed `vacation_over` message on the deadlines queue)."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 import dramatiq
@@ -40,22 +41,40 @@ class Vacations:
                 out[gid] = seats[gid]
         return out
 
-    def start(self, pid: str, days: float | None) -> Vacation:
+    def _wait(self, sent: list[tuple[str, str]], seconds: float) -> None:
+        """Wait (bounded) until the commands sent are answered, so that whoever asked reads the
+        games with their clocks stopped (or running again)."""
+        until = time.monotonic() + seconds
+        left = list(sent)
+        while left and time.monotonic() < until:
+            left = [(gid, cid) for gid, cid in left if self.store.result(gid, cid) is None]
+            if left:
+                time.sleep(0.02)
+
+    def start(self, pid: str, days: float | None, wait: float = 0.0) -> Vacation:
         games = self._active(self.vacations.seats(pid))
         v = self.vacations.start(pid, days, self.allowance_days, games)
         until = to_iso(v.until_ms)
+        sent = []
         for gid, seat in games.items():
-            self.submit(gid, f"vacation-{pid}-{v.n}-on", Command(VACATION, {"on": True, "until": until}, seat))
+            cid = f"vacation-{pid}-{v.n}-on"
+            self.submit(gid, cid, Command(VACATION, {"on": True, "until": until}, seat))
+            sent.append((gid, cid))
         self.schedule_end(pid, v.n, max(0, v.until_ms - self.vacations.now_ms()))
+        self._wait(sent, wait)
         log.info("vacation.started", player=pid, n=v.n, games=len(games), until=until)
         return v
 
-    def end(self, pid: str, n: int | None = None) -> Vacation | None:
+    def end(self, pid: str, n: int | None = None, wait: float = 0.0) -> Vacation | None:
         v = self.vacations.end(pid, n)
         if v is None:
             return None
+        sent = []
         for gid, seat in v.games.items():
-            self.submit(gid, f"vacation-{pid}-{v.n}-off", Command(VACATION, {"on": False}, seat))
+            cid = f"vacation-{pid}-{v.n}-off"
+            self.submit(gid, cid, Command(VACATION, {"on": False}, seat))
+            sent.append((gid, cid))
+        self._wait(sent, wait)
         log.info("vacation.ended", player=pid, n=v.n, games=len(v.games))
         return v
 

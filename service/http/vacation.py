@@ -24,6 +24,8 @@ from service.http.responses import json_response
 router = APIRouter()
 
 Me = Annotated[Caller, Depends(current_player)]
+# How long an answer waits for each game's vacation command to be applied (its clock stopped).
+ANSWER_WAIT = 5.0
 
 
 class VacationIn(BaseModel):
@@ -46,7 +48,7 @@ async def my_vacation(who: Me, request: Request) -> Response:
 async def start_vacation(body: VacationIn, who: Me, request: Request) -> Response:
     v = vacations(parts(request).core)
     try:
-        await run_in_threadpool(v.start, who.player.id, body.days)
+        await run_in_threadpool(v.start, who.player.id, body.days, ANSWER_WAIT)
     except VacationRefused as e:
         raise ApiError(409 if e.code == "vacation_on" else 422, e.code, e.message) from None
     return await run_in_threadpool(_answer, request, who.player.id)
@@ -55,7 +57,7 @@ async def start_vacation(body: VacationIn, who: Me, request: Request) -> Respons
 @router.delete("/v1/me/vacation", summary="End the running vacation: the player's clocks run again")
 async def end_vacation(who: Me, request: Request) -> Response:
     v = vacations(parts(request).core)
-    ended = await run_in_threadpool(v.end, who.player.id)
+    ended = await run_in_threadpool(v.end, who.player.id, None, ANSWER_WAIT)
     if ended is None:
         raise ApiError(409, "no_vacation", "no vacation is running")
     return await run_in_threadpool(_answer, request, who.player.id)
