@@ -38,7 +38,8 @@ from rules.core import Command, Event, get_game
 from service.embedded import EmbeddedRedis
 from service.forks import plan_fork
 from service.matches import create_match
-from tests.conftest import ROOT, child_env
+from tests.conftest import ROOT, child_env, running_stack, wait_for
+from tests.integration.helpers import bearer, command, new_race
 from workers.commands import CommandHandler
 
 pytestmark = pytest.mark.integration
@@ -266,3 +267,31 @@ def test_kill_9_of_redis_while_archiving_loses_nothing(played: tuple[EventStore,
         assert _consistent(store, gid, befores[gid]) is archived
         assert store.archives.archive(gid) == ("archived before" if archived else "archived")
         assert _consistent(store, gid, befores[gid])
+
+
+def test_the_projector_archives_a_finished_game_and_http_reads_it_the_same(redis_url: str, namespace: str,
+                                                                          tmp_path: Path) -> None:
+    """The archiver that serve's projector runs: a game played to its end over HTTP is archived
+    BOARDLOG_ARCHIVE_AFTER_SECONDS later, and its export, audit, views and log read the same."""
+    env = child_env(redis_url, namespace, BOARDLOG_ARCHIVE_AFTER_SECONDS="0.5", BOARDLOG_ARCHIVE_EVERY_SECONDS="0.2")
+    client = redis.Redis.from_url(redis_url)
+    store = EventStore(client, namespace, partitions=8)
+    with running_stack(env, tmp_path) as stack, stack.client() as c:
+        gid, tokens, _ = new_race(c, target=8)
+        for _ in range(200):
+            answers = [command(c, gid, t) for t in tokens]  # the seat not to move is refused, nothing changes
+            accepted = [r.json() for r in answers if r.status_code == 200]
+            if not accepted:
+                break
+            summary = c.get(f"/v1/games/{gid}?min_seq={accepted[-1]['seq'][-1]}").json()
+            if summary["status"] != "active":
+                break
+        assert summary["status"] == "over", summary
+        paths = [f"/v1/games/{gid}/export", f"/v1/games/{gid}/audit", f"/v1/games/{gid}/events",
+                 f"/v1/games/{gid}/view?at=3", f"/v1/games/{gid}/view"]
+        wait_for(lambda: c.get(f"/v1/games/{gid}").json()["seq"] == summary["seq"])
+        before = [c.get(p, headers=bearer(tokens[0])).content for p in paths]
+        wait_for(lambda: store.archived(gid), timeout=30)
+        assert not client.exists(store.keys(gid).events)
+        assert [c.get(p, headers=bearer(tokens[0])).content for p in paths] == before
+    client.close()
