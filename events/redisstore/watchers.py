@@ -253,13 +253,18 @@ class Watchers:
         ch = self._channels.get(name)
         if ch is None:
             return
-        notice = loads(data)
+        try:
+            notice = loads(data)
+            seq = int(notice["seq"])
+            summary = notice["summary"].encode()
+        except (ValueError, KeyError, TypeError, AttributeError):
+            log.warning("watchers.bad_notice", channel=name.decode(errors="replace"))
+            return  # not the projector's: never worth dropping the subscription for
         if ch.watches:
-            frame = sse_frame(notice["summary"].encode())
+            frame = sse_frame(summary)
             for w in ch.watches:
                 w.put(frame)
         if ch.waiters:
-            seq = int(notice["seq"])
             for wanted, fut in ch.waiters:
                 if wanted <= seq and not fut.done():
                     fut.set_result(None)

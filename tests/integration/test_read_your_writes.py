@@ -244,3 +244,29 @@ def test_a_late_projection_answers_projection_behind_and_then_the_board(rw_stack
                 break
             back = c.get(f"/v1/games/{gid}?min_seq={last}")
         assert back.status_code == 200 and back.json()["seq"] >= last, back.text
+
+
+def test_a_malformed_notice_is_skipped_and_the_stream_goes_on(rw_stack: Stack, redis_url: str) -> None:
+    with rw_stack.client() as c:
+        gid, tokens, _ = new_race(c)
+        head = c.get(f"/v1/games/{gid}").json()["seq"]
+    channel = f"{rw_stack.env['BOARDLOG_NAMESPACE']}:{{p{int(gid[1:3]):02d}}}:g:{gid}:notify"
+    r = redis.Redis.from_url(redis_url)
+    seqs: list[int] = []
+    with httpx.Client(base_url=rw_stack.url, timeout=20) as c, c.stream("GET", f"/v1/games/{gid}/stream") as s:
+        lines = s.iter_lines()
+        for line in lines:
+            if line.startswith("data: "):
+                seqs.append(httpx.Response(200, content=line[6:]).json()["seq"])
+                break
+        assert r.publish(channel, b"not json") == 1 and r.publish(channel, b'{"seq": 1}') == 1
+        with rw_stack.client() as other:
+            assert command(other, gid, tokens[0]).status_code == 200
+        for line in lines:
+            if line.startswith("data: "):
+                seqs.append(httpx.Response(200, content=line[6:]).json()["seq"])
+                break
+    r.close()
+    assert seqs[0] == head and seqs[1] > head
+    log = (rw_stack.logdir / "api.log").read_text()  # type: ignore[operator]
+    assert "watchers.bad_notice" in log and "watchers.listen_failed" not in log  # skipped, not reconnected
