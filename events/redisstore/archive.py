@@ -188,7 +188,9 @@ class Archives:
         ValueError when they differ or the stored chain does not hold."""
         store = self.store
         k = store.keys(gid)
-        pipe = store.r.pipeline(transaction=True)  # one consistent reading of the three
+        # Not a transaction (a Cluster client's pipeline may not make one): what changes between
+        # these reads and the swap makes the swap refuse (it checks the stream's and results' lengths).
+        pipe = store.r.pipeline(transaction=False)
         pipe.xlen(k.events)
         pipe.hgetall(k.results)
         pipe.hget(k.meta, ARCHIVED)
