@@ -7,6 +7,7 @@ from __future__ import annotations
 from events.redisstore.errors import reaching_redis
 from events.redisstore.feed import URGENT
 from service.bootstrap import ApiParts
+from service.http.access import game_exists, our_gid, unknown_game
 from service.http.errors import ApiError
 
 MIN_SEQ_DOC = ("wait (up to BOARDLOG_MIN_SEQ_WAIT_SECONDS, 2 s) until the read model has reached this seq, "
@@ -26,9 +27,13 @@ async def at_least(p: ApiParts, gid: str, min_seq: int | None) -> None:
     (the events are there and the projection is late: the server's fault)."""
     if min_seq is None:
         return
+    if not our_gid(p, gid):
+        raise unknown_game(gid)
     if min_seq < 1:
         raise ApiError(422, "bad_seq", "'min_seq' counts from 1")
     done, head = await _progress(p, gid)
+    if done == 0 and head == 0:
+        await game_exists(p, gid)  # 404, or a game not projected yet
     if done >= min_seq:
         return  # the common case: projected already, no subscription needed
     if head >= min_seq:

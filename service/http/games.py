@@ -92,9 +92,7 @@ def lobby(
 async def get_summary(gid: str, request: Request,
                       min_seq: Annotated[int | None, Query(description=MIN_SEQ_DOC)] = None) -> Response:
     p = parts(request)
-    if min_seq is not None:
-        await game_exists(p, gid)
-        await at_least(p, gid, min_seq)
+    await at_least(p, gid, min_seq)  # (404 for no such game)
     if our_gid(p, gid):
         raw = await p.reads.read_model(gid, "summary")
         if raw is not None:
