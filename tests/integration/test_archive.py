@@ -35,6 +35,7 @@ from events.redisstore.store import EventStore
 from projections.projector import rebuild
 from projections.replay import replay
 from rules.core import Command, Event, get_game
+from service.bootstrap import redis_client
 from service.embedded import EmbeddedRedis
 from service.forks import plan_fork
 from service.matches import create_match
@@ -295,3 +296,22 @@ def test_the_projector_archives_a_finished_game_and_http_reads_it_the_same(redis
         assert not client.exists(store.keys(gid).events)
         assert [c.get(p, headers=bearer(tokens[0])).content for p in paths] == before
     client.close()
+
+
+def test_archiving_on_a_redis_cluster(cluster_url: str) -> None:
+    """Every key the swap and the restore touch shares the game's hash tag: both run on a Cluster."""
+    client = redis_client(cluster_url)
+    store = EventStore(client, f"t{uuid.uuid4().hex[:12]}", partitions=8)
+    try:
+        gid = play(store, CommandHandler(store), "race", {"target": 20}, 31)
+        before = record(store, gid)
+        assert store.archives.archive(gid) == "archived"
+        assert archive_due(store, after_ms=0) == {}  # the swap took it off the archiver's list
+        store.archives._items.clear()
+        assert record(store, gid) == before
+        assert store.archives.restore(gid) and not store.archived(gid)
+        assert record(store, gid) == before
+    finally:
+        for key in client.scan_iter(match=f"{store.ns}:*"):
+            client.delete(key)
+        client.close()
