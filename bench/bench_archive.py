@@ -59,7 +59,7 @@ def main() -> None:
         n = head.seq
         rng = random.Random(7)
         seqs = [rng.randint(1, n) for _ in range(20)]
-        live = [timed(lambda s=s: replay(store, gid, s, 0))[0] for s in seqs]  # type: ignore[misc]
+        live = [timed(lambda s=s: replay(store, gid, s, 0))[0] for s in seqs]
         t0 = time.process_time()
         assert store.archives.archive(gid) == "archived"
         pack_cpu = time.process_time() - t0
@@ -69,11 +69,11 @@ def main() -> None:
         first_head, first_any, after = [], [], []
         for r in range(rounds):
             fresh = EventStore(client, "benchar", partitions=8)  # an empty cache: a new process
-            first_head.append(timed(lambda fresh=fresh: replay(fresh, gid, n, 0)))  # type: ignore[misc]
+            first_head.append(timed(lambda fresh=fresh: replay(fresh, gid, n, 0)))
             fresh = EventStore(client, "benchar", partitions=8)
             at = seqs[r % len(seqs)]
-            first_any.append(timed(lambda fresh=fresh, at=at: replay(fresh, gid, at, 0)))  # type: ignore[misc]
-            after += [timed(lambda fresh=fresh, s=s: replay(fresh, gid, s, 0)) for s in seqs]  # type: ignore[misc]
+            first_any.append(timed(lambda fresh=fresh, at=at: replay(fresh, gid, at, 0)))
+            after += [timed(lambda fresh=fresh, s=s: replay(fresh, gid, s, 0)) for s in seqs]
 
         def fmt(xs: list[tuple[float, float]]) -> str:
             walls, cpus = [x[0] for x in xs], [x[1] for x in xs]

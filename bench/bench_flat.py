@@ -58,7 +58,7 @@ def main() -> None:
                 note(store, handler, gid)
             games[name] = gid
         got: dict[str, list[tuple[float, float]]] = {"short": [], "long": []}
-        seqs = {}
+        seqs: dict[str, int] = {}
         for _ in range(rounds):
             for name, gid in games.items():
                 seqs.setdefault(name, store.head(gid).seq)  # type: ignore[union-attr]
