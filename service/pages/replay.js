@@ -113,6 +113,8 @@
   async function go(n, sub = null, { raw = null, focus = null } = {}) {
     const mine = ++S.asked;
     const at = raw !== null ? raw : String(Math.max(1, Math.min(S.entries.length, Math.round(n))));
+    // Where the reader is going, before the answer comes: two quick presses step twice.
+    S.want = raw !== null ? null : Number(at);
     const q = `at=${encodeURIComponent(at)}${sub ? `&seq=${sub}` : ""}${fullQ()}`;
     try {
       const { data } = await api(`/v1/games/${enc}/replay?${q}`, { token: tokenFor() });
@@ -134,6 +136,7 @@
         await loadEntries();
         return go(n, sub, { raw });
       }
+      S.want = null;
       if (e.code === "bad_step" || e.code === "bad_seq") return badPosition(e);
       showError($("page-msg"), e, "Could not load this step:");
     }
@@ -453,7 +456,7 @@
 
   /* ---- wiring ----------------------------------------------------------------------------- */
 
-  const stepBy = (k) => { if (S.step) go(S.step + k); };
+  const stepBy = (k) => { const from = S.want || S.step; if (from) go(from + k); };
   $("first").addEventListener("click", () => go(1));
   $("prev").addEventListener("click", () => stepBy(-1));
   $("next").addEventListener("click", () => stepBy(1));
@@ -464,8 +467,9 @@
     const t = ev.target;
     if (t === slider || (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT" || t.isContentEditable))) return;
     if (ev.altKey || ev.ctrlKey || ev.metaKey) return;
-    if (ev.key === "ArrowLeft" && S.step > 1) { ev.preventDefault(); stepBy(-1); }
-    else if (ev.key === "ArrowRight" && S.step && S.step < S.entries.length) { ev.preventDefault(); stepBy(1); }
+    const cur = S.want || S.step;
+    if (ev.key === "ArrowLeft" && cur > 1) { ev.preventDefault(); stepBy(-1); }
+    else if (ev.key === "ArrowRight" && cur && cur < S.entries.length) { ev.preventDefault(); stepBy(1); }
     else if (ev.key === "Home") { ev.preventDefault(); go(1); }
     else if (ev.key === "End") { ev.preventDefault(); go(S.entries.length); }
   });
