@@ -431,6 +431,8 @@ class GameRow(BaseModel):
     deadline: str | None = Field(None, description="the seat's running deadline (ISO 8601, UTC); null without one")
     left_ms: int | None = Field(None, description="the seat's time left while its clock is stopped")
     away: bool = Field(False, description="the seat is on vacation")
+    analysis: bool = Field(False, description="an analysis game (a fork)")
+    refereed: bool = Field(False, description="the game names a referee")
 
 
 class MyGames(BaseModel):

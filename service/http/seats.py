@@ -87,6 +87,7 @@ def game_row(summary: dict[str, Any], seat: int) -> dict[str, Any]:
         "opponents": [n for s, n in sorted(names.items()) if s != seat],
         "turn": [names.get(s) for s in turn], "your_turn": seat in turn,
         "since": summary["updated"], "status": summary["status"],
+        "analysis": bool(summary.get("analysis")), "refereed": bool(summary.get("refereed")),
         **_clock_row(summary.get("clock"), seat),
     }
 

@@ -54,13 +54,17 @@
       " ", el("span", { class: "mono muted" }, id));
   }
 
-  function gameRow(g) {
-    const turn = g.status === "active" ? whoseTurn(g) : outcomeText(g, g.outcome) || "—";
-    const cell = gameCell(g.id, g.game);
+  /* An analysis game (a fork) and a refereed one say so in their row. */
+  function badged(cell, g) {
     if (g.analysis) cell.append(" ", el("span", { class: "badge analysis-badge", title: g.fork ? `forked from ${g.fork.game} at seq ${g.fork.seq}` : "" }, "analysis"));
     if (g.refereed) cell.append(" ", el("span", { class: "badge referee-badge" }, "refereed"));
+    return cell;
+  }
+
+  function gameRow(g) {
+    const turn = g.status === "active" ? whoseTurn(g) : outcomeText(g, g.outcome) || "—";
     return el("tr", { "data-game": g.id },
-      cell,
+      badged(gameCell(g.id, g.game), g),
       el("td", { "data-label": "Players" }, g.seats.map((s) => s.name).join(", ")),
       el("td", { "data-label": "Status" }, statusBadge(g.status)),
       el("td", { "data-label": g.status === "active" ? "Whose turn" : "Result" }, turn),
@@ -72,7 +76,7 @@
   function myRow(g) {
     const turn = g.your_turn ? "Your turn" : g.turn.length ? g.turn.join(", ") : "—";
     return el("tr", { "data-game": g.id },
-      gameCell(g.id, g.game),
+      badged(gameCell(g.id, g.game), g),
       el("td", { "data-label": "Players" }, [g.name, ...g.opponents].join(", ")),
       el("td", { "data-label": "Status" }, statusBadge(g.status)),
       el("td", { "data-label": "Whose turn" }, turn),

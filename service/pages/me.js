@@ -64,6 +64,8 @@
     return BL.el("tr", { class: g.your_turn ? "you" : null, "data-game": g.id },
       BL.el("td", { "data-label": "Game" }, BL.el("span", {},
         BL.el("a", { href: path, text: `${g.game} · ${g.id}` }),
+        g.analysis ? BL.el("span", {}, " ", BL.el("span", { class: "badge analysis-badge", text: "analysis" })) : null,
+        g.refereed ? BL.el("span", {}, " ", BL.el("span", { class: "badge referee-badge", text: "refereed" })) : null,
         over ? BL.el("span", {}, " · ", BL.el("a", { href: path + "/replay", text: "replay" })) : null)),
       BL.el("td", { "data-label": "Against", text: g.opponents.join(", ") || "—" }),
       BL.el("td", { "data-label": "Turn" }, BL.el("span", {}, g.your_turn ? BL.el("strong", { text: "Your turn" })

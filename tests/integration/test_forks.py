@@ -103,3 +103,5 @@ def test_a_fork_may_invite_players_to_its_seats(stack: Stack) -> None:
         fid = fork["id"]
         assert _get(c, f"/v1/games/{fid}/seat", bob["key"]).json()["seat"] == 1
         assert _get(c, f"/v1/games/{fid}/view?min_seq=2", bob["key"]).json()["seat"] == 1
+        mine = _get(c, "/v1/me/games", bob["key"]).json()["games"]
+        assert [(g["id"], g["seat"], g["analysis"], g["refereed"]) for g in mine] == [(fid, 1, True, False)]
