@@ -38,8 +38,10 @@ from service.settings import Settings
 from workers.actors import declare
 from workers.broker import WakingRedisBroker, make_broker
 from workers.commands import CommandHandler
+from workers.conditional import QueuedAnswers
 from workers.deadlines import Deadlines, declare_deadlines, submitter
 from workers.notify.channels import MailSettings
+from workers.notify.dropped import DropNotices, broker_enqueue
 from workers.notify.jobs import NotifyActors, NotifyConfig, Sender, declare_notify
 from workers.notify.play import ReplyPlayer
 from workers.vacations import Vacations, declare_vacation_over, vacation_over_message
@@ -155,7 +157,11 @@ def build(settings: Settings, *, handle: bool = False) -> Parts:
             wake=settings.wake_consumer,
         )
     dramatiq.set_broker(broker)
-    handler = CommandHandler(store, signer=LiveKeys(settings)) if handle else None
+    handler = None
+    if handle:
+        # A seat whose queue of conditional moves the worker drops is told through the notify jobs.
+        tell = DropNotices(TargetStore(client, settings.namespace), broker_enqueue(broker)).tell
+        handler = CommandHandler(store, signer=LiveKeys(settings), queued=QueuedAnswers(store, tell=tell))
     actor = declare(broker, handler, settings.store_wait_seconds)
     return Parts(settings, client, store, broker, actor)
 

@@ -29,11 +29,13 @@ MAX_TRIES = 100
 class CommandHandler:
     """Runs queued commands; safe to run twice for the same command id."""
 
-    def __init__(self, store: EventStore, cache: MatchCache | None = None, signer: Receipts | None = None) -> None:
+    def __init__(self, store: EventStore, cache: MatchCache | None = None, signer: Receipts | None = None,
+                 queued: QueuedAnswers | None = None) -> None:
         self.store = store
         self.cache = cache or MatchCache(store)
         self.signer = signer  # signs each accepted command's receipt
-        self.queued = QueuedAnswers(store)  # the seats' conditional moves (private, not in the log)
+        # The seats' conditional moves (private, not in the log), telling a seat of its queue dropped.
+        self.queued = queued or QueuedAnswers(store)
         self._seeds: dict[str, bytes] = {}
         # Fault injection for the crash-after-append test; never set in production.
         self._crash_after_append = os.environ.get("BOARDLOG_TEST_CRASH_AFTER_APPEND") == "1"

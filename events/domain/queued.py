@@ -10,6 +10,11 @@ the last command another seat made since the seat's own last one (as the seat sa
 whose details are hidden from it matches no guard) and which is legal now is played; it and the
 entries before it leave the queue (those were the answers to what did not happen), the ones after
 it wait for the next prompts. When none fits, the whole queue is dropped and the seat is told.
+
+A takeback or a voided dispute (`boardlog.TakenBack`) returns the game to an earlier seq; the
+undone commands stay in the log. A guard is compared only with commands still in force, and a
+queue is void (dropped, and its seat told) when a TakenBack after it was set undid the position
+it was set in, or a command played from it: it answered a line of play that no longer stands.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from events.domain.matchstate import Match
+from events.domain.platform.conduct import conduct_of
 from rules.core import Command, Game, IllegalCommand, InvalidCommand
 
 MAX_ENTRIES = 20
@@ -114,4 +120,27 @@ def pick(match: Match, seat: int, entries: list[Entry], last: str | None) -> tup
         found = legal.get(wanted)
         if found is not None:
             return i, found
+    return None
+
+
+def in_force(match: Match, seq: int) -> bool:
+    """Whether the event at `seq` still counts: no TakenBack undid it."""
+    return not any(first <= seq <= last for first, last, _ in conduct_of(match).undone)
+
+
+def void_reason(match: Match, since: int, played: list[int]) -> str | None:
+    """Why a seat's queue, set at game seq `since`, with commands played from it at the seqs
+    `played`, no longer stands after a takeback or a voided dispute; None while it does. A
+    TakenBack after it was set voids it when it undid the position it was set in (`since`
+    inside the undone seqs) or one of its answers: the entries were planned for a line of play
+    that is gone, and one of them might be answered by a move nobody makes any more."""
+    for first, last, by in conduct_of(match).undone:
+        if by <= since:
+            continue  # undone before the queue was set: the seat saw the game as it stood then
+        if since >= first:
+            return (f"a takeback returned the game to seq {first - 1}, before this queue was set "
+                    f"(at seq {since}), so the queue was dropped")
+        if any(first <= p <= last for p in played):
+            return (f"a takeback undid the answer played from this queue (seqs {first}-{last}), "
+                    "so the rest of it was dropped")
     return None

@@ -2,7 +2,8 @@
 (with the notice of the last queue dropped) and whether it muted the game's chat.
 
 One hash per game, `<ns>:{pNN}:g:<gid>:private`, in the game's own slot; fields per seat:
-`queue:<seat>` (JSON: the entries and the last drop notice), `ver:<seat>` (bumped by every
+`queue:<seat>` (JSON: the entries, the last drop notice, the seq it was set at and the seqs
+its answers were played at), `ver:<seat>` (bumped by every
 change, so that the worker takes an entry only from the queue it read) and `mute:<seat>`. Never
 an event: the log is readable by spectators, a queue is for its seat's eyes only.
 """
@@ -34,6 +35,8 @@ class SeatQueue:
     dropped: dict[str, Any] | None = None  # the last queue dropped: {seq, reason, last, entries}
     # The game's seq when the seat set it: only a prompt reaching the seat after it plays it.
     since: int = 0
+    # The first seq of each command played from it (a takeback that undoes one voids the rest).
+    played: list[int] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {"ver": self.ver, "queue": self.entries, "dropped": self.dropped, "since": self.since}
@@ -69,7 +72,7 @@ class SeatPrivate:
             body, ver = raw[2 * i], raw[2 * i + 1]
             data = loads(body) if body else {}
             out.append(SeatQueue(int(ver or 0), list(data.get("queue") or []), data.get("dropped"),
-                                 int(data.get("since") or 0)))
+                                 int(data.get("since") or 0), [int(x) for x in data.get("played") or []]))
         return out
 
     def queue(self, gid: str, seat: int) -> SeatQueue:
@@ -77,10 +80,11 @@ class SeatPrivate:
 
     @reports_unavailable
     def put(self, gid: str, seat: int, entries: list[dict[str, Any]], dropped: dict[str, Any] | None = None,
-            ver: int | None = None, since: int = 0) -> int | None:
-        """Write the seat's queue (only over version `ver`, when given), set at game seq `since`;
-        the new version, or None when the queue changed since `ver` was read."""
-        body = canonical({"queue": entries, "dropped": dropped, "since": since})
+            ver: int | None = None, since: int = 0, played: list[int] | None = None) -> int | None:
+        """Write the seat's queue (only over version `ver`, when given), set at game seq `since`,
+        with answers played from it at the seqs `played`; the new version, or None when the queue
+        changed since `ver` was read."""
+        body = canonical({"queue": entries, "dropped": dropped, "since": since, "played": played or []})
         got = int(self._set([self.key(gid)], [seat, "" if ver is None else ver, body]))
         return None if got < 0 else got
 

@@ -14,6 +14,7 @@ from events.redisstore.private import SeatPrivate
 from events.redisstore.store import EventStore
 from service.matches import create_match
 from workers.commands import CommandHandler
+from workers.conditional import QueuedAnswers
 
 pytestmark = pytest.mark.integration
 
@@ -35,6 +36,11 @@ def _send(store: EventStore, handler: CommandHandler, gid: str, cid: str, text: 
     answer = handler.handle(gid, cid)
     assert answer is not None and answer["status"] == "accepted", answer
     return answer
+
+
+def _accepted_seqs(store: EventStore, gid: str) -> list[int]:
+    return [e.seq for e in store.read(gid) if e.type == COMMAND_ACCEPTED
+            and not str(e.data["type"]).startswith("boardlog.")]
 
 
 def _accepted(store: EventStore, gid: str) -> list[tuple[int | None, str]]:
@@ -115,3 +121,103 @@ def test_a_queue_answers_prompts_in_turn_and_nothing_but_a_move_sets_it_off(stor
     played = [cid for s, cid in _accepted(store, gid) if s == 1]
     assert played[0] == "b1" and played[1].endswith("-queued-1") and len(played) == 2
     assert private.queue(gid, 1).entries == [] and private.queue(gid, 1).dropped is None
+
+
+# --- takebacks (a TakenBack voids the queues it undid the ground of; guards read what is in force)
+
+
+def _platform(store: EventStore, handler: CommandHandler, gid: str, cid: str, type_: str, seat: int) -> None:
+    store.put_pending(gid, cid, {"type": type_, "args": {}, "seat": seat, "expect": None})
+    answer = handler.handle(gid, cid)
+    assert answer is not None and answer["status"] == "accepted", answer
+
+
+def _take_back(store: EventStore, handler: CommandHandler, gid: str, seat: int, other: int) -> int:
+    """`seat` takes its last command back and `other` accepts; the TakenBack's to_seq."""
+    _platform(store, handler, gid, f"tb-{seat}-{handler.cache.refresh(gid).match.seq}", "boardlog.takeback", seat)
+    _platform(store, handler, gid, f"ok-{other}-{handler.cache.refresh(gid).match.seq}", "boardlog.accept", other)
+    taken = [e for e in store.read(gid) if e.type == "boardlog.TakenBack"]
+    assert taken, [e.type for e in store.read(gid)]
+    return int(taken[-1].data["to_seq"])
+
+
+def _telling(store: EventStore) -> tuple[CommandHandler, list[tuple[Any, ...]]]:
+    told: list[tuple[Any, ...]] = []
+    return CommandHandler(store, queued=QueuedAnswers(store, tell=lambda *a: told.append(a))), told
+
+
+def test_a_queued_answer_taken_back_drops_the_rest_of_its_queue(store: EventStore) -> None:
+    gid, knights = _rite(store)
+    private = SeatPrivate(store)
+    private.put(gid, 1, [{"if": knights[0], "then": "summon fighter g4"}, {"then": "pass"}])
+    handler, told = _telling(store)
+    _send(store, handler, gid, "k1", knights[0], 0)
+    assert [s for s, _ in _accepted(store, gid)] == [0, 1]  # bob's answer, from his queue
+    assert private.queue(gid, 1).played == [_accepted_seqs(store, gid)[1]]
+    _take_back(store, handler, gid, 1, 0)
+    # The prompt is bob's again, on the move his queued answer answered: the 'pass' he queued for
+    # the prompt after it is not played now; the queue is dropped and bob is told.
+    assert [s for s, _ in _accepted(store, gid)] == [0, 1]
+    left = private.queue(gid, 1)
+    assert left.entries == [] and left.dropped is not None and left.dropped["cause"] == "takeback"
+    assert left.dropped["entries"] == [{"then": "pass"}] and left.dropped["told"] is True
+    assert [(t[0], t[2], t[3]["cause"]) for t in told] == [(gid, 1, "takeback")]
+    assert handler.cache.refresh(gid).match.prompt.seats == (1,)  # type: ignore[union-attr]
+
+
+def test_a_queue_set_on_the_position_a_takeback_returns_to_waits_for_the_next_prompt(store: EventStore) -> None:
+    gid, knights = _rite(store)
+    private = SeatPrivate(store)
+    handler, told = _telling(store)
+    _send(store, handler, gid, "k1", knights[0], 0)
+    since = handler.cache.refresh(gid).match.seq
+    private.put(gid, 1, [{"then": "pass"}], since=since)  # set on bob's turn: for his next prompt
+    _send(store, handler, gid, "b1", "summon fighter b3", 1)
+    assert _take_back(store, handler, gid, 1, 0) == since
+    # Bob's own move is undone: the last command in force is ann's, made before he set the queue,
+    # so it waits (an undone move of his own is no new prompt).
+    assert [cid for _, cid in _accepted(store, gid)] == ["k1", "b1"]
+    assert private.queue(gid, 1).entries == [{"then": "pass"}] and told == []
+    _send(store, handler, gid, "b2", "summon fighter g4", 1)
+    _send(store, handler, gid, "a2", "pass", 0)
+    assert [cid for _, cid in _accepted(store, gid)][-1].endswith("-queued-1")
+    assert private.queue(gid, 1).entries == [] and told == []
+
+
+def test_a_queue_set_after_the_seq_a_takeback_returns_to_is_dropped_and_told(store: EventStore) -> None:
+    gid, knights = _rite(store)
+    private = SeatPrivate(store)
+    handler, told = _telling(store)
+    _send(store, handler, gid, "k1", knights[0], 0)
+    _send(store, handler, gid, "b1", "summon fighter b3", 1)
+    # Ann queues a pass on the position after bob's summon; bob takes his summon back.
+    private.put(gid, 0, [{"then": "pass"}], since=handler.cache.refresh(gid).match.seq)
+    to_seq = _take_back(store, handler, gid, 1, 0)
+    dropped = private.queue(gid, 0).dropped
+    assert private.queue(gid, 0).entries == [] and dropped is not None and dropped["cause"] == "takeback"
+    assert f"seq {to_seq}" in dropped["reason"] and [t[2] for t in told] == [0]  # ann's, told at once
+    # Bob summons elsewhere: ann's pass, planned for the undone line, is not played for her.
+    _send(store, handler, gid, "b2", "summon fighter g4", 1)
+    assert [cid for s, cid in _accepted(store, gid) if s == 0] == ["k1"]
+
+
+def test_a_drop_not_told_before_a_worker_died_is_told_on_the_next_look(store: EventStore) -> None:
+    gid, knights = _rite(store)
+    private = SeatPrivate(store)
+    private.put(gid, 1, [{"if": knights[1], "then": "summon fighter b3"}])
+    # A worker that drops the queue and dies before telling (its teller raises, as a kill would stop it).
+    def dies(*_: Any) -> None:
+        raise RuntimeError("killed")
+
+    dying = CommandHandler(store, queued=QueuedAnswers(store, tell=dies))
+    store.put_pending(gid, "k1", {**dying.cache.refresh(gid).match.rules.parse_text(knights[0], 0).to_json(),
+                                  "expect": None})
+    with pytest.raises(RuntimeError):
+        dying.handle(gid, "k1")
+    assert private.queue(gid, 1).dropped["told"] is False  # type: ignore[index]
+    handler, told = _telling(store)
+    assert (handler.handle(gid, "k1") or {})["status"] == "accepted"  # the redelivery
+    assert [(t[2], t[3]["cause"]) for t in told] == [(1, "no_fit")]
+    assert private.queue(gid, 1).dropped["told"] is True  # type: ignore[index]
+    handler.handle(gid, "k1")
+    assert len(told) == 1

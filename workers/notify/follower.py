@@ -110,30 +110,7 @@ class Notifier:
         return queued
 
     def _queue(self, notices: Sequence[Notice], claims: dict[int, str], targets: dict[str, list[Any]]) -> int:
-        jobs = []
-        for n in notices:
-            pid = claims.get(n.seat)
-            if pid is None:
-                continue
-            for t in targets.get(pid, []):
-                if n.choice in t.events:
-                    jobs.append((n, pid, t))
-        if not jobs:
-            return 0
-        done = self.targets.sent([n.key(pid, t.id) for n, pid, t in jobs])
-        quiet = {pid: self.targets.quiet(pid) for pid in {pid for _, pid, _ in jobs}}
-        by_kind: dict[str, int] = {}
-        for (n, pid, t), sent in zip(jobs, done, strict=True):
-            if sent:
-                continue
-            delay = held_for_ms(quiet[pid], self.clock())
-            self.enqueue(n, pid, t.id, delay)
-            by_kind[t.kind] = by_kind.get(t.kind, 0) + 1
-            log.info("notice.queued", game=n.game, seq=n.seq, player=pid, channel=t.kind, target=t.id,
-                     held_ms=delay or None)
-        for kind, count in by_kind.items():
-            self.targets.count("queued", kind, count)
-        return sum(by_kind.values())
+        return queue_notices(self.targets, self.enqueue, self.clock(), notices, claims, targets)
 
     def _remember(self, gid: str, match: Match) -> None:
         self._matches[gid] = match
@@ -188,3 +165,34 @@ class Notifier:
                 log.warning("notifier.groups_missing", error=str(e))
                 self.ensure_groups()
         log.info("notifier.stopped", consumer=self.consumer)
+
+
+def queue_notices(store: TargetStore, enqueue: Enqueue, now: float, notices: Sequence[Notice],
+                  claims: dict[int, str], targets: dict[str, list[Any]]) -> int:
+    """Queue a notify job for each notice, its seat's player and each of the player's targets
+    that takes its kind, unless marked sent already; held to the end of the player's quiet
+    hours. How many were queued. (The notifier's, and the worker's for a queue it dropped.)"""
+    jobs = []
+    for n in notices:
+        pid = claims.get(n.seat)
+        if pid is None:
+            continue
+        for t in targets.get(pid, []):
+            if n.choice in t.events:
+                jobs.append((n, pid, t))
+    if not jobs:
+        return 0
+    done = store.sent([n.key(pid, t.id) for n, pid, t in jobs])
+    quiet = {pid: store.quiet(pid) for pid in {pid for _, pid, _ in jobs}}
+    by_kind: dict[str, int] = {}
+    for (n, pid, t), sent in zip(jobs, done, strict=True):
+        if sent:
+            continue
+        delay = held_for_ms(quiet[pid], now)
+        enqueue(n, pid, t.id, delay)
+        by_kind[t.kind] = by_kind.get(t.kind, 0) + 1
+        log.info("notice.queued", game=n.game, seq=n.seq, player=pid, channel=t.kind, target=t.id,
+                 kind=n.kind, held_ms=delay or None)
+    for kind, count in by_kind.items():
+        store.count("queued", kind, count)
+    return sum(by_kind.values())

@@ -35,6 +35,7 @@ class Notice:
     seat_name: str
     # "turn" | "over" | "reminder" (a deadline nears) | "timeout" (a seat ran out of time) | "ask"
     # (another seat asks this one to accept or refuse: a draw, an abandonment, a takeback, a dispute)
+    # | "dropped" (the seat's own queue of conditional moves was dropped: `asked` says why)
     kind: str
     asked: str  # what the turn asks, in words ("roll or note"); the outcome when over
     last: str  # the last move in words ("" at the start of a game)
@@ -44,10 +45,13 @@ class Notice:
     def choice(self) -> str:
         """The target choice (`events`) this notice goes by: a clock's reminder and timeout are
         news of a turn."""
-        return "turn" if self.kind in ("reminder", "timeout", "ask") else self.kind
+        return "turn" if self.kind in ("reminder", "timeout", "ask", "dropped") else self.kind
 
     def key(self, player: str, target: str) -> str:
-        """The idempotency key: one notice per (game, seq, player, target), ever."""
+        """The idempotency key: one notice per (game, seq, player, target), ever. A queue dropped
+        is news beside the turn notice of the same seq, so its key says so."""
+        if self.kind == "dropped":
+            return f"{self.game}:{self.seq}:{player}:{target}:dropped"
         return f"{self.game}:{self.seq}:{player}:{target}"
 
     def to_json(self) -> dict[str, Any]:
@@ -66,6 +70,8 @@ class Notice:
             return f"{self.title} {self.game}: reminder, your turn ends {self.asked}"
         if self.kind in ("timeout", "ask"):
             return f"{self.title} {self.game}: {self.asked}"
+        if self.kind == "dropped":
+            return f"{self.title} {self.game}: your queued moves were dropped"
         if self.kind == "over":
             return f"{self.title} {self.game}: the game is over ({self.asked})"
         return f"{self.title} {self.game}: your turn ({self.asked})"
@@ -80,6 +86,9 @@ class Notice:
             first = f"in {self.title} {self.game}, {self.asked}."
         elif self.kind == "ask":
             first = f"in {self.title} {self.game}, {self.asked}: accept or refuse it on your seat."
+        elif self.kind == "dropped":
+            first = (f"your queue of conditional moves in {self.title} {self.game} was dropped: {self.asked}. "
+                     "Play by hand, or queue again, on your seat.")
         elif self.kind == "over":
             first = "the game is over: " + self.asked + "."
         else:
