@@ -34,6 +34,11 @@ const BLClock = (() => {
       const away = (clock.vacation || []).includes(Number(seat));
       parts.push(`${names[seat] || "seat " + seat}: ${seatText(null, ms, away, now)}`);
     }
+    for (const seat of clock.vacation || []) {  // away, though the game waits on another seat now
+      if (!(String(seat) in (clock.deadlines || {})) && !(String(seat) in (clock.left_ms || {}))) {
+        parts.push(`${names[seat] || "seat " + seat}: on vacation`);
+      }
+    }
     const why = { timeout: "the game waits after a timeout", dispute: "stopped while a dispute is open" }[clock.stopped_by];
     if (why) parts.push(why);
     return parts.join(" · ");

@@ -97,6 +97,12 @@ def test_me_lists_the_time_left_and_a_vacation_stops_the_clock(stack: Stack, chr
             wait_for(lambda: (c.get(f"/v1/games/{gid}").json().get("clock") or {}).get("vacation") == [0], timeout=30)
         if seat == 0:
             expect(row).to_contain_text("on vacation (", timeout=15_000)
+        # Her opponents see it on the board, whoever's turn it is.
+        board = ctx.new_page()
+        board.on("pageerror", lambda e: errors.append(str(e)))
+        board.goto(stack.url + f"/games/{gid}")
+        expect(board.locator("#clock")).to_contain_text("vera: on vacation")
+        board.close()
         page.reload()  # and as the page shows it when opened
         expect(page.locator("#vacation-state")).to_contain_text("On vacation since")
         if seat == 0:
