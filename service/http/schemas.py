@@ -556,8 +556,10 @@ class SeatQueue(BaseModel):
     seat: int
     ver: int = Field(description="bumped by every change")
     queue: list[QueuedEntry]
-    dropped: dict[str, Any] | None = Field(description="the last queue dropped, and why: {seq, reason, last, "
-                                           "entries}; null after a new queue is set")
+    dropped: dict[str, Any] | None = Field(description="the last queue dropped, and why: {seq, reason, cause "
+                                           "('no_fit', or 'takeback': a takeback undid the position it was set on "
+                                           "or an answer played from it), last, by, entries, told (its seat's "
+                                           "notice queued)}; null after a new queue is set")
     since: int = Field(0, description="the game's seq when it was set: it answers the prompts that reach the "
                        "seat after it")
 

@@ -97,8 +97,9 @@ class NoticePayload(BaseModel):
     `id.timestamp.body` with the target's secret, shown once when the target was added)."""
 
     type: Literal["boardlog.notice.turn", "boardlog.notice.over", "boardlog.notice.reminder",
-                  "boardlog.notice.timeout"]
-    id: str = Field(description="the idempotency key: game:seq:player:target")
+                  "boardlog.notice.timeout", "boardlog.notice.ask", "boardlog.notice.dropped"]
+    id: str = Field(description="the idempotency key: game:seq:player:target (a dropped queue of "
+                    "conditional moves: game:seq:player:target:dropped)")
     game: str
     game_type: str
     seq: int = Field(description="the game's seq after the step that called for the notice")

@@ -230,6 +230,40 @@ def test_webhooks_verify_and_fail_verification_when_tampered_or_old(nstack: Stac
             Webhook("whsec_" + "A" * 32).verify(hit.body, headers)  # another target's secret
 
 
+def test_a_dropped_queue_of_conditional_moves_is_told_to_its_seat_alone(nstack: Stack, web: Web) -> None:
+    with nstack.client() as c:
+        ann, bob = player(c, "ann"), player(c, "bob")
+        secrets = {p["id"]: add(c, p["key"], kind="webhook", address=web.url(f"/queue/{p['id']}"))["secret"]
+                   for p in (ann, bob)}
+        gid, tokens = table(c, [ann["key"], bob["key"]])
+        secret_plan = "note if-you-roll-i-win"
+        r = c.put(f"/v1/games/{gid}/conditional", headers=bearer(tokens[1]),
+                  json={"queue": [{"if": "note hi", "then": secret_plan}]})
+        assert r.status_code == 200, r.text
+        rolled = command(c, gid, tokens[0])  # not the note bob's guard names: his queue is dropped
+        assert rolled.status_code == 200, rolled.text
+
+        def kinds(p: dict[str, str]) -> set[str]:
+            return {verify(h, secrets[p["id"]])["type"] for h in web.at(f"/queue/{p['id']}")}
+
+        wait_for(lambda: {"boardlog.notice.dropped", "boardlog.notice.turn"} <= kinds(bob), timeout=20)
+        hits = [(verify(h, secrets[bob["id"]]), h.headers) for h in web.at(f"/queue/{bob['id']}")]
+        dropped = [(d, h) for d, h in hits if d["type"] == "boardlog.notice.dropped"]
+        assert len(dropped) == 1, hits
+        body, headers = dropped[0]
+        assert body["game"] == gid and body["seat"] == 1 and body["seq"] == last_seq(rolled)
+        assert body["asked"] == "none of its answers fitted this turn" and body["last_move"] == "p0: roll"
+        turn = next(h for d, h in hits if d["type"] == "boardlog.notice.turn")
+        assert headers["webhook-id"] == f"{turn['webhook-id']}:dropped"  # its own key beside the turn's
+        shown = c.get(f"/v1/games/{gid}/conditional", headers=bearer(tokens[1])).json()["dropped"]
+        assert shown["told"] is True and shown["seq"] == body["seq"]
+        # Nobody else hears of it: not ann's receiver, not the log a spectator or ann reads.
+        assert "boardlog.notice.dropped" not in kinds(ann)
+        for h in ({}, bearer(tokens[0])):
+            log = c.get(f"/v1/games/{gid}/events", params={"from": 1}, headers=h).text
+            assert "if-you-roll" not in log and "dropped" not in log
+
+
 def test_a_receiver_failing_three_times_gets_the_notice_once_and_one_failing_for_ever_shows_as_failing(
         nstack: Stack, web: Web) -> None:
     with nstack.client() as c:

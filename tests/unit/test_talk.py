@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from events.domain.audit import audit
 from events.domain.match import Match, created_event, decide_and_fold, fold_match
 from events.domain.platform import Context
+from events.domain.platform.conduct import Conduct, with_conduct
 from events.domain.platform.talk import (
     HIDE,
     MAX_TEXT,
@@ -20,7 +21,7 @@ from events.domain.platform.talk import (
     POST,
     talk_of,
 )
-from events.domain.queued import Entry, pick, read_queue, seen_notation
+from events.domain.queued import Entry, in_force, pick, read_queue, seen_notation, void_reason
 from events.mapping.chain import genesis, seal
 from events.mapping.envelope import Envelope
 from events.mapping.export import Record
@@ -158,6 +159,19 @@ def test_the_first_entry_whose_guard_matches_and_is_legal_is_chosen() -> None:
     assert pick(match, 1, entries[:3], "summon knight a5") is None
     # A hidden (or no) last command matches no guard.
     assert pick(match, 1, entries[:3], None) is None
+
+
+def test_a_takeback_voids_a_queue_set_on_the_undone_position_or_whose_answer_it_undid() -> None:
+    # A TakenBack at seq 20 undid seqs 11-15 (back to seq 10).
+    match = with_conduct(_rite_after_knight("g1"), Conduct(undone=((11, 15, 20),)))
+    assert [in_force(match, s) for s in (10, 11, 15, 16)] == [True, False, False, True]
+    assert void_reason(match, 10, []) is None  # set on the position returned to: it still answers it
+    assert void_reason(match, 5, [8]) is None  # set before, its answer before the undone seqs
+    assert "seq 10" in (void_reason(match, 12, []) or "")  # set on a position that is gone
+    assert "seq 10" in (void_reason(match, 17, []) or "")  # set while the takeback was asked
+    assert "undid the answer" in (void_reason(match, 5, [11]) or "")
+    assert void_reason(match, 20, [11]) is None  # set after the TakenBack: it saw the game as it is
+    assert void_reason(with_conduct(match, Conduct()), 12, [11]) is None  # no takeback, nothing void
 
 
 def test_a_guard_sees_another_seats_command_only_as_its_seat_saw_it() -> None:
