@@ -99,6 +99,15 @@ def module_namespace(redis_url: str) -> Iterator[str]:
 
 
 @pytest.fixture
+def own_namespace(redis_url: str) -> Iterator[str]:
+    """A key prefix only this test uses, even in a `shared_stack` module (for a stack of other
+    settings beside the module's); its keys are deleted afterwards."""
+    ns = f"t{uuid.uuid4().hex[:12]}"
+    yield ns
+    _drop_namespace(redis_url, ns)
+
+
+@pytest.fixture
 def namespace(redis_url: str, request: pytest.FixtureRequest) -> Iterator[str]:
     """A key prefix only this test uses (only this module's, under `shared_stack`: each test
     still touches only the games it made); its keys are deleted afterwards."""
@@ -221,10 +230,13 @@ def running_stack(env: dict[str, str], logdir: Path, threads: int = 4) -> Iterat
 
 
 @pytest.fixture(scope="module")
-def module_stack(redis_url: str, module_namespace: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+def module_stack(redis_url: str, module_namespace: str, tmp_path_factory: pytest.TempPathFactory,
+                 request: pytest.FixtureRequest) -> Iterator[Stack]:
     """One stack for a whole `shared_stack` module: starting three processes costs seconds of
-    CPU, far more than most of the tests that use them."""
-    with running_stack(child_env(redis_url, module_namespace), tmp_path_factory.mktemp("stack")) as s:
+    CPU, far more than most of the tests that use them. A module's `SHARED_STACK_ENV` (a dict)
+    is added to the stack's environment (e.g. rate limits off, for tests that share one client)."""
+    extra: dict[str, str] = getattr(request.module, "SHARED_STACK_ENV", {})
+    with running_stack(child_env(redis_url, module_namespace, **extra), tmp_path_factory.mktemp("stack")) as s:
         yield s
 
 

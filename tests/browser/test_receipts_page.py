@@ -4,8 +4,6 @@ download, and the downloaded file is what `boardlog audit --receipt` reads (issu
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,7 +15,8 @@ from playwright.sync_api import expect
 
 from events.mapping.signing import RECEIPT, valid
 from tests.browser.conftest import CHROMIUM
-from tests.conftest import ROOT, Stack, child_env, running_stack
+from tests.conftest import Stack, child_env, running_stack
+from tests.support.clirun import run_cli
 
 pytestmark = [
     pytest.mark.browser,
@@ -72,11 +71,11 @@ def test_the_board_keeps_receipts_and_offers_them_for_download(
     # the download is what the audit reads: the live record matches it
     env = stack.env
     record = tmp_path / "live.jsonl"
-    out = subprocess.run([sys.executable, "-m", "service.cli", "export", gid], env=env, cwd=ROOT,
-                         capture_output=True, timeout=60)
-    record.write_bytes(out.stdout)
+    # In this process (tests/support/clirun.py); tests/integration/test_cli.py runs the real entry point.
+    out = run_cli(env, "export", gid)
+    assert out.returncode == 0, out.stderr
+    record.write_bytes(out.stdout_bytes)
     keyfile = tmp_path / "keys.json"
     keyfile.write_text(json.dumps(keys))
-    audit = subprocess.run([sys.executable, "-m", "service.cli", "audit", str(record), "--key", str(keyfile),
-                            "--receipt", str(saved)], env=env, cwd=ROOT, capture_output=True, timeout=60, text=True)
+    audit = run_cli(env, "audit", str(record), "--key", str(keyfile), "--receipt", str(saved))
     assert audit.returncode == 0 and "1 receipt match" in audit.stdout, audit.stdout + audit.stderr

@@ -11,7 +11,8 @@ from events.redisstore.store import EventStore
 from tests.conftest import Stack, wait_for
 from tests.integration.helpers import command, new_race, unacked
 
-pytestmark = pytest.mark.integration
+# Each test plays only its own game; the unacked count covers the module's namespace, whose tests run one by one.
+pytestmark = [pytest.mark.integration, pytest.mark.shared_stack]
 
 
 def test_fifty_commands_with_the_same_expected_seq_one_wins(stack: Stack, store: EventStore) -> None:

@@ -18,7 +18,7 @@ from rules.core import get_game
 from tests.conftest import Stack
 from tests.integration.helpers import bearer
 
-pytestmark = pytest.mark.integration
+pytestmark = [pytest.mark.integration, pytest.mark.shared_stack]  # each test plays only its own game
 
 catalog.load()
 GAMES = ["race", *(m.rsplit(".", 1)[1] for m in catalog.SHIPPED)]

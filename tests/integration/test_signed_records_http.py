@@ -24,6 +24,7 @@ from events.redisstore.store import EventStore
 from projections.replay import match_at
 from tests.conftest import ROOT, Stack, child_env, running_stack
 from tests.integration.helpers import bearer, command, new_race
+from tests.support.clirun import Ran, run_cli
 
 pytestmark = pytest.mark.integration
 
@@ -47,9 +48,15 @@ def stack(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[
     _drop(redis_url, ns)
 
 
-def cli(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+def real_cli(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    """`python -m service.cli` itself (tests/integration/test_cli.py runs export and audit so)."""
     return subprocess.run([sys.executable, "-m", "service.cli", *args], env=env, cwd=ROOT,
                           capture_output=True, timeout=120, text=True)
+
+
+def cli(env: dict[str, str], *args: str) -> Ran:
+    """The same typer app in this process (tests/support/clirun.py): no second import of the app."""
+    return run_cli(env, *args)
 
 
 def play(c: httpx.Client, gid: str, tokens: list[str], commands: int | None = None) -> list[dict[str, Any]]:
@@ -195,7 +202,7 @@ def test_import_into_another_deployment(redis_url: str, stack: Stack, keys_file:
     ns = f"t{uuid.uuid4().hex[:12]}"
     env = child_env(redis_url, ns, BOARDLOG_DATA=str(tmp_path / "other"))
     try:
-        refused = cli(env, "import", str(path))
+        refused = real_cli(env, "import", str(path))
         assert refused.returncode == 1 and "unverifiable" in refused.stderr and "--unverified" in refused.stderr
         ok = cli(env, "import", str(path), "--key", str(keys_file))
         assert ok.returncode == 0, ok.stderr
