@@ -274,3 +274,11 @@ def test_a_seat_still_to_move_keeps_its_deadline_when_another_seat_of_its_prompt
     _, after = _run(moved, Command("boardlog.clock", {}, None), T0 + 30_000)
     assert clock_of(after).deadline(1) == to_iso(T0 + 100_000)  # not a fresh 100 s
     assert clock_of(after).seats == (1,)
+
+
+def test_no_deadline_is_shown_once_the_game_is_over() -> None:
+    m = _start(_new({"per_move": 60, "on_timeout": "forfeit"}))
+    seat = m.prompt.seats[0]  # type: ignore[union-attr]
+    assert deadline_view(m)["deadlines"]  # type: ignore[index]
+    _, m = _run(m, Command(TIMEOUT, {"clock": clock_of(m).seq, "seat": seat}, None), T0 + 60_000)
+    assert m.over and deadline_view(m)["deadlines"] == {}  # type: ignore[index]

@@ -435,7 +435,7 @@ def deadline_view(match: Match) -> dict[str, Any] | None:
         "per_move": setting.per_move, "bank": setting.bank, "increment": setting.increment,
         "reminder": setting.reminder, "on_timeout": setting.on_timeout,
         "seq": clock.seq,
-        "deadlines": {str(s): d for s, d in clock.deadlines},
+        "deadlines": {} if match.over else {str(s): d for s, d in clock.deadlines},  # none runs after the end
         "left_ms": {str(s): ms for s, ms in clock.left},
         "banks_ms": list(clock.banks),
         "vacation": sorted(clock.vacation),
