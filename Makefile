@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 PYTEST_WORKERS ?= 2
 
-.PHONY: run test lint bench soak clean
+.PHONY: run test lint bench bench-peers soak clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -27,6 +27,15 @@ test: $(STAMP) lint
 bench: $(STAMP)
 	@for f in bench/bench_*.py; do m=$$(basename $$f .py); echo "== $$m"; $(BIN)/python -m bench.$$m || exit 1; done
 	$(BIN)/pytest -n $(PYTEST_WORKERS) -m slow --timeout 3600 -q
+
+# boardlog's HTTP path beside boardgame.io 0.50 (InMemory and FlatFile), alternately in one run
+# (bench/bench_peers.py); npm ci installs the peer from bench/peers/package-lock.json.
+PEERS := bench/peers
+$(PEERS)/node_modules/.package-lock.json: $(PEERS)/package-lock.json
+	npm ci --prefix $(PEERS) --no-audit --no-fund
+
+bench-peers: $(STAMP) $(PEERS)/node_modules/.package-lock.json
+	$(BIN)/python -m bench.bench_peers
 
 # The chaos soak: load on games of all three types through `boardlog serve`, a kill -9 of a random
 # part every 20-40 s, then every check (bench/soak_chaos.py). SOAK_MINUTES=N to change its length.
