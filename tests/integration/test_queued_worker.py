@@ -221,3 +221,41 @@ def test_a_drop_not_told_before_a_worker_died_is_told_on_the_next_look(store: Ev
     assert private.queue(gid, 1).dropped["told"] is True  # type: ignore[index]
     handler.handle(gid, "k1")
     assert len(told) == 1
+
+
+def test_a_guard_is_never_answered_by_a_move_a_voided_dispute_undid(store: EventStore) -> None:
+    gid = create_match(store, {"game": "rite", "seats": ["ann", "bob", "carl"]})["id"]
+    private = SeatPrivate(store)
+    handler, told = _telling(store)
+
+    def summon(seat: int, n: int = 0) -> str:
+        match = handler.cache.refresh(gid).match
+        rules = match.rules
+        return [rules.format_text(c) for c in rules.legal_commands(match.state, seat)
+                if rules.format_text(c).startswith("summon")][n]
+
+    _send(store, handler, gid, "a1", summon(0), 0)
+    assert handler.cache.refresh(gid).match.prompt.seats == (1,)  # type: ignore[union-attr]
+    since = handler.cache.refresh(gid).match.seq
+    _send(store, handler, gid, "b1", summon(1), 1)
+    bob_disputed = next(e.seq for e in store.read(gid) if e.command == "b1")
+    carl = summon(2)
+    # Bob, after his move, queues an answer to carl's coming one, for his next prompt.
+    private.put(gid, 1, [{"if": carl, "then": "pass"}], since=since)
+    _send(store, handler, gid, "c1", carl, 2)
+    assert handler.cache.refresh(gid).match.prompt.seats == (0,)  # type: ignore[union-attr]
+    # Ann disputes bob's move; bob and carl vote it void: back to seq `since`, bob to play again.
+    store.put_pending(gid, "d1", {"type": "boardlog.dispute", "args": {"seq": bob_disputed, "note": "misclick"},
+                                  "seat": 0, "expect": None})
+    assert (handler.handle(gid, "d1") or {})["status"] == "accepted"
+    for seat in (1, 2):
+        store.put_pending(gid, f"v{seat}", {"type": "boardlog.resolve", "args": {"verdict": "voided"},
+                                            "seat": seat, "expect": None})
+        assert (handler.handle(gid, f"v{seat}") or {})["status"] == "accepted"
+    taken = [e for e in store.read(gid) if e.type == "boardlog.TakenBack"]
+    assert len(taken) == 1 and taken[0].data["to_seq"] == since
+    assert handler.cache.refresh(gid).match.prompt.seats == (1,)  # type: ignore[union-attr]
+    # Carl's move, the last in the log before bob's prompt, is undone: it answers no guard (and
+    # is no new prompt for a queue set on this position), so nothing is played for bob.
+    assert [cid for _, cid in _accepted(store, gid)] == ["a1", "b1", "c1"]
+    assert private.queue(gid, 1).entries == [{"if": carl, "then": "pass"}] and told == []
