@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import AsyncExitStack, asynccontextmanager, suppress
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -119,13 +119,20 @@ def async_redis_client(url: str) -> aioredis.Redis:
     return aioredis.Redis.from_pool(pool)
 
 
-def subscription_pool(aio: aioredis.Redis) -> aioredis.ConnectionPool:
-    """Where the API's shared subscriptions connect: the client's own pool, or on a Redis
-    Cluster a pool to one node (a PUBLISH reaches the subscribers of every node)."""
+def subscription_pool(aio: aioredis.Redis) -> Callable[[], aioredis.ConnectionPool]:
+    """Where the API's shared subscriptions connect, asked at each (re)connection: the client's
+    own pool, or on a Redis Cluster a pool to any node the client knows now (a PUBLISH reaches
+    the subscribers of every node), so a dead node is left for a live one."""
     if isinstance(aio, AsyncRedisCluster):
-        node = aio.get_default_node()
-        return aioredis.ConnectionPool(connection_class=node.connection_class, **node.connection_kwargs)
-    return aio.connection_pool
+        cluster = aio
+
+        def any_node() -> aioredis.ConnectionPool:
+            node = cluster.get_random_node()
+            return aioredis.ConnectionPool(connection_class=node.connection_class, **node.connection_kwargs)
+
+        return any_node
+    pool = aio.connection_pool
+    return lambda: pool
 
 
 def load_games(settings: Settings) -> None:

@@ -97,14 +97,15 @@ class _Channel:
 
 
 class Watchers:
-    """The hub: one subscription connection (from `pool`: on a Redis Cluster, any node's, since
-    a PUBLISH reaches every node's subscribers), channels counted by their users.
+    """The hub: one subscription connection (from the pool `pool()` gives at each connection: on a
+    Redis Cluster, any node's, since a PUBLISH reaches every node's subscribers), channels
+    counted by their users.
 
     `per_client` and `total` cap the SSE watchers (0: no cap); seq waiters are not counted
     (each lasts at most its bounded wait)."""
 
-    def __init__(self, pool: aioredis.ConnectionPool, keys: Callable[[str], GameKeys], *, per_client: int = 0,
-                 total: int = 0) -> None:
+    def __init__(self, pool: Callable[[], aioredis.ConnectionPool], keys: Callable[[str], GameKeys], *,
+                 per_client: int = 0, total: int = 0) -> None:
         self.pool = pool
         self.keys = keys
         self.per_client = per_client
@@ -270,7 +271,7 @@ class Watchers:
                     fut.set_result(None)
 
     async def _connect(self) -> None:
-        link = await AsyncLink.open(self.pool)
+        link = await AsyncLink.open(self.pool())
         self._link = link
         # Every channel someone uses, again: their notices since the drop are lost, and the
         # seq waiters' last read of the checkpoint covers that.
