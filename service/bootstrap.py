@@ -40,6 +40,7 @@ from workers.broker import WakingRedisBroker, make_broker
 from workers.commands import CommandHandler
 from workers.conditional import QueuedAnswers
 from workers.deadlines import Deadlines, declare_deadlines, submitter
+from workers.encoding import OrjsonEncoder
 from workers.notify.channels import MailSettings
 from workers.notify.dropped import DropNotices, broker_enqueue
 from workers.notify.jobs import NotifyActors, NotifyConfig, Sender, declare_notify
@@ -163,6 +164,7 @@ def build(settings: Settings, *, handle: bool = False) -> Parts:
             max_retries=settings.max_retries,
             wake=settings.wake_consumer,
         )
+    dramatiq.set_encoder(OrjsonEncoder())  # JSON either way: old messages still read
     dramatiq.set_broker(broker)
     handler = None
     if handle:
@@ -222,7 +224,7 @@ async def api_parts(settings: Settings, core: Parts | None = None) -> AsyncItera
         await replies.start()
         closing.push_async_callback(replies.stop)
         watchers = Watchers(subscription_pool(aio), core.store.keys, per_client=settings.watchers_per_client,
-                            total=settings.watchers_total)
+                            total=settings.watchers_total, name=f"{settings.namespace}-watchers")
         await watchers.start()
         closing.push_async_callback(watchers.stop)
         await _warm(core.broker)

@@ -105,8 +105,9 @@ class Watchers:
     (each lasts at most its bounded wait)."""
 
     def __init__(self, pool: Callable[[], aioredis.ConnectionPool], keys: Callable[[str], GameKeys], *,
-                 per_client: int = 0, total: int = 0) -> None:
+                 per_client: int = 0, total: int = 0, name: str = "") -> None:
         self.pool = pool
+        self.name = name  # the connection's CLIENT SETNAME, so CLIENT LIST tells it apart
         self.keys = keys
         self.per_client = per_client
         self.total = total
@@ -272,6 +273,9 @@ class Watchers:
 
     async def _connect(self) -> None:
         link = await AsyncLink.open(self.pool())
+        if self.name:
+            link.send([("CLIENT", "SETNAME", self.name)])
+            await link.reply()
         self._link = link
         # Every channel someone uses, again: their notices since the drop are lost, and the
         # seq waiters' last read of the checkpoint covers that.

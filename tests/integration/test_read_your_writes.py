@@ -253,6 +253,8 @@ def test_a_malformed_notice_is_skipped_and_the_stream_goes_on(rw_stack: Stack, r
     channel = f"{rw_stack.env['BOARDLOG_NAMESPACE']}:{{p{int(gid[1:3]):02d}}}:g:{gid}:notify"
     r = redis.Redis.from_url(redis_url)
     seqs: list[int] = []
+    api_log = rw_stack.logdir / "api.log"  # type: ignore[operator]
+    logged = len(api_log.read_text())
     with httpx.Client(base_url=rw_stack.url, timeout=20) as c, c.stream("GET", f"/v1/games/{gid}/stream") as s:
         lines = s.iter_lines()
         for line in lines:
@@ -268,5 +270,42 @@ def test_a_malformed_notice_is_skipped_and_the_stream_goes_on(rw_stack: Stack, r
                 break
     r.close()
     assert seqs[0] == head and seqs[1] > head
-    log = (rw_stack.logdir / "api.log").read_text()  # type: ignore[operator]
+    log = api_log.read_text()[logged:]
     assert "watchers.bad_notice" in log and "watchers.listen_failed" not in log  # skipped, not reconnected
+
+
+def test_the_shared_subscription_is_made_again_when_its_connection_drops(rw_stack: Stack, redis_url: str) -> None:
+    """Its connection killed (a Redis restart, a network cut): the hub subscribes again, and a
+    stream open across the drop hears the next move; a min_seq read after it still answers."""
+    with rw_stack.client() as c:
+        gid, tokens, _ = new_race(c)
+    r = redis.Redis.from_url(redis_url)
+    name = f"{rw_stack.env['BOARDLOG_NAMESPACE']}-watchers"
+    seqs: list[int] = []
+    with httpx.Client(base_url=rw_stack.url, timeout=20) as c, c.stream("GET", f"/v1/games/{gid}/stream") as s:
+        lines = s.iter_lines()
+        for line in lines:
+            if line.startswith("data: "):
+                seqs.append(httpx.Response(200, content=line[6:]).json()["seq"])
+                break
+        ours = [cl for cl in r.client_list() if cl.get("name") == name]
+        assert len(ours) == 1, ours  # one subscription connection for the API process
+        r.client_kill_filter(_id=ours[0]["id"])
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:  # subscribed again on a new connection
+            again = [cl for cl in r.client_list() if cl.get("name") == name]
+            if again and again[0]["id"] != ours[0]["id"] and again[0]["sub"] != "0":
+                break
+            time.sleep(0.05)
+        else:
+            raise AssertionError("the subscription was not made again")
+        with rw_stack.client() as other:
+            moved = command(other, gid, tokens[0])
+            assert moved.status_code == 200
+            assert other.get(f"/v1/games/{gid}?min_seq={moved.json()['seq'][1]}").status_code == 200
+        for line in lines:
+            if line.startswith("data: "):
+                seqs.append(httpx.Response(200, content=line[6:]).json()["seq"])
+                break
+    r.close()
+    assert seqs[1] > seqs[0]
