@@ -238,7 +238,8 @@ class CommandResult(BaseModel):
     status: Literal["accepted", "rejected", "conflict", "failed"]
     seat: int | None = None
     http: int
-    seq: int | list[int] = Field(description="accepted: [first, last] seq of its events; otherwise the game's seq")
+    seq: int | list[int] = Field(description="accepted: [first, last] seq of its events (read the board with ?min_seq=last to see it); "
+                                  "otherwise the game's seq")
     code: str | None = None
     message: str | None = None
     error: ErrorBody | None = None
