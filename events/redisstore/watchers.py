@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections import deque
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -116,12 +116,6 @@ class Watchers:
         self._count = 0
         self._link: AsyncLink | None = None
         self._task: asyncio.Task[None] | None = None
-        self._connected = asyncio.Event()
-
-    @property
-    def watching(self) -> int:
-        """SSE watchers in this process now."""
-        return self._count
 
     async def start(self) -> None:
         self._task = asyncio.create_task(self._run())
@@ -172,15 +166,6 @@ class Watchers:
             self._clients[w.client] = left
         else:
             del self._clients[w.client]
-
-    @contextlib.contextmanager
-    def watch(self, gid: str, client: str) -> Iterator[Watch]:
-        """`open` for as long as the block runs."""
-        w = self.open(gid, client)
-        try:
-            yield w
-        finally:
-            self.close(w)
 
     # -- seq waiters (min_seq) -----------------------------------------------------------------
 
