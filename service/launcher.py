@@ -26,8 +26,10 @@ from service.settings import Settings
 log = structlog.get_logger("boardlog.launcher")
 
 
-def stop_event() -> threading.Event:
-    """An event set by the first SIGINT or SIGTERM; later ones do nothing."""
+def stop_event(dump_after: float | None = 5.0) -> threading.Event:
+    """An event set by the first SIGINT or SIGTERM; later ones do nothing. A part still running
+    `dump_after` seconds after the signal writes every thread's stack to its stderr (serve's
+    log): what it waits for, before serve kills it at 15 s."""
     stop = threading.Event()
 
     def later(signum: int, _: FrameType | None) -> None:
@@ -39,9 +41,8 @@ def stop_event() -> threading.Event:
         # for good. So later signals find a handler that takes no lock.
         signal.signal(signal.SIGINT, later)
         signal.signal(signal.SIGTERM, later)
-        # A part still running 5 s after the signal writes every thread's stack to its stderr
-        # (serve's log): what it waits for, before serve kills it at 15 s.
-        faulthandler.dump_traceback_later(5, exit=False)
+        if dump_after is not None:
+            faulthandler.dump_traceback_later(dump_after, exit=False)
         stop.set()
 
     signal.signal(signal.SIGINT, first)
@@ -251,7 +252,7 @@ def serve(settings: Settings, host: str, port: int, data: Path, workers: int, th
         print(f"boardlog: cannot listen on {host}:{port}: {taken}. Stop what uses it, or pass --port.",
               file=sys.stderr, flush=True)
         return 1
-    stop = stop_event()
+    stop = stop_event(dump_after=None)  # serve waits on its parts: their stacks tell, not its own
     embedded: EmbeddedRedis | None = None
     if "REDIS_URL" not in os.environ:
         embedded = EmbeddedRedis(data, private=True, fsync=fsync).start()
