@@ -20,7 +20,7 @@ from events.domain.platform.talk import MESSAGE_HIDDEN, MESSAGE_POSTED
 from events.domain.queued import QUEUED_PART
 from events.mapping.envelope import Envelope
 from projections.readmodels import redact_envelope
-from rules.core import Command, Event, Game
+from rules.core import EVERYTHING_SHOWN, Command, Event, Game
 from rules.words import seat_name
 
 DEFAULT_LIMIT = 50
@@ -124,10 +124,10 @@ class MoveList:
                 current.seq_to = env.seq  # the viewer may not see it; the entry still spans it
             return
         game, names, viewer = match.rules, self.names, self.viewer
-        if self.admin and env.seat is not None:
-            # Everything shown (the referee, or after the end): a seat's own step in the words its
-            # seat reads, so that the hidden things it knows are named.
-            viewer = env.seat
+        if self.admin:
+            # Everything shown (the referee, or after the end): in the third person, every hidden
+            # thing named, not in the words of the seat whose step it is ("your hand").
+            viewer = EVERYTHING_SHOWN
         if env.type == COMMAND_ACCEPTED:
             d = seen["data"]
             r = d.get("rng")

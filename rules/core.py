@@ -15,6 +15,11 @@ JSON = Any
 Options = Mapping[str, Any]
 T = TypeVar("T")
 
+# The `viewer` of the words functions for a reader who is shown everything (the referee, the
+# replay and move list after the end): no seat's "you", every hidden thing named. Not a seat
+# index, so any `viewer == seat` test is false for it, and never given to `view` or `redact`.
+EVERYTHING_SHOWN = -1
+
 
 @dataclass(frozen=True, slots=True)
 class SeatInfo:
@@ -281,9 +286,10 @@ class Game(Protocol):
         ...
 
     # Words (issue #14). `names` are the seats' display names, by seat; `viewer` is a seat or None
-    # (a spectator). Each function is pure and says of hidden things only what `viewer` may know:
-    # the events it is given are already redacted for `viewer`, and the state is used only for
-    # what `view(state, viewer)` shows.
+    # (a spectator), or EVERYTHING_SHOWN (in the third person, naming every hidden thing: the
+    # events come unredacted). Each function is pure and says of hidden things only what `viewer`
+    # may know: the events it is given are already redacted for `viewer`, and the state is used
+    # only for what `view(state, viewer)` shows.
 
     def describe_prompt(self, state: Any, viewer: int | None, names: Sequence[str]) -> str:
         """`state.prompt` as a sentence ("ann: place terrain tile 3, choose a spot and a rotation")."""

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from rules.core import Command, Event, Told
+from rules.core import EVERYTHING_SHOWN, Command, Event, Told
 from rules.words import (
     article,
     event_name,
@@ -176,7 +176,7 @@ def _units(s: State, uids: Iterable[Any], viewer: int | None, names: Sequence[st
             seat, u = found
             given = (types or {}).get(str(uid))
             known = None if given is None else str(given)
-            if known is None and (seat == viewer or not u.hidden):
+            if known is None and (seat == viewer or viewer == EVERYTHING_SHOWN or not u.hidden):
                 known = u.type
         named, hidden = by_owner.setdefault(seat, ([], [0]))
         if known:
@@ -273,7 +273,7 @@ def describe_command(s: State, c: Command, viewer: int | None, names: Sequence[s
     who = seat_name(names, c.seat)
     a = c.args
     v = c.type.partition(".")[2]
-    mine = viewer is not None and viewer == c.seat
+    mine = viewer is not None and viewer in (c.seat, EVERYTHING_SHOWN)
     if v == "stance":
         unit = a.get("unit")
         tribe = s.tribes[c.seat].name if isinstance(c.seat, int) and c.seat < len(s.tribes) else ""
@@ -337,7 +337,8 @@ def _tribe_setup(s: State, d: Mapping[str, Any], seat: Any, viewer: int | None, 
     text = f"{who}'s {tribe_name(d.get('tribe'))} set up with {plural(n, 'unit')}"
     hand = _secret(d).get("hand")
     if isinstance(hand, list) and hand:
-        text += f"; your hand: {listing(card_name(x) for x in hand)}"
+        cards = listing(card_name(x) for x in hand)
+        text += f"; your hand: {cards}" if viewer == seat else f"; {who} holds {cards}"
     return text + "."
 
 
