@@ -162,7 +162,7 @@
         const name = c.power ? POWERS[c.power] || c.power : null;
         return el("li", { class: c.face_up ? "" : "muted" },
           `${c.number}: `, name ? el("b", {}, name) : "face down",
-          c.face_up ? ` (${c.slots_left} use${c.slots_left === 1 ? "" : "s"} left)` : name ? " (face down; only you see it)" : "");
+          c.face_up ? ` (${c.slots_left} use${c.slots_left === 1 ? "" : "s"} left)` : name ? (you ? " (face down; only you see it)" : " (face down; the others do not see it)") : "");
       });
       const pos = order.indexOf(p.seat);
       const facts = [

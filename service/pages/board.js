@@ -639,7 +639,8 @@
   async function send(body, label) {
     if (S.busy) return false;
     let accepted = false;
-    const msg = $("cmd-msg");
+    // The referee's commands (settling a dispute) answer in its own panel: it has no move box.
+    const msg = S.role === "referee" ? $("referee-msg") : $("cmd-msg");
     S.busy = true;
     renderControls();
     clear(msg).append(el("div", { class: "msg info" }, `Sending ${label}…`));

@@ -40,16 +40,17 @@ window.BLConduct = (() => {
     return line;
   }
 
-  function disputeLine(c, me, refereeSeat) {
+  function disputeLine(c, me, isReferee) {
     const d = (c.disputes || []).find((x) => x.verdict === null);
     if (!d) return null;
     const line = el("div", { class: "conduct-dispute", role: "status" },
       el("span", {}, `${name(d.by)} disputes step ${d.on}: `), el("q", {}, d.note),
-      C.summary.refereed ? el("span", { class: "muted" }, ` The referee settles it; the clock stops meanwhile.`)
+      isReferee ? el("span", { class: "muted" }, ` You referee this game: uphold the move or void it (the game returns to the position before it); the clock stops meanwhile.`)
+        : C.summary.refereed ? el("span", { class: "muted" }, ` The referee settles it; the clock stops meanwhile.`)
         : el("span", { class: "muted" }, ` Every other seat settles it; the clock stops meanwhile.`));
     const votes = d.votes || [];
     if (votes.length) line.append(el("span", { class: "muted" }, ` Votes: ${votes.map((v) => `${name(v.seat)} ${v.verdict}`).join(", ")}.`));
-    const mayVote = refereeSeat || (me !== null && !C.summary.refereed && d.by !== me && !(c.resigned || []).includes(me));
+    const mayVote = isReferee || (me !== null && !C.summary.refereed && d.by !== me && !(c.resigned || []).includes(me));
     if (mayVote) {
       line.append(" ", button("Uphold", "secondary", () => send("resolve", { dispute: d.seq, verdict: "upheld" }, "uphold the move")),
         " ", button("Void", "danger", () => {
@@ -86,7 +87,8 @@ window.BLConduct = (() => {
     clear(box);
     const seated = C.role === "seat" && C.seat !== null && C.seat !== undefined;
     const admin = C.role === "admin";
-    panel.classList.toggle("hidden", !c || !(seated || admin) || s.status !== "active");
+    const referee = C.role === "referee" && s.refereed;  // settles the disputes, sends no moves
+    panel.classList.toggle("hidden", !c || !(seated || admin || referee) || s.status !== "active");
     const more = disputeForm();
     if (!more.isConnected) panel.append(more);
     more.classList.add("hidden");
@@ -96,9 +98,10 @@ window.BLConduct = (() => {
     if ((c.resigned || []).length) box.append(el("p", { class: "muted" }, `Resigned: ${c.resigned.map(name).join(", ")} (the platform plays their default answers).`));
     const p = proposalLine(c, me);
     if (p) box.append(p);
-    // The admin link of a refereed game may be the referee's: the server says no to anyone else.
-    const d = disputeLine(c, me, admin && s.refereed);
+    // Only the referee's token settles a refereed game's dispute (the admin's is refused).
+    const d = disputeLine(c, me, referee);
     if (d) box.append(d);
+    else if (referee) box.append(el("p", { class: "muted" }, "No dispute is open. A seat may open one on any step; you uphold or void it here."));
     if (!seated || resigned) return;
     const row = el("div", { class: "conduct-actions", role: "group", "aria-label": "Resign, agreements and take-backs" });
     if (!c.proposal) {

@@ -138,3 +138,75 @@ def test_a_dispute_opened_in_the_form_and_voided_by_clicking(stack: Stack, new_p
         assert s["disputes"][0]["verdict"] == "voided" and s["undone"][0]["first"] == on
         assert c.get(f"/v1/games/{gid}/view", headers=bearer(tokens[seat])).json()["board"] == before
 
+
+
+def test_the_referee_voids_a_dispute_by_clicking_and_the_seat_sees_it_struck(stack: Stack, new_page: Any, shots: Path) -> None:
+    """A refereed Rite game: the referee's page is its own (every seat's board, no abort), shows
+    the dispute a seat opened with Uphold / Void, and voids it by a click; the seat's move list
+    strikes the move through. The admin's page shows the dispute without the buttons."""
+    with stack.client() as c:
+        r = c.post("/v1/games", json={"game": "rite", "seats": ["ann", "bob"], "referee": "rita"})
+        assert r.status_code == 201, r.text
+        made = r.json()
+        gid, tokens, ref, admin = made["id"], [s["token"] for s in made["seats"]], made["referee"]["token"], made["admin_token"]
+        wait_for(lambda: c.get(f"/v1/games/{gid}").status_code == 200 and c.get(f"/v1/games/{gid}").json()["prompt"])
+        seat = c.get(f"/v1/games/{gid}").json()["prompt"]["seats"][0]
+        before = c.get(f"/v1/games/{gid}/view", headers=bearer(tokens[seat])).json()["board"]
+        m = c.get(f"/v1/games/{gid}/legal", headers=bearer(tokens[seat])).json()["commands"][0]
+        r = command(c, gid, tokens[seat], m["type"], m["args"])
+        assert r.json()["status"] == "accepted", r.text
+        on = r.json()["seq"][0]
+    # The other seat opens the dispute on a phone, in the form.
+    other = new_page(390, 844)
+    other.goto(f"{stack.url}/games/{gid}#token={tokens[1 - seat]}")
+    other.locator("#conduct summary", has_text="Dispute a move").click()
+    other.fill("#dispute-seq", str(on))
+    other.fill("#dispute-note", "that tile was not in the stack")
+    other.get_by_role("button", name="Open the dispute").click()
+    expect(other.locator("#conduct-live .conduct-dispute")).to_contain_text(f"disputes step {on}")
+    expect(other.locator("#conduct-live .conduct-dispute button")).to_have_count(0)  # the referee settles it
+    # The admin sees it, may not settle it, and keeps its abort.
+    adm = new_page(1280, 900)
+    adm.goto(f"{stack.url}/games/{gid}#token={admin}")
+    expect(adm.locator("#conduct-live .conduct-dispute")).to_contain_text("The referee settles it")
+    expect(adm.locator("#conduct-live .conduct-dispute button")).to_have_count(0)
+    expect(adm.locator("#abort")).to_be_visible()
+    for width, height, name in ((390, 844, "phone"), (1280, 900, "desktop")):
+        page = new_page(width, height)
+        page.on("dialog", lambda d: d.accept())
+        page.goto(f"{stack.url}/games/{gid}#token={ref}")
+        expect(page.locator("#your-seat")).to_contain_text("referee (no seat)")
+        expect(page.locator("#status .referee-badge")).to_have_text("refereed by rita")
+        expect(page.locator("#referee")).to_be_visible()
+        expect(page.locator("#admin")).to_be_hidden()
+        expect(page.locator("#abort")).to_be_hidden()
+        expect(page.locator("#controls")).to_be_hidden()
+        expect(page.locator("#referee-as option")).to_have_count(3)  # the public board, ann's, bob's
+        dispute = page.locator("#conduct-live .conduct-dispute")
+        expect(dispute).to_contain_text("that tile was not in the stack")
+        expect(dispute).to_contain_text("You referee this game")
+        expect(dispute.get_by_role("button", name="Uphold")).to_be_visible()
+        page.screenshot(path=str(shots / f"referee-dispute-{name}.png"), full_page=True)
+        page.screenshot(path=str(shots / f"referee-dispute-{name}-screen.png"))
+    # Every seat's board: ann's, her face-down powers named (the public board names none).
+    players = page.locator("#players-box")
+    expect(players).not_to_contain_text("the others do not see it")
+    page.select_option("#referee-as", "0")
+    expect(players.locator("li", has_text="the others do not see it")).to_have_count(4)
+    dispute.get_by_role("button", name="Void").click()
+    expect(page.locator("#referee-msg")).to_contain_text("Accepted: void the move")
+    expect(page.locator("#conduct-live .conduct-dispute")).to_have_count(0)
+    expect(page.locator("#conduct-live")).to_contain_text("No dispute is open")
+    expect(page.locator("#moves li.mv-entry.undone")).to_have_count(1)  # the referee's list too
+    page.screenshot(path=str(shots / "referee-voided-desktop.png"), full_page=True)
+    with stack.client() as c:
+        wait_for(lambda: c.get(f"/v1/games/{gid}").json()["conduct"]["undone"] != [])
+        s = c.get(f"/v1/games/{gid}").json()["conduct"]
+        assert s["disputes"][0]["verdict"] == "voided" and s["undone"][0]["first"] == on
+        assert c.get(f"/v1/games/{gid}/view", headers=bearer(tokens[seat])).json()["board"] == before
+    mover = new_page(390, 844)
+    mover.goto(f"{stack.url}/games/{gid}#token={tokens[seat]}")
+    undone = mover.locator("#moves li.mv-entry.undone")
+    expect(undone).to_have_count(1)
+    assert "line-through" in undone.locator(".mv-text").first.evaluate("n => getComputedStyle(n).textDecorationLine")
+    mover.screenshot(path=str(shots / "referee-voided-seat-phone.png"), full_page=True)
