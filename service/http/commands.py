@@ -85,20 +85,21 @@ async def submit(
     payload = {**command.to_json(), "expect": expect}
     if comment is not None:
         payload["comment"] = comment
+    replies = p.replies
+    if wait:
+        payload["reply"] = replies.channel
     try:
-        canonical(payload)
+        body = canonical(payload)  # encoded once: this is the pending record the worker reads
     except TypeError:
         # orjson's refusal of an integer past 64 bits (a game's notation reads any digits).
         raise ApiError(422, "bad_args", "a number in the command is out of range (at most 64 bits)") from None
-    replies = p.replies
     if not wait:
-        await queue(p, gid, cid, payload, command, head.seq)
+        await queue(p, gid, cid, body, command, head.seq)
         return json_response({"id": cid, "status": "queued"}, 202)
-    payload["reply"] = replies.channel
     # Listen before queueing, so the answer cannot come before the waiter.
     fut = replies.expect(gid, cid)
     try:
-        await queue(p, gid, cid, payload, command, head.seq)
+        await queue(p, gid, cid, body, command, head.seq)
         result = await wait_result(p, gid, cid, fut)
     finally:
         replies.forget(gid, cid, fut)
@@ -107,10 +108,10 @@ async def submit(
     return result_response(result)
 
 
-async def queue(p: ApiParts, gid: str, cid: str, payload: dict[str, Any], command: Command, seq: int) -> None:
+async def queue(p: ApiParts, gid: str, cid: str, body: bytes, command: Command, seq: int) -> None:
     # When it was queued: a sweep queues it again if its message is lost (a broker Redis
     # restarted without its data) and it is still unanswered a while later.
-    if await p.queue.submit(gid, cid, canonical(payload), int(time.time() * 1000)):
+    if await p.queue.submit(gid, cid, body, int(time.time() * 1000)):
         log.debug("command.queued", game=gid, command=cid, type=command.type, seq=seq)
 
 
