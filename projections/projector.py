@@ -76,6 +76,7 @@ class Projector:
         self.batch = batch
         self.cache = MatchCache(store)
         self._created: dict[str, str] = {}
+        self._imported: dict[str, dict[str, Any] | None] = {}
         self._last_claim = 0.0
         self.running = True
         # Bursts on one game are folded into one projection per min_gap_ms; feed entries
@@ -145,9 +146,15 @@ class Projector:
     def _projection(self, gid: str, item: Loaded) -> Projection:
         match = item.match
         last = item.at or self.store.read(gid, match.seq, match.seq)[0].at
-        fields = read_model_fields(match, self._created_at(gid), last)
+        fields = read_model_fields(match, self._created_at(gid), last, self._imported_as(gid))
         notice = canonical({"seq": match.seq, "summary": fields["summary"].decode()})
         return gid, match.seq, _ms(last), fields, notice
+
+    def _imported_as(self, gid: str) -> dict[str, Any] | None:
+        """Read once a game: an import is marked when it is stored, before its first event."""
+        if gid not in self._imported:
+            self._imported[gid] = self.store.imported(gid)
+        return self._imported[gid]
 
     def _created_at(self, gid: str) -> str:
         created = self._created.get(gid)
@@ -192,7 +199,7 @@ class Projector:
         first = self.store.read(gid, 1, 1)[0]
         if good is not None:
             try:
-                return summary_of(good.match, first.at, good.at or first.at)
+                return summary_of(good.match, first.at, good.at or first.at, self._imported_as(gid))
             except Exception:
                 log.warning("projector.summary_failed", game=gid, seq=good.match.seq)
         return unfolded_summary(gid, first)

@@ -16,7 +16,9 @@ from rules.core import Command, Event
 PUBLIC = "public"
 
 
-def summary_of(match: Match, created: str, updated: str) -> dict[str, Any]:
+def summary_of(match: Match, created: str, updated: str, imported: dict[str, Any] | None = None) -> dict[str, Any]:
+    """`imported`: how a record loaded by `boardlog import` came here (the store's meta, not
+    the log, which stays byte for byte as its own deployment signed it); None for one made here."""
     prompt = match.prompt
     outcome = match.outcome()
     return {
@@ -32,6 +34,7 @@ def summary_of(match: Match, created: str, updated: str) -> dict[str, Any]:
         **provenance_summary(match.rules_version, match.referee, match.origin),
         "clock": deadline_view(match),
         "conduct": conduct_summary(match),
+        "imported": imported,
     }
 
 
@@ -99,8 +102,9 @@ def view_field(seat: int | None) -> str:
     return "view:" + (PUBLIC if seat is None else str(seat))
 
 
-def read_model_fields(match: Match, created: str, updated: str) -> dict[str, bytes]:
-    fields = {"summary": canonical(summary_of(match, created, updated))}
+def read_model_fields(match: Match, created: str, updated: str,
+                      imported: dict[str, Any] | None = None) -> dict[str, bytes]:
+    fields = {"summary": canonical(summary_of(match, created, updated, imported))}
     for seat in [None, *range(len(match.seats))]:
         fields[view_field(seat)] = canonical(view_of(match, seat))
     return fields

@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from events.domain.clock import utcnow
 from events.domain.match import SEED_REVEALED
 from events.domain.verdict import Judgement, judge
 from events.mapping.export import read_record
@@ -164,8 +165,10 @@ def import_record(store: EventStore, path: Path, keys: dict[str, bytes], unverif
     if store.exists(gid):
         return 1, f"not imported: a game {gid} is already here"
     seed = next((e.data["seed"] for e in envs if e.type == SEED_REVEALED), "")
-    # No tokens: nobody plays an imported game here; it is there to be replayed and read.
-    res = store.create(gid, envs, j.status or "active", bytes.fromhex(seed), {}, envs[0].at)
+    # No tokens: nobody plays an imported game here; it is there to be replayed and read. The
+    # mark goes beside the log (its bytes stay those its own deployment signed).
+    imported = {"at": utcnow(), "verdict": j.verdict, "key": j.key}
+    res = store.create(gid, envs, j.status or "active", bytes.fromhex(seed), {}, envs[0].at, imported)
     if res.status != "ok":
         return 1, f"not imported: the store refused it ({res.status})"
     return 0, f"imported {gid}: {len(envs)} events, {j.verdict}; replay it at /games/{gid}/replay"

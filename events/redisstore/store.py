@@ -45,6 +45,7 @@ from events.redisstore.keys import (
 from events.redisstore.wire import Links, checked, no_script
 from rules.core import games
 
+IMPORTED = "imported"  # the meta field of a game loaded by `boardlog import`
 SNAPSHOT_EVERY = 500
 
 _P = ParamSpec("_P")
@@ -202,12 +203,16 @@ class EventStore:
     @reports_unavailable
     def create(
         self, gid: str, envelopes: Sequence[Envelope], status: str, seed: bytes,
-        tokens: dict[str, str], created_at: str,
+        tokens: dict[str, str], created_at: str, imported: dict[str, Any] | None = None,
     ) -> AppendResult:
-        """Store a new game: its opening events, secret seed and hashed tokens."""
+        """Store a new game: its opening events, secret seed and hashed tokens; `imported` marks
+        a record loaded from another deployment (kept beside the log, which stays byte for byte)."""
         k = self.keys(gid)
         pipe = self.r.pipeline(transaction=True)
-        pipe.hset(k.meta, mapping={"game": envelopes[0].data["game"], "created": created_at, "status": status})
+        meta = {"game": envelopes[0].data["game"], "created": created_at, "status": status}
+        if imported is not None:
+            meta[IMPORTED] = canonical(imported).decode()
+        pipe.hset(k.meta, mapping=meta)
         pipe.set(k.secret, seed.hex())
         if tokens:
             pipe.hset(k.auth, mapping=tokens)
@@ -337,6 +342,15 @@ class EventStore:
     @reports_unavailable
     def exists(self, gid: str) -> bool:
         return bool(self.r.exists(self.keys(gid).meta))
+
+    @reports_unavailable
+    def imported(self, gid: str) -> dict[str, Any] | None:
+        """How the game came here by `boardlog import` ({at, verdict, key}); None for one made here."""
+        raw = self.r.hget(self.keys(gid).meta, IMPORTED)
+        if raw is None:
+            return None
+        got = loads(raw)
+        return got if isinstance(got, dict) else None
 
     @reports_unavailable
     def head(self, gid: str) -> Head | None:

@@ -42,7 +42,7 @@ def current_summary(store: EventStore, gid: str) -> dict[str, Any]:
     match = match_at(store, gid)
     first = store.read(gid, 1, 1)[0].at
     last = store.read(gid, match.seq, match.seq)[0].at
-    return summary_of(match, first, last)
+    return summary_of(match, first, last, store.imported(gid))
 
 
 @router.post("/v1/games", status_code=201, summary="Create a game")

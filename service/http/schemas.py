@@ -170,6 +170,10 @@ class Summary(BaseModel):
     referee: dict[str, Any] | None = Field(None, description="the referee: {name}; null when unrefereed")
     analysis: bool = Field(False, description="an analysis game, forked from another")
     fork: dict[str, Any] | None = Field(None, description="for an analysis game: {game, seq, head} of its origin")
+    imported: dict[str, Any] | None = Field(None, description=(
+        "a record loaded by `boardlog import` from another deployment, for replay (no seat plays it "
+        "here): {at (ISO 8601, UTC), verdict (verified or unverifiable), key (the trailer's key id)}; "
+        "null for a game made here"))
     clock: dict[str, Any] | None = Field(None, description=(
         "the game's clock, null without one: per_move, bank, increment, reminder (seconds), on_timeout, "
         "deadlines {seat: ISO time} of the running clocks, left_ms {seat: ms} of stopped ones, banks_ms, "

@@ -228,6 +228,8 @@
     if (S.role === "seat") you.append(seatChip(s, S.seat));
     else you.textContent = S.role === "admin" ? "admin (no seat)" : S.role === "referee" ? "referee (no seat)" : "spectator";
     if (S.role === "referee") refereeChoices(s);
+    $("spectator-play").classList.toggle("hidden", !!s.imported);
+    $("spectator-imported").classList.toggle("hidden", !s.imported);
     const out = outcomeText(s, s.outcome);
     $("outcome-box").classList.toggle("hidden", !out);
     $("outcome").textContent = out;
@@ -251,6 +253,12 @@
     if (s.refereed && s.referee) {
       out.push(" ", el("span", { class: "badge referee-badge", title: "the referee (not a seat) reads every seat's secrets" },
         `refereed by ${s.referee.name}`));
+    }
+    if (s.imported) {
+      const i = s.imported;
+      out.push(" ", el("span", { class: "badge imported-badge",
+        title: `loaded by boardlog import on ${i.at} (${i.verdict}${i.key ? `, signed by key ${i.key}` : ""}): a record from another deployment, for replay; no seat plays it here` },
+        `imported · ${i.verdict}`));
     }
     return out;
   }

@@ -54,10 +54,11 @@
       " ", el("span", { class: "mono muted" }, id));
   }
 
-  /* An analysis game (a fork) and a refereed one say so in their row. */
+  /* An analysis game (a fork), a refereed one and an imported record say so in their row. */
   function badged(cell, g) {
     if (g.analysis) cell.append(" ", el("span", { class: "badge analysis-badge", title: g.fork ? `forked from ${g.fork.game} at seq ${g.fork.seq}` : "" }, "analysis"));
     if (g.refereed) cell.append(" ", el("span", { class: "badge referee-badge" }, "refereed"));
+    if (g.imported) cell.append(" ", el("span", { class: "badge imported-badge", title: `loaded by boardlog import (${g.imported.verdict}), for replay` }, "imported"));
     return cell;
   }
 

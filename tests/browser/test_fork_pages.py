@@ -1,5 +1,6 @@
-"""Analysis games and refereed games on the pages (issue #21 items 3 and 6): the board page and
-the lobby badge a fork (linking to the origin's replay at the seq) and name a game's referee."""
+"""Analysis games, refereed games and imported records on the pages (issue #21 items 3, 6 and 7):
+the board page and the lobby badge a fork (linking to the origin's replay at the seq) and name a
+game's referee; the board page badges a game loaded by `boardlog import`."""
 
 from __future__ import annotations
 
@@ -13,10 +14,13 @@ import pytest
 import redis
 from playwright.sync_api import expect
 
+from events.mapping.export import export_lines
 from tests.browser.conftest import CHROMIUM
 from tests.conftest import Stack, child_env, running_stack, wait_for
 from tests.integration.helpers import bearer
 from tests.integration.test_referees import _play
+from tests.support.clirun import run_cli
+from tests.support.records import play_offline
 
 pytestmark = [
     pytest.mark.browser,
@@ -107,3 +111,31 @@ def test_the_referee_page_shows_any_seats_board_and_the_admin_no_secrets(stack: 
     expect(admin.locator("#board")).to_contain_text("hidden units of the Celts")
     expect(admin.locator("#board")).to_contain_text("hidden units of the Vikings")
     expect(admin.locator("#referee")).to_be_hidden()
+
+
+@pytest.mark.browser
+def test_an_imported_game_is_badged(stack: Stack, new_page: Any, shots: Path, tmp_path: Path) -> None:
+    """A record loaded by `boardlog import` (an unsigned one here: --unverified) says so in its
+    summary and on its board page, with the audit's verdict."""
+    gid = f"p03-{uuid.uuid4().hex[:12]}"
+    path = tmp_path / "record.jsonl"
+    path.write_bytes(b"".join(export_lines(play_offline("rite", ["ann", "bob"], {}, 3, gid=gid, max_commands=6))))
+    out = run_cli(stack.env, "import", str(path), "--unverified")
+    assert out.returncode == 0 and out.stdout.startswith(f"imported {gid}"), out.stdout + out.stderr
+    with stack.client() as c:
+        wait_for(lambda: c.get(f"/v1/games/{gid}").status_code == 200
+                 and c.get(f"/v1/games/{gid}").json().get("imported") is not None)
+        mark = c.get(f"/v1/games/{gid}").json()["imported"]
+        assert mark["verdict"] == "unverifiable" and mark["at"]
+    for width, height, name in ((1280, 900, "desktop"), (390, 844, "phone")):
+        page = new_page(width, height)
+        page.goto(f"{stack.url}/games/{gid}")
+        badge = page.locator("#status .imported-badge")
+        expect(badge).to_have_text("imported · unverifiable")
+        assert "boardlog import" in (badge.get_attribute("title") or "")
+        expect(page.locator("#spectator-imported")).to_be_visible()
+        expect(page.locator("#spectator-play")).to_be_hidden()
+        page.screenshot(path=str(shots / f"imported-board-{name}.png"), full_page=False)
+    lobby = new_page()
+    lobby.goto(stack.url + "/")
+    expect(lobby.locator(f'tr[data-game="{gid}"] .imported-badge')).to_have_text("imported")

@@ -21,7 +21,9 @@ from events.mapping.codec import loads
 from events.mapping.export import read_record
 from events.mapping.signing import RECEIPT, valid
 from events.redisstore.store import EventStore
+from projections.projector import Projector
 from projections.replay import match_at
+from service.http.games import current_summary
 from tests.conftest import ROOT, Stack, child_env, running_stack
 from tests.integration.helpers import bearer, command, new_race
 from tests.support.clirun import Ran, run_cli
@@ -214,7 +216,17 @@ def test_import_into_another_deployment(redis_url: str, stack: Stack, keys_file:
         # replayable there: the board after any seq, the end the same as the record's fold
         assert match_at(store, gid, len(envs)) == fold_match((e.event for e in envs), gid)
         assert match_at(store, gid, 5).seq == 5 and store.head(gid).status == "over"  # type: ignore[union-attr]
+        # marked imported, beside the log: the store's meta, then the projected summary
+        trailer = loads(path.read_bytes().splitlines()[-1])["trailer"]
+        mark = store.imported(gid)
+        assert mark is not None and mark["verdict"] == "verified" and mark["key"] == trailer["key"], mark
+        assert current_summary(store, gid)["imported"] == mark  # folded live: no read model yet
+        projector = Projector(store, block_ms=10)
+        assert projector.project(gid)
+        assert loads(store.read_model(gid, "summary") or b"{}")["imported"] == mark
         client.close()
+        with stack.client() as c:  # a game made here is not
+            assert c.get(f"/v1/games/{gid}").json()["imported"] is None
         again = cli(env, "import", str(path), "--key", str(keys_file))
         assert again.returncode == 1 and "already here" in again.stderr
         lines = path.read_bytes().splitlines(keepends=True)
