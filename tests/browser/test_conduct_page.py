@@ -2,7 +2,8 @@
 clicks "Take back my last move", the other seat's page shows the request and its Accept button,
 and clicking it returns the board to where it was (the move list strikes the move through); a
 draw offered by clicking is accepted by clicking, and the game ends; "Resign" asks first; a
-dispute opened in the form (its note shown as text) is voided by the other seat's click. Desktop and phone sizes; screenshots go to
+dispute opened in the form (its note shown as text) is voided by the other seat's click; in a
+refereed Rite game the referee's own page voids it. Desktop and phone sizes; screenshots go to
 /tmp/boardlog-shots."""
 
 from __future__ import annotations
