@@ -4,6 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 PYTEST_WORKERS ?= 2
+PEERS := bench/peers
 
 .PHONY: run test lint bench bench-peers soak clean
 
@@ -24,13 +25,12 @@ test: $(STAMP) lint
 	$(BIN)/pytest -n $(PYTEST_WORKERS) -m "not slow" --timeout 600 -q
 
 # Benchmarks print their figures; the slow soak runs (full random-play counts) run here too.
-bench: $(STAMP)
+bench: $(STAMP) $(PEERS)/node_modules/.package-lock.json
 	@for f in bench/bench_*.py; do m=$$(basename $$f .py); echo "== $$m"; $(BIN)/python -m bench.$$m || exit 1; done
 	$(BIN)/pytest -n $(PYTEST_WORKERS) -m slow --timeout 3600 -q
 
 # boardlog's HTTP path beside boardgame.io 0.50 (InMemory and FlatFile), alternately in one run
 # (bench/bench_peers.py); npm ci installs the peer from bench/peers/package-lock.json.
-PEERS := bench/peers
 $(PEERS)/node_modules/.package-lock.json: $(PEERS)/package-lock.json
 	npm ci --prefix $(PEERS) --no-audit --no-fund
 
@@ -44,4 +44,4 @@ soak: $(STAMP)
 	$(BIN)/python -m bench.soak_chaos --minutes $(SOAK_MINUTES)
 
 clean:
-	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache $(PEERS)/node_modules
