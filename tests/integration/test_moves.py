@@ -117,10 +117,12 @@ def test_any_query_is_answered_2xx_or_4xx_and_changes_nothing(stack: Stack, quer
     with stack.client() as c:
         if not hasattr(stack, "moves_game"):
             gid, tokens, _ = new_race(c, seats=2)
-            assert command(c, gid, tokens[0]).status_code == 200
-            stack.moves_game = (gid, tokens)  # type: ignore[attr-defined]
-        gid, tokens = stack.moves_game  # type: ignore[attr-defined]
-        before = c.get(f"/v1/games/{gid}").json()["seq"]
+            r = command(c, gid, tokens[0])
+            assert r.status_code == 200, r.text
+            stack.moves_game = (gid, tokens, r.json()["seq"][1])  # type: ignore[attr-defined]
+        gid, tokens, head = stack.moves_game  # type: ignore[attr-defined]
+        # Read once the projection has the command: a read right after ?wait=1 may be a moment old.
+        before = c.get(f"/v1/games/{gid}", params={"min_seq": head}).json()["seq"]
         headers = {"none": {}, "seat0": bearer(tokens[0]), "seat1": bearer(tokens[1]),
                    "garbage": bearer("not-a-token")}[who]
         r = c.get(f"/v1/games/{gid}/moves", params=query, headers=headers)
