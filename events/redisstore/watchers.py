@@ -59,6 +59,9 @@ class Watch:
         self.gid = gid
         self.client = client
         self.closed = False
+        # The hub lost its subscription: notices may have been missed, so the stream ends and
+        # the client reconnects (reading the summary afresh), rather than stay "live" and stale.
+        self.broken = False
         self._frames: deque[bytes] = deque(maxlen=QUEUE_SIZE)
         self._waiter: asyncio.Future[None] | None = None
 
@@ -68,9 +71,16 @@ class Watch:
         if waiter is not None and not waiter.done():
             waiter.set_result(None)
 
+    def end(self) -> None:
+        self.broken = True
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
     async def next(self, timeout: float) -> bytes | None:
-        """The next notice's event; None when none came within `timeout` seconds."""
-        if not self._frames:
+        """The next notice's event; None when none came within `timeout` seconds, or at once
+        once the watch is broken."""
+        if not self._frames and not self.broken:
             loop = asyncio.get_running_loop()
             waiter = self._waiter = loop.create_future()
             timer = loop.call_later(timeout, _time_up, waiter)
@@ -299,4 +309,7 @@ class Watchers:
                 pause = min(1.0, max(0.1, pause * 2))
                 log.warning("watchers.listen_failed", error=str(e), retry_in=pause)
                 await self._drop_link()
+                for ch in self._channels.values():
+                    for w in ch.watches:
+                        w.end()
                 await asyncio.sleep(pause)

@@ -283,10 +283,12 @@ class _WatchStream(StreamingResponse):
 
 async def _summaries(first: bytes, watch: Watch) -> AsyncIterator[bytes]:
     """The summary read when the stream opened, then each one the projector publishes; a
-    keep-alive every 15 s."""
+    keep-alive every 15 s; the end when the process's subscription broke (notices were lost)."""
     yield sse_frame(first)
     # A client gone is seen when a write to it fails (a keep-alive at the latest), and Starlette
     # then ends this generator.
     while True:
         frame = await watch.next(timeout=15.0)
+        if frame is None and watch.broken:
+            return  # the subscription broke: the client reconnects and reads the summary again
         yield b": keep-alive\n\n" if frame is None else frame

@@ -41,6 +41,7 @@ def calls() -> dict[str, Callable[[EventStore], Any]]:
         "prev_hash": lambda s: s.prev_hash(GID, 3),
         "result": lambda s: s.result(GID, "c1"),
         "seed": lambda s: s.seed(GID),
+        "imported": lambda s: s.imported(GID),
         "save_snapshot": lambda s: s.save_snapshot(GID, 500, {"any": "state"}),
         "load_snapshot": lambda s: s.load_snapshot(GID, 500),
         "project": lambda s: s.project(GID, 1, 0, {"summary": b"{}"}, b"{}"),
