@@ -145,7 +145,9 @@ def _from_dir(d: Path, create: bool = True) -> KeyRing:
     if signer.id != kid:
         raise SigningKeyError(f"{path} holds key {signer.id}, not {kid}")
     keys = [PublicKey(signer.id, signer.public, _created(d / f"{kid}.pub"), True)]
-    for pub in sorted(d.glob("*.pub"), key=lambda p: p.stat().st_mtime, reverse=True):
+    # A process starting at the same moment may remove the key it made in vain between the
+    # listing and the stat: a file gone by then is not listed.
+    for pub in sorted((p for p in d.glob("*.pub") if p.exists()), key=_mtime, reverse=True):
         if pub.stem == kid:
             continue
         with contextlib.suppress(ValueError, OSError, IndexError):
@@ -153,6 +155,13 @@ def _from_dir(d: Path, create: bool = True) -> KeyRing:
             raw = public_key(hexkey)
             keys.append(PublicKey(key_id(raw), raw, rest[0] if rest else None, False))
     return KeyRing(signer, tuple(keys))
+
+
+def _mtime(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0  # gone since it was listed: read below, it is skipped as unreadable
 
 
 def _created(pub: Path) -> str | None:

@@ -121,8 +121,13 @@ window.BLTalk = (() => {
     return out;
   }
 
-  function renderQueue(data) {
-    $("queue-text").value = linesOf(data.queue || []);
+  /* The board page re-renders (and so reloads the queue) on every move: a load that set off
+   * before a save, or while the seat is typing, must not overwrite the box. */
+  let queueGen = 0;
+  let queueDirty = false;
+
+  function renderQueue(data, keepText = false) {
+    if (!keepText) { $("queue-text").value = linesOf(data.queue || []); queueDirty = false; }
     const box = clear($("queue-dropped"));
     $("queue-state").textContent = (data.queue || []).length ? `${data.queue.length} queued` : "nothing queued";
     if (data.dropped) {
@@ -134,11 +139,14 @@ window.BLTalk = (() => {
   }
 
   async function loadQueue() {
+    const gen = queueGen;
     const { data } = await api(`/v1/games/${T.gid}/conditional`, { token: T.token });
-    renderQueue(data);
+    if (gen !== queueGen) return; // a save or clear answered meanwhile: its answer stands
+    renderQueue(data, queueDirty);
   }
 
   async function saveQueue() {
+    queueGen++;
     try {
       const { data } = await api(`/v1/games/${T.gid}/conditional`, { method: "PUT", token: T.token, body: { queue: parseLines($("queue-text").value) } });
       renderQueue(data);
@@ -149,6 +157,8 @@ window.BLTalk = (() => {
   }
 
   async function clearQueue() {
+    queueGen++;
+    queueDirty = false;
     try {
       await api(`/v1/games/${T.gid}/conditional`, { method: "DELETE", token: T.token });
       await loadQueue();
@@ -167,6 +177,7 @@ window.BLTalk = (() => {
     $("talk-mute").addEventListener("click", toggleMute);
     $("talk-unmute").addEventListener("click", () => { T.showMuted = true; render(); });
     $("queue-save").addEventListener("click", saveQueue);
+    $("queue-text").addEventListener("input", () => { queueDirty = true; });
     $("queue-clear").addEventListener("click", clearQueue);
   }
 
