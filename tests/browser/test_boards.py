@@ -13,21 +13,20 @@ from __future__ import annotations
 
 import random
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-import redis
 from playwright.sync_api import expect
 
 from tests.browser.conftest import CHROMIUM
-from tests.conftest import Stack, child_env, running_stack, wait_for
+from tests.conftest import Stack, wait_for
 
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.integration,
+    pytest.mark.shared_stack,  # one stack for the module's tests, each on games of its own
     pytest.mark.skipif(not CHROMIUM.exists(), reason=f"{CHROMIUM} is absent: the browser tests need Debian's chromium"),
 ]
 
@@ -72,21 +71,6 @@ FIRST_COMMAND_VISIBLE_JS = """
   return at && (at === b || b.contains(at)) ? 'ok' : `covered by ${at && at.outerHTML.slice(0, 80)}`;
 }
 """
-
-
-@pytest.fixture(scope="module")
-def stack(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    """One API, worker and projector for this module's games (each test makes its own games),
-    over a namespace of its own that is deleted afterwards: starting a stack per test costs more
-    than the tests."""
-    ns = f"t{uuid.uuid4().hex[:12]}"
-    with running_stack(child_env(redis_url, ns), tmp_path_factory.mktemp("boards")) as s:
-        yield s
-    client = redis.Redis.from_url(redis_url)
-    for pattern in (f"{ns}:*", f"{ns}-dramatiq:*"):
-        keys = list(client.scan_iter(match=pattern, count=1000))
-        for i in range(0, len(keys), 500):
-            client.delete(*keys[i : i + 500])
 
 
 def create(stack: Stack, game: str) -> dict[str, Any]:

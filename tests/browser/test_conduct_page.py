@@ -8,37 +8,22 @@ refereed Rite game the referee's own page voids it. Desktop and phone sizes; scr
 
 from __future__ import annotations
 
-import uuid
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-import redis
 from playwright.sync_api import expect
 
 from tests.browser.conftest import CHROMIUM
-from tests.conftest import Stack, child_env, running_stack, wait_for
+from tests.conftest import Stack, wait_for
 from tests.integration.helpers import bearer, command
 
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.integration,
+    pytest.mark.shared_stack,  # one stack for the module's tests, each on games of its own
     pytest.mark.skipif(not CHROMIUM.exists(), reason=f"{CHROMIUM} is absent: the browser tests need Debian's chromium"),
 ]
-
-
-@pytest.fixture(scope="module")
-def stack(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    ns = f"t{uuid.uuid4().hex[:12]}"
-    with running_stack(child_env(redis_url, ns), tmp_path_factory.mktemp("conductpage")) as s:
-        yield s
-    client = redis.Redis.from_url(redis_url)
-    for pattern in (f"{ns}:*", f"{ns}-dramatiq:*"):
-        keys = list(client.scan_iter(match=pattern, count=1000))
-        for i in range(0, len(keys), 500):
-            client.delete(*keys[i : i + 500])
-    client.close()
 
 
 def _factions(stack: Stack) -> tuple[str, list[str], int, dict[str, Any], int]:

@@ -6,17 +6,15 @@ from __future__ import annotations
 
 import random
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-import redis
 from playwright.sync_api import expect
 
 from events.mapping.export import export_lines
 from tests.browser.conftest import CHROMIUM
-from tests.conftest import Stack, child_env, running_stack, wait_for
+from tests.conftest import Stack, wait_for
 from tests.integration.helpers import bearer
 from tests.integration.test_referees import _play
 from tests.support.clirun import run_cli
@@ -25,22 +23,9 @@ from tests.support.records import play_offline
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.integration,
+    pytest.mark.shared_stack,  # one stack for the module's tests, each on games of its own
     pytest.mark.skipif(not CHROMIUM.exists(), reason=f"{CHROMIUM} is absent: the browser tests need Debian's chromium"),
 ]
-
-
-@pytest.fixture(scope="module")
-def stack(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    """One stack for the module's two tests (each plays its own games)."""
-    ns = f"t{uuid.uuid4().hex[:12]}"
-    with running_stack(child_env(redis_url, ns), tmp_path_factory.mktemp("fork-pages")) as s:
-        yield s
-    client = redis.Redis.from_url(redis_url)
-    for pattern in (f"{ns}:*", f"{ns}-dramatiq:*"):
-        keys = list(client.scan_iter(match=pattern, count=1000))
-        for i in range(0, len(keys), 500):
-            client.delete(*keys[i : i + 500])
-    client.close()
 
 
 @pytest.mark.browser
