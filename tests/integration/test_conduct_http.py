@@ -5,31 +5,16 @@ may not (and a seat cannot pass itself off as the referee), and the summary sayi
 
 from __future__ import annotations
 
-import uuid
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
-import redis
 
-from tests.conftest import Stack, child_env, running_stack, wait_for
+from tests.conftest import Stack, wait_for
 from tests.integration.helpers import bearer, command
 
-pytestmark = pytest.mark.integration
-
-
-@pytest.fixture(scope="module")
-def stack(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    ns = f"t{uuid.uuid4().hex[:12]}"
-    with running_stack(child_env(redis_url, ns), tmp_path_factory.mktemp("conduct")) as s:
-        yield s
-    client = redis.Redis.from_url(redis_url)
-    for pattern in (f"{ns}:*", f"{ns}-dramatiq:*"):
-        keys = list(client.scan_iter(match=pattern, count=1000))
-        for i in range(0, len(keys), 500):
-            client.delete(*keys[i : i + 500])
-    client.close()
+# One stack for the module's tests, each on games of its own.
+pytestmark = [pytest.mark.integration, pytest.mark.shared_stack]
 
 
 def _create(c: httpx.Client, body: dict[str, Any]) -> dict[str, Any]:

@@ -5,30 +5,15 @@ lobby; forks that would reveal hidden values, or fall inside a command, are refu
 from __future__ import annotations
 
 import random
-import uuid
-from collections.abc import Iterator
 
 import pytest
-import redis
 
-from tests.conftest import Stack, child_env, running_stack
+from tests.conftest import Stack
 from tests.integration.helpers import bearer, command, new_race
 from tests.integration.test_referees import _all_events, _get, _play
 
-pytestmark = pytest.mark.integration
-
-
-@pytest.fixture(scope="module")
-def stack(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    ns = f"t{uuid.uuid4().hex[:12]}"
-    with running_stack(child_env(redis_url, ns), tmp_path_factory.mktemp("forks")) as s:
-        yield s
-    client = redis.Redis.from_url(redis_url)
-    for pattern in (f"{ns}:*", f"{ns}-dramatiq:*"):
-        keys = list(client.scan_iter(match=pattern, count=1000))
-        for i in range(0, len(keys), 500):
-            client.delete(*keys[i : i + 500])
-    client.close()
+# One stack for the module's tests, each on games of its own.
+pytestmark = [pytest.mark.integration, pytest.mark.shared_stack]
 
 
 def test_a_fork_starts_from_the_origins_view_at_the_seq_and_leaves_the_origin_alone(stack: Stack) -> None:

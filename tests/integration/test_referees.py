@@ -12,27 +12,14 @@ from typing import Any
 import httpx
 import orjson
 import pytest
-import redis
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import Stack, child_env, running_stack
+from tests.conftest import Stack
 from tests.integration.helpers import bearer
 
-pytestmark = pytest.mark.integration
-
-
-@pytest.fixture(scope="module")
-def stack(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    ns = f"t{uuid.uuid4().hex[:12]}"
-    with running_stack(child_env(redis_url, ns), tmp_path_factory.mktemp("referees")) as s:
-        yield s
-    client = redis.Redis.from_url(redis_url)
-    for pattern in (f"{ns}:*", f"{ns}-dramatiq:*"):
-        keys = list(client.scan_iter(match=pattern, count=1000))
-        for i in range(0, len(keys), 500):
-            client.delete(*keys[i : i + 500])
-    client.close()
+# One stack for the module's tests, each on games of its own.
+pytestmark = [pytest.mark.integration, pytest.mark.shared_stack]
 
 
 def _get(c: httpx.Client, url: str, token: str | None = None, status: int = 200) -> httpx.Response:

@@ -8,33 +8,18 @@ from __future__ import annotations
 import json
 import threading
 import uuid
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
-import redis
 
 from events.domain.audit import audit
 from events.mapping.export import read_record
-from tests.conftest import Stack, child_env, running_stack, wait_for
+from tests.conftest import Stack, wait_for
 from tests.integration.helpers import bearer, command, new_race
 
-pytestmark = pytest.mark.integration
-
-
-@pytest.fixture(scope="module")
-def stack(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    """One stack for the module (each test plays its own game), deleted afterwards."""
-    ns = f"t{uuid.uuid4().hex[:12]}"
-    with running_stack(child_env(redis_url, ns), tmp_path_factory.mktemp("talk")) as s:
-        yield s
-    client = redis.Redis.from_url(redis_url)
-    for pattern in (f"{ns}:*", f"{ns}-dramatiq:*"):
-        keys = list(client.scan_iter(match=pattern, count=1000))
-        for i in range(0, len(keys), 500):
-            client.delete(*keys[i : i + 500])
-    client.close()
+# One stack for the module's tests, each on games of its own.
+pytestmark = [pytest.mark.integration, pytest.mark.shared_stack]
 
 
 def _seq(c: httpx.Client, gid: str) -> int:
