@@ -159,8 +159,14 @@ def _unpack_hex(value: Any) -> Any:
 
 def result_value(result: dict[str, Any]) -> bytes:
     """A command's answer as stored: MessagePack, every lowercase hex string of 32 digits or more
-    (ids, hashes, signatures) as its bytes; JSON cannot hold bytes, so they all come back as the
-    hex they were. An answer MessagePack cannot hold is stored as its canonical JSON."""
+    (ids, hashes) as its bytes; JSON cannot hold bytes, so they all come back as the hex they
+    were. An answer MessagePack cannot hold is stored as its canonical JSON.
+
+    Its receipt is not stored: the game, seq, head hash and time it signs are in the record, and
+    its 64-byte signature (random-looking, so it neither compresses nor archives small) was a
+    third of a live game's bytes an event. Reads sign it again (service/http/receipts.py); an
+    Ed25519 signature is deterministic, so the same key gives the same receipt, byte for byte."""
+    result = {k: v for k, v in result.items() if k != "receipt"}
     try:
         return _encoder.encode(_pack_hex(result))
     except (OverflowError, TypeError):

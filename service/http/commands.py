@@ -27,6 +27,7 @@ from service.http.credentials import bearer_token, has_session_cookie
 from service.http.errors import ApiError, result_response
 from service.http.metrics import command_metrics
 from service.http.parts import parts
+from service.http.receipts import with_receipt
 from service.http.responses import json_response
 from service.matches import Principal
 
@@ -70,7 +71,7 @@ async def submit(
     """Queue a command once per id; answer its result at once when it already has one. A
     `comment` goes with it: the worker posts it as the seat's message right after the command."""
     if head.result is not None:
-        return result_response(loads(head.result))
+        return result_response(await with_receipt(p, gid, loads(head.result)))
     if head.status != "active":
         # Only a platform command that may follow the end (table talk, say) goes on.
         try:
@@ -105,7 +106,7 @@ async def submit(
         replies.forget(gid, cid, fut)
     if result is None:
         return json_response({"id": cid, "status": "queued"}, 202)
-    return result_response(result)
+    return result_response(await with_receipt(p, gid, result))
 
 
 async def queue(p: ApiParts, gid: str, cid: str, body: bytes, command: Command, seq: int) -> None:
@@ -227,7 +228,7 @@ async def command_result(gid: str, cid: str, request: Request) -> Response:
         # Answers stored before they named their seat are shown to any token of the game.
         if not _yours(who, answer.get("seat", who.seat)):
             raise unknown
-        return result_response(answer)
+        return result_response(await with_receipt(p, gid, answer))
     pending = await p.reads.pending(gid, cid)
     if pending is not None and _yours(who, loads(pending).get("seat")):
         return json_response({"id": cid, "status": "queued"}, 202)
@@ -269,7 +270,7 @@ async def join(gid: str, request: Request) -> Response:
         return json_response({"error": {"code": "already_joined", "message": f"seat {seat} has already added "
                                         "its entropy; 'entropy' is the one that counts"},
                               "entropy": counted[0] if counted else None}, 409)
-    return result_response(answer)
+    return result_response(await with_receipt(p, gid, answer))
 
 
 @router.post("/v1/games/{gid}/abort", summary="End a game now (admin)")

@@ -18,6 +18,7 @@ import redis
 
 from events.domain.match import fold_match
 from events.mapping.codec import loads
+from events.mapping.compact import result_json
 from events.mapping.export import read_record
 from events.mapping.signing import RECEIPT, valid
 from events.redisstore.store import EventStore
@@ -100,7 +101,7 @@ def finished(stack: Stack, tmp_path_factory: pytest.TempPathFactory) -> Finished
 
 
 def test_keys_are_published_and_every_answer_carries_a_receipt(
-        stack: Stack, keys_file: Path, finished: Finished) -> None:
+        redis_url: str, stack: Stack, keys_file: Path, finished: Finished) -> None:
     ring = json.loads(keys_file.read_text())
     current = next(k for k in ring["keys"] if k["current"])
     assert ring["current"] == current["id"] and current["algorithm"] == "Ed25519"
@@ -116,6 +117,12 @@ def test_keys_are_published_and_every_answer_carries_a_receipt(
         first = answers[0]
         stored = c.get(f"/v1/games/{gid}/commands/{first['id']}", headers=bearer(tokens[first["seat"]]))
     assert stored.status_code == 200 and stored.json()["receipt"] == first["receipt"]
+    # ... signed again on that read: Redis keeps no receipt, only what the record cannot give
+    client = redis.Redis.from_url(redis_url)
+    raw = client.hget(EventStore(client, stack.env["BOARDLOG_NAMESPACE"], partitions=8).keys(gid).results, first["id"])
+    client.close()
+    assert raw is not None and b"receipt" not in raw and bytes.fromhex(first["receipt"]["sig"]) not in raw
+    assert loads(result_json(raw)) == {k: v for k, v in first.items() if k != "receipt"}
     # the private key is in the data directory, 0600, and never in a log
     key_files = list((Path(stack.env["BOARDLOG_DATA"]) / "signing").glob("*.key"))
     assert len(key_files) == 1 and key_files[0].stat().st_mode & 0o777 == 0o600
