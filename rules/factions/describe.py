@@ -9,15 +9,13 @@ and Mana Pools. Every Factions event is public. `s` is the state before the comm
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
 from rules.core import Command, Event, Told
+from rules.eventwords import tell
 from rules.words import (
     article,
-    event_name,
     listing,
-    opening,
     places,
     plain,
     seat_name,
@@ -319,12 +317,7 @@ QUIET = frozenset({"factions.ActivationEnded"})
 
 
 def describe_event(s: State, e: Event, viewer: int | None, names: Sequence[str]) -> Told:
-    words = EVENTS.get(e.type)
-    if words is None:
-        return Told(event_name(e.type))
-    out = words(s, e.data, e.seat, names)
-    told = out if isinstance(out, Told) else Told(out)
-    return replace(told, text=opening(told.text), quiet=told.quiet or e.type in QUIET)
+    return tell(EVENTS, QUIET, e.type, s, e.data, e.seat, names)
 
 
 # --- touched ----------------------------------------------------------------------------------

@@ -8,15 +8,13 @@ so the viewer changes nothing here. `s` is always the state before the command o
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
 from rules.core import Command, Event, Told
+from rules.eventwords import tell
 from rules.words import (
     article,
-    event_name,
     listing,
-    opening,
     places,
     plain,
     plural,
@@ -474,12 +472,7 @@ QUIET = frozenset({"rite.TurnStarted", "rite.ActionTaken", "rite.FlowStepped", "
 
 
 def describe_event(s: State, e: Event, viewer: int | None, names: Sequence[str]) -> Told:
-    words = EVENTS.get(e.type)
-    if words is None:
-        return Told(event_name(e.type))
-    out = words(s, e.data, e.seat, names)
-    told = out if isinstance(out, Told) else Told(out)
-    return replace(told, text=opening(told.text), quiet=told.quiet or e.type in QUIET)
+    return tell(EVENTS, QUIET, e.type, s, e.data, e.seat, names)
 
 
 # --- touched ----------------------------------------------------------------------------------
