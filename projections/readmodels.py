@@ -11,6 +11,7 @@ from events.domain.platform.takeback import TAKEN_BACK
 from events.domain.provenance import provenance_of
 from events.mapping.codec import canonical
 from events.mapping.envelope import Envelope
+from events.redisstore.archive import packed_view
 from rules.core import Command, Event
 
 PUBLIC = "public"
@@ -104,9 +105,11 @@ def view_field(seat: int | None) -> str:
 
 def read_model_fields(match: Match, created: str, updated: str,
                       imported: dict[str, Any] | None = None) -> dict[str, bytes]:
+    """The summary (JSON: the lobby and the archiver read it as it is) and the views, stored
+    compressed (the store's reads give them back as JSON)."""
     fields = {"summary": canonical(summary_of(match, created, updated, imported))}
     for seat in [None, *range(len(match.seats))]:
-        fields[view_field(seat)] = canonical(view_of(match, seat))
+        fields[view_field(seat)] = packed_view(canonical(view_of(match, seat)))
     return fields
 
 
