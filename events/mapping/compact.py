@@ -168,9 +168,21 @@ def result_value(result: dict[str, Any]) -> bytes:
     Ed25519 signature is deterministic, so the same key gives the same receipt, byte for byte."""
     result = {k: v for k, v in result.items() if k != "receipt"}
     try:
+        if _is_plain_accept(result):
+            # Most answers: the array [id, seat, first seq, last seq] (25 bytes, not 58).
+            first, last = result["seq"]
+            return _encoder.encode([_pack_hex(result["id"]), result["seat"], first, last])
         return _encoder.encode(_pack_hex(result))
     except (OverflowError, TypeError):
         return canonical(result)
+
+
+def _is_plain_accept(result: dict[str, Any]) -> bool:
+    seqs, seat = result.get("seq"), result.get("seat", 0)
+    return (result.keys() == {"id", "seat", "status", "http", "seq"} and result["status"] == "accepted"
+            and result["http"] == 200 and type(result["http"]) is int and isinstance(result["id"], str)
+            and (seat is None or type(seat) is int) and isinstance(seqs, list) and len(seqs) == 2
+            and all(type(x) is int for x in seqs))
 
 
 def result_json(raw: bytes) -> bytes:
@@ -178,6 +190,10 @@ def result_json(raw: bytes) -> bytes:
     if raw[:1] == b"{":
         return raw
     try:
-        return canonical(_unpack_hex(_decoder.decode(raw)))
-    except msgspec.DecodeError as e:
+        value = _decoder.decode(raw)
+        if isinstance(value, list):  # a plain accepted answer (_is_plain_accept)
+            cid, seat, first, last = value
+            value = {"id": cid, "seat": seat, "status": "accepted", "http": 200, "seq": [first, last]}
+        return canonical(_unpack_hex(value))
+    except (msgspec.DecodeError, ValueError) as e:
         raise RowError(f"not a stored command answer: {e}") from None

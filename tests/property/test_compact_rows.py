@@ -124,3 +124,21 @@ def test_a_stored_answer_keeps_no_receipt() -> None:
     stored = compact.result_value(answer)
     assert bytes.fromhex("cd" * 64) not in stored and bytes.fromhex("ab" * 32) not in stored
     assert loads(compact.result_json(stored)) == {"id": "c1", "status": "accepted", "seq": [2, 3]}
+
+
+@given(st.one_of(st.text(max_size=64), st.binary(min_size=16, max_size=32).map(bytes.hex)),
+       st.none() | st.integers(0, 4), st.integers(1, 2**40), st.integers(0, 50))
+def test_a_plain_accepted_answer_is_stored_as_a_short_array_and_read_back_whole(
+        cid: str, seat: int | None, first: int, more: int) -> None:
+    answer = {"id": cid, "seat": seat, "status": "accepted", "http": 200, "seq": [first, first + more]}
+    stored = compact.result_value(answer)
+    assert compact.result_json(stored) == canonical(answer)
+    assert len(stored) <= len(cid.encode()) + 22  # array, id and seat headers, two seqs of up to 9 bytes
+
+
+def test_an_answer_that_is_not_a_plain_accept_keeps_every_field() -> None:
+    for answer in ({"id": "c", "seat": 0, "status": "accepted", "http": 200, "seq": [1, 2], "note": "x"},
+                   {"id": "c", "seat": 0, "status": "rejected", "http": 422, "seq": 3, "code": "x", "message": "m"},
+                   {"id": "c", "seat": True, "status": "accepted", "http": 200, "seq": [1, 2]},
+                   {"id": "c", "seat": 0, "status": "accepted", "http": 200, "seq": [1.0, 2]}):
+        assert compact.result_json(compact.result_value(answer)) == canonical(answer)
