@@ -9,8 +9,6 @@ rules raise while it is projected is recorded as data, not retried: see `Project
 
 from __future__ import annotations
 
-import os
-import socket
 import time
 import uuid
 from collections.abc import Callable, Sequence
@@ -24,7 +22,8 @@ from events.mapping.codec import canonical, loads
 from events.mapping.envelope import Envelope
 from events.redisstore.cache import Loaded, MatchCache
 from events.redisstore.errors import StoreUnavailable
-from events.redisstore.feed import Entry, FeedGroup, GroupMissing
+from events.redisstore.feed import Entry
+from events.redisstore.follow import Follower
 from events.redisstore.store import EventStore
 from projections.readmodels import read_model_fields, summary_of, unfolded_summary, with_failure
 
@@ -54,7 +53,7 @@ def _fold_until_failure(gid: str, base: Loaded | None, tail: Sequence[Envelope])
     return good, None
 
 
-class Projector:
+class Projector(Follower):
     def __init__(
         self,
         store: EventStore,
@@ -68,17 +67,11 @@ class Projector:
         requeue: Callable[[str, str], object] | None = None,
         requeue_after_ms: int = 60_000,
     ) -> None:
-        self.store = store
-        self.consumer = consumer or f"{socket.gethostname()}-{os.getpid()}"
-        self.feed = FeedGroup(store, GROUP, self.consumer, urgent=True)
-        self.block_ms = block_ms
-        self.claim_idle_ms = claim_idle_ms
-        self.batch = batch
+        super().__init__(store, GROUP, consumer, name="projector", log=log, block_ms=block_ms,
+                         claim_idle_ms=claim_idle_ms, batch=batch, urgent=True)
         self.cache = MatchCache(store)
         self._created: dict[str, str] = {}
         self._imported: dict[str, dict[str, Any] | None] = {}
-        self._last_claim = 0.0
-        self.running = True
         # Bursts on one game are folded into one projection per min_gap_ms; feed entries
         # stay unacknowledged until their game is projected, so a crash loses nothing. A game
         # a reader waits for (an URGENT feed entry, from ?min_seq) is projected at once.
@@ -99,9 +92,6 @@ class Projector:
         # The append script no longer caps the feeds (one write less in it): entries the group
         # has read and acknowledged are trimmed here every TRIM_SECONDS.
         self._last_trim = time.monotonic()
-
-    def ensure_groups(self) -> None:
-        self.feed.ensure()
 
     def project(self, gid: str) -> bool:
         """Bring one game's read models up to its head; True if anything was written. When the
@@ -205,6 +195,8 @@ class Projector:
         return unfolded_summary(gid, first)
 
     def _handle(self, entries: Sequence[Entry]) -> int:
+        # Not a game at a time: the games are projected together, in three round trips, and a
+        # game whose rules raise is marked (see _failed), not skipped.
         n = self._collect(entries)
         self.flush(force=True)
         return n
@@ -232,16 +224,6 @@ class Projector:
             self._projected_at[gid] = now
         self._project_many(due)
         return len(due)
-
-    def claim_dead(self) -> int:
-        """Take over entries a dead consumer read but never acknowledged."""
-        n = 0
-        for feed in self.feed.feeds:
-            cursor: Any = "0-0"
-            while cursor is not None:
-                cursor, claimed = self.feed.claim(feed, cursor, self.claim_idle_ms, self.batch)
-                n += self._handle(claimed)
-        return n
 
     def sweep_queued(self, max_rounds: int = 100) -> int:
         """Queue again every command queued over requeue_after_ms ago that has no answer yet,
@@ -289,9 +271,7 @@ class Projector:
         if self.requeue is not None and now - self._last_sweep > self.requeue_after_ms / 4000:
             self._last_sweep = now
             self.sweep_queued()
-        if now - self._last_claim > self.claim_idle_ms / 2000:
-            self._last_claim = now
-            n += self.claim_dead()
+        n += self._claim_if_due(now)
         block = self.block_ms if not self._dirty else max(1, int(self.min_gap * 1000 / 2))
         if self._read_found:
             wait = self._read_at + self.min_read_gap - time.monotonic()
@@ -304,26 +284,11 @@ class Projector:
         self.flush()
         return n + len(self._dirty)
 
-    def run(self) -> None:
-        self.ensure_groups()
-        log.info("projector.started", consumer=self.consumer, partitions=len(self.feed.feeds))
-        pause = 0.0
-        while self.running:
-            try:
-                self.step()
-                pause = 0.0
-            except StoreUnavailable as e:
-                # Redis restarting or out of reach: wait and read again. Whatever was read and
-                # not acknowledged stays pending and is claimed again (projection is idempotent).
-                pause = min(2.0, max(0.1, pause * 2))
-                log.warning("projector.redis_unavailable", error=str(e), retry_in=pause)
-                time.sleep(pause)
-            except GroupMissing as e:
-                # The server lost its data (no AOF): make the groups again and go on.
-                log.warning("projector.groups_missing", error=str(e))
-                self.ensure_groups()
-        self.flush(force=True)
-        log.info("projector.stopped", consumer=self.consumer)
+    def _started(self) -> dict[str, Any]:
+        return {"partitions": len(self.feed.feeds)}
+
+    def _stopping(self) -> None:
+        self.flush(force=True)  # the bursts still waiting out min_gap
 
 
 def all_games(store: EventStore) -> list[str]:

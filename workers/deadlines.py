@@ -20,10 +20,8 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import time
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable
 
 import dramatiq
 import structlog
@@ -42,7 +40,7 @@ from events.domain.platform.clock import (
 )
 from events.redisstore.cache import MatchCache
 from events.redisstore.errors import StoreUnavailable
-from events.redisstore.feed import Entry, FeedGroup, GroupMissing
+from events.redisstore.follow import Follower
 from events.redisstore.store import EventStore
 from events.redisstore.vacations import VacationStore
 from rules.core import Command
@@ -78,7 +76,7 @@ def submitter(store: EventStore, send: Callable[[str, str], object],
     return submit
 
 
-class Deadlines:
+class Deadlines(Follower):
     def __init__(
         self,
         store: EventStore,
@@ -92,19 +90,13 @@ class Deadlines:
         clock: Callable[[], float] = time.time,
         vacations: VacationStore | None = None,
     ) -> None:
-        self.store = store
+        super().__init__(store, GROUP, consumer, name="deadlines", log=log,
+                         block_ms=block_ms, claim_idle_ms=claim_idle_ms, batch=batch)
         self.vacations = vacations
         self.submit = submit
         self.schedule = schedule
         self.cache = MatchCache(store, size=1024)
-        self.consumer = consumer or f"{socket.gethostname()}-{os.getpid()}"
-        self.feed = FeedGroup(store, GROUP, self.consumer)
-        self.block_ms = block_ms
-        self.claim_idle_ms = claim_idle_ms
-        self.batch = batch
         self.clock = clock
-        self.running = True
-        self._last_claim = 0.0
 
     def _now_ms(self) -> int:
         return int(self.clock() * 1000)
@@ -193,51 +185,6 @@ class Deadlines:
                 return cid
             cid = f"{base}-{attempt}"
         return cid
-
-    def _handle(self, entries: Sequence[Entry]) -> int:
-        for gid in dict.fromkeys(gid for _, _, gid in entries if gid is not None):
-            try:
-                self.catch_up(gid)
-            except StoreUnavailable:
-                raise
-            except Exception:
-                log.exception("deadlines.failed", game=gid)  # never stop every other game's clock
-        self.feed.ack([(feed, entry_id) for feed, entry_id, _ in entries])
-        return len(entries)
-
-    def claim_dead(self) -> int:
-        n = 0
-        for feed in self.feed.feeds:
-            cursor: Any = "0-0"
-            while cursor is not None:
-                cursor, claimed = self.feed.claim(feed, cursor, self.claim_idle_ms, self.batch)
-                n += self._handle(claimed)
-        return n
-
-    def step(self) -> int:
-        now = time.monotonic()
-        n = 0
-        if now - self._last_claim > self.claim_idle_ms / 2000:
-            self._last_claim = now
-            n += self.claim_dead()
-        return n + self._handle(self.feed.read(self.block_ms, self.batch))
-
-    def run(self) -> None:
-        self.feed.ensure()
-        log.info("deadlines.started", consumer=self.consumer)
-        pause = 0.0
-        while self.running:
-            try:
-                self.step()
-                pause = 0.0
-            except StoreUnavailable as e:
-                pause = min(2.0, max(0.1, pause * 2))
-                log.warning("deadlines.redis_unavailable", error=str(e), retry_in=pause)
-                time.sleep(pause)
-            except GroupMissing as e:
-                log.warning("deadlines.groups_missing", error=str(e))
-                self.feed.ensure()
-        log.info("deadlines.stopped", consumer=self.consumer)
 
 
 def declare_deadlines(broker: dramatiq.Broker, fire: Callable[[str, int, int, str], object] | None,

@@ -10,8 +10,6 @@ per game, seq, player and target). Quiet hours delay a job to the hours' end.
 
 from __future__ import annotations
 
-import os
-import socket
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
@@ -21,8 +19,7 @@ from typing import Any
 import structlog
 
 from events.domain.match import Match, fold_match
-from events.redisstore.errors import StoreUnavailable
-from events.redisstore.feed import Entry, FeedGroup, GroupMissing
+from events.redisstore.follow import Follower
 from events.redisstore.store import EventStore
 from events.redisstore.targets import TargetStore
 from workers.notify.notices import Notice, notices_for, step_groups
@@ -41,7 +38,7 @@ def _ms(iso: str) -> float:
     return datetime.fromisoformat(iso.replace("Z", "+00:00")).timestamp()
 
 
-class Notifier:
+class Notifier(Follower):
     def __init__(
         self,
         store: EventStore,
@@ -54,20 +51,14 @@ class Notifier:
         batch: int = 200,
         clock: Callable[[], float] = time.time,
     ) -> None:
-        self.store = store
-        self.targets = targets
-        self.enqueue = enqueue
-        self.consumer = consumer or f"{socket.gethostname()}-{os.getpid()}"
         # From the feeds' start: what the projector has not trimmed yet is read once; a game
         # older than the notifier's first run is told only its latest step (see catch_up).
-        self.feed = FeedGroup(store, GROUP, self.consumer)
-        self.block_ms = block_ms
-        self.claim_idle_ms = claim_idle_ms
-        self.batch = batch
+        super().__init__(store, GROUP, consumer, name="notifier", log=log,
+                         block_ms=block_ms, claim_idle_ms=claim_idle_ms, batch=batch)
+        self.targets = targets
+        self.enqueue = enqueue
         self.clock = clock
-        self.running = True
         self._matches: OrderedDict[str, Match] = OrderedDict()
-        self._last_claim = 0.0
         self._born = 0.0
 
     def ensure_groups(self) -> None:
@@ -117,54 +108,6 @@ class Notifier:
         self._matches.move_to_end(gid)
         while len(self._matches) > CACHE_GAMES:
             self._matches.popitem(last=False)
-
-    def _handle(self, entries: Sequence[Entry]) -> int:
-        gids = list(dict.fromkeys(gid for _, _, gid in entries if gid is not None))
-        for gid in gids:
-            try:
-                self.catch_up(gid)
-            except StoreUnavailable:
-                raise
-            except Exception:
-                # A game its rules cannot fold (the projector marks it): skip it, never stop the
-                # notices of every other game behind it.
-                log.exception("notifier.failed", game=gid)
-        self.feed.ack([(feed, entry_id) for feed, entry_id, _ in entries])
-        return len(entries)
-
-    def claim_dead(self) -> int:
-        n = 0
-        for feed in self.feed.feeds:
-            cursor: Any = "0-0"
-            while cursor is not None:
-                cursor, claimed = self.feed.claim(feed, cursor, self.claim_idle_ms, self.batch)
-                n += self._handle(claimed)
-        return n
-
-    def step(self) -> int:
-        now = time.monotonic()
-        n = 0
-        if now - self._last_claim > self.claim_idle_ms / 2000:
-            self._last_claim = now
-            n += self.claim_dead()
-        return n + self._handle(self.feed.read(self.block_ms, self.batch))
-
-    def run(self) -> None:
-        self.ensure_groups()
-        log.info("notifier.started", consumer=self.consumer)
-        pause = 0.0
-        while self.running:
-            try:
-                self.step()
-                pause = 0.0
-            except StoreUnavailable as e:
-                pause = min(2.0, max(0.1, pause * 2))
-                log.warning("notifier.redis_unavailable", error=str(e), retry_in=pause)
-                time.sleep(pause)
-            except GroupMissing as e:
-                log.warning("notifier.groups_missing", error=str(e))
-                self.ensure_groups()
-        log.info("notifier.stopped", consumer=self.consumer)
 
 
 def queue_notices(store: TargetStore, enqueue: Enqueue, now: float, notices: Sequence[Notice],
