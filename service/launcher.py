@@ -13,12 +13,13 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
+from typing import Protocol
 
 import dramatiq
 import structlog
 
 from projections.projector import Projector
-from service.bootstrap import build
+from service.bootstrap import Parts, build
 from service.embedded import EmbeddedRedis
 from service.keys import SigningKeyError, load_keys
 from service.settings import Settings
@@ -59,6 +60,44 @@ def wait_until_set(stop: threading.Event) -> None:
         pass
 
 
+class Loop(Protocol):
+    """A part's main loop (the projector's, the notifier's, the deadlines'): `run` returns once
+    `running` is set False."""
+
+    running: bool
+
+    def run(self) -> None: ...
+
+
+def run_until(stop: threading.Event, loop: Loop) -> None:
+    """Run `loop` in this thread until `stop` is set. The loop holds the main thread, so it
+    cannot wait for `stop` itself; a daemon thread waits and ends it."""
+
+    def watch() -> None:
+        stop.wait()
+        loop.running = False
+
+    threading.Thread(target=watch, daemon=True).start()
+    loop.run()
+
+
+def _stop_worker(core: Parts, worker: dramatiq.Worker) -> None:
+    core.broker.stopping.set()  # a handler waiting for Redis lets go of its message
+    worker.stop(timeout=10_000)
+    core.broker.close()
+
+
+def _follow_beside_worker(core: Parts, stop: threading.Event, loop: Loop, threads: int, queue: str,
+                          started: str) -> None:
+    """Follow the feeds with `loop` in the main thread while a dramatiq worker runs `queue`'s
+    jobs on its threads, until `stop`; `started` is the part's log event."""
+    worker = dramatiq.Worker(core.broker, worker_threads=threads, worker_timeout=1000, queues={queue})
+    worker.start()
+    log.info(started, pid=os.getpid(), threads=threads)
+    run_until(stop, loop)
+    _stop_worker(core, worker)
+
+
 def run_worker(settings: Settings, threads: int) -> None:
     stop = stop_event()
     parts = build(settings, handle=True)
@@ -66,9 +105,7 @@ def run_worker(settings: Settings, threads: int) -> None:
     worker.start()
     log.info("worker.started", pid=os.getpid(), threads=threads)
     wait_until_set(stop)
-    parts.broker.stopping.set()  # a handler waiting for Redis lets go of its message
-    worker.stop(timeout=10_000)
-    parts.broker.close()
+    _stop_worker(parts, worker)
     log.info("worker.stopped", pid=os.getpid())
 
 
@@ -77,16 +114,10 @@ def run_projector(settings: Settings) -> None:
     projector = Projector(parts.store, requeue=parts.actor.send,
                           requeue_after_ms=int(settings.requeue_after_seconds * 1000))
     stop = stop_event()
-
-    def watch() -> None:
-        stop.wait()
-        projector.running = False
-
-    threading.Thread(target=watch, daemon=True).start()
     if settings.archive_after_seconds >= 0:  # finished games to their archive records (issue #18)
         from workers.archiver import Archiver
         Archiver(parts.store, settings.archive_after_seconds, settings.archive_every_seconds).start(stop)
-    projector.run()
+    run_until(stop, projector)
 
 
 def run_notifier(settings: Settings, threads: int) -> None:
@@ -99,21 +130,9 @@ def run_notifier(settings: Settings, threads: int) -> None:
 
     stop = stop_event()
     core, notify, actors = build_notifier(settings)
-    worker = dramatiq.Worker(core.broker, worker_threads=threads, worker_timeout=1000,
-                             queues={queue_named(core.broker, NOTIFY_QUEUE)})
-    worker.start()
     notifier = Notifier(core.store, notify.targets, actors.enqueue, claim_idle_ms=settings.notify_claim_ms)
-
-    def watch() -> None:
-        stop.wait()
-        notifier.running = False
-
-    threading.Thread(target=watch, daemon=True).start()
-    log.info("notifier.worker_started", pid=os.getpid(), threads=threads)
-    notifier.run()
-    core.broker.stopping.set()
-    worker.stop(timeout=10_000)
-    core.broker.close()
+    _follow_beside_worker(core, stop, notifier, threads, queue_named(core.broker, NOTIFY_QUEUE),
+                          "notifier.worker_started")
 
 
 def run_deadlines(settings: Settings, threads: int) -> None:
@@ -124,19 +143,7 @@ def run_deadlines(settings: Settings, threads: int) -> None:
 
     stop = stop_event()
     core, deadlines = build_deadlines(settings)
-    worker = dramatiq.Worker(core.broker, worker_threads=threads, worker_timeout=1000, queues={DEADLINES_QUEUE})
-    worker.start()
-
-    def watch() -> None:
-        stop.wait()
-        deadlines.running = False
-
-    threading.Thread(target=watch, daemon=True).start()
-    log.info("deadlines.worker_started", pid=os.getpid(), threads=threads)
-    deadlines.run()
-    core.broker.stopping.set()
-    worker.stop(timeout=10_000)
-    core.broker.close()
+    _follow_beside_worker(core, stop, deadlines, threads, DEADLINES_QUEUE, "deadlines.worker_started")
 
 
 def run_mail_in(settings: Settings, host: str, port: int) -> None:
