@@ -14,7 +14,7 @@ from events.domain.platform.talk import hidden_in_log
 from events.domain.verdict import judge
 from events.mapping.codec import canonical
 from events.mapping.export import export_lines, read_record, trailer_of
-from events.redisstore.store import EventStore
+from events.redisstore.store import EventStore, Head
 from events.redisstore.watchers import TooManyWatchers, Watch, sse_frame
 from projections.readmodels import view_field, view_of
 from projections.replay import events_for, match_at
@@ -135,17 +135,31 @@ def _log_page(store: EventStore, gid: str, who: Principal, start: int, last: int
     return json_response({"events": rows, "next": last + 1 if more else None})
 
 
-@router.get("/v1/games/{gid}/export", summary="The JSON Lines record")
-async def export(gid: str, request: Request) -> Response:
+async def _record_reader(request: Request, gid: str) -> tuple[ApiParts, Principal]:
+    """The parts and the caller of a read of the game's record (export or audit), within the
+    caller's share of record reads."""
     p = parts(request)
     await game_exists(p, gid)
     who = await principal(p, request, gid)
     await within_limit(p, request, who, "records")
+    return p, who
+
+
+def _whole_record_head(store: EventStore, gid: str, who: Principal) -> Head | None:
+    """The game's head if `who` may read its whole record now (anyone after the end, before it
+    the referee only), else None."""
+    head = store.head(gid)
+    assert head is not None
+    return head if head.status != "active" or who.referee else None
+
+
+@router.get("/v1/games/{gid}/export", summary="The JSON Lines record")
+async def export(gid: str, request: Request) -> Response:
+    p, who = await _record_reader(request, gid)
 
     def record() -> Response:
-        head = p.store.head(gid)
-        assert head is not None
-        if head.status == "active" and not who.referee:
+        head = _whole_record_head(p.store, gid, who)
+        if head is None:
             if who.seat is None and not who.admin:
                 raise ApiError(403, "game_not_over", "the record is exported after the end (or by the referee; "
                                                      "a seat or the admin exports the log it may see)")
@@ -162,15 +176,11 @@ async def export(gid: str, request: Request) -> Response:
 @router.get("/v1/games/{gid}/export.txt", summary="The record as a text move list, with its signed trailer")
 async def export_text(gid: str, request: Request) -> Response:
     """Before the end, the referee's, in full; after it, everyone's, in full."""
-    p = parts(request)
-    await game_exists(p, gid)
-    who = await principal(p, request, gid)
-    await within_limit(p, request, who, "records")
+    p, who = await _record_reader(request, gid)
 
     def record() -> Response:
-        head = p.store.head(gid)
-        assert head is not None
-        if head.status == "active" and not who.referee:
+        head = _whole_record_head(p.store, gid, who)
+        if head is None:
             raise ApiError(403, "game_not_over", "the record is exported after the end (or by the referee)")
         envs = p.store.read(gid)
         trailer = trailer_of(envs, None if p.keys is None else p.keys.signer, head.status)
@@ -185,9 +195,7 @@ async def export_text(gid: str, request: Request) -> Response:
 async def audit_report(gid: str, request: Request) -> Response:
     """A finished game's record never changes: its report is computed once and kept (per
     rules code), and requests for it while it is computed wait for that one run."""
-    p = parts(request)
-    await game_exists(p, gid)
-    await within_limit(p, request, await principal(p, request, gid), "records")
+    p, _ = await _record_reader(request, gid)
     head = await p.reads.head(gid, "", "")
     if head.status is None:
         raise ApiError(404, "unknown_game", f"no game {gid!r} here")
