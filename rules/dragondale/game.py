@@ -2,34 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
-from rules.core import (
-    Command,
-    Decision,
-    Event,
-    Options,
-    Outcome,
-    Prompt,
-    Rng,
-    SeatInfo,
-    Told,
-    preferred_answer,
-)
-from rules.dragondale import decide, evolve, legal, notation, setup, view
-from rules.dragondale import describe as W
+from rules.composed import ComposedGame
+from rules.core import Command, Decision, Event, Options, Outcome, Prompt, Rng, SeatInfo
+from rules.dragondale import decide, describe, evolve, legal, notation, setup, view
 from rules.dragondale.state import State
 
-# The rules version this package plays: bumped, with a line in CHANGELOG.md, by every change that
-# alters a decision (an event, a refusal, a draw); each game's first event names it.
-RULES_VERSION = 1
+RULES_VERSION = 1  # bumped, with a line in CHANGELOG.md, by any change to a decision (rules.core)
 
-# What a seat that cannot answer itself plays (Game.default_answer), best first.
+# What a seat that cannot answer itself plays: skipping where the prompt allows it, else the PLAN
+# action, else the first legal command; RULINGS.md "Resigned seats".
 DEFAULT_ANSWERS = ("dragondale.skip", "dragondale.plan")
 
 
-class DragonDale:
+class DragonDale(ComposedGame, notation=notation, words=describe, default_answers=DEFAULT_ANSWERS):
     """Dragon Dale for 2, 3 and 4 tribes."""
 
     name = "dragondale"
@@ -56,10 +44,6 @@ class DragonDale:
     def legal_commands(self, state: Any, seat: int) -> Iterable[Command]:
         return legal.legal_commands(state, seat)
 
-    def default_answer(self, state: Any, seat: int) -> Command:
-        """skipping where the prompt allows it, else the PLAN action, else the first legal command; RULINGS.md "Resigned seats"."""
-        return preferred_answer(self.legal_commands(state, seat), DEFAULT_ANSWERS)
-
     def view(self, state: Any, seat: int | None) -> dict[str, Any]:
         return view.view(state, seat)
 
@@ -74,28 +58,6 @@ class DragonDale:
         if o is None:
             return None
         return Outcome(tuple(o["winners"]), tuple(o["scores"]), o["reason"])
-
-    def parse_command(self, type: str, args: Mapping[str, Any], seat: int) -> Command:
-        return notation.parse_command(type, args, seat)
-
-    def parse_text(self, text: str, seat: int) -> Command:
-        return notation.parse_text(text, seat)
-
-    def format_text(self, command: Command) -> str:
-        return notation.format_text(command)
-
-    # Words (issue #14): rules/dragondale/describe.py
-    def describe_prompt(self, state: Any, viewer: int | None, names: Sequence[str]) -> str:
-        return W.describe_prompt(state, viewer, names)
-
-    def describe_command(self, state: Any, command: Command, viewer: int | None, names: Sequence[str]) -> str:
-        return W.describe_command(state, command, viewer, names)
-
-    def describe_event(self, state: Any, event: Event, viewer: int | None, names: Sequence[str]) -> Told:
-        return W.describe_event(state, event, viewer, names)
-
-    def touched(self, state: Any, command: Command | None, events: Sequence[Event]) -> list[str]:
-        return W.touched(state, command, events)
 
 
 GAME = DragonDale()

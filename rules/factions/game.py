@@ -2,23 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
-from rules.core import (
-    Command,
-    Decision,
-    Event,
-    Options,
-    Outcome,
-    Prompt,
-    Rng,
-    SeatInfo,
-    Told,
-    preferred_answer,
-)
-from rules.factions import describe as W
-from rules.factions import notation
+from rules.composed import ComposedGame
+from rules.core import Command, Decision, Event, Options, Outcome, Prompt, Rng, SeatInfo
+from rules.factions import describe, notation
 from rules.factions.decide import decide as _decide
 from rules.factions.evolve import evolve as _evolve
 from rules.factions.legal import ANSWERS, legal
@@ -29,15 +18,15 @@ from rules.factions.view import view as _view
 _NONE: frozenset[str] = frozenset()
 
 
-# The rules version this package plays: bumped, with a line in CHANGELOG.md, by every change that
-# alters a decision (an event, a refusal, a draw); each game's first event names it.
-RULES_VERSION = 1
+RULES_VERSION = 1  # bumped, with a line in CHANGELOG.md, by any change to a decision (rules.core)
 
-# What a seat that cannot answer itself plays (Game.default_answer), best first.
+# What a seat that cannot answer itself plays: ending the activation or the recruiting, else
+# activating the first unit the rank order offers (which then ends at once), else the first legal
+# command; RULINGS.md "Resigned seats".
 DEFAULT_ANSWERS = ("factions.end", "factions.done", "factions.activate")
 
 
-class FactionsGame:
+class FactionsGame(ComposedGame, notation=notation, words=describe, default_answers=DEFAULT_ANSWERS):
     """Factions: Battlegrounds for 2, 3 or 4 players."""
 
     name = "factions"
@@ -66,10 +55,6 @@ class FactionsGame:
     def legal_commands(self, state: Any, seat: int) -> Iterable[Command]:
         return legal(state, seat)
 
-    def default_answer(self, state: Any, seat: int) -> Command:
-        """ending the activation or the recruiting, else activating the first unit the rank order offers (which then ends at once), else the first legal command; RULINGS.md "Resigned seats"."""
-        return preferred_answer(self.legal_commands(state, seat), DEFAULT_ANSWERS)
-
     def view(self, state: Any, seat: int | None) -> dict[str, Any]:
         return _view(state, seat)
 
@@ -84,28 +69,6 @@ class FactionsGame:
         if s.phase != "over":
             return None
         return Outcome(s.winners, s.vp, s.reason)
-
-    def parse_command(self, type: str, args: Mapping[str, Any], seat: int) -> Command:
-        return notation.parse_command(type, args, seat)
-
-    def parse_text(self, text: str, seat: int) -> Command:
-        return notation.parse_text(text, seat)
-
-    def format_text(self, command: Command) -> str:
-        return notation.format_text(command)
-
-    # Words (issue #14): rules/factions/describe.py
-    def describe_prompt(self, state: Any, viewer: int | None, names: Sequence[str]) -> str:
-        return W.describe_prompt(state, viewer, names)
-
-    def describe_command(self, state: Any, command: Command, viewer: int | None, names: Sequence[str]) -> str:
-        return W.describe_command(state, command, viewer, names)
-
-    def describe_event(self, state: Any, event: Event, viewer: int | None, names: Sequence[str]) -> Told:
-        return W.describe_event(state, event, viewer, names)
-
-    def touched(self, state: Any, command: Command | None, events: Sequence[Event]) -> list[str]:
-        return W.touched(state, command, events)
 
 
 GAME = FactionsGame()

@@ -3,48 +3,37 @@ the notation into one rules.core.Game."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
-from rules.core import (
-    Command,
-    Decision,
-    Event,
-    Options,
-    Outcome,
-    Prompt,
-    Rng,
-    SeatInfo,
-    Told,
-    preferred_answer,
-)
+from rules.composed import ComposedGame
+from rules.core import Command, Decision, Event, Options, Outcome, Prompt, Rng, SeatInfo
 
 from . import decide as D
-from . import describe as W
+from . import describe, notation
 from .engine import outcome
 from .evolve import evolve
 from .legal import legal_commands
-from .notation import COMMAND_TYPES, format_text, parse_command, parse_text
 from .setup import setup
 from .state import State
 from .view import view
 
-# The rules version this package plays: bumped, with a line in CHANGELOG.md, by every change that
-# alters a decision (an event, a refusal, a draw); each game's first event names it.
-RULES_VERSION = 1
+RULES_VERSION = 1  # bumped, with a line in CHANGELOG.md, by any change to a decision (rules.core)
 
-# What a seat that cannot answer itself plays (Game.default_answer), best first.
+# What a seat that cannot answer itself plays: a pass where the prompt allows one (the rulebook:
+# "Each turn, a player takes exactly one action that requires energy or he must pass"), else
+# ending the step, else the first legal command; RULINGS.md "Resigned seats".
 DEFAULT_ANSWERS = ("rite.pass", "rite.end")
 
 
-class RiteGame:
+class RiteGame(ComposedGame, notation=notation, words=describe, default_answers=DEFAULT_ANSWERS):
     """Rite for 2-5 players as a rules.core.Game (set-ups for every line-up of the rulebook)."""
 
     name = "rite"
     rules_version = RULES_VERSION
     min_seats = 2
     max_seats = 5
-    command_types = COMMAND_TYPES
+    command_types = notation.COMMAND_TYPES
 
     def setup(self, options: Options, seats: Sequence[SeatInfo], rng: Rng) -> list[Event]:
         return setup(options, seats, rng)
@@ -64,10 +53,6 @@ class RiteGame:
     def legal_commands(self, state: Any, seat: int) -> Iterable[Command]:
         return list(legal_commands(state, seat))
 
-    def default_answer(self, state: Any, seat: int) -> Command:
-        """a pass where the prompt allows one (the rulebook: "Each turn, a player takes exactly one action that requires energy or he must pass"), else ending the step, else the first legal command; RULINGS.md "Resigned seats"."""
-        return preferred_answer(self.legal_commands(state, seat), DEFAULT_ANSWERS)
-
     def view(self, state: Any, seat: int | None) -> dict[str, Any]:
         return view(state, seat)
 
@@ -80,28 +65,6 @@ class RiteGame:
 
     def is_over(self, state: Any) -> Outcome | None:
         return outcome(state)
-
-    def parse_command(self, type: str, args: Mapping[str, Any], seat: int) -> Command:
-        return parse_command(type, args, seat)
-
-    def parse_text(self, text: str, seat: int) -> Command:
-        return parse_text(text, seat)
-
-    def format_text(self, command: Command) -> str:
-        return format_text(command)
-
-    # Words (issue #14): rules/rite/describe.py
-    def describe_prompt(self, state: Any, viewer: int | None, names: Sequence[str]) -> str:
-        return W.describe_prompt(state, viewer, names)
-
-    def describe_command(self, state: Any, command: Command, viewer: int | None, names: Sequence[str]) -> str:
-        return W.describe_command(state, command, viewer, names)
-
-    def describe_event(self, state: Any, event: Event, viewer: int | None, names: Sequence[str]) -> Told:
-        return W.describe_event(state, event, viewer, names)
-
-    def touched(self, state: Any, command: Command | None, events: Sequence[Event]) -> list[str]:
-        return W.touched(state, command, events)
 
 
 GAME = RiteGame()
