@@ -110,18 +110,26 @@ class CommandHandler:
             # The seat it came from: GET .../commands/{cid} shows a seat only its own commands.
             result = self._signed({"id": cid, "seat": command.seat, "status": "accepted", "http": 200,
                                    "seq": [first, envelopes[-1].seq]}, gid, envelopes[-1])
-            res = self.store.append(gid, match.seq, envelopes, cid, result)
+            # Settled by the append itself unless something must come between: a comment, posted
+            # before the queued body goes (a worker killed between the two posts it on the
+            # redelivery), or a new status, which `settle` records before the waiter hears.
+            inline = not isinstance(pending.get("comment"), str) and after.status == match.status
+            res = self.store.append(gid, match.seq, envelopes, cid, result, reply if inline else None)
             if res.status == "ok":
                 if self._crash_after_append:
                     os.kill(os.getpid(), signal.SIGKILL)
-                done = self._comment(gid, cid, pending, result, Loaded(after, envelopes[-1].hash, envelopes[-1].at))
-                self.store.settle(gid, cid, result, reply, done.match.status if done.match.status != match.status
-                                  else None)
+                private = res.private
+                done = Loaded(after, envelopes[-1].hash, envelopes[-1].at)
+                if not inline:
+                    done, commented = self._comment(gid, cid, pending, result, done)
+                    private = private or commented
+                    self.store.settle(gid, cid, result, reply, done.match.status if done.match.status != match.status
+                                      else None)
                 self.cache.put(gid, done)
                 if done.match.seq // SNAPSHOT_EVERY > match.seq // SNAPSHOT_EVERY:
                     self._snapshot(gid, done.match)
                 bound.info("command.accepted", seq=after.seq, events=len(events))
-                self._automatic(gid, done)
+                self._automatic(gid, done, private)
                 return result
             if res.status == "dup":
                 assert res.prior is not None
@@ -139,15 +147,19 @@ class CommandHandler:
 
         return Context(at=at, match_at=match_at)
 
-    def _automatic(self, gid: str, item: Loaded, limit: int = 100) -> None:
+    def _automatic(self, gid: str, item: Loaded, private: bool = True, limit: int = 100) -> None:
         """Append the commands the platform sends by itself after a command (a resigned seat's
         pass, a queued conditional move), each its own CommandAccepted with a stable id, until
-        none is due. A race lost to another command stops here: its worker does the same."""
+        none is due. A race lost to another command stops here: its worker does the same.
+        `private`: whether the game's private hash existed after the last append (False: no seat
+        has a queue to read)."""
         seed = self.seed(gid)
         for _ in range(limit):
             due = automatic(item.match)
             queued: Due | None = None
             if due is None:
+                if not private:
+                    return
                 # A seat's conditional move: read from its private queue (I/O), hence not a rule.
                 queued = self.queued.due(gid, item.match)
                 if queued is None:
@@ -166,36 +178,42 @@ class CommandHandler:
             envelopes = seal(gid, first, item.hash, events, cid, at)
             result = self._signed({"id": cid, "seat": command.seat, "status": "accepted", "http": 200,
                                    "seq": [first, envelopes[-1].seq]}, gid, envelopes[-1])
+            # Nobody waits on an automatic command and it has no queued body: only a new status
+            # needs `settle`.
             res = self.store.append(gid, match.seq, envelopes, cid, result)
             if res.status != "ok":
                 if queued is not None:
                     queued.undo()
                 return
-            self.store.settle(gid, cid, result, "", after.status if after.status != match.status else None)
+            if after.status != match.status:
+                self.store.settle(gid, cid, result, "", after.status)
+            private = res.private
             item = Loaded(after, envelopes[-1].hash, envelopes[-1].at)
             self.cache.put(gid, item)
             log.info("command.automatic", game=gid, command=cid, type=command.type, seq=after.seq)
 
-    def _comment(self, gid: str, cid: str, pending: dict[str, Any], answer: dict[str, Any], item: Loaded) -> Loaded:
+    def _comment(self, gid: str, cid: str, pending: dict[str, Any], answer: dict[str, Any],
+                 item: Loaded) -> tuple[Loaded, bool]:
         """The message sent beside an accepted command (`"comment"`), appended as that seat's
-        `boardlog.post` right after it, under the id `<cid>-comment` (so at most once)."""
+        `boardlog.post` right after it, under the id `<cid>-comment` (so at most once); and
+        whether the game's private hash existed after that append (False when it made none)."""
         text, seat, seqs = pending.get("comment"), pending.get("seat"), answer.get("seq")
         if not isinstance(text, str) or seat is None or answer.get("status") != "accepted" or not seqs:
-            return item
+            return item, False
         match, mid, at = item.match, f"{cid}-comment", utcnow()
         command = Command(POST, {"text": text, "on": int(seqs[0])}, seat)
         try:
             events, after = decide_and_fold(match, command, mid, self.seed(gid), self._context(gid, at))
         except (IllegalCommand, InvalidCommand) as e:
             log.warning("command.comment_refused", game=gid, command=cid, code=e.code)
-            return item
+            return item, False
         envelopes = seal(gid, match.seq + 1, item.hash, events, mid, at)
         result = self._signed({"id": mid, "seat": seat, "status": "accepted", "http": 200,
                                "seq": [match.seq + 1, envelopes[-1].seq]}, gid, envelopes[-1])
         res = self.store.append(gid, match.seq, envelopes, mid, result)
         if res.status != "ok":
-            return self.cache.refresh(gid)  # posted already (a redelivery), or lost to a race
-        return Loaded(after, envelopes[-1].hash, envelopes[-1].at)
+            return self.cache.refresh(gid), True  # posted already (a redelivery), or lost to a race
+        return Loaded(after, envelopes[-1].hash, envelopes[-1].at), res.private
 
     def _signed(self, result: dict[str, Any], gid: str, last: Envelope) -> dict[str, Any]:
         """The accepted answer with its receipt: the game stood at this seq with this head hash,

@@ -5,7 +5,9 @@ One hash per game, `<ns>:{pNN}:g:<gid>:private`, in the game's own slot; fields 
 `queue:<seat>` (JSON: the entries, the last drop notice, the seq it was set at and the seqs
 its answers were played at), `ver:<seat>` (bumped by every
 change, so that the worker takes an entry only from the queue it read) and `mute:<seat>`. Never
-an event: the log is readable by spectators, a queue is for its seat's eyes only.
+an event: the log is readable by spectators, a queue is for its seat's eyes only. The append
+script answers whether this hash exists, and the worker reads the queues only where it does (a
+seat's queue is written here and nowhere else).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from typing import Any
 
 from events.mapping.codec import canonical, loads
 from events.redisstore.errors import reports_unavailable
-from events.redisstore.store import EventStore, Lua
+from events.redisstore.store import EventStore, Lua, private_key
 from events.redisstore.wire import Links, checked
 
 # Write a seat's queue only if its version is still the one read ('' : whatever it is now);
@@ -55,7 +57,7 @@ class SeatPrivate:
         self._set = Lua(store.r, _SET_LUA, self._links)
 
     def key(self, gid: str) -> str:
-        return f"{self.store.keys(gid).base}:private"
+        return private_key(self.store.keys(gid))
 
     @reports_unavailable
     def queues(self, gid: str, seats: list[int]) -> list[SeatQueue]:

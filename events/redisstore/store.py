@@ -145,6 +145,14 @@ class AppendResult:
     status: str  # "ok" | "conflict" | "dup"
     seq: int = 0
     prior: dict[str, Any] | None = None
+    # "ok" only: whether the game's private hash (events.redisstore.private) existed right after
+    # the append, so whether any seat may have a queued answer to look for.
+    private: bool = True
+
+
+def private_key(k: GameKeys) -> str:
+    """The game's hash of what its seats keep to themselves (events.redisstore.private)."""
+    return f"{k.base}:private"
 
 
 def queued_member(gid: str, command_id: str) -> str:
@@ -227,11 +235,16 @@ class EventStore:
         envelopes: Sequence[Envelope],
         command_id: str | None,
         result: dict[str, Any] | None,
+        reply: str | None = None,
     ) -> AppendResult:
-        """Append one command's events at `expected_seq`, storing its result; then `settle`."""
+        """Append one command's events at `expected_seq`, storing its result; then `settle`. With
+        `reply` (the waiter's channel, '' for none) the same script settles it too (drops the
+        queued body, tells the waiter), for a caller with nothing to do in between (no comment
+        to post, no new status): with `appendfsync always` the waiter then waits on one fsync,
+        not two."""
         k = self.keys(gid)
         try:
-            out = self._append_call(k, expected_seq, envelopes, command_id, result)
+            out = self._append_call(k, expected_seq, envelopes, command_id, result, reply)
         except redis.ResponseError as e:
             if not str(e).startswith("ARCHIVED"):
                 raise
@@ -239,28 +252,32 @@ class EventStore:
             # comes back, and the game is archived again once the archiver's wait has passed.
             self.archives.restore(gid)
             self.r.zadd(k.ended, {gid: _now_ms()})
-            out = self._append_call(k, expected_seq, envelopes, command_id, result)
+            out = self._append_call(k, expected_seq, envelopes, command_id, result, reply)
         if isinstance(out, bytes):
             return AppendResult("dup", prior=loads(result_json(out)))
+        if isinstance(out, list):
+            return AppendResult("ok", seq=int(out[0]), private=bool(out[1]))
         if out < 0:
             return AppendResult("conflict", seq=-1 - out)
         return AppendResult("ok", seq=out)
 
     def _append_call(
         self, k: GameKeys, expected_seq: int, envelopes: Sequence[Envelope], command_id: str | None,
-        result: dict[str, Any] | None,
+        result: dict[str, Any] | None, reply: str | None,
     ) -> Any:
         gid = k.gid
-        return self._append(
-            keys=[k.events, k.results, k.feed, k.archive],
-            args=[
-                expected_seq,
-                command_id or "",
-                result_value(result) if result is not None else b"",
-                gid,
-                *stored_all(envelopes),
-            ],
-        )
+        keys = [k.events, k.results, k.feed, k.archive, private_key(k)]
+        args = [
+            expected_seq,
+            command_id or "",
+            result_value(result) if result is not None else b"",
+            gid,
+            *stored_all(envelopes),
+        ]
+        if reply is not None:
+            keys.append(k.pending)
+            args += [reply, canonical(result)]
+        return self._append(keys=keys, args=args)
 
     @reports_unavailable
     def settle(

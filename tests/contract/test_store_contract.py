@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterator
+from typing import Any
 
 import fakeredis
 import pytest
 import redis
 
 from events.mapping.chain import genesis, seal, verify
+from events.mapping.codec import canonical
+from events.redisstore.private import SeatPrivate
 from events.redisstore.store import EventStore
 from rules.core import Event
 from service.bootstrap import redis_client
@@ -90,6 +93,48 @@ def test_a_command_id_applies_once(any_store: EventStore) -> None:
     res = any_store.append(GID, 4, again, "c1", {"status": "other"})
     assert res.status == "dup" and res.prior == {"status": "accepted"}
     assert len(any_store.read(GID)) == 4
+
+
+def _subscribed(store: EventStore, channel: str) -> Any:
+    sub = store.r.pubsub()
+    sub.subscribe(channel)
+    got = sub.get_message(timeout=2)
+    assert got is not None and got["type"] == "subscribe"
+    return sub
+
+
+def test_an_append_given_its_reply_settles_the_command_in_the_same_script(any_store: EventStore) -> None:
+    envs = opening(any_store)
+    any_store.put_pending(GID, "c1", {"type": "race.roll", "args": {}, "seat": 0})
+    any_store.put_pending(GID, "c2", {"type": "race.roll", "args": {}, "seat": 1})
+    sub = _subscribed(any_store, "reply-chan")
+    result = {"id": "c1", "status": "accepted", "seq": [4, 4]}
+    new = more(any_store, 3, envs[-1].hash, 1, "c1")
+    # A conflict settles nothing: the body stays for the retry, and nobody is told.
+    assert any_store.append(GID, 2, new, "c1", result, "reply-chan").status == "conflict"
+    assert any_store.pending(GID, "c1") is not None
+    assert sub.get_message(timeout=0.2) is None
+    assert any_store.append(GID, 3, new, "c1", result, "reply-chan").status == "ok"
+    got = sub.get_message(timeout=2)
+    assert got is not None and got["data"] == f"{GID} ".encode() + canonical(result)
+    assert any_store.pending(GID, "c1") is None and any_store.result(GID, "c1") == result
+    # No waiter (''): the body goes all the same, and no message is sent.
+    nxt = more(any_store, 4, new[-1].hash, 1, "c2")
+    assert any_store.append(GID, 4, nxt, "c2", {"id": "c2", "status": "accepted"}, "").status == "ok"
+    assert any_store.pending(GID, "c2") is None
+    assert sub.get_message(timeout=0.2) is None
+    sub.close()
+
+
+def test_an_append_says_whether_the_game_keeps_private_state(any_store: EventStore) -> None:
+    envs = opening(any_store)
+    first = more(any_store, 3, envs[-1].hash, 1, "c1")
+    res = any_store.append(GID, 3, first, "c1", {"status": "accepted"})
+    assert res.status == "ok" and res.private is False
+    SeatPrivate(any_store).put(GID, 1, [{"then": "pass"}])
+    second = more(any_store, 4, first[-1].hash, 1, "c2")
+    res = any_store.append(GID, 4, second, "c2", {"status": "accepted"}, "")
+    assert res.status == "ok" and res.private is True
 
 
 def test_a_rejection_is_stored_once_and_not_overwritten(any_store: EventStore) -> None:

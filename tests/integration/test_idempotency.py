@@ -8,6 +8,7 @@ import uuid
 
 import pytest
 
+from events.domain.match import COMMAND_ACCEPTED
 from events.redisstore.store import EventStore
 from tests.conftest import Stack, wait_for
 from tests.integration.helpers import bearer, command, new_race
@@ -30,14 +31,20 @@ def test_the_same_command_id_posted_twice_applies_once(stack: Stack, store: Even
         assert c.get(f"/v1/games/{gid}/commands/{cid}", headers=bearer(tokens[0])).json()["status"] == "accepted"
 
 
-def test_a_worker_killed_after_the_append_loses_nothing_and_applies_once(broker_stack: Stack, store: EventStore) -> None:
+# Without a comment the append settles the command in its own script; with one, the comment is
+# posted between the append and the settling, so a worker killed after the append leaves both.
+@pytest.mark.parametrize("comment", [None, "good game"])
+def test_a_worker_killed_after_the_append_loses_nothing_and_applies_once(
+    broker_stack: Stack, store: EventStore, comment: str | None
+) -> None:
     stack = broker_stack
     stack.stop("worker")
     stack.start("crashy", "worker", "--threads", "1", BOARDLOG_TEST_CRASH_AFTER_APPEND="1")
     with stack.client() as c:
         gid, tokens, _ = new_race(c)
         cid = str(uuid.uuid4())
-        r = command(c, gid, tokens[0], cid=cid, wait=False)
+        body = {"id": cid, "type": "race.roll", "args": {}, **({"comment": comment} if comment else {})}
+        r = c.post(f"/v1/games/{gid}/commands", headers=bearer(tokens[0]), json=body)
         assert r.status_code == 202
         crashy = stack.procs["crashy"]
         wait_for(lambda: crashy.poll() is not None, timeout=15)
@@ -45,15 +52,18 @@ def test_a_worker_killed_after_the_append_loses_nothing_and_applies_once(broker_
         # The append landed before the kill: the result is answered even with no worker.
         res = c.get(f"/v1/games/{gid}/commands/{cid}", headers=bearer(tokens[0]))
         assert res.status_code == 200 and res.json()["status"] == "accepted"
+        assert (store.pending(gid, cid) is not None) == bool(comment)  # settled by the append unless a comment
         stack.stop("crashy")
         # A healthy worker picks up the unacknowledged message once the dead one's heartbeat expires.
         stack.start("worker", "worker", "--threads", "2")
         log = stack.logdir / "worker.log"  # type: ignore[operator]
-        # Killed before it settled the command, the worker left its queued body: the new one
-        # finds the answer beside it and settles it, without deciding again.
+        # The new worker finds the answer (beside the queued body the killed one left, when it
+        # had a comment to post first: it posts it and settles), without deciding again.
         wait_for(lambda: "command.already_answered" in log.read_text(), timeout=30, interval=0.2)
         assert len([e for e in store.read(gid) if e.type == "race.DieRolled"]) == 1
-        assert store.pending(gid, cid) is None
+        wait_for(lambda: store.pending(gid, cid) is None, timeout=5)
+        posts = [e for e in store.read(gid) if e.type == COMMAND_ACCEPTED and e.command == f"{cid}-comment"]
+        assert len(posts) == (1 if comment else 0)
         # and the game goes on normally
         nxt = command(c, gid, tokens[1])
         assert nxt.status_code == 200, nxt.text

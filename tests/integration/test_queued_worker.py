@@ -5,6 +5,8 @@ played from the version read before."""
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -46,6 +48,43 @@ def _accepted_seqs(store: EventStore, gid: str) -> list[int]:
 def _accepted(store: EventStore, gid: str) -> list[tuple[int | None, str]]:
     return [(e.seat, str(e.command)) for e in store.read(gid) if e.type == COMMAND_ACCEPTED
             and not str(e.data["type"]).startswith("boardlog.")]
+
+
+def _commands_during(store: EventStore, action: Callable[[], object]) -> list[str]:
+    """The commands Redis ran on this test's keys, scripts' own included (MONITOR), while `action` ran."""
+    seen: list[str] = []
+    stop = f"{store.ns}-monitor-stop"
+
+    def watch(m: Any) -> None:
+        while True:
+            c = m.next_command()
+            if stop in c["command"]:
+                return
+            if store.ns in c["command"] or c["client_type"] == "lua":
+                seen.append(c["command"])
+
+    with store.r.monitor() as m:  # MONITOR is on once this returns
+        watcher = threading.Thread(target=watch, args=(m,), daemon=True)
+        watcher.start()
+        action()
+        store.r.echo(stop)
+        watcher.join(timeout=10)
+    assert not watcher.is_alive()
+    return seen
+
+
+def test_the_queues_are_read_only_in_a_game_where_a_seat_has_written_one(store: EventStore) -> None:
+    gid, knights = _rite(store)
+    handler = CommandHandler(store)
+    private = SeatPrivate(store)
+    key = private.key(gid)
+    ran = _commands_during(store, lambda: _send(store, handler, gid, "k1", knights[0], 0))
+    assert f"EXISTS {key}" in ran and not [c for c in ran if c.startswith("HMGET") and key in c], ran
+    # Once a seat has written a queue, every command looks (and this one is played).
+    private.put(gid, 0, [{"then": "pass"}], since=handler.cache.refresh(gid).match.seq)
+    ran = _commands_during(store, lambda: _send(store, handler, gid, "b1", "summon fighter b3", 1))
+    assert [c for c in ran if c.startswith("HMGET") and key in c], ran
+    assert [s for s, _ in _accepted(store, gid)] == [0, 1, 0]
 
 
 def test_a_queued_answer_applies_once_whoever_looks_again(store: EventStore) -> None:
