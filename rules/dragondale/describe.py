@@ -13,15 +13,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
 from rules.core import EVERYTHING_SHOWN, Command, Event, Told
+from rules.eventwords import tell
 from rules.words import (
     article,
-    event_name,
     listing,
-    opening,
     places,
     plural,
     seat_name,
@@ -531,12 +529,7 @@ QUIET = frozenset({"dragondale.PromptChanged", "dragondale.StanceTodo", "dragond
 
 
 def describe_event(s: State, e: Event, viewer: int | None, names: Sequence[str]) -> Told:
-    words = EVENTS.get(e.type)
-    if words is None:
-        return Told(event_name(e.type))
-    out = words(s, e.data, e.seat, viewer, names)
-    told = out if isinstance(out, Told) else Told(out)
-    return replace(told, text=opening(told.text), quiet=told.quiet or e.type in QUIET)
+    return tell(EVENTS, QUIET, e.type, s, e.data, e.seat, viewer, names)
 
 
 # --- touched ----------------------------------------------------------------------------------
