@@ -20,7 +20,7 @@ Besides moves/s and p99 (wall time: noisy on a shared machine), it prints CPU pe
 each server part (psutil, user + system, over the measured window), which holds better.
 
     make bench-peers        (npm ci into bench/peers/node_modules, then this)
-    python -m bench.bench_peers [--rounds 3] [--seconds 6] [--games 10]
+    python -m bench.bench_peers [--rounds 3] [--seconds 6] [--games 10] [--workers 1] [--threads 4]
 """
 
 from __future__ import annotations
@@ -120,8 +120,12 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--seconds", type=float, default=6.0)
     ap.add_argument("--games", type=int, default=10)
-    ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--threads", type=int, default=2)
+    # One worker process on a 2-core machine: every command of a game then meets that game's
+    # cached match (two processes each see half of a game's commands and read the tail they
+    # missed), and one dramatiq consumer polls instead of two. bench_spine, the two alternating:
+    # 1,180 and 953 us of server CPU a command against 1,457 and 1,148 at 2 x 2 (bench/RESULTS.md).
+    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--threads", type=int, default=4)
     args = ap.parse_args()
     if not (PEERS / "node_modules" / "boardgame.io").is_dir():
         raise SystemExit("bench/peers/node_modules is missing: run `make bench-peers` (npm ci) first")
