@@ -5,6 +5,7 @@ a server out of reach, doubling its pause, and makes the groups the restarted se
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -75,6 +76,17 @@ def test_a_dead_consumers_entries_are_claimed_and_caught_up(store: EventStore) -
 
 
 @pytest.fixture
+def every_level() -> Iterator[None]:
+    """Info lines reach capture_logs whatever level an earlier test in this process configured
+    (service.logs filters below its level in the bound logger itself, which capture_logs keeps)."""
+    saved = structlog.get_config()
+    structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.DEBUG),
+                        cache_logger_on_first_use=False)
+    yield
+    structlog.configure(**saved)
+
+
+@pytest.fixture
 def own_server(tmp_path: Path) -> Iterator[EmbeddedRedis]:
     server = EmbeddedRedis(tmp_path / "redis", appendonly=False).start()
     yield server
@@ -82,7 +94,7 @@ def own_server(tmp_path: Path) -> Iterator[EmbeddedRedis]:
 
 
 def test_run_waits_out_a_server_away_and_makes_its_lost_groups_again(own_server: EmbeddedRedis,
-                                                                     tmp_path: Path) -> None:
+                                                                     tmp_path: Path, every_level: None) -> None:
     client = redis.Redis(port=own_server.port, retry=Retry(NoBackoff(), 0), socket_connect_timeout=1)
     store = EventStore(client, "t", partitions=4)
     t = Tally(store, "me")
