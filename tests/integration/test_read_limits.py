@@ -70,23 +70,31 @@ def test_twenty_anonymous_auditors_leave_health_quick_and_get_429s(stack: Stack,
             sampler = await asyncio.create_subprocess_exec(
                 sys.executable, "-c", HEALTH_SAMPLER, base, "4", stdout=asyncio.subprocess.PIPE)
             deadline = time.monotonic() + 4
+            began = time.time()
             hammered = await asyncio.gather(*(hammer(many, deadline) for _ in range(20)))
+            windows.append(int(time.time() // 60) - int(began // 60) + 1)
+            windows.append(int(time.time() // 60))  # the window the hammer ended in
             out, _ = await sampler.communicate()
         return list(hammered), orjson.loads(out)
 
+    windows: list[int] = []
     hammered, took = asyncio.run(run())
     answers = [r for rs in hammered for r in rs]
     ok = [r for r in answers if r.status_code == 200]
     limited = [r for r in answers if r.status_code == 429]
     assert len(ok) + len(limited) == len(answers)
-    assert len(ok) <= 20 and limited, (len(ok), len(limited))
+    # The limit is a fixed window of a minute (events.redisstore.ratelimit): a run that crosses a
+    # minute's end gets the next window's share too.
+    assert len(ok) <= 20 * windows[0] and limited, (len(ok), len(limited), windows)
     assert all(r.content == first.content for r in ok)
     assert limited[0].json()["error"]["code"] == "rate_limited" and 1 <= int(limited[0].headers["Retry-After"]) <= 60
     p99 = statistics.quantiles(took, n=100)[98]
     assert p99 < 0.050, f"health p99 {p99 * 1000:.1f} ms over {len(took)} calls"
     with stack.client() as c:
-        # Past the anonymous share, a seat still reads (its share is ten times higher).
-        assert c.get(f"/v1/games/{gid}/audit").status_code == 429
+        # Past the anonymous share, a seat still reads (its share is ten times higher); in a new
+        # minute's window the anonymous share starts again.
+        spent = 429 if int(time.time() // 60) == windows[1] else 200
+        assert c.get(f"/v1/games/{gid}/audit").status_code == spent
         assert c.get(f"/v1/games/{gid}/audit", headers=bearer(tokens[1])).content == first.content
-        assert c.get(f"/v1/games/{gid}/export").status_code == 429
+        assert c.get(f"/v1/games/{gid}/export").status_code == (429 if int(time.time() // 60) == windows[1] else 200)
         assert c.get(f"/v1/games/{gid}/export", headers=bearer(tokens[1])).status_code == 200
