@@ -52,12 +52,19 @@ class ComposedGame(Game):
     _default_answers: ClassVar[tuple[str, ...]]
 
     def __init_subclass__(
-        cls, *, notation: Notation, words: Words, default_answers: tuple[str, ...], **kwargs: Any
+        cls, *, notation: Notation | None = None, words: Words | None = None,
+        default_answers: tuple[str, ...] | None = None, **kwargs: Any
     ) -> None:
         super().__init_subclass__(**kwargs)
-        cls._notation = notation
-        cls._words = words
-        cls._default_answers = default_answers
+        # A subclass of a composed game (an older rules version of it) keeps the parts it names none of.
+        if notation is not None:
+            cls._notation = notation
+        if words is not None:
+            cls._words = words
+        if default_answers is not None:
+            cls._default_answers = default_answers
+        if not all(hasattr(cls, a) for a in ("_notation", "_words", "_default_answers")):
+            raise TypeError(f"{cls.__name__} names no notation, words or default answers of its own or inherited")
 
     def parse_command(self, type: str, args: Mapping[str, Any], seat: int) -> Command:
         return self._notation.parse_command(type, args, seat)

@@ -9,8 +9,9 @@ lists the legal commands, `view.py` shows the board and `notation.py` reads and 
 
 from rules.core import register
 
-from .game import GAME, RULES_VERSION
+from .game import GAME, GAME_V1, RULES_VERSION
 
+register(GAME_V1)  # the rules of records and games made before version 2 (CHANGELOG.md)
 register(GAME)
 
 __all__ = ["GAME", "RULES_VERSION"]

@@ -92,13 +92,14 @@ def answers(prompt: Prompt) -> frozenset[str]:
     return _TYPES.get(prompt.kind, frozenset())
 
 
-def decide(s: State, command: Command, rng: Rng) -> Decision:
-    """Run the command's handler, then every automatic step until someone must choose."""
+def decide(s: State, command: Command, rng: Rng, flow_events: bool = False) -> Decision:
+    """Run the command's handler, then every automatic step until someone must choose
+    (`flow_events`: rules version 1's FlowStepped events, game.py)."""
     prompt = cast(Prompt, s.prompt)  # the platform checked that there is one
     verb = command.type[5:]
     handle = ANSWERS[prompt.kind][verb]
     seat = cast(int, command.seat)  # the platform refuses a command without a seat
-    c = RiteEmitter(s, rng)
+    c = RiteEmitter(s, rng, flow_events)
     handle(c, C.acting_seat(s, seat), dict(command.args))
     C.faction_energy(c, s, verb, dict(command.args))
     if c.s.phase == "play":

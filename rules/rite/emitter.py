@@ -13,12 +13,19 @@ from .state import State
 
 
 class RiteEmitter(Emitter[State]):
-    """One Rite decision in progress: `s` is the state after every event emitted so far."""
+    """One Rite decision in progress: `s` is the state after every event emitted so far.
 
-    __slots__ = ()
+    `flow_events` is rules version 1's way of stepping through the end of the round: a
+    `FlowStepped` event a step. From version 2 the steps left are tracked here, in `rest`, while
+    the decision runs (None when no step has run in it), and only a prompt that pauses the flow
+    records them, on its `ModeSet` (CHANGELOG.md, RULINGS.md "What the record leaves out")."""
 
-    def __init__(self, state: State, rng: Rng) -> None:
+    __slots__ = ("flow_events", "rest")
+
+    def __init__(self, state: State, rng: Rng, flow_events: bool = False) -> None:
         super().__init__("rite.", evolve, state, rng)
+        self.flow_events = flow_events
+        self.rest: tuple[str, ...] | None = None
 
     def lab(self, i: int) -> str:
         """The label of tile `i` (events name tiles, never indices)."""
@@ -29,6 +36,9 @@ class RiteEmitter(Emitter[State]):
         d: dict[str, Any] = {"mode": mode, "ctx": ctx or []}
         if resume is not None:
             d["resume"] = resume
+        if self.rest is not None:
+            # a prompt that pauses the flow: where the flow picks up after it
+            d["queue"] = list(self.rest)
         self.emit("ModeSet", d)
 
     def gain(self, seat: int, n: int) -> None:

@@ -302,6 +302,7 @@ def next_turn(c: RiteEmitter) -> None:
             c.emit("TurnStarted", {"seat": seat}, seat)
             return
     c.emit("FlowQueued", {"steps": list(EOR_STEPS)})
+    c.rest = None
 
 
 def settle(c: RiteEmitter, has_free: Callable[[State], bool]) -> None:
@@ -331,8 +332,12 @@ def settle(c: RiteEmitter, has_free: Callable[[State], bool]) -> None:
             c.emit("ReactionsPending", {"tiles": []})
             continue
         if s.mode == "flow":
-            step = s.queue[0]
-            c.emit("FlowStepped", {"step": step})
+            if c.flow_events:  # rules version 1
+                step = s.queue[0]
+                c.emit("FlowStepped", {"step": step})
+            else:
+                queue = s.queue if c.rest is None else c.rest
+                step, c.rest = queue[0], queue[1:]
             run_step(c, step)
             continue
         if s.mode == "turn":
@@ -384,6 +389,7 @@ def run_step(c: RiteEmitter, step: str) -> None:
 
 def _new_round(c: RiteEmitter) -> None:
     c.emit("RoundStarted", {"round": c.s.round})
+    c.rest = None  # the flow is over
     c.emit("TurnStarted", {"seat": c.s.order[0]}, c.s.order[0])
 
 

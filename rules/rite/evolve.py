@@ -84,7 +84,9 @@ def _tiles_swapped(s: State, d: Data) -> State:
 
 
 def _mode_set(s: State, d: Data) -> State:
-    return revise(s, mode=d["mode"], mctx=tuple(d.get("ctx", ())), resume=d.get("resume", s.resume))
+    # `queue` (rules version 2): the steps of the end of the round left when this prompt paused it
+    queue = tuple(d["queue"]) if "queue" in d else s.queue
+    return revise(s, mode=d["mode"], mctx=tuple(d.get("ctx", ())), resume=d.get("resume", s.resume), queue=queue)
 
 
 def _flow_queued(s: State, d: Data) -> State:
@@ -232,7 +234,8 @@ def _round_ended(s: State, d: Data) -> State:
 
 
 def _round_started(s: State, d: Data) -> State:
-    return revise(s, rflags=frozenset())
+    # The new round is the flow's last step, so its queue is spent (version 1 has popped it by now).
+    return revise(s, rflags=frozenset(), queue=())
 
 
 def _volcano_rolled(s: State, d: Data) -> State:

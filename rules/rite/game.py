@@ -18,7 +18,7 @@ from .setup import setup
 from .state import State
 from .view import view
 
-RULES_VERSION = 1  # bumped, with a line in CHANGELOG.md, by any change to a decision (rules.core)
+RULES_VERSION = 2  # bumped, with a line in CHANGELOG.md, by any change to a decision (rules.core)
 
 # What a seat that cannot answer itself plays: a pass where the prompt allows one (the rulebook:
 # "Each turn, a player takes exactly one action that requires energy or he must pass"), else
@@ -31,6 +31,7 @@ class RiteGame(ComposedGame, notation=notation, words=describe, default_answers=
 
     name = "rite"
     rules_version = RULES_VERSION
+    flow_events = False  # version 1 recorded each step of the end of the round (RiteGameV1)
     min_seats = 2
     max_seats = 5
     command_types = notation.COMMAND_TYPES
@@ -39,7 +40,7 @@ class RiteGame(ComposedGame, notation=notation, words=describe, default_answers=
         return setup(options, seats, rng)
 
     def decide(self, state: Any, command: Command, rng: Rng) -> Decision:
-        return D.decide(state, command, rng)
+        return D.decide(state, command, rng, self.flow_events)
 
     def answers(self, prompt: Prompt) -> frozenset[str]:
         return D.answers(prompt)
@@ -67,4 +68,14 @@ class RiteGame(ComposedGame, notation=notation, words=describe, default_answers=
         return outcome(state)
 
 
+class RiteGameV1(RiteGame):
+    """Rules version 1, kept so that its records re-run in the audit and its games in progress
+    play on under the rules they were made under: the same rules, with a `FlowStepped` event
+    for each step of the end of the round (CHANGELOG.md)."""
+
+    rules_version = 1
+    flow_events = True
+
+
 GAME = RiteGame()
+GAME_V1 = RiteGameV1()
