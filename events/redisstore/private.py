@@ -20,11 +20,18 @@ from events.redisstore.errors import reports_unavailable
 from events.redisstore.store import EventStore, Lua, private_key
 from events.redisstore.wire import Links, checked
 
-# Write a seat's queue only if its version is still the one read ('' : whatever it is now);
-# answer the new version, or -1 when it changed meanwhile.
+# Write a seat's queue only if its version is still the one read ('' : whatever it is now), and,
+# when ARGV[4] names a seq, only if the game's log (KEYS[2]) still ends there; answer the new
+# version, -1 when the queue changed meanwhile, -2 when the game moved on.
 _SET_LUA = """
 local ver = tonumber(redis.call('HGET', KEYS[1], 'ver:' .. ARGV[1]) or '0')
 if ARGV[2] ~= '' and ver ~= tonumber(ARGV[2]) then return -1 end
+if ARGV[4] ~= '' then
+  local last = redis.call('XREVRANGE', KEYS[2], '+', '-', 'COUNT', 1)[1]
+  local head = 0
+  if last then head = tonumber(string.match(last[1], '^(%d+)')) end
+  if head ~= tonumber(ARGV[4]) then return -2 end
+end
 redis.call('HSET', KEYS[1], 'queue:' .. ARGV[1], ARGV[3])
 return redis.call('HINCRBY', KEYS[1], 'ver:' .. ARGV[1], 1)
 """
@@ -86,9 +93,26 @@ class SeatPrivate:
         """Write the seat's queue (only over version `ver`, when given), set at game seq `since`,
         with answers played from it at the seqs `played`; the new version, or None when the queue
         changed since `ver` was read."""
-        body = canonical({"queue": entries, "dropped": dropped, "since": since, "played": played or []})
-        got = int(self._set([self.key(gid)], [seat, "" if ver is None else ver, body]))
+        got = self._put(gid, seat, entries, dropped, ver, since, played, head=False)
         return None if got < 0 else got
+
+    def set_at(self, gid: str, seat: int, entries: list[dict[str, Any]], since: int) -> int | None:
+        """A seat's new queue, set at seq `since`, written only while the game's log still ends at
+        `since`: the new version, or None when a command landed meanwhile (read the game again).
+
+        Why: a queue written with a `since` that a command has already passed would look set
+        before that command, while the worker, which looks at the queues only where this hash
+        exists, may have appended it without looking. Either the queue is in before the command (the
+        worker reads it) or it is set after it and waits for the seat's next prompt, as saved."""
+        got = self._put(gid, seat, entries, None, None, since, None, head=True)
+        return None if got == -2 else got
+
+    def _put(self, gid: str, seat: int, entries: list[dict[str, Any]], dropped: dict[str, Any] | None,
+             ver: int | None, since: int, played: list[int] | None, head: bool) -> int:
+        body = canonical({"queue": entries, "dropped": dropped, "since": since, "played": played or []})
+        k = self.store.keys(gid)
+        return int(self._set([private_key(k), k.events],
+                             [seat, "" if ver is None else ver, body, since if head else ""]))
 
     @reports_unavailable
     def muted(self, gid: str, seat: int) -> bool:

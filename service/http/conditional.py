@@ -25,6 +25,7 @@ from service.http.responses import json_response
 router = APIRouter()
 
 _PATH = "/v1/games/{gid}/conditional"
+_TRIES = 8
 
 
 async def _seat(p: ApiParts, request: Request, gid: str) -> int:
@@ -58,16 +59,19 @@ async def put_queue(gid: str, request: Request) -> Response:
         raise ApiError(422, "bad_queue", "send {\"queue\": [{\"if\": <opponent command>?, \"then\": <your command>}]}")
 
     def stored() -> dict[str, Any]:
-        match = p.cache.refresh(gid).match
-        if match.over:
-            raise ApiError(409, "game_over", f"the game is {match.status}")
-        try:
-            entries = read_queue(match.rules, len(match.seats), seat, body["queue"])
-        except IllegalCommand as e:
-            raise ApiError(422, e.code, e.message) from None
         private = SeatPrivate(p.store, links=False)
-        private.put(gid, seat, [e.to_json() for e in entries], since=match.seq)
-        return _shown(private, gid, seat)
+        for _ in range(_TRIES):
+            match = p.cache.refresh(gid).match
+            if match.over:
+                raise ApiError(409, "game_over", f"the game is {match.status}")
+            try:
+                entries = read_queue(match.rules, len(match.seats), seat, body["queue"])
+            except IllegalCommand as e:
+                raise ApiError(422, e.code, e.message) from None
+            # written only if the game is still at the seq it was read at; else read it again
+            if private.set_at(gid, seat, [e.to_json() for e in entries], since=match.seq) is not None:
+                return _shown(private, gid, seat)
+        raise ApiError(409, "game_moved", f"the game moved on {_TRIES} times while the queue was being saved; send it again")
 
     return json_response(await run_in_threadpool(stored))
 

@@ -87,6 +87,26 @@ def test_the_queues_are_read_only_in_a_game_where_a_seat_has_written_one(store: 
     assert [s for s, _ in _accepted(store, gid)] == [0, 1, 0]
 
 
+def test_a_queue_is_saved_only_at_the_seq_it_was_read_at_so_no_command_passes_it_unseen(store: EventStore) -> None:
+    """The PUT's race: the API reads seq N and a command lands before its write. Written with
+    since=N, the queue would look set before that command, which the worker (seeing no private
+    hash at its append) appended without looking; so it is refused and read again."""
+    gid, knights = _rite(store)
+    handler = CommandHandler(store)
+    private = SeatPrivate(store, links=False)
+    read_at = handler.cache.refresh(gid).match.seq
+    _send(store, handler, gid, "k1", knights[0], 0)  # lands between the read and the write
+    assert private.set_at(gid, 1, [{"then": "pass"}], since=read_at) is None
+    assert not store.r.exists(private.key(gid))  # nothing written
+    now = handler.cache.refresh(gid).match.seq
+    assert now > read_at and private.set_at(gid, 1, [{"then": "pass"}], since=now) == 1
+    assert private.queue(gid, 1).since == now
+    # saved while it is already seat 1's turn: it waits for the seat's next prompt
+    _send(store, handler, gid, "b1", "summon fighter b3", 1)
+    assert [s for s, _ in _accepted(store, gid)] == [0, 1]
+    assert private.queue(gid, 1).entries == [{"then": "pass"}]
+
+
 def test_a_queued_answer_applies_once_whoever_looks_again(store: EventStore) -> None:
     gid, knights = _rite(store)
     private = SeatPrivate(store)
