@@ -20,7 +20,7 @@ import structlog
 from events.domain.match import fold_match
 from events.mapping.codec import canonical, loads
 from events.mapping.envelope import Envelope
-from events.redisstore.cache import Loaded, MatchCache
+from events.redisstore.cache import Loaded, MatchCache, Memo
 from events.redisstore.errors import StoreUnavailable
 from events.redisstore.feed import Entry
 from events.redisstore.follow import Follower
@@ -66,12 +66,16 @@ class Projector(Follower):
         min_read_gap_ms: float = 10.0,
         requeue: Callable[[str, str], object] | None = None,
         requeue_after_ms: int = 60_000,
+        memo: int = 4096,
     ) -> None:
         super().__init__(store, GROUP, consumer, name="projector", log=log, block_ms=block_ms,
                          claim_idle_ms=claim_idle_ms, batch=batch, urgent=True)
         self.cache = MatchCache(store)
-        self._created: dict[str, str] = {}
-        self._imported: dict[str, dict[str, Any] | None] = {}
+        # read once a game, kept for the games projected last (re-read after that: both are fixed)
+        self._created_at: Memo[str, str] = Memo(lambda gid: self.store.read(gid, 1, 1)[0].at, memo)
+        # an import is marked when it is stored, before its first event
+        self._imported_as: Memo[str, dict[str, Any] | None] = Memo(self.store.imported, memo)
+        self.memo = memo
         # Bursts on one game are folded into one projection per min_gap_ms; feed entries
         # stay unacknowledged until their game is projected, so a crash loses nothing. A game
         # a reader waits for (an URGENT feed entry, from ?min_seq) is projected at once.
@@ -139,18 +143,6 @@ class Projector(Follower):
         fields = read_model_fields(match, self._created_at(gid), last, self._imported_as(gid))
         notice = canonical({"seq": match.seq, "summary": fields["summary"].decode()})
         return gid, match.seq, _ms(last), fields, notice
-
-    def _imported_as(self, gid: str) -> dict[str, Any] | None:
-        """Read once a game: an import is marked when it is stored, before its first event."""
-        if gid not in self._imported:
-            self._imported[gid] = self.store.imported(gid)
-        return self._imported[gid]
-
-    def _created_at(self, gid: str) -> str:
-        created = self._created.get(gid)
-        if created is None:
-            created = self._created[gid] = self.store.read(gid, 1, 1)[0].at
-        return created
 
     def _failed(self, gid: str, base: Loaded | None, tail: list[Envelope] | None, error: Exception) -> None:
         """Record that the rules raised projecting this game, as data: its views and checkpoint
@@ -222,6 +214,9 @@ class Projector(Follower):
             return 0
         for gid in due:
             self._projected_at[gid] = now
+        if len(self._projected_at) > self.memo:
+            # only a game projected within min_gap waits for its next projection
+            self._projected_at = {g: t for g, t in self._projected_at.items() if now - t < self.min_gap}
         self._project_many(due)
         return len(due)
 

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 from events.domain.match import Match, fold_match
 from events.mapping.envelope import Envelope
 from events.redisstore.store import EventStore
+
+K = TypeVar("K")
+V = TypeVar("V")
 
 
 @dataclass(slots=True)
@@ -79,3 +83,28 @@ class MatchCache:
 
     def drop(self, gid: str) -> None:
         self._items.pop(gid, None)
+
+
+class Memo(Generic[K, V]):
+    """What a long-running part reads once a game and may read again: the `size` keys used last,
+    least recently used first out, so that a deployment of 100,000 games does not keep one entry
+    for each in every process."""
+
+    def __init__(self, load: Callable[[K], V], size: int = 4096) -> None:
+        self.load = load
+        self.size = size
+        self._items: OrderedDict[K, V] = OrderedDict()
+
+    def __call__(self, key: K) -> V:
+        try:
+            value = self._items[key]
+        except KeyError:
+            value = self._items[key] = self.load(key)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+        else:
+            self._items.move_to_end(key)
+        return value
+
+    def __len__(self) -> int:
+        return len(self._items)

@@ -174,3 +174,22 @@ def test_the_feeds_are_trimmed_below_what_the_group_still_needs(store: EventStor
     assert len(kept) >= 1 and kept[0][0] == store.r.xpending(feeds[0], GROUP)["min"]  # the unacknowledged one stays
     for f in feeds[1:]:
         assert store.r.xlen(f) <= 1  # all acknowledged: only the last delivered entry stays
+
+
+def test_what_the_projector_keeps_a_game_is_bounded_however_many_games_it_projects(store: EventStore) -> None:
+    gids = [create_match(store, {"game": "race", "seats": ["a", "b"]})["id"] for _ in range(7)]
+    for gid in gids:
+        play(store, gid, 2)
+    p = Projector(store, block_ms=10, memo=3, min_gap_ms=0)
+    p.ensure_groups()
+    while p.step():
+        pass
+    assert len(p._created_at) <= 3 and len(p._imported_as) <= 3 and len(p._projected_at) <= 3 + 1
+    # a game whose entries were let go is read again when it moves, and projects as before
+    first = gids[0]
+    play(store, first, 1)
+    while p.step():
+        pass
+    summary = store.r.hget(store.keys(first).rm, "summary")
+    assert summary is not None and b'"seq":' in summary
+    assert all(store.r.hget(store.keys(g).rm, "checkpoint") for g in gids)
