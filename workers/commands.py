@@ -16,7 +16,7 @@ from events.mapping.chain import seal
 from events.mapping.envelope import Envelope
 from events.mapping.signing import Receipts
 from events.mapping.snapshot import SnapshotError
-from events.redisstore.cache import Loaded, MatchCache
+from events.redisstore.cache import Loaded, MatchCache, Memo
 from events.redisstore.store import SNAPSHOT_EVERY, EventStore
 from rules.core import Command, IllegalCommand, InvalidCommand
 from workers.conditional import Due, QueuedAnswers
@@ -36,15 +36,10 @@ class CommandHandler:
         self.signer = signer  # signs each accepted command's receipt
         # The seats' conditional moves (private, not in the log), telling a seat of its queue dropped.
         self.queued = queued or QueuedAnswers(store)
-        self._seeds: dict[str, bytes] = {}
+        # the games' secret seeds, for the games worked on last (a game's seed never changes)
+        self.seed: Memo[str, bytes] = Memo(store.seed)
         # Fault injection for the crash-after-append test; never set in production.
         self._crash_after_append = os.environ.get("BOARDLOG_TEST_CRASH_AFTER_APPEND") == "1"
-
-    def seed(self, gid: str) -> bytes:
-        s = self._seeds.get(gid)
-        if s is None:
-            s = self._seeds[gid] = self.store.seed(gid)
-        return s
 
     def handle(self, gid: str, cid: str) -> dict[str, Any] | None:
         cached = self.cache.peek(gid)
@@ -109,7 +104,7 @@ class CommandHandler:
             envelopes = seal(gid, first, item.hash, events, cid, at)
             # The seat it came from: GET .../commands/{cid} shows a seat only its own commands.
             result = self._signed({"id": cid, "seat": command.seat, "status": "accepted", "http": 200,
-                                   "seq": [first, envelopes[-1].seq]}, gid, envelopes[-1])
+                                   "seq": [first, envelopes[-1].seq]}, gid, envelopes[-1], reply)
             # Settled by the append itself unless something must come between: a comment, posted
             # before the queued body goes (a worker killed between the two posts it on the
             # redelivery), or a new status, which `settle` records before the waiter hears.
@@ -176,8 +171,8 @@ class CommandHandler:
                 return
             first = match.seq + 1
             envelopes = seal(gid, first, item.hash, events, cid, at)
-            result = self._signed({"id": cid, "seat": command.seat, "status": "accepted", "http": 200,
-                                   "seq": [first, envelopes[-1].seq]}, gid, envelopes[-1])
+            result = {"id": cid, "seat": command.seat, "status": "accepted", "http": 200,
+                      "seq": [first, envelopes[-1].seq]}
             # Nobody waits on an automatic command and it has no queued body: only a new status
             # needs `settle`.
             res = self.store.append(gid, match.seq, envelopes, cid, result)
@@ -208,17 +203,23 @@ class CommandHandler:
             log.warning("command.comment_refused", game=gid, command=cid, code=e.code)
             return item, False
         envelopes = seal(gid, match.seq + 1, item.hash, events, mid, at)
-        result = self._signed({"id": mid, "seat": seat, "status": "accepted", "http": 200,
-                               "seq": [match.seq + 1, envelopes[-1].seq]}, gid, envelopes[-1])
+        # Unsigned: nobody waits on the comment's own answer (_signed).
+        result = {"id": mid, "seat": seat, "status": "accepted", "http": 200,
+                  "seq": [match.seq + 1, envelopes[-1].seq]}
         res = self.store.append(gid, match.seq, envelopes, mid, result)
         if res.status != "ok":
             return self.cache.refresh(gid), True  # posted already (a redelivery), or lost to a race
         return Loaded(after, envelopes[-1].hash, envelopes[-1].at), res.private
 
-    def _signed(self, result: dict[str, Any], gid: str, last: Envelope) -> dict[str, Any]:
+    def _signed(self, result: dict[str, Any], gid: str, last: Envelope, reply: str) -> dict[str, Any]:
         """The accepted answer with its receipt: the game stood at this seq with this head hash,
-        signed, so a player can later prove a record that lacks it was cut or altered."""
-        if self.signer is not None:
+        signed, so a player can later prove a record that lacks it was cut or altered.
+
+        Signed only for a waiter (`reply`, the channel its answer is published on): answers are
+        stored without their receipts (events.mapping.compact.result_value), and a read signs
+        one again (service/http/receipts.py), so a receipt made for nobody, for a command sent
+        with ?wait=0, an automatic one or a comment, was an Ed25519 signature thrown away."""
+        if self.signer is not None and reply:
             result["receipt"] = self.signer.receipt(gid, last.seq, last.hash, last.at)
         return result
 
