@@ -22,12 +22,18 @@ INT64 = 2**63 - 1
 _INTEGER = re.compile(r"[+-]?\d+")
 
 
+# The command path's own queries (service/http/app.py's fast route): nothing in them to refuse,
+# and parse_qsl costs more than the rest of this check on every posted command.
+_PLAIN_QUERIES = frozenset({b"wait=0", b"wait=1"})
+
+
 def refusal(path: str, query: bytes) -> Response | None:
     """The answer to a request no endpoint could accept, or None to route it."""
-    if len(path) > MAX_PATH or any(len(s) > MAX_SEGMENT for s in path.split("/")):
+    # A path no longer than a part may be has no part too long: split only a longer one.
+    if len(path) > MAX_SEGMENT and (len(path) > MAX_PATH or any(len(s) > MAX_SEGMENT for s in path.split("/"))):
         return error_response(414, "path_too_long",
                               f"the path is over {MAX_PATH} characters or has a part over {MAX_SEGMENT}")
-    if not query:
+    if not query or query in _PLAIN_QUERIES:
         return None
     if len(query) > MAX_QUERY:
         return error_response(414, "query_too_long", f"the query string is over {MAX_QUERY} bytes")

@@ -7,6 +7,7 @@ failed and retried per channel, and notice latency), which the notifier processe
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.concurrency import run_in_threadpool
@@ -38,11 +39,17 @@ class CommandMetrics:
         self.latency = Histogram("boardlog_command_seconds", "Time to answer a posted command", ["outcome"],
                                  registry=registry,
                                  buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 10.0))
+        # Each status's two labelled children, looked up once: `labels()` takes the metric's lock
+        # and builds its key on every call, the most of what observing a command cost.
+        self._children: dict[int, tuple[Any, Any]] = {}
 
     def observe(self, status: int, seconds: float) -> None:
-        outcome = _OUTCOMES.get(status, "other")
-        self.commands.labels(outcome).inc()
-        self.latency.labels(outcome).observe(seconds)
+        children = self._children.get(status)
+        if children is None:
+            outcome = _OUTCOMES.get(status, "other")
+            children = self._children[status] = (self.commands.labels(outcome), self.latency.labels(outcome))
+        children[0].inc()
+        children[1].observe(seconds)
 
 
 class NoticeCollector(Collector):
