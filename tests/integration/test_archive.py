@@ -24,11 +24,12 @@ from events.domain.audit import audit
 from events.domain.clock import utcnow
 from events.domain.forks import ForkRefused
 from events.domain.provenance import FORKED_FROM, forked_state
+from events.mapping.archived import unpack
 from events.mapping.chain import seal, verify
 from events.mapping.codec import canonical
 from events.mapping.export import export_lines, read_record
 from events.redisstore.aiostore import AsyncStore
-from events.redisstore.archive import ZSTD_MAGIC, archive_due, due
+from events.redisstore.archive import SHORT, SNAPSHOT_EVERY, ZSTD_MAGIC, archive_due, due
 from events.redisstore.entries import stored
 from events.redisstore.errors import StoreUnavailable
 from events.redisstore.store import EventStore
@@ -142,8 +143,11 @@ def test_an_archived_game_reads_as_before(played: tuple[EventStore, dict[str, st
         assert before["audit"]["ok"], before["audit"]
         assert all(f[0] != "refused" for f in before["forks"]), before["forks"]
         summary = store.read_model(gid, "summary")
+        n = len(store.read(gid))
         assert store.archives.archive(gid) == "archived"
         k = store.keys(gid)
+        # a short game's record keeps no snapshot (a read folds it all), a long one's every 500
+        assert len(unpack(store.r.get(k.archive)).snapshots) == (0 if n < SHORT else (n - 1) // SNAPSHOT_EVERY)
         assert not store.r.exists(k.events, k.results, k.snap, k.snap + "idx") and store.r.exists(k.archive)
         assert store.archives.archive(gid) == "archived before"
         assert store.r.hget(k.rm, "view:public").startswith(ZSTD_MAGIC)  # the views compressed
