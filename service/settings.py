@@ -3,9 +3,59 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 from events.redisstore.keys import DEFAULT_PARTITIONS
+
+# Each setting's environment variable (child processes get them back from `env`).
+ENV: dict[str, str] = {
+    "redis_url": "REDIS_URL",
+    "broker_url": "BROKER_URL",
+    "namespace": "BOARDLOG_NAMESPACE",
+    "partitions": "BOARDLOG_PARTITIONS",
+    "extra_games": "BOARDLOG_EXTRA_GAMES",
+    "log_format": "BOARDLOG_LOG",
+    "command_wait_seconds": "BOARDLOG_WAIT_SECONDS",
+    "heartbeat_timeout_ms": "BOARDLOG_HEARTBEAT_MS",
+    "store_wait_seconds": "BOARDLOG_STORE_WAIT_SECONDS",
+    "max_retries": "BOARDLOG_MAX_RETRIES",
+    "requeue_after_seconds": "BOARDLOG_REQUEUE_AFTER_SECONDS",
+    "archive_after_seconds": "BOARDLOG_ARCHIVE_AFTER_SECONDS",
+    "archive_every_seconds": "BOARDLOG_ARCHIVE_EVERY_SECONDS",
+    "maintenance_chance": "BOARDLOG_MAINTENANCE_CHANCE",
+    "wake_consumer": "BOARDLOG_WAKE_CONSUMER",
+    "players_per_minute": "BOARDLOG_PLAYERS_PER_MINUTE",
+    "signins_per_minute": "BOARDLOG_SIGNINS_PER_MINUTE",
+    "anon_records_per_minute": "BOARDLOG_ANON_RECORDS_PER_MINUTE",
+    "anon_replays_per_minute": "BOARDLOG_ANON_REPLAYS_PER_MINUTE",
+    "table_expiry_seconds": "BOARDLOG_TABLE_EXPIRY_SECONDS",
+    "tables_per_minute": "BOARDLOG_TABLES_PER_MINUTE",
+    "messages_per_minute": "BOARDLOG_MESSAGES_PER_MINUTE",
+    "public_url": "BOARDLOG_PUBLIC_URL",
+    "smtp_host": "BOARDLOG_SMTP_HOST",
+    "smtp_port": "BOARDLOG_SMTP_PORT",
+    "smtp_tls": "BOARDLOG_SMTP_TLS",
+    "smtp_user": "BOARDLOG_SMTP_USER",
+    "smtp_password": "BOARDLOG_SMTP_PASSWORD",
+    "mail_from": "BOARDLOG_MAIL_FROM",
+    "notify_timeout_seconds": "BOARDLOG_NOTIFY_TIMEOUT_SECONDS",
+    "notify_max_retries": "BOARDLOG_NOTIFY_MAX_RETRIES",
+    "notify_backoff_ms": "BOARDLOG_NOTIFY_BACKOFF_MS",
+    "notify_claim_ms": "BOARDLOG_NOTIFY_CLAIM_MS",
+    "digest_seconds": "BOARDLOG_DIGEST_SECONDS",
+    "signin_mails_per_minute": "BOARDLOG_SIGNIN_MAILS_PER_MINUTE",
+    "reply_domain": "BOARDLOG_REPLY_DOMAIN",
+    "mail_in_host": "BOARDLOG_MAIL_IN_HOST",
+    "mail_in_port": "BOARDLOG_MAIL_IN_PORT",
+    "data_dir": "BOARDLOG_DATA",
+    "signing_key": "BOARDLOG_SIGNING_KEY",
+    "signing_old_keys": "BOARDLOG_SIGNING_OLD_KEYS",
+    "watchers_per_client": "BOARDLOG_WATCHERS_PER_CLIENT",
+    "watchers_total": "BOARDLOG_WATCHERS_TOTAL",
+    "min_seq_wait_seconds": "BOARDLOG_MIN_SEQ_WAIT_SECONDS",
+    "clock_min_seconds": "BOARDLOG_CLOCK_MIN_SECONDS",
+    "vacation_days": "BOARDLOG_VACATION_DAYS",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,106 +144,39 @@ class Settings:
 
     @classmethod
     def from_env(cls, **overrides: object) -> Settings:
-        env = os.environ
-        extra = tuple(x for x in env.get("BOARDLOG_EXTRA_GAMES", "").split(",") if x.strip())
-        values: dict[str, object] = {
-            "redis_url": env.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
-            "broker_url": env.get("BROKER_URL", ""),
-            "namespace": env.get("BOARDLOG_NAMESPACE", "bl"),
-            "partitions": int(env.get("BOARDLOG_PARTITIONS", DEFAULT_PARTITIONS)),
-            "extra_games": extra,
-            "log_format": env.get("BOARDLOG_LOG", "auto"),
-            "command_wait_seconds": float(env.get("BOARDLOG_WAIT_SECONDS", 10.0)),
-            "heartbeat_timeout_ms": int(env.get("BOARDLOG_HEARTBEAT_MS", 15_000)),
-            "store_wait_seconds": float(env.get("BOARDLOG_STORE_WAIT_SECONDS", 30.0)),
-            "max_retries": int(env.get("BOARDLOG_MAX_RETRIES", 20)),
-            "requeue_after_seconds": float(env.get("BOARDLOG_REQUEUE_AFTER_SECONDS", 60.0)),
-            "archive_after_seconds": float(env.get("BOARDLOG_ARCHIVE_AFTER_SECONDS", 86_400.0)),
-            "archive_every_seconds": float(env.get("BOARDLOG_ARCHIVE_EVERY_SECONDS", 60.0)),
-            "maintenance_chance": int(env.get("BOARDLOG_MAINTENANCE_CHANCE", 10_000)),
-            "wake_consumer": env.get("BOARDLOG_WAKE_CONSUMER", "1") != "0",
-            "players_per_minute": int(env.get("BOARDLOG_PLAYERS_PER_MINUTE", 10)),
-            "signins_per_minute": int(env.get("BOARDLOG_SIGNINS_PER_MINUTE", 30)),
-            "anon_records_per_minute": int(env.get("BOARDLOG_ANON_RECORDS_PER_MINUTE", 20)),
-            "anon_replays_per_minute": int(env.get("BOARDLOG_ANON_REPLAYS_PER_MINUTE", 300)),
-            "public_url": env.get("BOARDLOG_PUBLIC_URL", "http://127.0.0.1:8000"),
-            "smtp_host": env.get("BOARDLOG_SMTP_HOST", ""),
-            "smtp_port": int(env.get("BOARDLOG_SMTP_PORT", 587)),
-            "smtp_tls": env.get("BOARDLOG_SMTP_TLS", "starttls"),
-            "smtp_user": env.get("BOARDLOG_SMTP_USER", ""),
-            "smtp_password": env.get("BOARDLOG_SMTP_PASSWORD", ""),
-            "mail_from": env.get("BOARDLOG_MAIL_FROM", "boardlog <boardlog@localhost>"),
-            "notify_timeout_seconds": float(env.get("BOARDLOG_NOTIFY_TIMEOUT_SECONDS", 10.0)),
-            "notify_max_retries": int(env.get("BOARDLOG_NOTIFY_MAX_RETRIES", 8)),
-            "notify_backoff_ms": int(env.get("BOARDLOG_NOTIFY_BACKOFF_MS", 1000)),
-            "notify_claim_ms": int(env.get("BOARDLOG_NOTIFY_CLAIM_MS", 10_000)),
-            "digest_seconds": float(env.get("BOARDLOG_DIGEST_SECONDS", 86400.0)),
-            "signin_mails_per_minute": int(env.get("BOARDLOG_SIGNIN_MAILS_PER_MINUTE", 5)),
-            "reply_domain": env.get("BOARDLOG_REPLY_DOMAIN", ""),
-            "mail_in_host": env.get("BOARDLOG_MAIL_IN_HOST", "127.0.0.1"),
-            "mail_in_port": int(env.get("BOARDLOG_MAIL_IN_PORT", 2525)),
-            "data_dir": env.get("BOARDLOG_DATA", "./var"),
-            "signing_key": env.get("BOARDLOG_SIGNING_KEY", ""),
-            "signing_old_keys": env.get("BOARDLOG_SIGNING_OLD_KEYS", ""),
-            "watchers_per_client": int(env.get("BOARDLOG_WATCHERS_PER_CLIENT", 50)),
-            "watchers_total": int(env.get("BOARDLOG_WATCHERS_TOTAL", 2000)),
-            "min_seq_wait_seconds": float(env.get("BOARDLOG_MIN_SEQ_WAIT_SECONDS", 2.0)),
-            "table_expiry_seconds": float(env.get("BOARDLOG_TABLE_EXPIRY_SECONDS", 7 * 86400.0)),
-            "tables_per_minute": int(env.get("BOARDLOG_TABLES_PER_MINUTE", 10)),
-            "messages_per_minute": int(env.get("BOARDLOG_MESSAGES_PER_MINUTE", 20)),
-            "clock_min_seconds": int(env.get("BOARDLOG_CLOCK_MIN_SECONDS", 3600)),
-            "vacation_days": int(env.get("BOARDLOG_VACATION_DAYS", 30)),
-        }
+        """The settings the environment names (ENV), each read as its default's type; the
+        overrides that are not None on top."""
+        values: dict[str, object] = {}
+        for f in fields(cls):
+            raw = os.environ.get(ENV[f.name])
+            if raw is not None:
+                values[f.name] = _read(raw, getattr(_DEFAULTS, f.name))
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**values)  # type: ignore[arg-type]
 
     def env(self) -> dict[str, str]:
         """These settings as environment variables, for child processes."""
-        return {
-            "REDIS_URL": self.redis_url,
-            "BROKER_URL": self.broker_url,
-            "BOARDLOG_NAMESPACE": self.namespace,
-            "BOARDLOG_PARTITIONS": str(self.partitions),
-            "BOARDLOG_EXTRA_GAMES": ",".join(self.extra_games),
-            "BOARDLOG_LOG": self.log_format,
-            "BOARDLOG_WAIT_SECONDS": str(self.command_wait_seconds),
-            "BOARDLOG_HEARTBEAT_MS": str(self.heartbeat_timeout_ms),
-            "BOARDLOG_STORE_WAIT_SECONDS": str(self.store_wait_seconds),
-            "BOARDLOG_MAX_RETRIES": str(self.max_retries),
-            "BOARDLOG_REQUEUE_AFTER_SECONDS": str(self.requeue_after_seconds),
-            "BOARDLOG_ARCHIVE_AFTER_SECONDS": str(self.archive_after_seconds),
-            "BOARDLOG_ARCHIVE_EVERY_SECONDS": str(self.archive_every_seconds),
-            "BOARDLOG_MAINTENANCE_CHANCE": str(self.maintenance_chance),
-            "BOARDLOG_WAKE_CONSUMER": "1" if self.wake_consumer else "0",
-            "BOARDLOG_PLAYERS_PER_MINUTE": str(self.players_per_minute),
-            "BOARDLOG_SIGNINS_PER_MINUTE": str(self.signins_per_minute),
-            "BOARDLOG_ANON_RECORDS_PER_MINUTE": str(self.anon_records_per_minute),
-            "BOARDLOG_ANON_REPLAYS_PER_MINUTE": str(self.anon_replays_per_minute),
-            "BOARDLOG_PUBLIC_URL": self.public_url,
-            "BOARDLOG_SMTP_HOST": self.smtp_host,
-            "BOARDLOG_SMTP_PORT": str(self.smtp_port),
-            "BOARDLOG_SMTP_TLS": self.smtp_tls,
-            "BOARDLOG_SMTP_USER": self.smtp_user,
-            "BOARDLOG_SMTP_PASSWORD": self.smtp_password,
-            "BOARDLOG_MAIL_FROM": self.mail_from,
-            "BOARDLOG_NOTIFY_TIMEOUT_SECONDS": str(self.notify_timeout_seconds),
-            "BOARDLOG_NOTIFY_MAX_RETRIES": str(self.notify_max_retries),
-            "BOARDLOG_NOTIFY_BACKOFF_MS": str(self.notify_backoff_ms),
-            "BOARDLOG_NOTIFY_CLAIM_MS": str(self.notify_claim_ms),
-            "BOARDLOG_DIGEST_SECONDS": str(self.digest_seconds),
-            "BOARDLOG_SIGNIN_MAILS_PER_MINUTE": str(self.signin_mails_per_minute),
-            "BOARDLOG_REPLY_DOMAIN": self.reply_domain,
-            "BOARDLOG_MAIL_IN_HOST": self.mail_in_host,
-            "BOARDLOG_MAIL_IN_PORT": str(self.mail_in_port),
-            "BOARDLOG_DATA": self.data_dir,
-            "BOARDLOG_SIGNING_KEY": self.signing_key,
-            "BOARDLOG_SIGNING_OLD_KEYS": self.signing_old_keys,
-            "BOARDLOG_WATCHERS_PER_CLIENT": str(self.watchers_per_client),
-            "BOARDLOG_WATCHERS_TOTAL": str(self.watchers_total),
-            "BOARDLOG_MIN_SEQ_WAIT_SECONDS": str(self.min_seq_wait_seconds),
-            "BOARDLOG_TABLE_EXPIRY_SECONDS": str(self.table_expiry_seconds),
-            "BOARDLOG_TABLES_PER_MINUTE": str(self.tables_per_minute),
-            "BOARDLOG_MESSAGES_PER_MINUTE": str(self.messages_per_minute),
-            "BOARDLOG_CLOCK_MIN_SECONDS": str(self.clock_min_seconds),
-            "BOARDLOG_VACATION_DAYS": str(self.vacation_days),
-        }
+        return {ENV[f.name]: _written(getattr(self, f.name)) for f in fields(self)}
+
+
+def _read(raw: str, default: object) -> object:
+    if isinstance(default, bool):
+        return raw != "0"
+    if isinstance(default, int):
+        return int(raw)
+    if isinstance(default, float):
+        return float(raw)
+    if isinstance(default, tuple):
+        return tuple(x for x in raw.split(",") if x.strip())
+    return raw
+
+
+def _written(value: object) -> str:
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    if isinstance(value, tuple):
+        return ",".join(value)
+    return str(value)
+
+
+_DEFAULTS = Settings()
