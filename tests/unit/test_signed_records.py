@@ -242,6 +242,18 @@ def test_signatures_are_bound_to_what_they_sign(envs: list[Envelope]) -> None:
     assert repr(SERVICE) == f"Signer(id={SERVICE.id!r})"  # no private key in a log line or traceback
 
 
+def test_libsodium_signs_what_openssl_would() -> None:
+    """Signer signs with libsodium; Ed25519 is deterministic, so each signature is the one the
+    cryptography key gives, and one made without the libsodium form (a Signer built by hand)."""
+    for i in range(20):
+        key = Ed25519PrivateKey.generate()
+        fast, plain = Signer.of(key), Signer(key, Signer.of(key).public, Signer.of(key).id)
+        r = fast.receipt(f"p01-abcdef01234{i % 10}", i, f"{i:02x}" * 32, "2026-12-01T12:00:00.000Z")
+        assert r == plain.receipt(r["game"], r["seq"], r["head"], r["at"])
+        assert bytes.fromhex(r["sig"]) == key.sign(RECEIPT + canonical({k: v for k, v in r.items() if k != "sig"}))
+        assert valid(RECEIPT, r, fast.public)
+
+
 def test_a_redacted_log_is_unverifiable_and_says_it_is_not_the_record(envs: list[Envelope]) -> None:
     rows = [canonical({**e.to_json(), "redacted": True} if i == 3 else e.to_json()) + b"\n"
             for i, e in enumerate(envs[:8])]
