@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import socket
+import struct
 import threading
 from collections.abc import Sequence
 from typing import Any
@@ -111,6 +112,22 @@ async def _opened_async(pool: aioredis.ConnectionPool) -> Any:
     return conn
 
 
+def _kernel_timeout(sock: socket.socket) -> None:
+    """Keep a plain socket's timeout (redis-py's `socket_timeout`, 5 s by default) in the kernel
+    (SO_RCVTIMEO, SO_SNDTIMEO) and make the socket blocking. Python keeps a socket's own timeout
+    with a poll() before every send and every recv: two syscalls more a round trip, each letting
+    go of the GIL and taking it again, which costs the threads of a worker more than the poll.
+    A send or recv past the timeout then fails with EAGAIN (BlockingIOError), which `_run` takes
+    as the timeout it was. A TLS socket keeps Python's timeout (its reads are not plain recvs)."""
+    timeout = sock.gettimeout()
+    if type(sock) is not socket.socket or not timeout:
+        return
+    tv = struct.pack("ll", int(timeout), int(timeout % 1 * 1_000_000))
+    sock.settimeout(None)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, tv)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO, tv)
+
+
 # -- sync: a thread's own connection ----------------------------------------------------------
 
 class Link:
@@ -127,6 +144,7 @@ class Link:
 
     def _connect(self) -> socket.socket:
         self._conn, sock = _opened(self.pool)
+        _kernel_timeout(sock)
         self._sock, self._reader = sock, reply_reader()
         return sock
 
@@ -183,8 +201,8 @@ class Link:
                 else:
                     out.append(got)
             return _loading_or(out[owed:])
-        except TimeoutError as e:  # the socket's own timeout: not sent again, the server may be busy
-            self.close()
+        except (TimeoutError, BlockingIOError) as e:  # the socket's timeout (_kernel_timeout): not sent
+            self.close()                              # again, the server may be busy
             raise _unavailable(f"timeout talking to Redis: {e}") from None
         except OSError as e:
             self.close()

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import socket
+import struct
 import threading
+import time
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 
 import fakeredis
 import pytest
@@ -18,7 +22,7 @@ from redis.retry import Retry
 
 from events.redisstore.errors import StoreUnavailable
 from events.redisstore.wire import Batch, Link, Links, message_data, subscribe
-from service.embedded import free_port
+from service.embedded import EmbeddedRedis, free_port
 
 pytestmark = pytest.mark.integration
 
@@ -112,6 +116,29 @@ def test_a_server_out_of_reach_is_store_unavailable() -> None:
     with pytest.raises(StoreUnavailable):
         link.send([("PING",)])
     assert link.reconnects == 1  # the batch was tried once more on a new connection
+
+
+def test_the_socket_timeout_holds_in_the_kernel_and_a_late_reply_is_not_sent_again(tmp_path: Path) -> None:
+    """The link's socket is blocking with redis-py's timeout as SO_RCVTIMEO/SO_SNDTIMEO (no poll()
+    before each send and recv): a server that does not answer in time is StoreUnavailable after
+    about that long, as the timeout, and the batch is not sent again (the server may be busy)."""
+    server = EmbeddedRedis(tmp_path / "redis", appendonly=False).start()
+    try:
+        c = redis.Redis.from_url(server.url, socket_timeout=0.3)
+        link = Link(c.connection_pool)
+        assert link.run([("PING",)]) == [b"PONG"]
+        sock = link._sock
+        assert sock is not None and sock.gettimeout() is None
+        assert struct.unpack("ll", sock.getsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, 16)) == (0, 300_000)
+        redis.Redis.from_url(server.url).execute_command("CLIENT", "PAUSE", 1500, "ALL")
+        t0 = time.monotonic()
+        with pytest.raises(StoreUnavailable, match="timeout"):
+            link.run([("GET", "x")])
+        assert 0.25 < time.monotonic() - t0 < 1.2
+        assert link.reconnects == 0
+        c.close()
+    finally:
+        server.stop()
 
 
 # -- async: Batch and the raw subscription ------------------------------------------------------
