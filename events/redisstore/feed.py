@@ -17,6 +17,7 @@ import redis
 
 from events.redisstore.errors import reaching_redis
 from events.redisstore.store import EventStore
+from events.redisstore.wire import Links, checked
 
 # On a cluster the feeds are read without blocking: the pause after a round that found nothing.
 CLUSTER_IDLE_MS = 20
@@ -82,6 +83,8 @@ class FeedGroup:
         self.consumer = consumer
         self.feeds = [store.feed(p) for p in range(store.partitions)]
         self.cluster = isinstance(store.r, redis.RedisCluster)
+        # Acknowledgements go over the thread's raw link where the client allows one (wire.py).
+        self._links = Links.for_client(store.r)
         # With `urgent` (the projector): the games whose entries read so far asked for their
         # projection at once (URGENT), taken out as they are projected. Other groups ignore them.
         self.urgent: set[str] = set()
@@ -130,6 +133,9 @@ class FeedGroup:
     def ack(self, entries: Sequence[tuple[str, Any]]) -> None:
         """Acknowledge (feed, entry id) pairs, in one round trip."""
         if not entries:
+            return
+        if self._links is not None:
+            checked(self._links.run([("XACK", feed, self.group, entry_id) for feed, entry_id in entries]))
             return
         pipe = self.r.pipeline(transaction=False)
         for feed, entry_id in entries:

@@ -501,11 +501,16 @@ class EventStore:
         cluster, as `project_many`)."""
         if len(after) <= 1 or isinstance(self.r, redis.RedisCluster):
             return [self.read(gid, seq + 1) for gid, seq in after]
-        pipe = self.r.pipeline(transaction=False)
-        for gid, seq in after:
-            pipe.xrange(self.keys(gid).events, first_id(seq + 1), "+")
+        calls = [("XRANGE", self.keys(gid).events, first_id(seq + 1), "+") for gid, seq in after]
+        if self._links is not None:  # the raw link: `envelopes` reads its rows' flat field lists
+            replies = checked(self._links.run(calls))
+        else:
+            pipe = self.r.pipeline(transaction=False)
+            for c in calls:
+                pipe.execute_command(*c)
+            replies = pipe.execute()
         return [self._envelopes(gid, rows, seq + 1) if rows or not self.archived(gid) else self.archives.read(gid, seq + 1)
-                for (gid, seq), rows in zip(after, pipe.execute(), strict=True)]
+                for (gid, seq), rows in zip(after, replies, strict=True)]
 
     @reports_unavailable
     def project_many(self, projections: Sequence[tuple[str, int, int, dict[str, bytes], bytes]]) -> list[bool]:
@@ -515,12 +520,17 @@ class EventStore:
             return [self.project(*p) for p in projections]
         script = self._project
         calls = [self.project_call(*p) for p in projections]
-        pipe = self.r.pipeline(transaction=False)
-        for keys, args in calls:
-            pipe.execute_command("EVALSHA", script.sha, len(keys), *keys, *args)
+        evals = [("EVALSHA", script.sha, len(keys), *keys, *args) for keys, args in calls]
+        if self._links is not None:  # the raw link: one write, no redis-py pipeline
+            replies = self._links.run(evals)
+        else:
+            pipe = self.r.pipeline(transaction=False)
+            for c in evals:
+                pipe.execute_command(*c)
+            replies = pipe.execute(raise_on_error=False)
         out = []
-        for (keys, args), res in zip(calls, pipe.execute(raise_on_error=False), strict=True):
-            if isinstance(res, NoScriptError):
+        for (keys, args), res in zip(calls, replies, strict=True):
+            if isinstance(res, NoScriptError) or no_script(res):
                 res = script(keys=keys, args=args)  # loads the script, then runs it
             elif isinstance(res, Exception):
                 raise res
