@@ -70,6 +70,21 @@ def _entries(feed: str, rows: Iterable[tuple[Any, dict[bytes, bytes] | None]], u
     return out
 
 
+def _streams(reply: Any) -> list[tuple[bytes, Any]]:
+    """A raw XREADGROUP reply's (feed, rows): RESP3 answers a map, RESP2 pairs, a timeout None."""
+    if reply is None:
+        return []
+    if isinstance(reply, dict):
+        return list(reply.items())
+    return [(feed, rows) for feed, rows in reply]
+
+
+def _rows(rows: Iterable[Any]) -> list[tuple[Any, dict[bytes, bytes] | None]]:
+    """Raw stream rows [id, [field, value, ...]] as redis-py gives them: (id, {field: value})."""
+    return [(entry_id, None if flat is None else dict(zip(flat[::2], flat[1::2], strict=True)))
+            for entry_id, flat in rows]
+
+
 class FeedGroup:
     """One consumer of a consumer group over every partition's feed."""
 
@@ -83,7 +98,8 @@ class FeedGroup:
         self.consumer = consumer
         self.feeds = [store.feed(p) for p in range(store.partitions)]
         self.cluster = isinstance(store.r, redis.RedisCluster)
-        # Acknowledgements go over the thread's raw link where the client allows one (wire.py).
+        # Reads and acknowledgements go over the thread's raw link where the client allows one
+        # (wire.py: no redis-py connection checkout, pipeline or reply callbacks).
         self._links = Links.for_client(store.r)
         # With `urgent` (the projector): the games whose entries read so far asked for their
         # projection at once (URGENT), taken out as they are projected. Other groups ignore them.
@@ -103,6 +119,10 @@ class FeedGroup:
     @_store_errors
     def read(self, block_ms: int, count: int) -> list[Entry]:
         """New entries of every feed, up to `count` a feed, waiting up to `block_ms` for one."""
+        if self._links is not None:
+            reply = checked(self._links.run([("XREADGROUP", "GROUP", self.group, self.consumer, "COUNT", count,
+                                              "BLOCK", block_ms, "STREAMS", *self.feeds, *([">"] * len(self.feeds)))]))[0]
+            return [e for feed, rows in _streams(reply) for e in _entries(feed.decode(), _rows(rows), self._urgent)]
         if not self.cluster:
             resp = self.r.xreadgroup(
                 self.group, self.consumer, dict.fromkeys(self.feeds, ">"), count=count, block=block_ms
