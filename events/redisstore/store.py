@@ -304,6 +304,17 @@ class EventStore:
             pipe.execute_command(*c)
         pipe.execute()
 
+    def _round_trip(self, calls: Sequence[tuple[Any, ...]], check: bool = True) -> list[Any]:
+        """`calls` in one round trip: over the thread's raw link where the client allows one,
+        else a redis-py pipeline. With `check`, an error reply raises; without, it is returned."""
+        if self._links is not None:
+            replies = self._links.run(calls)
+            return checked(replies) if check else replies
+        pipe = self.r.pipeline(transaction=False)
+        for c in calls:
+            pipe.execute_command(*c)
+        return list(pipe.execute(raise_on_error=check))
+
     @reports_unavailable
     def reject(self, gid: str, command_id: str, result: dict[str, Any], reply: str = "") -> dict[str, Any]:
         """Store a rejection (first answer wins); returns the answer that stands."""
@@ -338,13 +349,7 @@ class EventStore:
         calls: list[tuple[Any, ...]] = [("HGET", k.pending, command_id), ("HGET", k.results, command_id)]
         if after_seq is not None:
             calls.append(("XRANGE", k.events, first_id(after_seq + 1), "+"))
-        if self._links is not None:
-            got = checked(self._links.run(calls))
-        else:
-            pipe = self.r.pipeline(transaction=False)
-            for c in calls:
-                pipe.execute_command(*c)
-            got = pipe.execute()
+        got = self._round_trip(calls)
         raw, answer = got[0], got[1]
         if after_seq is None:
             tail = []
@@ -501,14 +506,8 @@ class EventStore:
         cluster, as `project_many`)."""
         if len(after) <= 1 or isinstance(self.r, redis.RedisCluster):
             return [self.read(gid, seq + 1) for gid, seq in after]
-        calls = [("XRANGE", self.keys(gid).events, first_id(seq + 1), "+") for gid, seq in after]
-        if self._links is not None:  # the raw link: `envelopes` reads its rows' flat field lists
-            replies = checked(self._links.run(calls))
-        else:
-            pipe = self.r.pipeline(transaction=False)
-            for c in calls:
-                pipe.execute_command(*c)
-            replies = pipe.execute()
+        # `_envelopes` reads the rows' flat field lists as the raw link gives them, or redis-py's pairs
+        replies = self._round_trip([("XRANGE", self.keys(gid).events, first_id(seq + 1), "+") for gid, seq in after])
         return [self._envelopes(gid, rows, seq + 1) if rows or not self.archived(gid) else self.archives.read(gid, seq + 1)
                 for (gid, seq), rows in zip(after, replies, strict=True)]
 
@@ -520,14 +519,9 @@ class EventStore:
             return [self.project(*p) for p in projections]
         script = self._project
         calls = [self.project_call(*p) for p in projections]
-        evals = [("EVALSHA", script.sha, len(keys), *keys, *args) for keys, args in calls]
-        if self._links is not None:  # the raw link: one write, no redis-py pipeline
-            replies = self._links.run(evals)
-        else:
-            pipe = self.r.pipeline(transaction=False)
-            for c in evals:
-                pipe.execute_command(*c)
-            replies = pipe.execute(raise_on_error=False)
+        # errors come back as replies: a NOSCRIPT is answered by loading the script
+        replies = self._round_trip([("EVALSHA", script.sha, len(keys), *keys, *args) for keys, args in calls],
+                                   check=False)
         out = []
         for (keys, args), res in zip(calls, replies, strict=True):
             if isinstance(res, NoScriptError) or no_script(res):
