@@ -81,6 +81,12 @@ class PlayerKeys:
         game's partition) so a claim and the player's list of games are one script on one slot."""
         return f"{self.base}:claims:{gid}"
 
+    def claimed_at(self, gid: str) -> str:
+        """A game's seats claimed by a seat link while it was under way: seat -> the game's seq
+        then. Its steps to that seq were on the claimant's screen as they claimed it, not news
+        to tell them (a seat claimed before its game's first event has no entry)."""
+        return f"{self.base}:claimed-at:{gid}"
+
     def games(self, pid: str) -> str:
         """The games the player holds a seat of: game id by when the seat was claimed."""
         return f"{self.base}:games:{pid}"
@@ -109,6 +115,7 @@ for i = 1, #all, 2 do
 end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 redis.call('ZADD', KEYS[2], ARGV[3], ARGV[4])
+if ARGV[5] ~= '0' then redis.call('HSET', KEYS[3], ARGV[1], ARGV[5]) end
 return 'ok'
 """
 
@@ -273,11 +280,13 @@ class PlayerStore:
         await self._run(write)
         return len(index)
 
-    async def claim(self, gid: str, seat: int, pid: str) -> Claim:
+    async def claim(self, gid: str, seat: int, pid: str, at_seq: int = 0) -> Claim:
         """Gives `seat` of `gid` to `pid`, once; a seat is one player's, a player holds one seat
-        of a game."""
+        of a game. `at_seq`: the game's seq as the claimant saw it (0: claimed before its
+        first event), so that the notifier tells them only of the steps after it."""
         got = _text(await self._run(lambda: self.aio.eval(
-            _CLAIM, 2, self.keys.claims(gid), self.keys.games(pid), str(seat), pid, repr(self.clock()), gid)))
+            _CLAIM, 3, self.keys.claims(gid), self.keys.games(pid), self.keys.claimed_at(gid),
+            str(seat), pid, repr(self.clock()), gid, str(at_seq))))
         if got == "ok":
             return Claim(True, "claimed", seat)
         if got == "same":

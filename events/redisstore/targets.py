@@ -251,6 +251,18 @@ class TargetStore:
         raw: dict[bytes, bytes] = self.r.hgetall(self.keys.players.claims(gid))
         return {int(k): _text(v) for k, v in raw.items()}
 
+    @reports_unavailable
+    def claims_after(self, gid: str) -> dict[int, tuple[str, int]]:
+        """Seat -> (the player holding it, the game's seq when they claimed it: 0 for a seat
+        claimed before the game's first event), for the notifier: a step up to that seq was
+        on the claimant's screen, not news."""
+        pipe = self.r.pipeline(transaction=False)
+        pipe.hgetall(self.keys.players.claims(gid))
+        pipe.hgetall(self.keys.players.claimed_at(gid))
+        held, at = pipe.execute()
+        seqs = {int(k): int(v) for k, v in at.items()}
+        return {int(k): (_text(v), seqs.get(int(k), 0)) for k, v in held.items()}
+
     # -- quiet hours ------------------------------------------------------------------------
 
     @reports_unavailable

@@ -43,10 +43,12 @@ async def claim(gid: str, who: Me, request: Request) -> Response:
     token = body.get("token")
     if not isinstance(token, str) or not token or set(body) != {"token"}:
         raise ApiError(422, "bad_request", "send {\"token\": \"<the seat's token, from its link>\"}")
-    seat = principal_of(await p.reads.role(gid, token_digest(token)))
+    head = await p.reads.head(gid, token_digest(token), "")
+    seat = principal_of(head.role)
     if seat is None or seat.seat is None:
         raise ApiError(422, "bad_seat_token", "that is not a seat token of this game")
-    got = await p.players.claim(gid, seat.seat, who.player.id)
+    # The steps to here are on the claimant's screen: the notifier tells them of later ones.
+    got = await p.players.claim(gid, seat.seat, who.player.id, head.seq)
     if got.code == "seat_claimed":
         raise ApiError(409, "seat_claimed", f"seat {seat.seat} of this game belongs to another player")
     if got.code == "already_seated":

@@ -4,6 +4,8 @@ with a recording enqueue) queues one job per player, target and step from its ch
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
 
 from events.redisstore.feed import FeedGroup
@@ -11,6 +13,7 @@ from events.redisstore.store import EventStore
 from events.redisstore.targets import TargetStore
 from projections.projector import GROUP
 from service.matches import create_match
+from workers.commands import CommandHandler
 from workers.notify.follower import Notifier
 from workers.notify.notices import Notice
 
@@ -47,3 +50,28 @@ def test_the_notifier_queues_each_step_once_from_its_checkpoint(store: EventStor
     n.catch_up(gid)
     assert [j[0].key(j[1], j[2]) for j in queued[1:]] == [queued[0][0].key("ann", t_ann.id)]
     assert t_bob.id not in {j[2] for j in queued}  # bob's target tells only of the end
+
+
+def test_a_seat_claimed_by_its_link_is_told_only_of_the_steps_after_the_one_its_claimant_saw(
+        store: EventStore) -> None:
+    targets = TargetStore(store.r, store.ns)
+    queued: list[tuple[Notice, str, str, int]] = []
+    n = Notifier(store, targets, lambda *job: queued.append(job), block_ms=10)
+    n.ensure_groups()
+    gid = create_match(store, {"game": "race", "seats": ["a", "b"]})["id"]
+    # Both seats claimed by their links after the game's first step (seq 1: seat 0 to move),
+    # before the notifier reads it: that step was on the claimants' screens.
+    store.r.hset(targets.keys.players.claims(gid), mapping={"0": "ann", "1": "bob"})
+    store.r.hset(targets.keys.players.claimed_at(gid), mapping={"0": "1", "1": "1"})
+    t_ann, _ = targets.add("ann", "webhook", "http://127.0.0.1:9/a")
+    t_bob, _ = targets.add("bob", "webhook", "http://127.0.0.1:9/b")
+    n.step()
+    assert queued == []
+    # Seat 0 moves: seat 1 is prompted after its claim, and told.
+    cid = str(uuid.uuid4())
+    store.put_pending(gid, cid, {"type": "race.roll", "args": {}, "seat": 0, "expect": None})
+    answer = CommandHandler(store).handle(gid, cid)
+    assert answer is not None and answer["status"] == "accepted", answer
+    n.step()
+    assert [(j[0].seat, j[1], j[2]) for j in queued] == [(1, "bob", t_bob.id)]
+    assert t_ann.id not in {j[2] for j in queued}

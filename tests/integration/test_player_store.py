@@ -72,7 +72,11 @@ def test_a_seat_is_claimed_once_and_a_player_holds_one_seat_a_game(url: str) -> 
         assert (await players.claim(gid, 0, "bob")).code == "seat_claimed"
         refused = await players.claim(gid, 1, "ann")
         assert (refused.ok, refused.code, refused.seat) == (False, "already_seated", 0)
-        assert (await players.claim(other, 1, "ann")).ok
+        assert (await players.claim(other, 1, "ann", 7)).ok
+        # A claim by a seat link keeps the seq its claimant saw; a refused one writes nothing.
+        assert (await players.claim(other, 1, "bob", 9)).code == "seat_claimed"
+        assert await players.aio.hgetall(players.keys.claimed_at(other)) == {b"1": b"7"}
+        assert await players.aio.hgetall(players.keys.claimed_at(gid)) == {}
         assert await players.seat_of(gid, "ann") == 0 and await players.seat_of(gid, "bob") is None
         assert await players.seats("ann") == {gid: 0, other: 1} and await players.seats("bob") == {}
         assert await players.claimants(gid) == {0: "ann"}

@@ -87,13 +87,16 @@ class Notifier(Follower):
             # A game older than the notifier: its past turns are history, not news. Fold them
             # and tell only its latest step.
             quiet_start = len(groups) - 1
-        claims = self.targets.claims(gid)
-        targets = self.targets.targets_of(claims.values()) if claims else {}
+        claims = self.targets.claims_after(gid)
+        targets = self.targets.targets_of({pid for pid, _ in claims.values()}) if claims else {}
         queued = 0
         for i, group in enumerate(groups):
             after = fold_match((e.event for e in group), gid, before)
-            if i >= quiet_start and claims:
-                queued += self._queue(notices_for(before, after, group), claims, targets)
+            # A seat claimed by its link is told of the steps after the one its claimant saw:
+            # so whether the game's opening prompt is news does not hang on how soon this runs.
+            held = {seat: pid for seat, (pid, seen) in claims.items() if group[0].seq > seen}
+            if i >= quiet_start and held:
+                queued += self._queue(notices_for(before, after, group), held, targets)
             before = after
         assert before is not None
         self._remember(gid, before)
