@@ -20,6 +20,18 @@ from workers.notify.notices import Notice
 pytestmark = pytest.mark.integration
 
 
+Job = tuple[Notice, str, str, int]
+
+
+def notifier_and_race(store: EventStore) -> tuple[TargetStore, Notifier, list[Job], str]:
+    """A notifier in this process whose jobs are recorded in a list, and a new race game."""
+    targets = TargetStore(store.r, store.ns)
+    queued: list[Job] = []
+    n = Notifier(store, targets, lambda *job: queued.append(job), block_ms=10)
+    n.ensure_groups()
+    return targets, n, queued, create_match(store, {"game": "race", "seats": ["a", "b"]})["id"]
+
+
 def test_the_projector_trims_only_what_the_notifier_has_read(store: EventStore) -> None:
     projector = FeedGroup(store, GROUP, "p")
     projector.ensure()
@@ -34,11 +46,7 @@ def test_the_projector_trims_only_what_the_notifier_has_read(store: EventStore) 
 
 
 def test_the_notifier_queues_each_step_once_from_its_checkpoint(store: EventStore) -> None:
-    targets = TargetStore(store.r, store.ns)
-    queued: list[tuple[Notice, str, str, int]] = []
-    n = Notifier(store, targets, lambda *job: queued.append(job), block_ms=10)
-    n.ensure_groups()
-    gid = create_match(store, {"game": "race", "seats": ["a", "b"]})["id"]
+    targets, n, queued, gid = notifier_and_race(store)
     store.r.hset(targets.keys.players.claims(gid), mapping={"0": "ann", "1": "bob"})
     t_ann, _ = targets.add("ann", "webhook", "http://127.0.0.1:9/x")
     t_bob, _ = targets.add("bob", "atom", "", events=["over"])
@@ -54,11 +62,7 @@ def test_the_notifier_queues_each_step_once_from_its_checkpoint(store: EventStor
 
 def test_a_seat_claimed_by_its_link_is_told_only_of_the_steps_after_the_one_its_claimant_saw(
         store: EventStore) -> None:
-    targets = TargetStore(store.r, store.ns)
-    queued: list[tuple[Notice, str, str, int]] = []
-    n = Notifier(store, targets, lambda *job: queued.append(job), block_ms=10)
-    n.ensure_groups()
-    gid = create_match(store, {"game": "race", "seats": ["a", "b"]})["id"]
+    targets, n, queued, gid = notifier_and_race(store)
     # Both seats claimed by their links after the game's first step (seq 1: seat 0 to move),
     # before the notifier reads it: that step was on the claimants' screens.
     store.r.hset(targets.keys.players.claims(gid), mapping={"0": "ann", "1": "bob"})
