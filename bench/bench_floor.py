@@ -18,18 +18,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import shutil
 import statistics
-import tempfile
 import time
-import uuid
-from pathlib import Path
 
-import redis
-
-from bench.bench_spine import Conn, Stack, make_games, run_load
+from bench.bench_spine import Conn, Stack, make_games, run_load, served_redis
 from events.redisstore.store import EventStore
-from service.embedded import EmbeddedRedis
 
 CONNECTIONS = 10
 
@@ -68,28 +61,18 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--seconds", type=float, default=4.0)
     args = ap.parse_args()
-    tmp = Path(tempfile.mkdtemp(prefix="bench-floor-"))
-    server = EmbeddedRedis(tmp / "redis", appendonly=True, fsync="everysec").start()
-    assert server.proc is not None
-    client = redis.Redis.from_url(server.url)
-    ns = f"b{uuid.uuid4().hex[:8]}"
-    games = make_games(EventStore(client, ns), CONNECTIONS, 50)
-    stack = Stack(server.url, ns, 1, 4, redis_pid=server.proc.pid)
     figures: dict[str, list[tuple[float, float]]] = {"health": [], "summary": [], "command": []}
     server_cpu: list[float] = []
-    try:
-        for _ in range(args.rounds):
-            figures["health"].append(measure_get(stack, "/v1/health", args.seconds))
-            figures["summary"].append(measure_get(stack, f"/v1/games/{games[0][0]}", args.seconds))
-            r = run_load(stack.port, games, args.seconds, warmup=0.5, stack=stack)
-            assert r.errors == 0 and r.cpu_us is not None, r.errors
-            figures["command"].append((r.rate, r.cpu_us["api"]))
-            server_cpu.append(sum(v for k, v in r.cpu_us.items() if k != "loadgen"))
-    finally:
-        stack.stop()
-        client.close()
-        server.stop()
-        shutil.rmtree(tmp, ignore_errors=True)
+    with served_redis("bench-floor-") as served:
+        games = make_games(EventStore(served.client, served.ns), CONNECTIONS, 50)
+        with Stack(served.server.url, served.ns, 1, 4, redis_pid=served.pid) as stack:
+            for _ in range(args.rounds):
+                figures["health"].append(measure_get(stack, "/v1/health", args.seconds))
+                figures["summary"].append(measure_get(stack, f"/v1/games/{games[0][0]}", args.seconds))
+                r = run_load(stack.port, games, args.seconds, warmup=0.5, stack=stack)
+                assert r.errors == 0 and r.cpu_us is not None, r.errors
+                figures["command"].append((r.rate, r.cpu_us["api"]))
+                server_cpu.append(sum(v for k, v in r.cpu_us.items() if k != "loadgen"))
     print(f"the API's CPU a request: {args.rounds} rounds x {args.seconds:g} s, {CONNECTIONS} connections, "
           f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}")
     health = statistics.median(cpu for _, cpu in figures["health"])

@@ -13,17 +13,12 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import statistics
-import tempfile
-import uuid
-from pathlib import Path
+from contextlib import ExitStack
 
-import redis
-
-from bench.bench_spine import ROOT, LoadResult, Stack, make_games, run_load
+from bench.bench_spine import LoadResult, Stack, make_games, run_load, served_redis
 from events.redisstore.store import EventStore
-from service.embedded import FSYNC_MODES, EmbeddedRedis
+from service.embedded import FSYNC_MODES
 
 
 def main() -> None:
@@ -34,43 +29,34 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--threads", type=int, default=4)
     args = ap.parse_args()
-    # Under the checkout, on its disk: /tmp may be a tmpfs, where fsync is free.
-    tmp = Path(tempfile.mkdtemp(prefix="bench-fsync-", dir=ROOT / "var" if (ROOT / "var").is_dir() else ROOT))
-    servers: dict[str, EmbeddedRedis] = {}
-    stacks: dict[str, Stack] = {}
-    games = {}
-    try:
+    results: dict[str, list[LoadResult]] = {m: [] for m in FSYNC_MODES}
+    with ExitStack() as running:
+        stacks: dict[str, Stack] = {}
+        games = {}
         for mode in FSYNC_MODES:
-            servers[mode] = EmbeddedRedis(tmp / mode, fsync=mode).start()
-            ns = f"b{uuid.uuid4().hex[:8]}"
-            games[mode] = make_games(EventStore(redis.Redis.from_url(servers[mode].url), ns), args.games, 50)
-            stacks[mode] = Stack(servers[mode].url, ns, args.workers, args.threads, redis_pid=servers[mode].proc.pid
-                                 if servers[mode].proc else None)
-        results: dict[str, list[LoadResult]] = {m: [] for m in FSYNC_MODES}
+            # Under the checkout, on its disk: /tmp may be a tmpfs, where fsync is free.
+            served = running.enter_context(served_redis(f"bench-fsync-{mode}-", fsync=mode, on_disk=True))
+            games[mode] = make_games(EventStore(served.client, served.ns), args.games, 50)
+            stacks[mode] = running.enter_context(
+                Stack(served.server.url, served.ns, args.workers, args.threads, redis_pid=served.pid))
+        where = served.tmp.parent
         for _ in range(args.runs):
             for mode in FSYNC_MODES:
                 r = run_load(stacks[mode].port, games[mode], args.seconds, stack=stacks[mode])
                 assert r.errors == 0, (mode, r.errors)
                 results[mode].append(r)
-        print(f"serve --fsync: HTTP POST commands?wait=1, {args.games} games, {args.workers} workers x "
-              f"{args.threads} threads, {args.runs} alternating runs of {args.seconds:.0f} s, "
-              f"{os.cpu_count()} cores, AOF on {tmp}")
-        base = statistics.median(r.rate for r in results["everysec"])
-        for mode in FSYNC_MODES:
-            rs = results[mode]
-            rate = statistics.median(r.rate for r in rs)
-            redis_us = statistics.median((r.cpu_us or {}).get("redis", 0.0) for r in rs)
-            print(f"  {mode:>8}: {rate:,.0f} commands/s (runs {', '.join(f'{r.rate:,.0f}' for r in rs)}), "
-                  f"p50 {statistics.median(r.pct(50) for r in rs):.1f} ms, "
-                  f"p99 {statistics.median(r.pct(99) for r in rs):.1f} ms, Redis CPU {redis_us:.0f} us/command, "
-                  f"{rate / base:.2f}x everysec")
-    finally:
-        for stack in stacks.values():
-            stack.stop()
-        for server in servers.values():
-            server.stop()
-        shutil.rmtree(tmp, ignore_errors=True)
-
+    print(f"serve --fsync: HTTP POST commands?wait=1, {args.games} games, {args.workers} workers x "
+          f"{args.threads} threads, {args.runs} alternating runs of {args.seconds:.0f} s, "
+          f"{os.cpu_count()} cores, AOF under {where}")
+    base = statistics.median(r.rate for r in results["everysec"])
+    for mode in FSYNC_MODES:
+        rs = results[mode]
+        rate = statistics.median(r.rate for r in rs)
+        redis_us = statistics.median((r.cpu_us or {}).get("redis", 0.0) for r in rs)
+        print(f"  {mode:>8}: {rate:,.0f} commands/s (runs {', '.join(f'{r.rate:,.0f}' for r in rs)}), "
+              f"p50 {statistics.median(r.pct(50) for r in rs):.1f} ms, "
+              f"p99 {statistics.median(r.pct(99) for r in rs):.1f} ms, Redis CPU {redis_us:.0f} us/command, "
+              f"{rate / base:.2f}x everysec")
 
 if __name__ == "__main__":
     main()

@@ -27,11 +27,8 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import statistics
 import subprocess
-import tempfile
-import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,9 +37,9 @@ import orjson
 import psutil
 import redis
 
-from bench.bench_spine import ROOT, LoadResult, Stack, make_games, run_load
+from bench.bench_spine import ROOT, LoadResult, Stack, make_games, run_load, served_redis
 from events.redisstore.store import EventStore
-from service.embedded import EmbeddedRedis, free_port
+from service.embedded import free_port
 
 PEERS = ROOT / "bench" / "peers"
 WARMUP = 1.5
@@ -129,48 +126,43 @@ def main() -> None:
     args = ap.parse_args()
     if not (PEERS / "node_modules" / "boardgame.io").is_dir():
         raise SystemExit("bench/peers/node_modules is missing: run `make bench-peers` (npm ci) first")
-    base = ROOT / "var" if (ROOT / "var").is_dir() else ROOT
-    tmp = Path(tempfile.mkdtemp(prefix="bench-peers-", dir=base))
-    server = EmbeddedRedis(tmp / "redis", appendonly=True, fsync="everysec").start()
-    client = redis.Redis.from_url(server.url)
-    ns = f"b{uuid.uuid4().hex[:8]}"
-    stack: Stack | None = None
     peers: dict[str, Peer] = {}
-    try:
-        games = make_games(EventStore(client, ns), args.games, 50)
-        assert server.proc is not None
-        stack = Stack(server.url, ns, args.workers, args.threads, redis_pid=server.proc.pid)
-        for storage in ("inmemory", "flatfile"):
-            peers[storage] = Peer(storage, tmp)
-        st = stack
-        paths: dict[str, Callable[[], Figures]] = {
-            "boardlog everysec": lambda: boardlog_run(st, client, "everysec", games, args.seconds),
-            "boardlog always": lambda: boardlog_run(st, client, "always", games, args.seconds),
-            "bgio InMemory": lambda: peers["inmemory"].run(args.games, args.seconds),
-            "bgio FlatFile": lambda: peers["flatfile"].run(args.games, args.seconds),
-        }
-        names = list(paths)
-        got: dict[str, list[Figures]] = {n: [] for n in names}
-        print(f"boardlog vs boardgame.io 0.50: {args.rounds} rounds x {args.seconds:g} s, {args.games} games, "
-              f"boardlog {args.workers} worker processes x {args.threads} threads, {os.cpu_count()} cores, "
-              f"load average {os.getloadavg()[0]:.1f}")
-        for rnd in range(args.rounds):
-            order = names[rnd % len(names):] + names[:rnd % len(names)]
-            for n in order:
-                f = paths[n]()
-                got[n].append(f)
-                print(f"  round {rnd + 1} {n:18} {f.rate:8,.0f} /s  p50 {f.p50:5.1f} ms  p99 {f.p99:5.1f} ms  "
-                      f"server CPU {f.cpu_us:6,.0f} us/cmd", flush=True)
-        report(got, args.rounds)
-    finally:
-        if stack is not None:
-            stack.stop()
-        for p in peers.values():
-            p.stop()
-        client.close()
-        server.stop()
-        shutil.rmtree(tmp, ignore_errors=True)
+    with served_redis("bench-peers-", on_disk=True) as served:
+        client = served.client
+        games = make_games(EventStore(client, served.ns), args.games, 50)
+        with Stack(served.server.url, served.ns, args.workers, args.threads, redis_pid=served.pid) as stack:
+            try:
+                for storage in ("inmemory", "flatfile"):
+                    peers[storage] = Peer(storage, served.tmp)
+                got = alternate(stack, client, peers, games, args)
+            finally:
+                for p in peers.values():
+                    p.stop()
+    report(got, args.rounds)
 
+
+def alternate(stack: Stack, client: redis.Redis, peers: dict[str, Peer], games: list[tuple[str, list[str], int]],
+              args: argparse.Namespace) -> dict[str, list[Figures]]:
+    """The four paths in rounds, the order turned by one each round; each round's figures."""
+    paths: dict[str, Callable[[], Figures]] = {
+        "boardlog everysec": lambda: boardlog_run(stack, client, "everysec", games, args.seconds),
+        "boardlog always": lambda: boardlog_run(stack, client, "always", games, args.seconds),
+        "bgio InMemory": lambda: peers["inmemory"].run(args.games, args.seconds),
+        "bgio FlatFile": lambda: peers["flatfile"].run(args.games, args.seconds),
+    }
+    names = list(paths)
+    got: dict[str, list[Figures]] = {n: [] for n in names}
+    print(f"boardlog vs boardgame.io 0.50: {args.rounds} rounds x {args.seconds:g} s, {args.games} games, "
+          f"boardlog {args.workers} worker processes x {args.threads} threads, {os.cpu_count()} cores, "
+          f"load average {os.getloadavg()[0]:.1f}")
+    for rnd in range(args.rounds):
+        order = names[rnd % len(names):] + names[:rnd % len(names)]
+        for n in order:
+            f = paths[n]()
+            got[n].append(f)
+            print(f"  round {rnd + 1} {n:18} {f.rate:8,.0f} /s  p50 {f.p50:5.1f} ms  p99 {f.p99:5.1f} ms  "
+                  f"server CPU {f.cpu_us:6,.0f} us/cmd", flush=True)
+    return got
 
 def report(got: dict[str, list[Figures]], rounds: int) -> None:
     def med(xs: list[float]) -> float:

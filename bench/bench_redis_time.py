@@ -14,16 +14,9 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
-import tempfile
-import uuid
-from pathlib import Path
 
-import redis
-
-from bench.bench_spine import Stack, make_games, run_load
+from bench.bench_spine import Stack, make_games, run_load, served_redis
 from events.redisstore.store import EventStore
-from service.embedded import EmbeddedRedis
 
 
 def main() -> None:
@@ -34,34 +27,23 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=4)
     ap.add_argument("--top", type=int, default=20)
     args = ap.parse_args()
-    tmp = Path(tempfile.mkdtemp(prefix="bench-redis-time-"))
-    server = EmbeddedRedis(tmp / "redis", appendonly=True, fsync="everysec").start()
-    assert server.proc is not None
-    client = redis.Redis.from_url(server.url)
-    ns = f"b{uuid.uuid4().hex[:8]}"
-    stack: Stack | None = None
-    try:
-        games = make_games(EventStore(client, ns), args.games, 50)
-        stack = Stack(server.url, ns, args.workers, args.threads, redis_pid=server.proc.pid)
-        run_load(stack.port, games, 2.0, warmup=1.0)  # scripts loaded, caches warm
-        client.config_resetstat()
-        r = run_load(stack.port, games, args.seconds, warmup=0.5, stack=stack)
-        stats = client.info("commandstats")
-        n = max(1, r.commands)
-        parts = ", ".join(f"{k} {v:,.0f}" for k, v in (r.cpu_us or {}).items())
-        print(f"{r.commands:,} commands in {r.seconds:.1f} s ({r.rate:,.0f}/s), load average "
-              f"{os.getloadavg()[0]:.1f}; CPU us a command by part: {parts}")
-        rows = sorted(((v["usec"] / n, v["calls"] / n, v["usec_per_call"], k.removeprefix("cmdstat_"))
-                       for k, v in stats.items()), reverse=True)
-        print(f"  {'command':16} {'us/cmd':>8} {'calls/cmd':>10} {'us/call':>8}")
-        for us, calls, per, name in rows[:args.top]:
-            print(f"  {name:16} {us:8.1f} {calls:10.2f} {per:8.1f}")
-    finally:
-        if stack is not None:
-            stack.stop()
-        client.close()
-        server.stop()
-        shutil.rmtree(tmp, ignore_errors=True)
+    with served_redis("bench-redis-time-") as served:
+        client = served.client
+        games = make_games(EventStore(client, served.ns), args.games, 50)
+        with Stack(served.server.url, served.ns, args.workers, args.threads, redis_pid=served.pid) as stack:
+            run_load(stack.port, games, 2.0, warmup=1.0)  # scripts loaded, caches warm
+            client.config_resetstat()
+            r = run_load(stack.port, games, args.seconds, warmup=0.5, stack=stack)
+            stats = client.info("commandstats")
+    n = max(1, r.commands)
+    parts = ", ".join(f"{k} {v:,.0f}" for k, v in (r.cpu_us or {}).items())
+    print(f"{r.commands:,} commands in {r.seconds:.1f} s ({r.rate:,.0f}/s), load average "
+          f"{os.getloadavg()[0]:.1f}; CPU us a command by part: {parts}")
+    rows = sorted(((v["usec"] / n, v["calls"] / n, v["usec_per_call"], k.removeprefix("cmdstat_"))
+                   for k, v in stats.items()), reverse=True)
+    print(f"  {'command':16} {'us/cmd':>8} {'calls/cmd':>10} {'us/call':>8}")
+    for us, calls, per, name in rows[:args.top]:
+        print(f"  {name:16} {us:8.1f} {calls:10.2f} {per:8.1f}")
 
 
 if __name__ == "__main__":

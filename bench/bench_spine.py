@@ -11,13 +11,15 @@ import argparse
 import asyncio
 import logging
 import os
+import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -204,6 +206,44 @@ class Stack:
             p.terminate()
         for p in self.procs:
             p.wait(timeout=20)
+
+    def __enter__(self) -> Stack:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.stop()
+
+
+@dataclass
+class Served:
+    """An embedded redis-server of a bench's own, a client on it, and a namespace for its keys."""
+
+    server: EmbeddedRedis
+    client: redis.Redis
+    ns: str
+    tmp: Path  # the directory the server's data is in (a bench may put its peers' files there)
+
+    @property
+    def pid(self) -> int:
+        assert self.server.proc is not None
+        return self.server.proc.pid
+
+
+@contextmanager
+def served_redis(prefix: str, fsync: str = "everysec", on_disk: bool = False) -> Iterator[Served]:
+    """An embedded Redis with its AOF fsynced `fsync`, in a new temp directory (`on_disk`: under
+    the checkout, its var/ if there, since /tmp may be a tmpfs where fsync is free); stopped and
+    its directory removed after the block."""
+    under = (ROOT / "var" if (ROOT / "var").is_dir() else ROOT) if on_disk else None
+    tmp = Path(tempfile.mkdtemp(prefix=prefix, dir=under))
+    server = EmbeddedRedis(tmp / "redis", appendonly=True, fsync=fsync).start()
+    client = redis.Redis.from_url(server.url)
+    try:
+        yield Served(server, client, f"b{uuid.uuid4().hex[:8]}", tmp)
+    finally:
+        client.close()
+        server.stop()
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def make_games(store: EventStore, n: int, prefill_commands: int = 0) -> list[tuple[str, list[str], int]]:
