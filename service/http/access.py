@@ -91,3 +91,9 @@ async def command_head(p: ApiParts, request: Request, gid: str, cid: str = "") -
     if seated is None and token is None:
         raise ApiError(403, "not_seated", "you hold no seat in this game: open your seat link while signed in")
     return head, _valid(seated)
+
+
+def sees_everything(status: str, who: Principal) -> bool:
+    """Whether `who` may see everything in a game now, every seat's secrets included: anyone
+    after the end, before it the referee only (not the admin, not a seat)."""
+    return status != "active" or who.referee

@@ -12,7 +12,7 @@ from fastapi.responses import Response
 from events.redisstore.store import EventStore, Head
 from projections.moves import DEFAULT_LIMIT, MAX_LIMIT, MoveList, page
 from projections.replay import replay_step
-from service.http.access import game_exists, principal
+from service.http.access import game_exists, principal, sees_everything
 from service.http.errors import ApiError
 from service.http.parts import parts
 from service.http.reads import within_limit
@@ -120,7 +120,7 @@ def _may_see_all(store: EventStore, gid: str, who: Principal) -> Head:
     head = store.head(gid)
     if head is None:
         raise ApiError(404, "unknown_game", f"no game {gid!r}")
-    if head.status == "active" and not who.referee:
+    if not sees_everything(head.status, who):
         raise ApiError(403, "game_not_over", "everything is shown after the end, or to the game's referee: "
                        "until then a seat replays its own view and anyone else the public one")
     return head
@@ -191,5 +191,5 @@ def _step(lists: MoveLists, store: EventStore, gid: str, who: Principal, step: i
     except ValueError as err:
         raise ApiError(422, "bad_seq", f"'seq' names an event of the step: {err}") from None
     body["viewer"] = {"seat": viewer, "full": full,
-                      "may_full": head.status != "active" or who.referee}
+                      "may_full": sees_everything(head.status, who)}
     return json_response(body)

@@ -23,7 +23,7 @@ from projections.textrecord import text_lines
 from rules.chains import chain_types, then
 from rules.core import Command
 from service.bootstrap import ApiParts
-from service.http.access import game_exists, our_gid, principal, unknown_game
+from service.http.access import game_exists, our_gid, principal, sees_everything, unknown_game
 from service.http.credentials import bearer_token, has_session_cookie
 from service.http.errors import ApiError
 from service.http.freshness import MIN_SEQ_DOC, at_least
@@ -150,7 +150,7 @@ def _whole_record_head(store: EventStore, gid: str, who: Principal) -> Head | No
     the referee only), else None."""
     head = store.head(gid)
     assert head is not None
-    return head if head.status != "active" or who.referee else None
+    return head if sees_everything(head.status, who) else None
 
 
 @router.get("/v1/games/{gid}/export", summary="The JSON Lines record")
