@@ -9,11 +9,11 @@ from fastapi import APIRouter, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import Response
 
+from events.domain.match import COMMAND_ACCEPTED, fold_match
 from events.mapping.codec import loads
 from events.redisstore.store import EventStore
 from projections.lobby import Cursor, lobby_rows
 from projections.readmodels import summary_of
-from projections.replay import match_at
 from rules.core import games
 from service.gametypes import game_types
 from service.http.access import game_exists, our_gid
@@ -34,15 +34,18 @@ router = APIRouter()
 
 
 def current_summary(store: EventStore, gid: str) -> dict[str, Any]:
-    """The game's summary: the projected one, or (the projector a moment behind) folded live."""
+    """The game's summary: the projected one, or, for a game the projector has not reached yet,
+    its opening (the events before its first command), folded here. Not its head: the
+    projector's first summary may be of an earlier seq than a head read now, and a reader must
+    never see the game step back."""
     raw = store.read_model(gid, "summary")
     if raw is not None:
         out: dict[str, Any] = loads(raw)
         return out
-    match = match_at(store, gid)
-    first = store.read(gid, 1, 1)[0].at
-    last = store.read(gid, match.seq, match.seq)[0].at
-    return summary_of(match, first, last, store.imported(gid))
+    envs = store.read(gid, 1)
+    opening = next((envs[:i] for i, e in enumerate(envs) if i and e.event.type == COMMAND_ACCEPTED), envs)
+    match = fold_match((e.event for e in opening), gid)
+    return summary_of(match, opening[0].at, opening[-1].at, store.imported(gid))
 
 
 @router.post("/v1/games", status_code=201, summary="Create a game")

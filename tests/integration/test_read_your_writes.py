@@ -324,3 +324,27 @@ def test_the_shared_subscription_is_made_again_when_its_connection_drops(rw_stac
             after = first_seq(lines)
     r.close()
     assert after is not None and after > before
+
+
+def test_a_game_not_projected_yet_reads_as_its_opening_so_its_summary_never_steps_back(store: EventStore) -> None:
+    """Before the projector's first summary of a game, a read folds the game's opening, not its
+    head: that first summary may be of a seq before a head read at the same moment (it was
+    projected from an earlier read of the log)."""
+    from service.http.games import current_summary
+
+    gid = create_match(store, {"game": "race", "seats": ["a", "b"], "options": {"target": 1000}})["id"]
+    opening = store.head(gid).seq  # type: ignore[union-attr]
+    handler = CommandHandler(store)
+    for seat in (0, 1):
+        cid = str(uuid.uuid4())
+        store.put_pending(gid, cid, {"type": "race.roll", "args": {}, "seat": seat, "expect": None})
+        handler.handle(gid, cid)
+    head = store.head(gid).seq  # type: ignore[union-attr]
+    assert head > opening
+    early = current_summary(store, gid)
+    assert early["seq"] == opening and early["status"] == "active"
+    projector = Projector(store, consumer="opening-test", block_ms=50)
+    projector.ensure_groups()
+    projector.step()
+    late = current_summary(store, gid)
+    assert late["seq"] == head >= early["seq"]  # projected: the head, never behind what was read
