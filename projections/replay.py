@@ -106,7 +106,7 @@ def step_draws(store: EventStore, gid: str, entry: dict[str, Any]) -> dict[str, 
         out.update(status="failed", why="the revealed seed does not match the commitment in seq 1")
         return out
     seed = bytes.fromhex(revealed)
-    own = _one_command(store, gid, seq)
+    own = one_command(store, gid, seq)
     if seq == 1:
         got = rederive_setup(created, own[1:], seed)
     else:
@@ -132,7 +132,7 @@ def _revealed_seed(store: EventStore, gid: str) -> str | None:
     return None
 
 
-def _one_command(store: EventStore, gid: str, seq: int, window: int = 256) -> list[Envelope]:
+def one_command(store: EventStore, gid: str, seq: int, window: int = 256) -> list[Envelope]:
     """The events one append wrote, from its first (`seq`: a CommandAccepted, or GameCreated)
     up to the next command's."""
     out: list[Envelope] = []

@@ -9,11 +9,12 @@ from fastapi import APIRouter, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import Response
 
-from events.domain.match import COMMAND_ACCEPTED, fold_match
+from events.domain.match import fold_match
 from events.mapping.codec import loads
 from events.redisstore.store import EventStore
 from projections.lobby import Cursor, lobby_rows
 from projections.readmodels import summary_of
+from projections.replay import one_command
 from rules.core import games
 from service.gametypes import game_types
 from service.http.access import game_exists, our_gid
@@ -42,8 +43,7 @@ def current_summary(store: EventStore, gid: str) -> dict[str, Any]:
     if raw is not None:
         out: dict[str, Any] = loads(raw)
         return out
-    envs = store.read(gid, 1)
-    opening = next((envs[:i] for i, e in enumerate(envs) if i and e.event.type == COMMAND_ACCEPTED), envs)
+    opening = one_command(store, gid, 1)
     match = fold_match((e.event for e in opening), gid)
     return summary_of(match, opening[0].at, opening[-1].at, store.imported(gid))
 
