@@ -43,6 +43,7 @@ from workers.deadlines import Deadlines, declare_deadlines, submitter
 from workers.encoding import OrjsonEncoder
 from workers.notify.channels import MailSettings
 from workers.notify.dropped import DropNotices, broker_enqueue
+from workers.notify.egress import Egress, networks
 from workers.notify.jobs import NotifyActors, NotifyConfig, Sender, declare_notify
 from workers.notify.play import ReplyPlayer
 from workers.vacations import Vacations, declare_vacation_over, vacation_over_message
@@ -246,7 +247,8 @@ def notify_config(settings: Settings) -> NotifyConfig:
     mail = MailSettings(settings.smtp_host, settings.smtp_port, settings.smtp_tls, settings.smtp_user,
                         settings.smtp_password, settings.mail_from, settings.notify_timeout_seconds)
     return NotifyConfig(settings.public_url, mail, settings.notify_timeout_seconds, settings.digest_seconds,
-                        settings.notify_max_retries, settings.notify_backoff_ms, reply_domain=settings.reply_domain)
+                        settings.notify_max_retries, settings.notify_backoff_ms, reply_domain=settings.reply_domain,
+                        egress=Egress(networks(settings.notify_allow)))
 
 
 def notify_parts(core: Parts) -> NotifyParts:

@@ -23,6 +23,7 @@ from service.bootstrap import Parts, build
 from service.embedded import EmbeddedRedis
 from service.keys import SigningKeyError, load_keys
 from service.settings import Settings
+from workers.notify.egress import networks
 
 log = structlog.get_logger("boardlog.launcher")
 
@@ -268,8 +269,9 @@ def serve(settings: Settings, host: str, port: int, data: Path, workers: int, th
     if "BOARDLOG_DATA" not in os.environ:  # the signing keys live beside the embedded Redis's data
         settings = dataclasses.replace(settings, data_dir=str(data.resolve()))
     try:
+        networks(settings.notify_allow)  # said here, not in the log of the part that reads it
         load_keys(settings)  # made once here, before the parts that sign start
-    except SigningKeyError as e:
+    except (SigningKeyError, ValueError) as e:
         print(f"boardlog: {e}", file=sys.stderr, flush=True)
         return 1
     if "BOARDLOG_PUBLIC_URL" not in os.environ:  # the links in mails point at this serve

@@ -42,6 +42,7 @@ ENV: dict[str, str] = {
     "notify_max_retries": "BOARDLOG_NOTIFY_MAX_RETRIES",
     "notify_backoff_ms": "BOARDLOG_NOTIFY_BACKOFF_MS",
     "notify_claim_ms": "BOARDLOG_NOTIFY_CLAIM_MS",
+    "notify_allow": "BOARDLOG_NOTIFY_ALLOW",
     "digest_seconds": "BOARDLOG_DIGEST_SECONDS",
     "signin_mails_per_minute": "BOARDLOG_SIGNIN_MAILS_PER_MINUTE",
     "reply_domain": "BOARDLOG_REPLY_DOMAIN",
@@ -110,6 +111,9 @@ class Settings:
     notify_max_retries: int = 8
     notify_backoff_ms: int = 1000
     notify_claim_ms: int = 10_000
+    # Webhook and Apprise targets reach public addresses only; these networks (comma-separated,
+    # like 127.0.0.1 or 10.0.0.0/8) too, for receivers inside the deployment or on loopback.
+    notify_allow: tuple[str, ...] = ()
     digest_seconds: float = 86400.0
     signin_mails_per_minute: int = 5
     # Reply to play: turn mails carry play+<token>@reply_domain, received by `boardlog mail-in`.

@@ -140,6 +140,9 @@ def child_env(redis_url: str, namespace: str, **extra: str) -> dict[str, str]:
         # The signing key of this namespace's processes: never the checkout's ./var (a developer's
         # own key). `running_stack` puts it in the stack's directory instead.
         BOARDLOG_DATA=str(TEST_DATA / namespace),
+        # The tests' own receivers (tests/support/receivers.py) listen on 127.0.0.1 alone; any
+        # other internal address a target names is refused, as in production.
+        BOARDLOG_NOTIFY_ALLOW="127.0.0.1",
     )
     env.update(extra)
     return env

@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 from email.message import EmailMessage
 from email.utils import format_datetime, make_msgid
 from typing import Annotated, Any, Literal
+from urllib.parse import urlsplit
 
 import structlog
 from fastapi import APIRouter, Depends, FastAPI, Query, Request
@@ -35,6 +36,7 @@ from workers.notify.channels import (
     masked,
     send_mail_async,
 )
+from workers.notify.egress import Egress
 from workers.notify.jobs import Sender
 from workers.notify.notices import Notice
 from workers.notify.quiet import check_quiet
@@ -62,7 +64,9 @@ class NewTarget(BaseModel):
     kind: Literal["email", "apprise", "webhook", "atom"]
     address: str | None = Field(None, max_length=ADDRESS_CHARS, description=(
         "email: the address (default: the player's own); apprise: an Apprise URL (discord://, "
-        "tgram://, ntfys://, json://, ...); webhook: an http(s) URL; atom: none"))
+        "tgram://, ntfys://, json://, ...); webhook: an http(s) URL; atom: none. A webhook or Apprise "
+        "URL must reach a public address (not loopback, private or link-local) unless the operator "
+        "allows its network"))
     events: list[EventName] = Field(default=["turn", "over"], description="which notices: turn, over")
     digest: bool = Field(False, description="email only: one mail a day with every notice instead of one a notice")
 
@@ -129,7 +133,7 @@ async def list_targets(who: Me, request: Request) -> Response:
                           "quiet": {"tz": quiet.tz, "start": quiet.start, "end": quiet.end}})
 
 
-def _address(body: NewTarget, who: Caller) -> str:
+def _address(body: NewTarget, who: Caller, egress: Egress) -> str:
     if body.kind == "atom":
         if body.address:
             raise ApiError(422, "bad_target", "an Atom feed takes no address: its URL is answered")
@@ -143,9 +147,26 @@ def _address(body: NewTarget, who: Caller) -> str:
     if not raw:
         raise ApiError(422, "bad_target", f"address: the {body.kind} URL")
     why = check_apprise(raw) if body.kind == "apprise" else check_webhook_url(raw)
+    if not why:
+        why = _unreachable(raw, body.kind, egress)
     if why:
         raise ApiError(422, "bad_target", f"address: {why}")
     return raw
+
+
+def _unreachable(url: str, kind: str, egress: Egress) -> str | None:
+    """Why a URL's host is one targets may not reach. An Apprise URL's host is often a token
+    (discord://<id>/<token>): only an address, localhost or a dotted name is looked up here,
+    and the send checks every connect whatever the URL."""
+    p = urlsplit(url)
+    host = p.hostname or ""
+    if kind == "apprise" and not ("." in host or ":" in host or host == "localhost"):
+        return None
+    try:
+        port = p.port or (443 if p.scheme.endswith("s") else 80)
+    except ValueError:
+        return "the port is not a number from 0 to 65535"
+    return egress.check_host(host, port)
 
 
 @router.post("/v1/me/targets", status_code=201, summary="Add a notification target")
@@ -156,8 +177,8 @@ async def add_target(body: NewTarget, who: Me, request: Request) -> Response:
         raise ApiError(422, "bad_target", "digest: only an email target sends a daily digest")
     if not body.events:
         raise ApiError(422, "bad_target", "events: at least one of turn, over")
-    address = await run_in_threadpool(_address, body, who)
     n = notify(request)
+    address = await run_in_threadpool(_address, body, who, n.config.egress)
     t, shown = await run_in_threadpool(n.targets.add, who.player.id, body.kind, address,
                                        list(dict.fromkeys(body.events)), body.digest)
     log.info("target.added", player=who.player.id, target=t.id, channel=t.kind, to=masked(address) if address else None)

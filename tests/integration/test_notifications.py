@@ -25,10 +25,16 @@ from hypothesis import strategies as st
 from standardwebhooks import Webhook
 from standardwebhooks.webhooks import WebhookVerificationError
 
+from events.redisstore.store import EventStore
+from events.redisstore.targets import TargetStore
 from service.embedded import free_port
 from tests.conftest import Stack, child_env, start_api, wait_for
 from tests.integration.helpers import bearer, command, new_race
 from tests.support.receivers import MailBox, Web
+from workers.notify.channels import SendFailed
+from workers.notify.egress import Egress, networks
+from workers.notify.jobs import NotifyConfig, Sender
+from workers.notify.notices import Notice
 
 pytestmark = pytest.mark.integration
 
@@ -365,6 +371,30 @@ def test_a_digest_mails_the_notices_together_and_one_click_unsubscribes(nstack: 
         assert c.post(link, content="List-Unsubscribe=One-Click").status_code == 404
 
 
+def test_a_target_on_an_internal_address_is_refused_saying_why(nstack: Stack, web: Web) -> None:
+    # The stack allows 127.0.0.1 (where the tests' receivers listen) and nothing else internal.
+    with nstack.client() as c:
+        ann = player(c, "ann")
+        h = bearer(ann["key"])
+        for body, why in [
+            ({"kind": "webhook", "address": "http://169.254.169.254/latest/meta-data/"},
+             "169.254.169.254 is a link-local address"),
+            ({"kind": "webhook", "address": "http://127.0.0.2:6379/"}, "127.0.0.2 is a loopback address"),
+            ({"kind": "webhook", "address": "https://10.1.2.3/hook"}, "10.1.2.3 is a private address"),
+            ({"kind": "webhook", "address": "http://[::1]:8000/x"}, "::1 is a loopback address"),
+            ({"kind": "webhook", "address": "http://[::ffff:10.0.0.1]/x"}, "10.0.0.1 is a private address"),
+            ({"kind": "webhook", "address": "http://0.0.0.0:9/x"}, "0.0.0.0 is the unspecified address"),
+            ({"kind": "apprise", "address": "json://192.168.1.5:9/x"}, "192.168.1.5 is a private address"),
+            ({"kind": "webhook", "address": "http://127.0.0.1:99999/x"}, "the port is not a number"),
+        ]:
+            r = c.post("/v1/me/targets", json=body, headers=h)
+            assert r.status_code == 422 and r.json()["error"]["code"] == "bad_target", (body, r.text)
+            assert why in r.json()["error"]["message"], (body, r.text)
+        assert c.get("/v1/me/targets", headers=h).json()["targets"] == []
+        # The address the operator allows is taken.
+        assert add(c, ann["key"], kind="webhook", address=web.url("/allowed"))["target"]["kind"] == "webhook"
+
+
 def test_targets_refuse_bad_input_and_change_nothing(nstack: Stack, web: Web) -> None:
     with nstack.client() as c:
         ann = player(c, "ann")
@@ -530,3 +560,27 @@ def test_every_notification_endpoint_answers_4xx_or_2xx_and_a_refusal_writes_not
             assert "error" in r.json() if r.status_code >= 400 else True
             if r.status_code >= 400:
                 assert c.get("/v1/me/targets", headers=h).json() == before, (method, path, body)
+
+
+def test_a_send_never_connects_to_an_address_the_operator_did_not_allow(store: EventStore, web: Web) -> None:
+    # Targets stored as they were before the check at adding (or a name that resolved elsewhere
+    # then): the send checks every connect, and the receiver on loopback hears nothing.
+    targets = TargetStore(store.r, store.ns)
+    pid = f"p-{uuid.uuid4().hex[:8]}"
+    hook, _ = targets.add(pid, "webhook", web.url(f"/internal/{pid}"))
+    chat, _ = targets.add(pid, "apprise", f"json://127.0.0.1:{web.port}/internal-apprise/{pid}")
+    named, _ = targets.add(pid, "webhook", f"http://localhost:{web.port}/internal-named/{pid}")
+    notice = Notice("g-egress", "race", 3, 0, "ann", "turn", "roll", "", datetime.now(UTC).isoformat())
+    closed = Sender(targets, NotifyConfig(timeout=2, egress=Egress()), lambda *_: None)
+    for t in (hook, chat, named):
+        with pytest.raises(SendFailed, match=r"is a loopback address: notices go to public addresses only"):
+            closed.notify(notice, pid, t.id)
+    assert "loopback address" in targets.failing(pid)[hook.id]["error"]
+    time.sleep(0.2)
+    assert [p for p in list(web.hits) if pid in p] == []
+    # The operator allows 127.0.0.1: the same notices go out.
+    opened = Sender(targets, NotifyConfig(timeout=2, egress=Egress(networks(["127.0.0.0/8", "::1"]))),
+                    lambda *_: None)
+    for t in (hook, chat, named):
+        assert opened.notify(notice, pid, t.id) == "sent"
+    assert sorted(len(web.at(p)) for p in list(web.hits) if pid in p) == [1, 1, 1]

@@ -270,3 +270,16 @@ def test_serve_on_a_taken_port_says_so_and_exits_at_once(tmp_path: Path) -> None
     assert "is up" not in done.stdout + done.stderr
     assert time.monotonic() - t0 < 15
     assert not (tmp_path / "var").exists()  # nothing started, not even Redis
+
+
+def test_serve_with_a_bad_notify_allow_says_which_item_and_starts_nothing(tmp_path: Path) -> None:
+    from service.embedded import free_port
+
+    done = subprocess.run(
+        [sys.executable, "-m", "service.cli", "serve", "--port", str(free_port()), "--data", str(tmp_path / "var")],
+        env={**child_env("unused", "bl", BOARDLOG_NOTIFY_ALLOW="127.0.0.1,10.0.0.0/33")}, cwd=ROOT,
+        capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1
+    assert "BOARDLOG_NOTIFY_ALLOW: '10.0.0.0/33' is not an address or a network" in done.stderr
+    assert "is up" not in done.stdout + done.stderr
+    assert not (tmp_path / "var").exists()

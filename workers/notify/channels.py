@@ -149,7 +149,8 @@ def check_apprise(url: str) -> str | None:
 def send_apprise(url: str, title: str, body: str) -> None:
     import apprise
 
-    sender = apprise.Apprise()
+    # In this thread, never a pool's: the egress guard (workers/notify/egress.py) watches this one.
+    sender = apprise.Apprise(asset=apprise.AppriseAsset(async_mode=False))
     if not sender.add(url):
         raise SendFailed("the Apprise URL is no longer valid")
     with apprise.LogCapture(level=logging.WARNING) as captured:

@@ -35,6 +35,7 @@ from workers.notify.channels import (
     send_webhook,
     webhook_client,
 )
+from workers.notify.egress import Egress, refused
 from workers.notify.notices import Notice
 from workers.notify.play import reply_address
 
@@ -59,6 +60,7 @@ class NotifyConfig:
     min_backoff_ms: int = 1000
     max_backoff_ms: int = 600_000
     reply_domain: str = ""  # set: turn mails carry a reply-to-play address at this domain
+    egress: Egress = field(default_factory=Egress)  # where webhook and Apprise targets may connect
 
     def unsubscribe_url(self, t: Target) -> str:
         return f"{self.public_url.rstrip('/')}/unsubscribe/{t.unsubscribe}"
@@ -140,15 +142,26 @@ class Sender:
                 reply_to = reply_address(token, self.cfg.reply_domain)
             send_mail(self.cfg.mail, notice_mail(self.cfg.mail, notice, t.address, self.cfg.public_url,
                                                  self.cfg.unsubscribe_url(t), key, reply_to))
-        elif t.kind == "apprise":
-            send_apprise(t.address, notice.subject(), notice.text(self.cfg.public_url))
-        elif t.kind == "webhook":
-            if self._http is None:
-                self._http = webhook_client(self.cfg.timeout)
-            send_webhook(self._http, t.address, t.secret, key, notice.payload(self.cfg.public_url, key),
-                         self.cfg.timeout)
+        elif t.kind in ("apprise", "webhook"):
+            with self.cfg.egress.guarded():  # the player's URL: never an internal address
+                try:
+                    self._send_to_url(t, notice, key)
+                except SendFailed:
+                    why = refused()
+                    if why is not None:
+                        raise SendFailed(why) from None
+                    raise
         else:
             raise SendFailed(f"no channel {t.kind!r}")
+
+    def _send_to_url(self, t: Target, notice: Notice, key: str) -> None:
+        if t.kind == "apprise":
+            send_apprise(t.address, notice.subject(), notice.text(self.cfg.public_url))
+            return
+        if self._http is None:
+            self._http = webhook_client(self.cfg.timeout)
+        send_webhook(self._http, t.address, t.secret, key, notice.payload(self.cfg.public_url, key),
+                     self.cfg.timeout)
 
     def digest(self, pid: str, tid: str) -> int:
         """Mail the target's digest (the notices held for it); how many it held."""
