@@ -54,6 +54,7 @@ ENV: dict[str, str] = {
     "watchers_per_client": "BOARDLOG_WATCHERS_PER_CLIENT",
     "watchers_total": "BOARDLOG_WATCHERS_TOTAL",
     "min_seq_wait_seconds": "BOARDLOG_MIN_SEQ_WAIT_SECONDS",
+    "me_stream_refresh_seconds": "BOARDLOG_ME_STREAM_REFRESH_SECONDS",
     "clock_min_seconds": "BOARDLOG_CLOCK_MIN_SECONDS",
     "vacation_days": "BOARDLOG_VACATION_DAYS",
 }
@@ -132,6 +133,9 @@ class Settings:
     watchers_total: int = 2000
     # How long a read with ?min_seq=N waits for the projection to reach N before 504.
     min_seq_wait_seconds: float = 2.0
+    # A player's stream of the games waiting on them (/v1/me/stream) reads their seats again
+    # this often, so a game they join in another tab joins it.
+    me_stream_refresh_seconds: float = 30.0
     # Clocks (issue #15): the shortest per-move time a game may ask (an hour; tests set 1), and
     # each player's vacation days a year.
     clock_min_seconds: int = 3600

@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -92,6 +92,47 @@ class Watch:
         return self._frames.popleft() if self._frames else None
 
 
+class GamesWatch:
+    """One watcher of several games' notices (a player's stream of the games waiting on them):
+    the newest summary of each game that changed since the last `next`, so a burst of moves in
+    one game is one change, however slow the reader. Counted as one watcher against the caps."""
+
+    def __init__(self, client: str) -> None:
+        self.client = client
+        self.gids: set[str] = set()
+        self.closed = False
+        self.broken = False  # as Watch.broken: the stream ends, the client reconnects
+        self._changed: dict[str, bytes] = {}
+        self._waiter: asyncio.Future[None] | None = None
+
+    def put(self, gid: str, summary: bytes) -> None:
+        self._changed[gid] = summary
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    def end(self) -> None:
+        self.broken = True
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    async def next(self, timeout: float) -> dict[str, bytes]:
+        """The games changed since the last call, each with its newest summary; empty when none
+        changed within `timeout` seconds, or at once once the watch is broken."""
+        if not self._changed and not self.broken:
+            loop = asyncio.get_running_loop()
+            waiter = self._waiter = loop.create_future()
+            timer = loop.call_later(timeout, _time_up, waiter)
+            try:
+                await waiter
+            finally:
+                timer.cancel()
+                self._waiter = None
+        out, self._changed = self._changed, {}
+        return out
+
+
 def _time_up(waiter: asyncio.Future[None]) -> None:
     if not waiter.done():
         waiter.set_result(None)
@@ -103,6 +144,8 @@ class _Channel:
     outstanding: int = 0  # SUBSCRIBE / UNSUBSCRIBE sent and not yet confirmed
     ready: asyncio.Event = field(default_factory=asyncio.Event)  # subscribed and confirmed
     watches: set[Watch] = field(default_factory=set)
+    games_watches: set[GamesWatch] = field(default_factory=set)
+    gid: str = ""
     waiters: list[tuple[int, asyncio.Future[None]]] = field(default_factory=list)
 
 
@@ -142,15 +185,59 @@ class Watchers:
     def open(self, gid: str, client: str) -> Watch:
         """A watcher of the game's notices until `close`; TooManyWatchers past a cap (the
         total first: it says the process is full, whoever asks)."""
+        self._count_in(client)
+        w = Watch(gid, client)
+        self._join(gid).watches.add(w)
+        return w
+
+    def open_games(self, gids: Iterable[str], client: str) -> GamesWatch:
+        """One watcher of these games' notices until `close_games` (caps as `open`)."""
+        self._count_in(client)
+        w = GamesWatch(client)
+        self.watch_games(w, gids)
+        return w
+
+    def watch_games(self, w: GamesWatch, gids: Iterable[str]) -> None:
+        """The games `w` watches from now: those new to it joined, those no longer left."""
+        wanted = set(gids)
+        for gid in wanted - w.gids:
+            self._join(gid).games_watches.add(w)
+        for gid in w.gids - wanted:
+            self._channels[self.keys(gid).notify.encode()].games_watches.discard(w)
+            self._leave(gid)
+        w.gids = wanted
+
+    async def games_subscribed(self, w: GamesWatch, timeout: float) -> bool:
+        """As `subscribed`, for every game `w` watches."""
+        events = [ch.ready for gid in w.gids if (ch := self._channels.get(self.keys(gid).notify.encode()))]
+        try:
+            await asyncio.wait_for(asyncio.gather(*(e.wait() for e in events)), timeout)
+        except TimeoutError:
+            return False
+        return True
+
+    def close_games(self, w: GamesWatch) -> None:
+        if w.closed:
+            return
+        w.closed = True
+        self.watch_games(w, ())
+        self._count_out(w.client)
+
+    def _count_in(self, client: str) -> None:
         if self.total and self._count >= self.total:
             raise TooManyWatchers("total", self.total)
         if self.per_client and self._clients.get(client, 0) >= self.per_client:
             raise TooManyWatchers("client", self.per_client)
         self._count += 1
         self._clients[client] = self._clients.get(client, 0) + 1
-        w = Watch(gid, client)
-        self._join(gid).watches.add(w)
-        return w
+
+    def _count_out(self, client: str) -> None:
+        self._count -= 1
+        left = self._clients[client] - 1
+        if left:
+            self._clients[client] = left
+        else:
+            del self._clients[client]
 
     async def subscribed(self, w: Watch, timeout: float) -> bool:
         """Wait (up to `timeout` s) until the watcher's channel is subscribed: a notice published
@@ -170,12 +257,7 @@ class Watchers:
         w.closed = True
         self._channels[self.keys(w.gid).notify.encode()].watches.discard(w)
         self._leave(w.gid)
-        self._count -= 1
-        left = self._clients[w.client] - 1
-        if left:
-            self._clients[w.client] = left
-        else:
-            del self._clients[w.client]
+        self._count_out(w.client)
 
     # -- seq waiters (min_seq) -----------------------------------------------------------------
 
@@ -209,7 +291,7 @@ class Watchers:
         name = self.keys(gid).notify.encode()
         ch = self._channels.get(name)
         if ch is None:
-            ch = self._channels[name] = _Channel()
+            ch = self._channels[name] = _Channel(gid=gid)
         ch.users += 1
         if ch.users == 1:
             self._send(b"SUBSCRIBE", name, ch)
@@ -261,6 +343,8 @@ class Watchers:
             frame = sse_frame(summary)
             for w in ch.watches:
                 w.put(frame)
+        for g in ch.games_watches:
+            g.put(ch.gid, summary)
         if ch.waiters:
             for wanted, fut in ch.waiters:
                 if wanted <= seq and not fut.done():
@@ -312,4 +396,6 @@ class Watchers:
                 for ch in self._channels.values():
                     for w in ch.watches:
                         w.end()
+                    for g in ch.games_watches:
+                        g.end()
                 await asyncio.sleep(pause)

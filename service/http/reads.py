@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
@@ -30,6 +30,7 @@ from service.http.freshness import MIN_SEQ_DOC, at_least
 from service.http.games import current_summary
 from service.http.parts import parts
 from service.http.responses import json_response
+from service.http.streams import WatchStream, refused
 from service.matches import Principal
 
 router = APIRouter()
@@ -254,11 +255,7 @@ async def stream(gid: str, request: Request) -> StreamingResponse:
     try:
         watch = p.watchers.open(gid, client)
     except TooManyWatchers as e:
-        if e.scope == "client":
-            raise ApiError(429, "too_many_streams", f"this address already holds {e.cap} streams here; "
-                           "close one, or try again later", {"Retry-After": "5"}) from None
-        raise ApiError(503, "streams_full", f"this server already holds {e.cap} streams; try again later",
-                       {"Retry-After": "5"}) from None
+        raise refused(e) from None
     try:
         # Subscribed before the summary is read, so no change falls between the two; one read
         # for a game with a summary (its existence is checked only when it has none).
@@ -270,23 +267,7 @@ async def stream(gid: str, request: Request) -> StreamingResponse:
     except BaseException:
         p.watchers.close(watch)
         raise
-    return _WatchStream(_summaries(first, watch), lambda: p.watchers.close(watch),
-                        media_type="text/event-stream",
-                        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
-
-
-class _WatchStream(StreamingResponse):
-    """A stream that gives its watcher back however it ends (even before its body starts)."""
-
-    def __init__(self, body: AsyncIterator[bytes], release: Callable[[], None], **kwargs: Any) -> None:
-        super().__init__(body, **kwargs)
-        self.release = release
-
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        try:
-            await super().__call__(scope, receive, send)
-        finally:
-            self.release()
+    return WatchStream(_summaries(first, watch), lambda: p.watchers.close(watch))
 
 
 async def _summaries(first: bytes, watch: Watch) -> AsyncIterator[bytes]:

@@ -687,6 +687,7 @@ OPERATIONS: dict[tuple[str, str], Op] = {
     ("POST", "/v1/games/{gid}/claim"): Op({200: Claimed}, (400, 401, 403, 404, 409, 413, *_E), _PLAYER, ClaimIn),
     ("GET", "/v1/games/{gid}/seat"): Op({200: SeatHeld}, (401, 404, *_E), _PLAYER),
     ("GET", "/v1/me/games"): Op({200: MyGames}, (401, *_E), _PLAYER),
+    ("GET", "/v1/me/stream"): Op({200: "text/event-stream"}, (401, 429, *_E), _PLAYER),
     ("GET", "/v1/tables"): Op({}, _E, _PLAYER_OR_NONE),
     ("GET", "/v1/tables/{gid}"): Op({}, (404, *_E), _PLAYER_OR_NONE),
     ("POST", "/v1/tables/{gid}/join"): Op({}, (401, 403, 404, 409, 413, *_E), _PLAYER),

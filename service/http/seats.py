@@ -8,14 +8,17 @@ whoever claimed its seats.
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
 import structlog
 from fastapi import APIRouter, Depends, Request
 from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import Response
+from fastapi.responses import Response, StreamingResponse
 
-from events.mapping.codec import loads
+from events.mapping.codec import canonical, loads
+from events.redisstore.watchers import GamesWatch, TooManyWatchers
 from service.bootstrap import ApiParts
 from service.http.access import game_exists
 from service.http.auth import Caller, current_player
@@ -24,6 +27,7 @@ from service.http.errors import ApiError
 from service.http.games import current_summary
 from service.http.parts import parts
 from service.http.responses import json_response
+from service.http.streams import WatchStream, refused
 from service.matches import principal_of, token_digest
 
 log = structlog.get_logger("boardlog.api")
@@ -106,16 +110,81 @@ def _group(row: dict[str, Any]) -> int:
     return 0 if row["your_turn"] else 1 if row["status"] == "active" else 2
 
 
-@router.get("/v1/me/games", summary="The signed-in player's games: those waiting on them first")
-async def my_games(who: Me, request: Request, waiting: int = 0) -> Response:
-    """Waiting on the player first, then their other active games, then finished ones; each
-    group by last activity, the latest first. `?waiting=1`: the waiting ones only."""
-    p = parts(request)
-    held = [(await _summary(p, gid), seat) for gid, seat in (await p.players.seats(who.player.id)).items()]
-    rows = [game_row(summary, seat) for summary, seat in held if summary is not None]
+KEEP_ALIVE_SECONDS = 15.0
+
+
+def _games(held: dict[str, tuple[dict[str, Any] | None, int]], waiting: bool) -> dict[str, Any]:
+    rows = [game_row(summary, seat) for summary, seat in held.values() if summary is not None]
     # Latest first within a group: sort by time descending, then (stably) by group.
     rows.sort(key=lambda r: r["since"], reverse=True)
     rows.sort(key=_group)
     if waiting:
         rows = [r for r in rows if r["your_turn"]]
-    return json_response({"games": rows, "waiting": sum(1 for r in rows if r["your_turn"])})
+    return {"games": rows, "waiting": sum(1 for r in rows if r["your_turn"])}
+
+
+@router.get("/v1/me/games", summary="The signed-in player's games: those waiting on them first")
+async def my_games(who: Me, request: Request, waiting: int = 0) -> Response:
+    """Waiting on the player first, then their other active games, then finished ones; each
+    group by last activity, the latest first. `?waiting=1`: the waiting ones only."""
+    p = parts(request)
+    seats = await p.players.seats(who.player.id)
+    return json_response(_games({gid: (await _summary(p, gid), seat) for gid, seat in seats.items()}, bool(waiting)))
+
+
+@router.get("/v1/me/stream", summary="Server-sent events: the signed-in player's games waiting on them")
+async def my_stream(who: Me, request: Request) -> StreamingResponse:
+    """`event: waiting` with the body of `/v1/me/games?waiting=1`, when the stream opens and each
+    time it changes: pushed from the projector's notices of the player's games (one watcher
+    against the caps, however many games), so a page need not poll. Games the player takes a
+    seat in later join within BOARDLOG_ME_STREAM_REFRESH_SECONDS, when the credential is checked
+    again (the stream ends once it is no longer valid); a keep-alive every 15 s."""
+    p = parts(request)
+    client = request.client.host if request.client else "unknown"
+    seats = await p.players.seats(who.player.id)
+    try:
+        watch = p.watchers.open_games(seats, client)
+    except TooManyWatchers as e:
+        raise refused(e) from None
+    try:
+        await p.watchers.games_subscribed(watch, timeout=2.0)  # before the reads: no change between
+        held = {gid: (await _summary(p, gid), seat) for gid, seat in seats.items()}
+    except BaseException:
+        p.watchers.close_games(watch)
+        raise
+    return WatchStream(_waiting(request, who.player.id, held, watch), lambda: p.watchers.close_games(watch))
+
+
+async def _waiting(request: Request, pid: str, held: dict[str, tuple[dict[str, Any] | None, int]],
+                   watch: GamesWatch) -> AsyncIterator[bytes]:
+    p = parts(request)
+    loop = asyncio.get_running_loop()
+    refresh = p.settings.me_stream_refresh_seconds
+    seats_at = loop.time() + refresh
+    said, wrote = b"", loop.time()
+    while True:
+        body = canonical(_games(held, True))
+        if body != said:
+            said, wrote = body, loop.time()
+            yield b"event: waiting\ndata: " + body + b"\n\n"
+        elif loop.time() - wrote >= KEEP_ALIVE_SECONDS:
+            wrote = loop.time()
+            yield b": keep-alive\n\n"  # a client gone is seen when a write to it fails
+        changed = await watch.next(timeout=max(0.05, min(wrote + KEEP_ALIVE_SECONDS, seats_at) - loop.time()))
+        if watch.broken:
+            return  # the subscription broke (notices lost): the client reconnects and reads afresh
+        for gid, summary in changed.items():
+            if gid in held:
+                held[gid] = (loads(summary), held[gid][1])
+        if loop.time() >= seats_at:
+            seats_at = loop.time() + refresh
+            try:
+                await current_player(request)  # signed out or revoked since: the stream ends
+            except ApiError:
+                return
+            seats = await p.players.seats(pid)
+            if seats.keys() != held.keys():
+                p.watchers.watch_games(watch, seats)
+                await p.watchers.games_subscribed(watch, timeout=2.0)
+                held = {gid: (held[gid][0] if gid in held else await _summary(p, gid), seat)
+                        for gid, seat in seats.items()}

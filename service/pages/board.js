@@ -218,7 +218,7 @@
   function renderSummary() {
     const s = S.summary;
     if (!s) return;
-    document.title = `${myTurn() ? "(your move) " : ""}${s.game} ${s.id} — boardlog`;
+    BL.setTitle(`${myTurn() ? "(your move) " : ""}${s.game} ${s.id} — boardlog`);
     $("title").textContent = `${s.game} · ${s.id}`;
     clear($("status")).append(statusBadge(s.status), ...provenanceBadges(s));
     $("turn").textContent = s.status === "active" ? whoseTurn(s) : "—";

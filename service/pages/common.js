@@ -594,7 +594,8 @@ const BL = (() => {
   }
 
   /* The header of every page, for a signed-in player: a link to their page with the count of
-   * their games waiting on them. Signed out (401), the header stays as it is. */
+   * their games waiting on them, pushed by /v1/me/stream. Signed out (401), the header stays as
+   * it is. */
   async function headerCount() {
     const nav = document.querySelector("header.top nav");
     if (!nav) return;
@@ -603,9 +604,55 @@ const BL = (() => {
       ({ data } = await api("/v1/me/games?waiting=1"));
     } catch (e) {
       // Not signed in: the header stays as it is. The service away: ask again later.
-      if (e.status !== 401 && e.status !== 403) setTimeout(headerCount, 10 * HEADER_POLL_MS);
+      if (e.status !== 401 && e.status !== 403) setTimeout(headerCount, HEADER_RETRY_MS);
       return;
     }
+    showWaiting(nav, data);
+    if (!("EventSource" in window)) {
+      setTimeout(headerCount, HEADER_RETRY_MS);
+      return;
+    }
+    // One stream a browser, not a tab: over HTTP/1.1 a browser holds six connections to a host
+    // for all its tabs, and a board page's own stream takes one. The tab holding the lock reads
+    // the stream and passes each count on; when it closes, another tab takes the lock.
+    const channel = "BroadcastChannel" in window ? new BroadcastChannel("boardlog-waiting") : null;
+    if (channel && navigator.locks) {
+      channel.onmessage = (ev) => showWaiting(nav, ev.data);
+      navigator.locks.request("boardlog-me-stream", () => follow(nav, channel));
+    } else {
+      follow(nav, null);
+    }
+  }
+
+  /* Read /v1/me/stream until the player is signed out; the promise (and the lock) lasts that
+   * long. EventSource reconnects by itself after a drop; a refusal (too many streams) closes it,
+   * and it is opened again later. */
+  function follow(nav, channel) {
+    return new Promise((done) => {
+      const open = () => {
+        const es = new EventSource("/v1/me/stream");
+        es.addEventListener("waiting", (ev) => {
+          const data = JSON.parse(ev.data);
+          showWaiting(nav, data);
+          if (channel) channel.postMessage(data);
+        });
+        es.onerror = () => {
+          if (es.readyState !== EventSource.CLOSED) return;
+          setTimeout(async () => {
+            try {
+              await api("/v1/me/games?waiting=1");
+            } catch (e) {
+              if (e.status === 401 || e.status === 403) { done(); return; }
+            }
+            open();
+          }, HEADER_RETRY_MS);
+        };
+      };
+      open();
+    });
+  }
+
+  function showWaiting(nav, data) {
     let link = nav.querySelector('a[href="/me"]');
     if (!link) nav.append(link = el("a", { href: "/me" }, "Me"));
     const n = data.waiting;
@@ -617,23 +664,36 @@ const BL = (() => {
     else link.append(badge);
     // The tab title counts the waiting games on every page ("(2) boardlog"), and a turn that
     // arrives while the page is out of sight is a browser notice, when the player allowed them.
-    document.title = (n ? `(${n}) ` : "") + document.title.replace(/^\(\d+\) /, "");
+    waitingNow = n;
+    showTitle();
     if (waitingBefore !== null && n > waitingBefore && document.hidden && "Notification" in window
         && Notification.permission === "granted") {
       const game = data.games.find((g) => g.your_turn);
       new Notification("boardlog: your turn", { body: game ? `${game.game} ${game.id}` : words, tag: "boardlog-turn" });
     }
     waitingBefore = n;
-    setTimeout(headerCount, HEADER_POLL_MS);
   }
-  // Asked this often while a page is open (the tab title follows an opponent's move within 2 s).
-  const HEADER_POLL_MS = 1000;
+  // How long a page waits before asking again when the service is away or refused its stream.
+  const HEADER_RETRY_MS = 10000;
   let waitingBefore = null;
+  let waitingNow = 0;
+  let pageTitle = null;
+
+  /* A page's own title (a board's "(your move) …"), kept under the count of waiting games. */
+  function setTitle(text) {
+    pageTitle = text;
+    showTitle();
+  }
+
+  function showTitle() {
+    const base = pageTitle ?? document.title.replace(/^\(\d+\) /, "");
+    document.title = (waitingNow ? `(${waitingNow}) ` : "") + base;
+  }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", headerCount);
   else headerCount();
 
   return {
-    el, svg, clear, gameIdFromPath, takeToken, forgetToken, api, ApiError, commandId,
+    el, svg, clear, setTitle, gameIdFromPath, takeToken, forgetToken, api, ApiError, commandId,
     seatColour, seatName, seatChip, whoseTurn, outcomeText, when, statusBadge, compact,
     kvPanel, replaceKeepingOpen, renderBoard, seatLegend, describeEvent, logEntry, layout,
     // Each game's drawing and panels (board-<game>.js registers itself here); none for a game without one.

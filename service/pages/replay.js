@@ -517,7 +517,7 @@
     try {
       const { data } = await api(`/v1/games/${enc}`);
       S.summary = data;
-      document.title = `Replay ${data.game} ${data.id} — boardlog`;
+      BL.setTitle(`Replay ${data.game} ${data.id} — boardlog`);
       $("title").textContent = `Replay · ${data.game} · ${data.id}`;
       clear($("legend")).append(seatLegend(data));
       $("export-link").classList.toggle("hidden", data.status === "active");

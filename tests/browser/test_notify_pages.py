@@ -89,3 +89,56 @@ def test_the_tab_title_counts_waiting_games_within_2_s_and_me_manages_targets(
         expect(page.locator("#target-once")).to_contain_text("/me/feed.atom?key=")
         listed = httpx.get(stack.url + "/v1/me/targets", headers=bearer(bob["key"])).json()["targets"]
         assert [t["kind"] for t in listed] == ["atom"]
+
+
+def test_tabs_share_one_stream_of_the_waiting_count_and_none_polls(stack: Stack, new_page: Any) -> None:
+    with stack.client() as c:
+        ann = c.post("/v1/players", json={"name": "ann"}).json()
+        bob = c.post("/v1/players", json={"name": "bob"}).json()
+        gid, tokens, _ = new_race(c)
+        for p, token in ((ann, tokens[0]), (bob, tokens[1])):
+            assert c.post(f"/v1/games/{gid}/claim", json={"token": token}, headers=bearer(p["key"])).status_code == 200
+        first = new_page()
+        asked: list[str] = []
+        streams = {"open": 0, "most": 0, "opened": 0}
+
+        def sent(r: Any) -> None:
+            asked.append(r.url.split(stack.url, 1)[-1])
+            if "/v1/me/stream" in r.url:
+                streams["open"] += 1
+                streams["opened"] += 1
+                streams["most"] = max(streams["most"], streams["open"])
+
+        def done(r: Any) -> None:
+            if "/v1/me/stream" in r.url:
+                streams["open"] -= 1
+
+        first.context.on("request", sent)
+        first.context.on("requestfinished", done)
+        first.context.on("requestfailed", done)
+        first.goto(stack.url + bob["signin_url"])
+        expect(first.locator("#who")).to_have_text("bob")
+        first.goto(stack.url + "/me")
+        second = first.context.new_page()  # another tab of the same browser
+        errors: list[str] = []
+        second.on("pageerror", lambda e: errors.append(str(e)))
+        second.goto(stack.url + f"/games/{gid}")
+        expect(second.locator("header.top #waiting-count")).to_have_count(1)
+        asked.clear()
+        time.sleep(3)  # the tabs idle: no request at all, where each used to ask every second
+        assert [u for u in asked if u.startswith("/v1/me")] == [], asked
+
+        for turn, tab_title in ((0, "(1) "), (1, "")):
+            assert command(c, gid, tokens[turn]).status_code == 200
+            for tab in (first, second):
+                tab.wait_for_function(f"(document.title.match(/^\\(\\d+\\) /) || [''])[0] === {tab_title!r}",
+                                      timeout=2000)
+        assert streams["most"] == 1 and streams["open"] == 1, streams  # one stream for both tabs
+
+        # The tab holding the stream closes: the other takes it over and still follows the game.
+        opened = streams["opened"]
+        first.close()
+        assert command(c, gid, tokens[0]).status_code == 200
+        second.wait_for_function("document.title.startsWith('(1) ')", timeout=5000)
+        assert streams["opened"] == opened + 1, streams  # (a closed tab's requests report no end)
+        assert not errors, errors
