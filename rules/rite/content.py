@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .board import ACCESSIBLE_KINDS, BLOCKING_KINDS
+
 _DIR = Path(__file__).parent / "content"
 
 
@@ -28,6 +30,8 @@ def _load(name: str) -> Any:
 _F = _load("factions.json")
 _S = _load("setup.json")
 MAPS: dict[str, Any] = _load("maps.json")
+# The words for each kind, for the move descriptions (describe.py) and the board page (served as is).
+TEXTS: dict[str, Any] = _load("texts.json")
 
 TURN_TRACK: tuple[str, ...] = tuple(_F["order"])
 FACTIONS: dict[str, Any] = _F["factions"]
@@ -122,6 +126,12 @@ def _validate() -> None:
         assert (volcano + volcano_basics(key)) % n == 0, f"column {key}: volcano tiles do not divide equally"
         assert volcano_basics(key) <= counts["basic"], key
     assert set(COLUMNS) <= set(MAPS), "every set-up column needs its pre-made map"
+    assert set(TEXTS["factions"]) == set(FACTIONS), "texts.json: a name for each faction"
+    assert set(TEXTS["units"]) == set(UNITS), "texts.json: a name and ability for each unit kind"
+    assert all(set(u) == {"name", "ability"} and all(u.values()) for u in TEXTS["units"].values()), "texts.json units"
+    assert set(TEXTS["powers"]) == set(POWER_OWNER), "texts.json: a name for each power"
+    assert set(TEXTS["tiles"]) == ACCESSIBLE_KINDS | BLOCKING_KINDS, "texts.json: words for each tile kind"
+    assert all(set(t) == {"name", "phrase", "text"} and all(t.values()) for t in TEXTS["tiles"].values()), "texts.json tiles"
     for key, m in MAPS.items():
         if key.startswith("_"):
             continue

@@ -1,6 +1,6 @@
 """Rite in words: prompts, commands and events for a viewer, and the tiles a move touched.
 
-Units, tiles and powers go by the rulebook's names (the faction overview tables); a unit is named
+Units, tiles and powers go by the rulebook's names (content/texts.json); a unit is named
 with its controller ("ann's Knight on c4"), a Firefly as the volcano's. Every Rite event is public,
 so the viewer changes nothing here. `s` is always the state before the command or event.
 """
@@ -23,31 +23,13 @@ from rules.words import (
     titled,
 )
 
+from .content import TEXTS
 from .state import VOLCANO, State
 
-UNITS = {
-    "knight": "Knight", "lightbringer": "Light Bringer", "cleric": "Cleric", "angel": "Angel",
-    "fighter": "Fighter", "firebringer": "Fire Bringer", "sorcerer": "Sorcerer", "wyrmling": "Red Dragon Wyrmling",
-    "warrior": "Warrior", "deathbringer": "Death Bringer", "necromancer": "Necromancer", "death": "Death",
-    "thought": "Thought", "chaosbringer": "Chaos Bringer", "doppelganger": "Doppelganger", "hivemind": "Hive Mind",
-    "hatchling": "Hatchling", "raptor": "Raptor", "rex": "Rex", "ultimatosaur": "Ultimatosaur",
-    "firefly": "Firefly",
-}
-POWERS = {
-    "rally": "Rally", "pilgrimage": "Pilgrimage", "sacred": "Sacred Grounds", "ascent": "Ascent",
-    "flames": "Lasting Flames", "reborn": "Reborn in Flames", "frenzy": "Frenzy", "sign": "Sign of the Dragon",
-    "runes": "Runes of Summoning", "undying": "Undying", "rpower": "Runes of Power",
-    "ancestors": "Those Who Came Before", "puppet": "Puppet", "corrupt": "Corrupt", "totalcontrol": "Total Control",
-    "puppets": "Master of Puppets", "rush": "Rush", "alpha": "Alpha", "grouphunt": "Group Hunt",
-    "jaws": "Inescapable Jaws",
-}
-TILES = {
-    "basic": "basic tile", "summon": "summoning tile", "shrine": "shrine tile", "banner": "banner tile",
-    "beacon": "fire beacon tile", "tunnel": "tunnel tile", "rune": "rune tile", "boneyard": "boneyard tile",
-    "fog": "fog tile", "jungle": "jungle tile", "firefly": "Firefly tile", "earth": "Earth Elemental",
-    "fire": "Fire Elemental", "firelord": "Firelord",
-}
-FACTIONS = {"humans": "Humans", "goblins": "Goblins", "undead": "Undead", "chaos": "Chaos", "primals": "Primals"}
+UNITS: dict[str, str] = {k: u["name"] for k, u in TEXTS["units"].items()}
+POWERS: dict[str, str] = TEXTS["powers"]
+TILES: dict[str, str] = {k: t["phrase"] for k, t in TEXTS["tiles"].items()}
+FACTIONS: dict[str, str] = TEXTS["factions"]
 CAUSES = {
     "volcano": "by the volcano", "firefly": "by a Firefly", "fire": "by fire", "rock": "under a rock",
     "action": "", "fireball": "by a Fireball", "breathe": "by Breathe Fire", "sign": "by Sign of the Dragon",

@@ -16,7 +16,8 @@
     camp: { name: "Encampment", fill: "#efe4c2", text: "Only its tribe's units enter; at most 2 leave per movement; units entering are hidden." },
   };
   let CONTENT = null; // tribes.json: unit, card and stance names
-  fetch("/static/content/dragondale/tribes.json", { cache: "force-cache" }).then((r) => r.json()).then((d) => { CONTENT = d; }).catch(() => {});
+  const ready = fetch("/static/content/dragondale/tribes.json", { cache: "force-cache" }).then((r) => r.json())
+    .then((d) => { CONTENT = d; }).catch((e) => console.warn("Dragon Dale's content did not load:", e));
 
   const cap = (s) => String(s).replace(/_/g, " ").replace(/\b\w/g, (m) => m.toUpperCase());
   function tribeName(key) { return (CONTENT && CONTENT.tribes && CONTENT.tribes[key] && CONTENT.tribes[key].name) || cap(key); }
@@ -216,5 +217,5 @@
     return null;
   }
 
-  BL.skins.dragondale = { board, legend, panels, home, cellsOf, status, rules: "/rules/dragondale", tribeName, territoryName };
+  BL.skins.dragondale = { board, legend, panels, home, cellsOf, status, ready, rules: "/rules/dragondale", tribeName, territoryName };
 })();

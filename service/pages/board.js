@@ -562,6 +562,8 @@
     if (moves && moves.data) S.moves = moves.data.entries || moves.data.moves || [];
     clear($("page-msg"));
     if (S.seen === null) loadSeen();
+    const sk = skin();
+    if (sk && sk.ready) await sk.ready; // its game's content (names, card text), fetched once
     lastWidth = boardWidth();
     renderAll();
   }

@@ -118,6 +118,8 @@
     const q = `at=${encodeURIComponent(at)}${sub ? `&seq=${sub}` : ""}${fullQ()}`;
     try {
       const { data } = await api(`/v1/games/${enc}/replay?${q}`, { token: tokenFor() });
+      const sk = BL.skins[data.view && data.view.game];
+      if (sk && sk.ready) await sk.ready; // its game's content (names, card text), fetched once
       if (mine !== S.asked) return;
       clear($("page-msg"));
       S.step = data.step;

@@ -276,6 +276,13 @@ def test_the_rules_references_and_the_board_files_are_served(stack: Stack) -> No
         assert c.get("/rules/chess").json()["error"]["code"] == "not_found"
         tribes = c.get("/static/content/dragondale/tribes.json")
         assert tribes.status_code == 200 and "vikings" in tribes.json()["tribes"]
+        # Rite's words on the board are its content file, the same the move descriptions read.
+        from rules.rite.describe import unit_name
+
+        texts = c.get("/static/content/rite/texts.json").json()
+        assert texts["units"]["lightbringer"]["name"] == unit_name("lightbringer") == "Light Bringer"
+        assert c.get("/static/content/rite/factions.json").json()["factions"]["humans"]["objective"] == "shrine"
+        assert "Light Bringer" not in c.get("/static/board-rite.js").text  # no content left in the script
         for bad in ("/static/content/rite/maps.json", "/static/content/dragondale/..%2Fgame.py", "/static/content/x/tribes.json"):
             assert c.get(bad).status_code == 404, bad
         board = c.get(f"/games/{create(stack, 'rite')['id']}").text

@@ -493,3 +493,17 @@ def test_player_made_forced_violation_is_swapped_by_the_player_to_the_right() ->
     s2 = decide(GAME, s, legal[0], rng()).state
     # no basic tile on the board yet: the swap is skipped, the Goblins place next
     assert s2.mode == "place" and s2.prompt is not None and s2.prompt.seats == (1,)
+
+
+def test_the_words_for_each_kind_cover_every_kind_the_rules_know() -> None:
+    # rules/rite/content/texts.json: the board page and the move descriptions read it; the
+    # loader refuses a file that misses a kind (or names one the rules do not have).
+    from rules.rite.board import ACCESSIBLE_KINDS, BLOCKING_KINDS
+    from rules.rite.content import POWER_OWNER, TEXTS, UNITS
+    from rules.rite.describe import power_name, tile_name, unit_name
+
+    assert set(TEXTS["units"]) == set(UNITS) and set(TEXTS["powers"]) == set(POWER_OWNER)
+    assert set(TEXTS["tiles"]) == ACCESSIBLE_KINDS | BLOCKING_KINDS
+    assert unit_name("wyrmling") == "Red Dragon Wyrmling"
+    assert power_name("ancestors") == "Those Who Came Before"
+    assert tile_name("beacon") == "fire beacon tile"
