@@ -15,6 +15,7 @@ MOVEMENT_CARDS: dict[str, dict[str, Any]]
 TRACK: dict[str, Any]
 UNDERSIDES: dict[str, dict[str, Any]]
 BOARDS: dict[str, Any]
+TERRITORIES: dict[str, dict[str, str]]  # each territory kind's name, phrase and text (territories.json)
 
 EFFECTS = frozenset(
     {
@@ -81,7 +82,7 @@ def _validate() -> None:
 
 
 def _init() -> None:
-    global INSIGHT_TYPES, TRIBES, CARDS, STANCES, FURY_CARDS, MOVEMENT_CARDS, TRACK, UNDERSIDES, BOARDS
+    global INSIGHT_TYPES, TRIBES, CARDS, STANCES, FURY_CARDS, MOVEMENT_CARDS, TRACK, UNDERSIDES, BOARDS, TERRITORIES
     tribes = _load("tribes.json")
     dragon = _load("dragon.json")
     INSIGHT_TYPES = tuple(tribes["insight_types"])
@@ -99,7 +100,12 @@ def _init() -> None:
     TRACK = dragon["track"]
     UNDERSIDES = {u["under"]: u for u in dragon["tree_undersides"]}
     BOARDS = _load("boards.json")
+    TERRITORIES = _load("territories.json")["kinds"]
     _validate()
+    kinds = {t["kind"] for b in BOARDS.values() for t in (*b.get("territories", ()), *b.get("add", ()))}
+    assert set(TERRITORIES) == kinds, f"territories.json: words for each territory kind {sorted(kinds)}"
+    assert all(set(k) == {"name", "phrase", "text"} and all(k.values()) for k in TERRITORIES.values()), \
+        "territories.json: a name, phrase and text each"
 
 
 _init()

@@ -28,13 +28,11 @@ from rules.words import (
 )
 
 from .board import board_for
-from .content import CARD_BY_ID, FURY_CARDS, STANCES, TRIBES
+from .content import CARD_BY_ID, FURY_CARDS, STANCES, TERRITORIES, TRIBES
 from .state import State
 
-KINDS = {
-    "marsh": "Marshland", "mountain": "Mountain", "thicket": "Thicket", "tunnel": "Root Tunnel",
-    "fog": "Fog Valley", "camp": "Encampment",
-}
+# Territory ids name their kind ("marsh2"); the inner territories go by their Dragon's name.
+KINDS = {k: t["name"] for k, t in TERRITORIES.items() if k != "inner"}
 EMPOWER = {
     "insight": "to draw an insight token", "fury_up": "to raise their Fury", "fury_down": "to lower their Fury",
     "boost": "to boost (take a card from the Library)", "exchange": "to exchange an insight token",

@@ -13,7 +13,7 @@ from typing import Any
 
 from rules.core import Command
 from rules.dragondale.board import Board
-from rules.dragondale.content import CARD_BY_ID, STANCES, TRIBES, UNDERSIDES
+from rules.dragondale.content import CARD_BY_ID, STANCES, TERRITORIES, TRIBES, UNDERSIDES
 from rules.dragondale.notation import format_text
 from rules.dragondale.queries import (
     board,
@@ -25,8 +25,7 @@ from rules.dragondale.queries import (
 )
 from rules.dragondale.state import State
 
-KIND = {"marsh": "Marshland", "mountain": "Mountain", "thicket": "Thicket", "tunnel": "Root Tunnel",
-        "fog": "Fog Valley", "inner": "inner Dragon territory", "camp": "encampment"}
+KIND = {k: t["phrase"] for k, t in TERRITORIES.items()}
 
 
 def refusal(s: State, cmd: Command, legal: list[Command]) -> str:

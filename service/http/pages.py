@@ -20,9 +20,11 @@ _STATIC = re.compile(r"^[a-z0-9_-]+\.(js|css)$")
 # Each game's short rules reference (written for this project) and the content files its
 # board page reads for names and card text; all of it is public.
 RULES_PAGES = {"rite", "factions", "dragondale"}
-# The content files the board pages read: Dragon Dale's unit, card and stance names; Rite's
-# words for each kind (texts.json) and its costs, codes and objectives (factions.json).
-CONTENT = {("dragondale", "tribes.json"), ("rite", "texts.json"), ("rite", "factions.json")}
+# The content files the board pages read: Dragon Dale's unit, card and stance names and its
+# territories' words; Rite's words for each kind (texts.json) and its costs, codes and objectives
+# (factions.json); Factions' terrain words.
+CONTENT = {("dragondale", "tribes.json"), ("dragondale", "territories.json"), ("rite", "texts.json"),
+           ("rite", "factions.json"), ("factions", "terrain.json")}
 _NO_SUCH_GAME = (
     "<!doctype html><html lang=en><meta charset=utf-8><title>No such game</title>"
     "<link rel=stylesheet href=/static/style.css><main><h1>No such game</h1>"

@@ -6,18 +6,19 @@
 (() => {
   const { el } = BL;
 
-  const KINDS = {
-    marsh: { name: "Marshland", fill: "#b9cdb0", text: "LEAVING: pay 1 card or 1 insight token for the units leaving (forced out without paying, they are dispelled)." },
-    mountain: { name: "Mountain", fill: "#cdc8c2", text: "ENTERING: at most 2 units per movement." },
-    fog: { name: "Fog Valley", fill: "#e3e7ee", text: "LEAVING: at least 2 units, each to a different territory; they are hidden." },
-    thicket: { name: "Thicket", fill: "#a9c79a", text: "LEAVING: at most 2 units per movement." },
-    tunnel: { name: "Root Tunnel", fill: "#d3bfa6", text: "BEFORE LEAVING: first another unit here moves into any other Root Tunnel (meeting whoever is there), so a single unit cannot leave." },
-    inner: { name: "Dragon territory", fill: "#cfe6fb", text: "ENTERING: 1 unit per movement in all. The Dragon moves only through these." },
-    camp: { name: "Encampment", fill: "#efe4c2", text: "Only its tribe's units enter; at most 2 leave per movement; units entering are hidden." },
-  };
+  // The drawing of each territory kind; its name and effect are content (territories.json).
+  const FILL = { marsh: "#b9cdb0", mountain: "#cdc8c2", fog: "#e3e7ee", thicket: "#a9c79a", tunnel: "#d3bfa6",
+    inner: "#cfe6fb", camp: "#efe4c2" };
+  let KINDS = {};
   let CONTENT = null; // tribes.json: unit, card and stance names
-  const ready = fetch("/static/content/dragondale/tribes.json", { cache: "force-cache" }).then((r) => r.json())
-    .then((d) => { CONTENT = d; }).catch((e) => console.warn("Dragon Dale's content did not load:", e));
+  const content = (name) => fetch(`/static/content/dragondale/${name}`, { cache: "force-cache" }).then((r) => {
+    if (!r.ok) throw new Error(`${name}: HTTP ${r.status}`);
+    return r.json();
+  });
+  const ready = Promise.all([content("tribes.json"), content("territories.json")]).then(([tribes, territories]) => {
+    CONTENT = tribes;
+    KINDS = Object.fromEntries(Object.entries(territories.kinds).map(([k, t]) => [k, { ...t, fill: FILL[k] || "#eeeeee" }]));
+  }).catch((e) => console.warn("Dragon Dale's content did not load:", e));
 
   const cap = (s) => String(s).replace(/_/g, " ").replace(/\b\w/g, (m) => m.toUpperCase());
   function tribeName(key) { return (CONTENT && CONTENT.tribes && CONTENT.tribes[key] && CONTENT.tribes[key].name) || cap(key); }
@@ -65,7 +66,7 @@
     for (const t of v.trees || []) for (const where of t.in || []) (treesAt[where] = treesAt[where] || []).push(t);
     const cells = b.cells.map((c) => {
       const id = String(c.id);
-      const k = KINDS[c.kind] || { name: c.kind, fill: "#eeeeee", text: "" };
+      const k = KINDS[c.kind] || { name: c.kind, fill: FILL[c.kind] || "#eeeeee", text: "" };
       const pieces = [];
       for (const t of v.tribes || []) {
         const groups = new Map();

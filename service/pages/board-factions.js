@@ -6,12 +6,16 @@
 (() => {
   const { el } = BL;
 
-  const TERRAIN = {
-    W: { name: "Water", mark: "≈", fill: "#bcd7ee", text: "A unit that moves in ends its activation (Aerial units fly over)." },
-    I: { name: "Island", mark: "◇", fill: "#eadfb4", text: "Land." },
-    P: { name: "Plains", mark: "", fill: "#cfe3bd", text: "Land." },
-    "": { name: "No tile yet", mark: "", fill: "#e4e4e4", text: "A Terrain Tile goes here during set-up." },
-  };
+  // The drawing of each terrain ("": no tile yet); its name and text are content (terrain.json).
+  const LOOK = { W: { mark: "≈", fill: "#bcd7ee" }, I: { mark: "◇", fill: "#eadfb4" }, P: { mark: "", fill: "#cfe3bd" },
+    "": { mark: "", fill: "#e4e4e4" } };
+  let TERRAIN = Object.fromEntries(Object.entries(LOOK).map(([k, l]) => [k, { ...l, name: k || "No tile yet", text: "" }]));
+  const ready = fetch("/static/content/factions/terrain.json", { cache: "force-cache" }).then((r) => {
+    if (!r.ok) throw new Error(`terrain.json: HTTP ${r.status}`);
+    return r.json();
+  }).then((d) => {
+    TERRAIN = Object.fromEntries(Object.entries(LOOK).map(([k, l]) => [k, { ...l, ...(k ? d.terrain[k] : d.empty) }]));
+  }).catch((e) => console.warn("Factions' content did not load:", e));
   /* Where a card's figures come from (the view's `provenance`): the rulebook prints no faction
    * sheets, so most figures are this project's labelled reference stats. */
   function refNote(c) {
@@ -156,5 +160,5 @@
     return null;
   }
 
-  BL.skins.factions = { board, legend, panels, home, cellsOf, status, rules: "/rules/factions" };
+  BL.skins.factions = { board, legend, panels, home, cellsOf, status, ready, rules: "/rules/factions" };
 })();

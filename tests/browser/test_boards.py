@@ -283,6 +283,13 @@ def test_the_rules_references_and_the_board_files_are_served(stack: Stack) -> No
         assert texts["units"]["lightbringer"]["name"] == unit_name("lightbringer") == "Light Bringer"
         assert c.get("/static/content/rite/factions.json").json()["factions"]["humans"]["objective"] == "shrine"
         assert "Light Bringer" not in c.get("/static/board-rite.js").text  # no content left in the script
+        from rules.dragondale.describe import territory
+
+        kinds = c.get("/static/content/dragondale/territories.json").json()["kinds"]
+        assert f"{kinds['marsh']['name']} 2" == territory("marsh2") == "Marshland 2"
+        assert "Marshland" not in c.get("/static/board-dragondale.js").text
+        terrain = c.get("/static/content/factions/terrain.json").json()
+        assert terrain["terrain"]["W"]["name"] == "Water" and "Water" not in c.get("/static/board-factions.js").text
         for bad in ("/static/content/rite/maps.json", "/static/content/dragondale/..%2Fgame.py", "/static/content/x/tribes.json"):
             assert c.get(bad).status_code == 404, bad
         board = c.get(f"/games/{create(stack, 'rite')['id']}").text
