@@ -55,6 +55,7 @@ ENV: dict[str, str] = {
     "watchers_total": "BOARDLOG_WATCHERS_TOTAL",
     "min_seq_wait_seconds": "BOARDLOG_MIN_SEQ_WAIT_SECONDS",
     "me_stream_refresh_seconds": "BOARDLOG_ME_STREAM_REFRESH_SECONDS",
+    "metrics_token": "BOARDLOG_METRICS_TOKEN",
     "clock_min_seconds": "BOARDLOG_CLOCK_MIN_SECONDS",
     "vacation_days": "BOARDLOG_VACATION_DAYS",
 }
@@ -136,6 +137,8 @@ class Settings:
     # A player's stream of the games waiting on them (/v1/me/stream) reads their seats again
     # this often, so a game they join in another tab joins it.
     me_stream_refresh_seconds: float = 30.0
+    # Set: /metrics answers only `Authorization: Bearer <it>` (a secret: never in a repr or a log).
+    metrics_token: str = field(default="", repr=False)
     # Clocks (issue #15): the shortest per-move time a game may ask (an hour; tests set 1), and
     # each player's vacation days a year.
     clock_min_seconds: int = 3600

@@ -6,6 +6,7 @@ failed and retried per channel, and notice latency), which the notifier processe
 
 from __future__ import annotations
 
+import hmac
 from collections.abc import Iterator
 from typing import Any
 
@@ -23,6 +24,9 @@ from prometheus_client.core import CounterMetricFamily, HistogramMetricFamily
 from prometheus_client.registry import Collector
 
 from events.redisstore.targets import LATENCY_BUCKETS, TargetStore
+from service.http.credentials import bearer_token
+from service.http.errors import ApiError
+from service.http.parts import parts
 from service.http.targets import notify
 
 router = APIRouter()
@@ -97,6 +101,14 @@ def command_metrics(request: Request) -> CommandMetrics:
 
 @router.get("/metrics", summary="Prometheus metrics: the command path and the notices", include_in_schema=True)
 async def metrics(request: Request) -> Response:
+    """With BOARDLOG_METRICS_TOKEN set, only `Authorization: Bearer <that token>` is answered
+    (Prometheus: `authorization: {credentials: ...}` in the scrape config); unset, anyone is."""
+    wanted = parts(request).settings.metrics_token
+    if wanted:
+        given = bearer_token(request) or ""
+        if not hmac.compare_digest(given.encode(), wanted.encode()):
+            raise ApiError(401, "metrics_token_required", "send 'Authorization: Bearer <BOARDLOG_METRICS_TOKEN>'",
+                           {"WWW-Authenticate": "Bearer"})
     command_metrics(request)
     registry: CollectorRegistry = request.app.state.metrics_registry
     if not getattr(request.app.state, "notice_collector", None):

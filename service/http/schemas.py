@@ -22,7 +22,7 @@ from pydantic.json_schema import models_json_schema
 # The platform's error codes, as docs/errors.md lists them (a test keeps the two equal). A game's
 # rules refuse with codes of their own besides these (docs/errors.md, "The games' own codes").
 ERROR_CODES: tuple[str, ...] = (
-    "bad_json", "bad_token", "token_required", "sign_in_required", "bad_session", "bad_magic_link", "bad_key",
+    "bad_json", "bad_token", "token_required", "sign_in_required", "metrics_token_required", "bad_session", "bad_magic_link", "bad_key",
     "cross_origin", "admin_only", "seat_required", "not_seated", "game_not_over", "unknown_game",
     "unknown_command_id", "unknown_table", "not_creator", "unknown_target", "unknown_feed", "unknown_session",
     "not_found", "method_not_allowed", "http_error", "game_over", "seat_claimed", "already_seated",
@@ -706,7 +706,7 @@ OPERATIONS: dict[tuple[str, str], Op] = {
     ("POST", "/unsubscribe/{token}"): Op({200: "text/html"}, (404, *_E), _NONE, pages=(404,)),
     ("POST", "/v1/signin-mail"): Op({202: MailSent}, (413, 429, *_E), _NONE),
     ("POST", "/v1/sessions/magic"): Op({201: SignedIn}, (401, 403, 413, 429, *_E), _NONE),
-    ("GET", "/metrics"): Op({200: "text/plain"}, (414, 422), _NONE),
+    ("GET", "/metrics"): Op({200: "text/plain"}, (401, 414, 422), _NONE),
     ("GET", "/v1/keys"): Op({200: Keys}, (414, 422, 500), _NONE),
 }
 

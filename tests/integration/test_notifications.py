@@ -38,6 +38,8 @@ from workers.notify.notices import Notice
 
 pytestmark = pytest.mark.integration
 
+METRICS_TOKEN = "scrape-secret-7c1f"  # this stack's /metrics answers only it
+
 
 @pytest.fixture(scope="module")
 def mailbox() -> Iterator[MailBox]:
@@ -60,7 +62,8 @@ def nstack(redis_url: str, mailbox: MailBox, web: Web, tmp_path_factory: pytest.
                     BOARDLOG_SMTP_TLS="none", BOARDLOG_NOTIFY_BACKOFF_MS="100", BOARDLOG_NOTIFY_MAX_RETRIES="4",
                     BOARDLOG_NOTIFY_CLAIM_MS="1000", BOARDLOG_DIGEST_SECONDS="1", BOARDLOG_PLAYERS_PER_MINUTE="0",
                     BOARDLOG_PUBLIC_URL="http://boardlog.test", BOARDLOG_NOTIFY_TIMEOUT_SECONDS="3",
-                    BOARDLOG_REPLY_DOMAIN="play.test", BOARDLOG_MAIL_IN_PORT=str(free_port()))
+                    BOARDLOG_REPLY_DOMAIN="play.test", BOARDLOG_MAIL_IN_PORT=str(free_port()),
+                    BOARDLOG_METRICS_TOKEN=METRICS_TOKEN)
     s = Stack("", env, logdir=tmp_path_factory.mktemp("nstack"))
     # Every part starts at once (each process's imports take seconds on a busy machine).
     s.start("worker", "worker", "--threads", "4")
@@ -294,7 +297,11 @@ def test_a_receiver_failing_three_times_gets_the_notice_once_and_one_failing_for
         assert all(v is None for k, v in failing.items() if k != dead)  # the flaky one recovered
         assert [d["target"] for d in mine["dead_letters"]] == [dead] and mine["dead_letters"][0]["tries"] == 5
         assert not web.at(broken) and len(web.at(broken + "#failed")) == 5  # the first try and 4 retries
-        metrics = c.get("/metrics").text
+        for refused in (c.get("/metrics"), c.get("/metrics", headers=bearer("not-the-token")),
+                        c.get("/metrics", headers=bearer(bob["key"]))):
+            assert refused.status_code == 401 and refused.json()["error"]["code"] == "metrics_token_required"
+            assert refused.headers["WWW-Authenticate"] == "Bearer" and "boardlog_" not in refused.text
+        metrics = c.get("/metrics", headers=bearer(METRICS_TOKEN)).text
         assert re.search(r'boardlog_notices_failed_total\{channel="webhook"\} [1-9]', metrics)
         assert re.search(r'boardlog_notices_retried_total\{channel="webhook"\} [1-9]', metrics)
         assert re.search(r'boardlog_notices_sent_total\{channel="webhook"\} [1-9]', metrics)
