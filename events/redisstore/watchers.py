@@ -48,7 +48,37 @@ def sse_frame(summary: bytes) -> bytes:
     return b"event: summary\ndata: " + summary + b"\n\n"
 
 
-class Watch:
+class _Woken:
+    """What a watcher waits on: one future, set by a notice or by the end of its watch."""
+
+    def __init__(self) -> None:
+        self.closed = False
+        # The hub lost its subscription: notices may have been missed, so the stream ends and
+        # the client reconnects (reading the summary afresh), rather than stay "live" and stale.
+        self.broken = False
+        self._waiter: asyncio.Future[None] | None = None
+
+    def _wake(self) -> None:
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    def end(self) -> None:
+        self.broken = True
+        self._wake()
+
+    async def _wait(self, timeout: float) -> None:
+        loop = asyncio.get_running_loop()
+        waiter = self._waiter = loop.create_future()
+        timer = loop.call_later(timeout, _time_up, waiter)
+        try:
+            await waiter
+        finally:
+            timer.cancel()
+            self._waiter = None
+
+
+class Watch(_Woken):
     """One watcher's notices, each as its server-sent event (built once for every watcher of
     the game), the newest QUEUE_SIZE kept when it falls behind.
 
@@ -56,79 +86,43 @@ class Watch:
     of its game at once, and wait_for makes a task per call (Python 3.11)."""
 
     def __init__(self, gid: str, client: str) -> None:
+        super().__init__()
         self.gid = gid
         self.client = client
-        self.closed = False
-        # The hub lost its subscription: notices may have been missed, so the stream ends and
-        # the client reconnects (reading the summary afresh), rather than stay "live" and stale.
-        self.broken = False
         self._frames: deque[bytes] = deque(maxlen=QUEUE_SIZE)
-        self._waiter: asyncio.Future[None] | None = None
 
     def put(self, frame: bytes) -> None:
         self._frames.append(frame)
-        waiter = self._waiter
-        if waiter is not None and not waiter.done():
-            waiter.set_result(None)
-
-    def end(self) -> None:
-        self.broken = True
-        waiter = self._waiter
-        if waiter is not None and not waiter.done():
-            waiter.set_result(None)
+        self._wake()
 
     async def next(self, timeout: float) -> bytes | None:
         """The next notice's event; None when none came within `timeout` seconds, or at once
         once the watch is broken."""
         if not self._frames and not self.broken:
-            loop = asyncio.get_running_loop()
-            waiter = self._waiter = loop.create_future()
-            timer = loop.call_later(timeout, _time_up, waiter)
-            try:
-                await waiter
-            finally:
-                timer.cancel()
-                self._waiter = None
+            await self._wait(timeout)
         return self._frames.popleft() if self._frames else None
 
 
-class GamesWatch:
+class GamesWatch(_Woken):
     """One watcher of several games' notices (a player's stream of the games waiting on them):
     the newest summary of each game that changed since the last `next`, so a burst of moves in
     one game is one change, however slow the reader. Counted as one watcher against the caps."""
 
     def __init__(self, client: str) -> None:
+        super().__init__()
         self.client = client
         self.gids: set[str] = set()
-        self.closed = False
-        self.broken = False  # as Watch.broken: the stream ends, the client reconnects
         self._changed: dict[str, bytes] = {}
-        self._waiter: asyncio.Future[None] | None = None
 
     def put(self, gid: str, summary: bytes) -> None:
         self._changed[gid] = summary
-        waiter = self._waiter
-        if waiter is not None and not waiter.done():
-            waiter.set_result(None)
-
-    def end(self) -> None:
-        self.broken = True
-        waiter = self._waiter
-        if waiter is not None and not waiter.done():
-            waiter.set_result(None)
+        self._wake()
 
     async def next(self, timeout: float) -> dict[str, bytes]:
         """The games changed since the last call, each with its newest summary; empty when none
         changed within `timeout` seconds, or at once once the watch is broken."""
         if not self._changed and not self.broken:
-            loop = asyncio.get_running_loop()
-            waiter = self._waiter = loop.create_future()
-            timer = loop.call_later(timeout, _time_up, waiter)
-            try:
-                await waiter
-            finally:
-                timer.cancel()
-                self._waiter = None
+            await self._wait(timeout)
         out, self._changed = self._changed, {}
         return out
 

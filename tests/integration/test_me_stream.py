@@ -10,7 +10,6 @@ import queue
 import socket
 import threading
 import time
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,7 +17,6 @@ from typing import Any
 import httpx
 import orjson
 import pytest
-import redis
 
 from service.http.credentials import COOKIE
 from tests.conftest import Stack, child_env, running_stack, start_api
@@ -30,18 +28,11 @@ REFRESH = 0.5
 
 
 @pytest.fixture(scope="module")
-def me_stack(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    ns = f"t{uuid.uuid4().hex[:12]}"
-    env = child_env(redis_url, ns, BOARDLOG_ME_STREAM_REFRESH_SECONDS=str(REFRESH),
+def me_stack(redis_url: str, module_namespace: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    env = child_env(redis_url, module_namespace, BOARDLOG_ME_STREAM_REFRESH_SECONDS=str(REFRESH),
                     BOARDLOG_PLAYERS_PER_MINUTE="0", BOARDLOG_SIGNINS_PER_MINUTE="0")
     with running_stack(env, tmp_path_factory.mktemp("me"), threads=2) as s:
         yield s
-    client = redis.Redis.from_url(redis_url)
-    for pattern in (f"{ns}:*", f"{ns}-dramatiq:*"):
-        keys = list(client.scan_iter(match=pattern, count=1000))
-        for i in range(0, len(keys), 500):
-            client.delete(*keys[i : i + 500])
-    client.close()
 
 
 class Events:
