@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 
 from tests.browser.conftest import CHROMIUM
 from tests.conftest import Stack
-from tests.integration.helpers import bearer, command, new_race
+from tests.integration.helpers import bearer, command, player, table
 from tests.support.receivers import Web
 
 pytestmark = [
@@ -35,11 +35,8 @@ def web() -> Iterator[Web]:
 def test_the_tab_title_counts_waiting_games_within_2_s_and_me_manages_targets(
         stack: Stack, new_page: Any, web: Web, shots: Path) -> None:
     with stack.client() as c:
-        ann = c.post("/v1/players", json={"name": "ann"}).json()
-        bob = c.post("/v1/players", json={"name": "bob"}).json()
-        gid, tokens, _ = new_race(c)
-        for p, token in ((ann, tokens[0]), (bob, tokens[1])):
-            assert c.post(f"/v1/games/{gid}/claim", json={"token": token}, headers=bearer(p["key"])).status_code == 200
+        ann, bob = player(c, "ann"), player(c, "bob")
+        gid, tokens = table(c, [ann["key"], bob["key"]])
 
         page = new_page()
         page.goto(stack.url + bob["signin_url"])
@@ -93,11 +90,8 @@ def test_the_tab_title_counts_waiting_games_within_2_s_and_me_manages_targets(
 
 def test_tabs_share_one_stream_of_the_waiting_count_and_none_polls(stack: Stack, new_page: Any) -> None:
     with stack.client() as c:
-        ann = c.post("/v1/players", json={"name": "ann"}).json()
-        bob = c.post("/v1/players", json={"name": "bob"}).json()
-        gid, tokens, _ = new_race(c)
-        for p, token in ((ann, tokens[0]), (bob, tokens[1])):
-            assert c.post(f"/v1/games/{gid}/claim", json={"token": token}, headers=bearer(p["key"])).status_code == 200
+        ann, bob = player(c, "ann"), player(c, "bob")
+        gid, tokens = table(c, [ann["key"], bob["key"]])
         first = new_page()
         asked: list[str] = []
         streams = {"open": 0, "most": 0, "opened": 0}

@@ -33,3 +33,20 @@ def unacked(r: redis.Redis, namespace: str) -> int:
     """Messages of `namespace`'s broker fetched and not acked, plus messages still stored."""
     acks = sum(r.scard(k) for k in r.scan_iter(match=f"{namespace}-dramatiq:__acks__.*"))
     return acks + sum(r.hlen(k) for k in r.scan_iter(match=f"{namespace}-dramatiq:*.msgs"))
+
+
+def player(c: httpx.Client, name: str, email: str | None = None) -> dict[str, str]:
+    """A new player (its `id`, `key`, `signin_url`, ...)."""
+    r = c.post("/v1/players", json={"name": name, **({"email": email} if email else {})})
+    assert r.status_code == 201, r.text
+    out: dict[str, str] = r.json()
+    return out
+
+
+def table(c: httpx.Client, keys: list[str]) -> tuple[str, list[str]]:
+    """A race game whose seats are claimed by the players of `keys`, in order."""
+    gid, tokens, _ = new_race(c)
+    for key, token in zip(keys, tokens, strict=True):
+        r = c.post(f"/v1/games/{gid}/claim", json={"token": token}, headers=bearer(key))
+        assert r.status_code == 200, r.text
+    return gid, tokens

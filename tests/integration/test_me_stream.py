@@ -20,7 +20,7 @@ import pytest
 
 from service.http.credentials import COOKIE
 from tests.conftest import Stack, child_env, running_stack, start_api
-from tests.integration.helpers import bearer, command, new_race
+from tests.integration.helpers import bearer, command, player, table
 
 pytestmark = pytest.mark.integration
 
@@ -95,24 +95,10 @@ class Events:
         self._client.close()
 
 
-def _player(c: httpx.Client, name: str) -> dict[str, str]:
-    r = c.post("/v1/players", json={"name": name})
-    assert r.status_code == 201, r.text
-    out: dict[str, str] = r.json()
-    return out
-
-
-def _seated(c: httpx.Client, keys: list[str]) -> tuple[str, list[str]]:
-    gid, tokens, _ = new_race(c)
-    for key, token in zip(keys, tokens, strict=True):
-        assert c.post(f"/v1/games/{gid}/claim", json={"token": token}, headers=bearer(key)).status_code == 200
-    return gid, tokens
-
-
 def test_the_count_of_games_waiting_on_a_player_is_pushed_as_the_games_move(me_stack: Stack) -> None:
     with me_stack.client() as c:
-        ann, bob = _player(c, "ann"), _player(c, "bob")
-        gid, tokens = _seated(c, [ann["key"], bob["key"]])
+        ann, bob = player(c, "ann"), player(c, "bob")
+        gid, tokens = table(c, [ann["key"], bob["key"]])
         a = Events(f"{me_stack.url}/v1/me/stream", bearer(ann["key"]))
         b = Events(f"{me_stack.url}/v1/me/stream", bearer(bob["key"]))
         try:
@@ -130,7 +116,7 @@ def test_the_count_of_games_waiting_on_a_player_is_pushed_as_the_games_move(me_s
                 took += [t, t2]
             assert max(took) < 2.0, took  # the page's old poll answered within 1 s plus a request
             # A game ann joins after her stream opened joins it at the next refresh.
-            gid2, _ = _seated(c, [ann["key"], bob["key"]])
+            gid2, _ = table(c, [ann["key"], bob["key"]])
             body, _ = a.until(lambda d: gid2 in [g["id"] for g in d["games"]], timeout=REFRESH * 10)
             assert body["waiting"] == 2
         finally:
@@ -148,7 +134,7 @@ def test_without_a_player_the_stream_is_refused(me_stack: Stack) -> None:
 
 def test_the_stream_ends_when_its_session_is_revoked(me_stack: Stack) -> None:
     with me_stack.client() as c:
-        ann = _player(c, "ann")
+        ann = player(c, "ann")
         signed = c.post("/v1/sessions", json={"key": ann["key"]})
         assert signed.status_code == 201
         s = Events(f"{me_stack.url}/v1/me/stream", {"Cookie": f"{COOKIE}={signed.cookies[COOKIE]}"})
@@ -168,9 +154,9 @@ def test_a_stream_is_one_watcher_however_many_games(me_stack: Stack, tmp_path: P
     held: list[Events] = []
     try:
         with me_stack.client() as c:
-            ann, bob = _player(c, "ann"), _player(c, "bob")
+            ann, bob = player(c, "ann"), player(c, "bob")
             for _ in range(3):
-                _seated(c, [ann["key"], bob["key"]])
+                table(c, [ann["key"], bob["key"]])
         url = f"{capped.url}/v1/me/stream"
         held = [Events(url, bearer(ann["key"])) for _ in range(2)]
         assert [h.status for h in held] == [200, 200]

@@ -29,7 +29,7 @@ from events.redisstore.store import EventStore
 from events.redisstore.targets import TargetStore
 from service.embedded import free_port
 from tests.conftest import Stack, child_env, start_api, wait_for
-from tests.integration.helpers import bearer, command, new_race
+from tests.integration.helpers import bearer, command, player, table
 from tests.support.receivers import MailBox, Web
 from workers.notify.channels import SendFailed
 from workers.notify.egress import Egress, networks
@@ -100,27 +100,11 @@ def last_seq(r: httpx.Response) -> int:
     return int(seq[-1] if isinstance(seq, list) else seq)
 
 
-def player(c: httpx.Client, name: str, email: str | None = None) -> dict[str, str]:
-    r = c.post("/v1/players", json={"name": name, **({"email": email} if email else {})})
-    assert r.status_code == 201, r.text
-    out: dict[str, str] = r.json()
-    return out
-
-
 def add(c: httpx.Client, key: str, **body: Any) -> dict[str, Any]:
     r = c.post("/v1/me/targets", json=body, headers=bearer(key))
     assert r.status_code == 201, r.text
     out: dict[str, Any] = r.json()
     return out
-
-
-def table(c: httpx.Client, keys: list[str]) -> tuple[str, list[str]]:
-    """A race game whose seats are claimed by the players of `keys`, in order."""
-    gid, tokens, _ = new_race(c)
-    for key, token in zip(keys, tokens, strict=True):
-        r = c.post(f"/v1/games/{gid}/claim", json={"token": token}, headers=bearer(key))
-        assert r.status_code == 200, r.text
-    return gid, tokens
 
 
 def verify(hit: Any, secret: str) -> dict[str, Any]:
