@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 import httpx
 import orjson
 
-from bench.bench_spine import Conn, Stack, served_redis
+from bench.bench_spine import Conn, Stack, served_redis, sse_chunks
 
 GAMES = 5  # games a player sits in
 
@@ -85,36 +85,24 @@ async def _poller(port: int, key: str, stop: float, count: list[int]) -> None:
 async def _streamer(port: int, pid: str, key: str, ready: asyncio.Event, opened: list[int], want: int,
                     appeared: dict[tuple[str, str], list[float]], stop: asyncio.Event) -> None:
     """Hold the player's stream; when each game came to wait on them (it appeared in the list)."""
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    writer.write(f"GET /v1/me/stream HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {key}\r\n\r\n".encode())
-    try:
-        head = await reader.readuntil(b"\r\n\r\n")
-        if not head.startswith(b"HTTP/1.1 200"):
-            raise RuntimeError(f"/v1/me/stream answered {head[:40]!r}")
+    def counted() -> None:
         opened[0] += 1
         if opened[0] == want:
             ready.set()
-        buf = b""
-        waiting: set[str] = set()
-        while not stop.is_set():
-            try:
-                got = await asyncio.wait_for(reader.read(65536), 0.5)
-            except TimeoutError:
-                continue
-            if not got:
-                return
-            buf += got
-            while b"\n\n" in buf:
-                frame, buf = buf.split(b"\n\n", 1)
-                for line in frame.split(b"\n"):
-                    if line.startswith(b"data: "):
-                        now = time.perf_counter()
-                        gids = {g["id"] for g in orjson.loads(line[6:])["games"]}
-                        for gid in gids - waiting:
-                            appeared.setdefault((pid, gid), []).append(now)
-                        waiting = gids
-    finally:
-        writer.close()
+
+    buf = b""
+    waiting: set[str] = set()
+    async for got in sse_chunks(port, "/v1/me/stream", stop, token=key, opened=counted):
+        buf += got
+        while b"\n\n" in buf:
+            frame, buf = buf.split(b"\n\n", 1)
+            for line in frame.split(b"\n"):
+                if line.startswith(b"data: "):
+                    now = time.perf_counter()
+                    gids = {g["id"] for g in orjson.loads(line[6:])["games"]}
+                    for gid in gids - waiting:
+                        appeared.setdefault((pid, gid), []).append(now)
+                    waiting = gids
 
 
 async def _mover(port: int, t: Table, moves: float, stop: float, answered: list[tuple[str, str, float]]) -> None:

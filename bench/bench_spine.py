@@ -18,7 +18,7 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -81,6 +81,31 @@ class Conn:
 
     def close(self) -> None:
         self.writer.close()
+
+
+async def sse_chunks(port: int, path: str, stop: asyncio.Event, token: str = "",
+                     opened: Callable[[], None] | None = None) -> AsyncIterator[bytes]:
+    """What a server-sent event stream sends, as it comes, until `stop` is set or the server
+    ends it; `opened` is called once it answered 200 (anything else raises)."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    auth = f"Authorization: Bearer {token}\r\n" if token else ""
+    writer.write(f"GET {path} HTTP/1.1\r\nHost: x\r\n{auth}\r\n".encode())
+    try:
+        head = await reader.readuntil(b"\r\n\r\n")
+        if not head.startswith(b"HTTP/1.1 200"):
+            raise RuntimeError(f"{path} answered {head[:40]!r}")
+        if opened is not None:
+            opened()
+        while not stop.is_set():
+            try:
+                got = await asyncio.wait_for(reader.read(65536), 0.5)
+            except TimeoutError:
+                continue
+            if not got:
+                return
+            yield got
+    finally:
+        writer.close()
 
 
 @dataclass

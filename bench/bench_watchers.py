@@ -22,7 +22,7 @@ from pathlib import Path
 import orjson
 import redis
 
-from bench.bench_spine import Conn, Stack, make_games
+from bench.bench_spine import Conn, Stack, make_games, sse_chunks
 from events.redisstore.store import EventStore
 from service.embedded import EmbeddedRedis
 
@@ -33,22 +33,11 @@ def pct(xs: list[float], p: float) -> float:
 
 
 async def _watch(port: int, gid: str, opened: list[int], heard: dict[int, int], i: int, stop: asyncio.Event) -> None:
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    writer.write(f"GET /v1/games/{gid}/stream HTTP/1.1\r\nHost: x\r\n\r\n".encode())
-    try:
-        head = await reader.readuntil(b"\r\n\r\n")
-        assert head.startswith(b"HTTP/1.1 200"), head[:100]
+    def counted() -> None:
         opened[0] += 1
-        while not stop.is_set():
-            try:
-                got = await asyncio.wait_for(reader.read(65536), 0.5)
-            except TimeoutError:
-                continue
-            if not got:
-                return
-            heard[i] = heard.get(i, 0) + got.count(b"event: summary")
-    finally:
-        writer.close()
+
+    async for got in sse_chunks(port, f"/v1/games/{gid}/stream", stop, opened=counted):
+        heard[i] = heard.get(i, 0) + got.count(b"event: summary")
 
 
 async def _play(port: int, games: list[tuple[str, list[str], int]], stop: asyncio.Event, pause: float) -> int:
