@@ -198,14 +198,13 @@ FACTIONS: Mapping[str, Faction] = MappingProxyType(_load_factions())
 LAYOUTS: Mapping[int, Layout] = MappingProxyType(_load_layouts())
 
 
-def _load_terrain() -> dict[str, Any]:
-    """The words for each terrain (the board page serves terrain.json as is); every kind the
-    layouts use has its name and text."""
+def _check_terrain() -> None:
+    """The words for each terrain, which only the board page reads (served as is): every kind
+    the layouts use has its name and text."""
     raw: dict[str, Any] = json.loads((_DIR / "terrain.json").read_text())
     assert set(raw["terrain"]) == TERRAIN, f"terrain.json: words for each of {sorted(TERRAIN)}"
     for what in (*raw["terrain"].values(), raw["empty"]):
         assert set(what) == {"name", "text"} and all(what.values()), f"terrain.json: {what}"
-    return raw
 
 
-TERRAIN_WORDS: Mapping[str, Any] = MappingProxyType(_load_terrain())
+_check_terrain()

@@ -112,8 +112,16 @@ def _group(row: dict[str, Any]) -> int:
 
 KEEP_ALIVE_SECONDS = 15.0
 
+Held = dict[str, tuple[dict[str, Any] | None, int]]  # game id -> its summary (None: not stored yet), the seat
 
-def _games(held: dict[str, tuple[dict[str, Any] | None, int]], waiting: bool) -> dict[str, Any]:
+
+async def _held(p: ApiParts, seats: dict[str, int], known: Held | None = None) -> Held:
+    """Each seat's game with its summary, read unless `known` has it."""
+    known = known or {}
+    return {gid: (known[gid][0] if gid in known else await _summary(p, gid), seat) for gid, seat in seats.items()}
+
+
+def _games(held: Held, waiting: bool) -> dict[str, Any]:
     rows = [game_row(summary, seat) for summary, seat in held.values() if summary is not None]
     # Latest first within a group: sort by time descending, then (stably) by group.
     rows.sort(key=lambda r: r["since"], reverse=True)
@@ -128,8 +136,7 @@ async def my_games(who: Me, request: Request, waiting: int = 0) -> Response:
     """Waiting on the player first, then their other active games, then finished ones; each
     group by last activity, the latest first. `?waiting=1`: the waiting ones only."""
     p = parts(request)
-    seats = await p.players.seats(who.player.id)
-    return json_response(_games({gid: (await _summary(p, gid), seat) for gid, seat in seats.items()}, bool(waiting)))
+    return json_response(_games(await _held(p, await p.players.seats(who.player.id)), bool(waiting)))
 
 
 @router.get("/v1/me/stream", summary="Server-sent events: the signed-in player's games waiting on them")
@@ -148,15 +155,14 @@ async def my_stream(who: Me, request: Request) -> StreamingResponse:
         raise refused(e) from None
     try:
         await p.watchers.games_subscribed(watch, timeout=2.0)  # before the reads: no change between
-        held = {gid: (await _summary(p, gid), seat) for gid, seat in seats.items()}
+        held = await _held(p, seats)
     except BaseException:
         p.watchers.close_games(watch)
         raise
     return WatchStream(_waiting(request, who.player.id, held, watch), lambda: p.watchers.close_games(watch))
 
 
-async def _waiting(request: Request, pid: str, held: dict[str, tuple[dict[str, Any] | None, int]],
-                   watch: GamesWatch) -> AsyncIterator[bytes]:
+async def _waiting(request: Request, pid: str, held: Held, watch: GamesWatch) -> AsyncIterator[bytes]:
     p = parts(request)
     loop = asyncio.get_running_loop()
     refresh = p.settings.me_stream_refresh_seconds
@@ -186,5 +192,4 @@ async def _waiting(request: Request, pid: str, held: dict[str, tuple[dict[str, A
             if seats.keys() != held.keys():
                 p.watchers.watch_games(watch, seats)
                 await p.watchers.games_subscribed(watch, timeout=2.0)
-                held = {gid: (held[gid][0] if gid in held else await _summary(p, gid), seat)
-                        for gid, seat in seats.items()}
+                held = await _held(p, seats, held)

@@ -11,11 +11,7 @@
     inner: "#cfe6fb", camp: "#efe4c2" };
   let KINDS = {};
   let CONTENT = null; // tribes.json: unit, card and stance names
-  const content = (name) => fetch(`/static/content/dragondale/${name}`, { cache: "force-cache" }).then((r) => {
-    if (!r.ok) throw new Error(`${name}: HTTP ${r.status}`);
-    return r.json();
-  });
-  const ready = Promise.all([content("tribes.json"), content("territories.json")]).then(([tribes, territories]) => {
+  const ready = Promise.all([BL.content("dragondale", "tribes.json"), BL.content("dragondale", "territories.json")]).then(([tribes, territories]) => {
     CONTENT = tribes;
     KINDS = Object.fromEntries(Object.entries(territories.kinds).map(([k, t]) => [k, { ...t, fill: FILL[k] || "#eeeeee" }]));
   }).catch((e) => console.warn("Dragon Dale's content did not load:", e));

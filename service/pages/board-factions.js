@@ -10,10 +10,7 @@
   const LOOK = { W: { mark: "≈", fill: "#bcd7ee" }, I: { mark: "◇", fill: "#eadfb4" }, P: { mark: "", fill: "#cfe3bd" },
     "": { mark: "", fill: "#e4e4e4" } };
   let TERRAIN = Object.fromEntries(Object.entries(LOOK).map(([k, l]) => [k, { ...l, name: k || "No tile yet", text: "" }]));
-  const ready = fetch("/static/content/factions/terrain.json", { cache: "force-cache" }).then((r) => {
-    if (!r.ok) throw new Error(`terrain.json: HTTP ${r.status}`);
-    return r.json();
-  }).then((d) => {
+  const ready = BL.content("factions", "terrain.json").then((d) => {
     TERRAIN = Object.fromEntries(Object.entries(LOOK).map(([k, l]) => [k, { ...l, ...(k ? d.terrain[k] : d.empty) }]));
   }).catch((e) => console.warn("Factions' content did not load:", e));
   /* Where a card's figures come from (the view's `provenance`): the rulebook prints no faction

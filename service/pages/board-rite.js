@@ -39,11 +39,7 @@
   // draws once `ready` settles; without them (offline) the kinds show by their keys.
   let TEXT = { factions: {}, tiles: {}, units: {}, powers: {} };
   const COST = {}, CODES = {}, OBJECTIVE = {};
-  const content = (name) => fetch(`/static/content/rite/${name}`, { cache: "force-cache" }).then((r) => {
-    if (!r.ok) throw new Error(`${name}: HTTP ${r.status}`);
-    return r.json();
-  });
-  const ready = Promise.all([content("texts.json"), content("factions.json")]).then(([texts, factions]) => {
+  const ready = Promise.all([BL.content("rite", "texts.json"), BL.content("rite", "factions.json")]).then(([texts, factions]) => {
     TEXT = texts;
     for (const [f, d] of Object.entries(factions.factions)) {
       CODES[d.code] = f;

@@ -679,6 +679,14 @@ const BL = (() => {
   let waitingNow = 0;
   let pageTitle = null;
 
+  /* A game's content file (rules/<game>/content/<name>: names, card text), cached by the browser. */
+  function content(game, name) {
+    return fetch(`/static/content/${game}/${name}`, { cache: "force-cache" }).then((r) => {
+      if (!r.ok) throw new Error(`${game}/${name}: HTTP ${r.status}`);
+      return r.json();
+    });
+  }
+
   /* A page's own title (a board's "(your move) …"), kept under the count of waiting games. */
   function setTitle(text) {
     pageTitle = text;
@@ -693,7 +701,7 @@ const BL = (() => {
   else headerCount();
 
   return {
-    el, svg, clear, setTitle, gameIdFromPath, takeToken, forgetToken, api, ApiError, commandId,
+    el, svg, clear, setTitle, content, gameIdFromPath, takeToken, forgetToken, api, ApiError, commandId,
     seatColour, seatName, seatChip, whoseTurn, outcomeText, when, statusBadge, compact,
     kvPanel, replaceKeepingOpen, renderBoard, seatLegend, describeEvent, logEntry, layout,
     // Each game's drawing and panels (board-<game>.js registers itself here); none for a game without one.

@@ -88,20 +88,17 @@ class Egress:
         host = host.strip("[]")
         ip = _address(host)
         if ip is not None:
-            return self._refusal(self.why_not(ip))
+            why = self.why_not(ip)
+            return None if why is None else _said(why)
         try:
-            found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+            found = _resolved(host, port)
         except (OSError, UnicodeError):
             return None
-        for *_, sockaddr in found:
-            got = _address(str(sockaddr[0]))
+        for got in found:
             why = "an address that is not an IP" if got is None else self.why_not(got)
             if why is not None:
-                return self._refusal(f"{host} resolves to {why}")
+                return _said(f"{host} resolves to {why}")
         return None
-
-    def _refusal(self, why: str | None) -> str | None:
-        return None if why is None else f"{why}: notices go to public addresses only"
 
     @contextmanager
     def guarded(self) -> Iterator[None]:
@@ -128,8 +125,17 @@ def refused() -> str | None:
     return why
 
 
+def _said(why: str) -> str:
+    return f"{why}: notices go to public addresses only"
+
+
+def _resolved(host: str, port: int, family: int = 0) -> list[Address | None]:
+    """Every address `host` names (None for one that is not an IP)."""
+    return [_address(str(sockaddr[0])) for *_, sockaddr in socket.getaddrinfo(host, port, family, socket.SOCK_STREAM)]
+
+
 def _refuse(why: str) -> None:
-    _here.refused = f"{why}: notices go to public addresses only"
+    _here.refused = _said(why)
     raise Refused(_here.refused)
 
 
@@ -149,10 +155,9 @@ def _on_event(event: str, args: tuple[Any, ...]) -> None:
     else:  # a name handed to connect itself: every address it may reach must be allowed
         _here.egress = None  # no guard on the lookup's own sockets
         try:
-            found = socket.getaddrinfo(host, port, sock.family, socket.SOCK_STREAM)
+            candidates = [a for a in _resolved(host, port, sock.family) if a is not None]
         finally:
             _here.egress = egress
-        candidates = [a for *_, sa in found if (a := _address(str(sa[0]))) is not None]
         if not candidates:
             _refuse(f"{host} resolves to no IP address")
     for each in candidates:
