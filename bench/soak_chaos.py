@@ -4,7 +4,8 @@ then the checks:
 
 - every command answered 200 (accepted) is in its game exactly once;
 - no command id was applied twice;
-- every game's export audits (hash chain, seed, every command re-run);
+- every game's export audits (hash chain, seed, every command re-run), the games still playing
+  ended first by their admin (before its end a game's admin exports only the log it may see);
 - every read model equals a fresh fold (each seat's board and the spectator's);
 - no notice was sent twice: both players have a signed webhook target on a local receiver,
   which counts deliveries by their `webhook-id` (the notice's idempotency key).
@@ -117,7 +118,9 @@ def start_serve(data: Path, port: int, log: Path) -> subprocess.Popen[bytes]:
     env.update(PYTHONPATH=str(ROOT), BOARDLOG_LOG="json", BOARDLOG_HEARTBEAT_MS="3000",
                # A soak's clients are all on one address and read far more than a person.
                BOARDLOG_ANON_RECORDS_PER_MINUTE="0", BOARDLOG_ANON_REPLAYS_PER_MINUTE="0",
-               BOARDLOG_TABLES_PER_MINUTE="0")
+               BOARDLOG_TABLES_PER_MINUTE="0",
+               # The webhook receiver listens on loopback, which targets may reach only when allowed.
+               BOARDLOG_NOTIFY_ALLOW="127.0.0.1")
     return subprocess.Popen(
         [sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--data", str(data), "--workers", "2"],
         env=env, cwd=ROOT, stdout=log.open("ab"), stderr=subprocess.STDOUT, start_new_session=True)
@@ -240,6 +243,12 @@ def check(url: str, games: list[Game], tally: Tally) -> list[str]:
     failures: list[str] = []
     with httpx.Client(base_url=url, timeout=60) as c:
         for g in games:
+            # A live game's admin exports the log it may see, redacted; the whole record is
+            # exported once the game is over, so the games still playing are ended first.
+            if call(c, tally, "GET", f"/v1/games/{g.gid}").json()["status"] == "active":
+                ended = call(c, tally, "POST", f"/v1/games/{g.gid}/abort", headers=bearer(g.admin))
+                if ended.status_code != 200:
+                    failures.append(f"{g.gid}: the admin's abort answered {ended.status_code}: {ended.text[:200]}")
             lines, head = settle(c, tally, g)
             record = [orjson.loads(x) for x in lines]
             applied = Counter(e["data"]["id"] for e in record if e.get("type") == COMMAND_ACCEPTED)
