@@ -1,8 +1,9 @@
 """Notifications: notice latency per channel, and the CPU the notices add per command.
 
 Ten race games are played at once through the real API, worker, projector and notifier, each
-seat claimed by a player; with targets, every player has an email target (a local aiosmtpd), an
-Apprise json:// target and a signed webhook (a local HTTP server). Latency runs from the moment
+seat claimed by a player; with targets, every player has an email target (a local aiosmtpd, its
+address confirmed by the link mailed to it), an Apprise json:// target and a signed webhook (a
+local HTTP server). Latency runs from the moment
 the command's answer reaches the player to the moment the receiver has the notice. The same load
 runs once more with no targets, for the CPU the notices add per accepted command.
 
@@ -49,7 +50,9 @@ class Stack:
         env = {**os.environ, "REDIS_URL": redis_url, "BOARDLOG_NAMESPACE": f"b{uuid.uuid4().hex[:8]}",
                "BOARDLOG_EXTRA_GAMES": RACE, "BOARDLOG_LOG": "json", "PYTHONPATH": str(ROOT),
                "BOARDLOG_SMTP_HOST": "127.0.0.1", "BOARDLOG_SMTP_PORT": str(mail_port), "BOARDLOG_SMTP_TLS": "none",
-               "BOARDLOG_PLAYERS_PER_MINUTE": "0"}
+               "BOARDLOG_PLAYERS_PER_MINUTE": "0", "BOARDLOG_SIGNINS_PER_MINUTE": "0",
+               # The receivers listen on loopback, which targets may reach only when allowed.
+               "BOARDLOG_NOTIFY_ALLOW": "127.0.0.1"}
         self.log = tempfile.NamedTemporaryFile(prefix="bench-notify-", suffix=".log", delete=False)  # noqa: SIM115
         cmd = [sys.executable, "-m", "service.cli"]
         self.roles = ["worker", "projector", "notifier", "api"]
@@ -84,7 +87,7 @@ class Stack:
             p.wait(timeout=20)
 
 
-def setup(url: str, web: Web, targets: bool) -> list[tuple[str, list[str]]]:
+def setup(url: str, mail: MailBox, web: Web, targets: bool) -> list[tuple[str, list[str]]]:
     games = []
     with httpx.Client(base_url=url, timeout=30) as c:
         for _ in range(GAMES):
@@ -99,6 +102,9 @@ def setup(url: str, web: Web, targets: bool) -> list[tuple[str, list[str]]]:
                                  {"kind": "apprise", "address": f"json://127.0.0.1:{web.port}/apprise"},
                                  {"kind": "webhook", "address": web.url("/hook")}):
                         assert c.post("/v1/me/targets", json=body, headers=h).status_code == 201
+                    # The address's confirmation link, used as its reader would (mailed before the 201).
+                    token = mail.confirmations(f"{p['id']}@example.org")[-1]
+                    assert c.post("/v1/confirmations", json={"token": token}).status_code == 200
             games.append((g["id"], tokens))
     return games
 
@@ -143,6 +149,8 @@ def received(mail: MailBox, web: Web) -> dict[str, dict[tuple[str, int], float]]
     """When each receiver first had each notice, by (game, seq)."""
     out: dict[str, dict[tuple[str, int], float]] = {"email": {}, "apprise": {}, "webhook": {}}
     for m in list(mail.mails):
+        if m["X-Boardlog-Notice"] is None:  # an address's confirmation mail
+            continue
         gid, seq = m["X-Boardlog-Notice"].split(":")[:2]
         out["email"].setdefault((gid, int(seq)), float(m["X-Received-At"]))
     for h in web.at("/hook"):
@@ -176,7 +184,7 @@ def main() -> None:
             stack = Stack(server.url, mail.port)
             try:
                 url = f"http://127.0.0.1:{stack.port}"
-                games = setup(url, web, targets)
+                games = setup(url, mail, web, targets)
                 for _ in range(args.runs):
                     seats = whose_turn(url, games)
                     before = stack.cpu(server.proc.pid)

@@ -92,8 +92,19 @@ class PlayerKeys:
         return f"{self.base}:games:{pid}"
 
     def email(self, address: str) -> str:
-        """An email address (by the digest of its case-folded form) -> the player who set it."""
+        """An email address (by the digest of its case-folded form) -> the player whose own
+        address it is, confirmed by its mail's link (the sign-in mail goes there); an entry
+        written before addresses were confirmed names the first player who set it."""
         return f"{self.base}:email:{digest(address.casefold())}"
+
+    def confirmed(self, pid: str) -> str:
+        """The addresses (digests of their case-folded forms) the player confirmed by a link
+        mailed to each: notices and sign-in links go only to those."""
+        return f"{self.base}:confirmed:{pid}"
+
+    def confirm(self, token_digest: str) -> str:
+        """A confirmation link's token (by digest) -> the player and the address it confirms."""
+        return f"{self.base}:confirm:{token_digest}"
 
     def named(self, name: str) -> str:
         """The ids of the players with this name (by name_key: a name may be any player's),
@@ -158,13 +169,12 @@ class PlayerStore:
         if email is not None:
             record["email"] = email
 
+        # The address counts (sign-in mail, notices) once its confirmation link is used.
         async def write() -> None:
             pipe = self.aio.pipeline(transaction=True)
             pipe.hset(self.keys.player(player.id), mapping=record)  # type: ignore[arg-type]
             pipe.set(self.keys.key(digest(key)), player.id)
             pipe.sadd(self.keys.named(name), player.id)
-            if email is not None:  # for a sign-in link by mail: the first player of an address
-                pipe.set(self.keys.email(email), player.id, nx=True)
             await pipe.execute()
 
         await self._run(write)
@@ -176,6 +186,22 @@ class PlayerStore:
             return None
         email = record.get(b"email")
         return Player(pid, _text(record[b"name"]), None if email is None else _text(email), float(record[b"created"]))
+
+    async def email_confirmed(self, player: Player) -> bool:
+        """Whether the player's own address is confirmed (no address: False)."""
+        if player.email is None:
+            return False
+        email = player.email
+
+        async def read() -> list[Any]:
+            pipe = self.aio.pipeline(transaction=False)
+            pipe.sismember(self.keys.confirmed(player.id), digest(email.casefold()))
+            pipe.get(self.keys.email(email))
+            got: list[Any] = await pipe.execute()
+            return got
+
+        member, holder = await self._run(read)
+        return bool(member) or (holder is not None and _text(holder) == player.id)
 
     async def named(self, name: str) -> list[str]:
         """The ids of the players whose name matches `name` (by name_key), oldest id order."""

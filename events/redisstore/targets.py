@@ -32,6 +32,8 @@ LEASE_MS = 60_000
 FEED_ENTRIES = 100
 DEAD_LETTERS = 50
 MAGIC_SECONDS = 15 * 60
+# A confirmation link waits for its mailbox's owner a few days (mail read after a weekend).
+CONFIRM_SECONDS = 3 * 86400
 # A reply-to-play token lives as long as a prompt may wait; the seq it carries ends it sooner.
 REPLY_SECONDS = 30 * 86400
 # Notice latency buckets, seconds (prometheus' histogram: each counts the sends at or below it).
@@ -50,11 +52,14 @@ class Target:
     # Capabilities the sends need: the webhook's signing secret, the unsubscribe link's token.
     secret: str = field(default="", repr=False)
     unsubscribe: str = field(default="", repr=False)
+    # An email target is sent nothing until its address is confirmed by the link mailed to
+    # it. A target stored before addresses were confirmed has no such field, and counts.
+    confirmed: bool = True
 
     def public(self) -> dict[str, Any]:
         """The target as its player's page lists it: never its secret or tokens."""
         return {"id": self.id, "kind": self.kind, "address": self.address, "events": list(self.events),
-                "digest": self.digest, "created": self.created}
+                "digest": self.digest, "created": self.created, "confirmed": self.confirmed}
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,13 +82,13 @@ def _text(raw: Any) -> str:
 def _target(pid: str, raw: bytes) -> Target:
     d = orjson.loads(raw)
     return Target(d["id"], pid, d["kind"], d["address"], tuple(d["events"]), bool(d.get("digest")),
-                  float(d["created"]), d.get("secret", ""), d.get("unsubscribe", ""))
+                  float(d["created"]), d.get("secret", ""), d.get("unsubscribe", ""), d.get("confirmed", True))
 
 
 def _record(t: Target) -> bytes:
     return orjson.dumps({"id": t.id, "kind": t.kind, "address": t.address, "events": list(t.events),
                          "digest": t.digest, "created": t.created, "secret": t.secret,
-                         "unsubscribe": t.unsubscribe})
+                         "unsubscribe": t.unsubscribe, "confirmed": t.confirmed})
 
 
 def webhook_secret() -> str:
@@ -177,11 +182,13 @@ class TargetStore:
     # -- targets ---------------------------------------------------------------------------
 
     @reports_unavailable
-    def add(self, pid: str, kind: str, address: str, events: Sequence[str] = EVENTS, digest_mail: bool = False) -> tuple[Target, str]:
+    def add(self, pid: str, kind: str, address: str, events: Sequence[str] = EVENTS, digest_mail: bool = False,
+            confirmed: bool = True) -> tuple[Target, str]:
         """A new target of `pid`, and its one-time secret: the webhook's signing secret, the
-        Atom feed's key ("" for the others)."""
+        Atom feed's key ("" for the others). An email target not `confirmed` waits for its
+        address's link (`confirm`)."""
         t = Target(secrets.token_hex(6), pid, kind, address, tuple(events), digest_mail, self.clock(),
-                   webhook_secret() if kind == "webhook" else "", secrets.token_urlsafe(18))
+                   webhook_secret() if kind == "webhook" else "", secrets.token_urlsafe(18), confirmed)
         shown = t.secret
         feed_key = secrets.token_urlsafe(24) if kind == "atom" else ""
         pipe = self.r.pipeline(transaction=True)
@@ -215,11 +222,23 @@ class TargetStore:
 
     @reports_unavailable
     def update(self, t: Target) -> bool:
-        """Write a changed target's choices (events, digest); False when it is gone."""
-        if not self.r.hexists(self.keys.targets(t.player), t.id):
-            return False
-        self.r.hset(self.keys.targets(t.player), t.id, _record(t))
-        return True
+        """Write a changed target's choices (events, digest) onto the stored one; False when it
+        is gone. A transaction: a confirmation meanwhile is kept."""
+        key = self.keys.targets(t.player)
+        with self.r.pipeline(transaction=True) as pipe:
+            while True:
+                try:
+                    pipe.watch(key)
+                    raw = pipe.hget(key, t.id)
+                    if raw is None:
+                        return False
+                    stored = _target(t.player, raw)
+                    pipe.multi()
+                    pipe.hset(key, t.id, _record(replace(stored, events=t.events, digest=t.digest)))
+                    pipe.execute()
+                    return True
+                except redis.WatchError:
+                    continue
 
     @reports_unavailable
     def remove(self, pid: str, tid: str) -> bool:
@@ -437,6 +456,72 @@ class TargetStore:
         """What a reply token is bound to, once (it is deleted as it is read)."""
         raw = self.r.getdel(self.keys.reply(digest(token)))
         return None if raw is None else dict(orjson.loads(raw))
+
+    # -- confirmed addresses ---------------------------------------------------------------
+
+    @reports_unavailable
+    def address_confirmed(self, pid: str, address: str) -> bool:
+        """Whether `pid` confirmed `address` (or holds it as their own from before addresses
+        were confirmed)."""
+        keys = self.keys.players
+        pipe = self.r.pipeline(transaction=False)
+        pipe.sismember(keys.confirmed(pid), digest(address.casefold()))
+        pipe.get(keys.email(address))
+        member, holder = pipe.execute()
+        return bool(member) or (holder is not None and _text(holder) == pid)
+
+    @reports_unavailable
+    def confirm_link(self, pid: str, address: str) -> str:
+        """A token for the link that confirms `address` for `pid`, valid CONFIRM_SECONDS."""
+        token = secrets.token_urlsafe(24)
+        self.r.set(self.keys.players.confirm(digest(token)), orjson.dumps({"player": pid, "address": address}),
+                   ex=CONFIRM_SECONDS)
+        return token
+
+    @reports_unavailable
+    def confirming(self, token: str) -> tuple[str, str] | None:
+        """The player and address a confirmation token names, left in place (the link's page
+        asks before it confirms: mail scanners open links)."""
+        raw = self.r.get(self.keys.players.confirm(digest(token)))
+        if raw is None:
+            return None
+        d = orjson.loads(raw)
+        return d["player"], d["address"]
+
+    @reports_unavailable
+    def confirm(self, token: str) -> tuple[str, str] | None:
+        """Use a confirmation token, once: its address counts for its player from now on. Their
+        email targets of that address are confirmed, and if it is the player's own address,
+        the sign-in mail goes to this player (the latest to confirm it). None for a token used,
+        expired or wrong. One transaction: a target changed meanwhile makes it read again."""
+        keys = self.keys.players
+        link = keys.confirm(digest(token))
+        with self.r.pipeline(transaction=True) as pipe:
+            while True:
+                try:
+                    pipe.watch(link)
+                    raw = pipe.get(link)
+                    if raw is None:
+                        return None
+                    d = orjson.loads(raw)
+                    pid, address = str(d["player"]), str(d["address"])
+                    folded = address.casefold()
+                    pipe.watch(self.keys.targets(pid), keys.player(pid))
+                    stored: dict[bytes, bytes] = pipe.hgetall(self.keys.targets(pid))
+                    own = pipe.hget(keys.player(pid), "email")
+                    changed = [replace(t, confirmed=True) for t in (_target(pid, v) for v in stored.values())
+                               if t.kind == "email" and not t.confirmed and t.address.casefold() == folded]
+                    pipe.multi()
+                    pipe.delete(link)
+                    pipe.sadd(keys.confirmed(pid), digest(folded))
+                    for t in changed:
+                        pipe.hset(self.keys.targets(pid), t.id, _record(t))
+                    if own is not None and _text(own).casefold() == folded:
+                        pipe.set(keys.email(address), pid)
+                    pipe.execute()
+                    return pid, address
+                except redis.WatchError:
+                    continue
 
     @reports_unavailable
     def player_by_email(self, address: str) -> str | None:

@@ -15,6 +15,7 @@ from service.bootstrap import Parts, api_parts
 from service.http import (
     commands,
     conditional,
+    confirmations,
     docs,
     errors,
     forks,
@@ -43,7 +44,8 @@ log = structlog.get_logger("boardlog.api")
 # In the order their paths appear in the OpenAPI. Notifications go here too.
 ROUTERS: tuple[APIRouter, ...] = (health.router, games.router, commands.router, reads.router, moves.router,
                                   messages.router, conditional.router,
-                                  players.router, seats.router, tables.router, targets_.router, vacation.router,
+                                  players.router, seats.router, tables.router, targets_.router, confirmations.router,
+                                  vacation.router,
                                   metrics_.router,
                                   keys.router, forks.router, pages.router, docs.router)
 

@@ -26,8 +26,8 @@ from prometheus_client.registry import Collector
 from events.redisstore.targets import LATENCY_BUCKETS, TargetStore
 from service.http.credentials import bearer_token
 from service.http.errors import ApiError
+from service.http.mails import notify
 from service.http.parts import parts
-from service.http.targets import notify
 
 router = APIRouter()
 

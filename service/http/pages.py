@@ -54,6 +54,11 @@ async def signin_page() -> HTMLResponse:
     return page("signin.html")
 
 
+@router.get("/confirm", include_in_schema=False)
+async def confirm_page() -> HTMLResponse:
+    return page("confirm.html")
+
+
 @router.get("/me", include_in_schema=False)
 async def me_page() -> HTMLResponse:
     return page("me.html")

@@ -1,5 +1,5 @@
-"""Players: create one (its key and sign-in link), sign in a device (the session cookie), the
-player asking, their sessions and signing them out.
+"""Players: create one (its key and sign-in link, and its email's confirmation mail), sign in a
+device (the session cookie), the player asking, their sessions and signing them out.
 
 A key or session secret appears in one answer only, the one that created it; log lines name a
 player by id.
@@ -19,6 +19,7 @@ from service.http.auth import Caller, check_origin, current_player, request_sche
 from service.http.body import json_body
 from service.http.credentials import COOKIE
 from service.http.errors import ApiError
+from service.http.mails import ask_confirmation
 from service.http.parts import parts
 from service.http.responses import json_response
 
@@ -81,8 +82,10 @@ async def create_player(request: Request) -> Response:
     player, key = await p.players.create(name, email)
     log.info("player.created", player=player.id)
     # The key rides in the fragment: a browser never sends it to a server, so no log holds it.
-    return json_response({"id": player.id, "name": player.name, "key": key, "signin_url": f"/signin#key={key}"},
-                         201, {"Cache-Control": "no-store"})
+    out: dict[str, Any] = {"id": player.id, "name": player.name, "key": key, "signin_url": f"/signin#key={key}"}
+    if email is not None:
+        out["confirmation_mailed"] = await ask_confirmation(request, player.id, name, email)
+    return json_response(out, 201, {"Cache-Control": "no-store"})
 
 
 @router.post("/v1/sessions", status_code=201, summary="Sign this device in with a player key (sets the cookie)")
@@ -112,8 +115,9 @@ async def sign_in(request: Request) -> Response:
 
 
 @router.get("/v1/me", summary="The signed-in player")
-async def me(who: Me) -> Response:
-    return json_response({**player_json(who.player, own=True), "session": who.session})
+async def me(who: Me, request: Request) -> Response:
+    confirmed = await parts(request).players.email_confirmed(who.player)
+    return json_response({**player_json(who.player, own=True), "email_confirmed": confirmed, "session": who.session})
 
 
 @router.get("/v1/me/sessions", summary="The signed-in player's sessions (never their secrets)")

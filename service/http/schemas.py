@@ -31,7 +31,8 @@ ERROR_CODES: tuple[str, ...] = (
     "unknown_command", "bad_args", "bad_entropy", "bad_seats", "name_not_text", "name_empty", "name_too_long",
     "name_bad_character", "name_taken", "bad_options", "unknown_player", "ambiguous_player", "player_twice",
     "bad_expiry", "bad_seat", "bad_cursor", "number_out_of_range", "bad_seq", "bad_step", "bad_page", "bad_target",
-    "bad_quiet_hours", "bad_email", "rate_limited", "internal_error", "store_unavailable",
+    "bad_quiet_hours", "bad_email", "no_email", "already_confirmed", "not_an_email_target", "address_unconfirmed",
+    "bad_confirmation_link", "mail_unavailable", "rate_limited", "internal_error", "store_unavailable",
     # Read your own writes and shared watchers (service/http/freshness.py, events/redisstore/watchers.py)
     "too_many_streams", "streams_full", "projection_behind", "seq_not_reached",
     # Table talk and conditional moves (events/domain/platform/talk.py, events/domain/queued.py)
@@ -372,6 +373,9 @@ class PlayerCreated(BaseModel):
     name: str
     key: str = Field(description="the player key (shown once)")
     signin_url: str
+    confirmation_mailed: bool | None = Field(None, description=(
+        "with an email: whether its confirmation link was mailed (the address is sent nothing, sign-in "
+        "links included, until the link is used)"))
 
 
 class PlayerOut(BaseModel):
@@ -392,6 +396,7 @@ class SignedIn(BaseModel):
 
 class Me(PlayerOut):
     email: str | None
+    email_confirmed: bool = Field(description="whether the email's mailed link was used (false with no email)")
     session: str | None
 
 
@@ -461,6 +466,8 @@ class TargetShown(BaseModel):
     events: list[str]
     digest: bool
     created: str | float
+    confirmed: bool = Field(description="false for an email target until the link mailed to its address is used: "
+                                        "it is sent nothing until then")
     failing: Failing | None = Field(description="its last failure, while it fails")
 
 
@@ -481,16 +488,24 @@ class VacationOut(BaseModel):
     games: list[str] = Field(description="the games whose clocks the running (or last) vacation stopped")
 
 
+class OwnEmail(BaseModel):
+    address: str
+    confirmed: bool = Field(description="whether its mailed link was used: sign-in links go only to a confirmed address")
+
+
 class Targets(BaseModel):
     targets: list[TargetShown]
     dead_letters: Any = Field(description="the notices given up on")
     quiet: Quiet
+    email: OwnEmail | None = Field(description="the player's own address, if any")
 
 
 class TargetAdded(BaseModel):
     target: TargetShown
     secret: str | None = Field(None, description="a webhook's signing secret (shown once)")
     feed_url: str | None = Field(None, description="an Atom feed's URL, with its key (shown once)")
+    confirmation_mailed: bool | None = Field(None, description=(
+        "an email target of an address not confirmed yet: whether its confirmation link was mailed"))
 
 
 class TargetChanged(BaseModel):
@@ -504,6 +519,16 @@ class TestSent(BaseModel):
 
 class MailSent(BaseModel):
     sent: str = Field(description="always the same words: whether a player has the address is not told")
+
+
+class ConfirmationMailed(BaseModel):
+    mailed: bool
+    message: str
+
+
+class Confirmed(BaseModel):
+    address: str = Field(description="the address confirmed: notices (and, for the player's own, sign-in links) go to it")
+    player: str | None = Field(description="the name of the player it was confirmed for")
 
 
 # --- table talk and conditional moves ---------------------------------------------------------
@@ -573,7 +598,7 @@ MODELS: tuple[type[BaseModel], ...] = (
     Error, ErrorBody, NewGame, GameCreated, Summary, Lobby, GameTypes, Health, CommandIn, Queued, CommandResult,
     EntropyIn, View, Legal, EventsPage, MovesPage, ReplayStep, AuditReport, NewPlayer, PlayerCreated, SignIn, SignedIn, Me,
     Sessions, ClaimIn, Claimed, SeatHeld, MyGames, Targets, TargetAdded, TargetChanged, TestSent, Quiet,
-    MailSent, VacationOut,
+    MailSent, ConfirmationMailed, Confirmed, OwnEmail, VacationOut,
     MessageIn, Messages, HideIn, MuteIn, Muted, QueueIn, SeatQueue,
     RefereeIn, RefereeMade, ForkSeatIn, ForkIn, ForkOrigin, ForkCreated,
     Keys,
@@ -693,10 +718,10 @@ OPERATIONS: dict[tuple[str, str], Op] = {
     ("POST", "/v1/tables/{gid}/join"): Op({}, (401, 403, 404, 409, 413, *_E), _PLAYER),
     ("POST", "/v1/tables/{gid}/cancel"): Op({}, (401, 403, 404, 409, *_E), _PLAYER),
     ("GET", "/v1/me/targets"): Op({200: Targets}, (401, *_E), _PLAYER),
-    ("POST", "/v1/me/targets"): Op({201: TargetAdded}, (401, 403, 413, *_E), _PLAYER),
+    ("POST", "/v1/me/targets"): Op({201: TargetAdded}, (401, 403, 413, 429, *_E), _PLAYER),
     ("PATCH", "/v1/me/targets/{tid}"): Op({200: TargetChanged}, (401, 403, 404, 413, *_E), _PLAYER),
     ("DELETE", "/v1/me/targets/{tid}"): Op({204: None}, (401, 403, 404, *_E), _PLAYER),
-    ("POST", "/v1/me/targets/{tid}/test"): Op({200: TestSent}, (401, 403, 404, *_E), _PLAYER),
+    ("POST", "/v1/me/targets/{tid}/test"): Op({200: TestSent}, (401, 403, 404, 409, *_E), _PLAYER),
     ("PUT", "/v1/me/quiet"): Op({200: Quiet}, (401, 403, 413, *_E), _PLAYER),
     ("GET", "/v1/me/vacation"): Op({200: VacationOut}, (401, *_E), _PLAYER),
     ("POST", "/v1/me/vacation"): Op({200: VacationOut}, (401, 403, 409, 413, *_E), _PLAYER),
@@ -705,6 +730,10 @@ OPERATIONS: dict[tuple[str, str], Op] = {
     ("GET", "/unsubscribe/{token}"): Op({200: "text/html"}, (404, *_E), _NONE, pages=(404,)),
     ("POST", "/unsubscribe/{token}"): Op({200: "text/html"}, (404, *_E), _NONE, pages=(404,)),
     ("POST", "/v1/signin-mail"): Op({202: MailSent}, (413, 429, *_E), _NONE),
+    ("POST", "/v1/me/email/confirmation"): Op({202: ConfirmationMailed}, (401, 403, 404, 409, 429, *_E), _PLAYER),
+    ("POST", "/v1/me/targets/{tid}/confirmation"): Op({202: ConfirmationMailed}, (401, 403, 404, 409, 429, *_E),
+                                                       _PLAYER),
+    ("POST", "/v1/confirmations"): Op({200: Confirmed}, (403, 404, 413, 429, *_E), _NONE),
     ("POST", "/v1/sessions/magic"): Op({201: SignedIn}, (401, 403, 413, 429, *_E), _NONE),
     ("GET", "/metrics"): Op({200: "text/plain"}, (401, 414, 422), _NONE),
     ("GET", "/v1/keys"): Op({200: Keys}, (414, 422, 500), _NONE),

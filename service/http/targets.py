@@ -1,4 +1,5 @@
-"""Notification targets on the player's page: add, list (with "this target is failing" and the
+"""Notification targets on the player's page: add (an email target waits for its address's
+confirmation, service/http/confirmations.py), list (with "this target is failing" and the
 last error), change which events notify, test and remove; quiet hours; the Atom feed; the
 unsubscribe link of every mail; and signing in by a link mailed to the player's address.
 
@@ -9,9 +10,6 @@ from __future__ import annotations
 
 import time
 import uuid
-from datetime import UTC, datetime
-from email.message import EmailMessage
-from email.utils import format_datetime, make_msgid
 from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
@@ -22,10 +20,11 @@ from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from events.redisstore.targets import Quiet, Target, with_choices
-from service.bootstrap import NotifyParts, notify_parts
+from service.bootstrap import NotifyParts
 from service.http.auth import Caller, check_origin, current_player, request_scheme
 from service.http.credentials import COOKIE
 from service.http.errors import ApiError
+from service.http.mails import ask_confirmation, link_mail, notify, send
 from service.http.parts import parts
 from service.http.players import COOKIE_DAYS, email_of, limited, player_json
 from service.http.responses import json_response
@@ -34,7 +33,6 @@ from workers.notify.channels import (
     check_apprise,
     check_webhook_url,
     masked,
-    send_mail_async,
 )
 from workers.notify.egress import Egress
 from workers.notify.jobs import Sender
@@ -48,15 +46,6 @@ router = APIRouter()
 Me = Annotated[Caller, Depends(current_player)]
 EventName = Literal["turn", "over"]
 ADDRESS_CHARS = 2000
-
-
-def notify(request: Request) -> NotifyParts:
-    """The notifications' parts of this app, made from its parts on first use."""
-    state = request.app.state
-    got = getattr(state, "notify", None)
-    if not isinstance(got, NotifyParts):
-        got = state.notify = notify_parts(parts(request).core)
-    return got
 
 
 class NewTarget(BaseModel):
@@ -129,8 +118,10 @@ async def list_targets(who: Me, request: Request) -> Response:
     pid = who.player.id
     targets, failing, dead, quiet = await run_in_threadpool(
         lambda: (n.targets.targets(pid), n.targets.failing(pid), n.targets.dead_letters(pid), n.targets.quiet(pid)))
+    own = who.player.email
+    email = None if own is None else {"address": own, "confirmed": await parts(request).players.email_confirmed(who.player)}
     return json_response({"targets": [_shown(t, failing) for t in targets], "dead_letters": dead,
-                          "quiet": {"tz": quiet.tz, "start": quiet.start, "end": quiet.end}})
+                          "quiet": {"tz": quiet.tz, "start": quiet.start, "end": quiet.end}, "email": email})
 
 
 def _address(body: NewTarget, who: Caller, egress: Egress) -> str:
@@ -172,17 +163,25 @@ def _unreachable(url: str, kind: str, egress: Egress) -> str | None:
 @router.post("/v1/me/targets", status_code=201, summary="Add a notification target")
 async def add_target(body: NewTarget, who: Me, request: Request) -> Response:
     """A webhook's answer holds its signing `secret`, and a feed's its `feed_url` (with its key):
-    the only time either is shown."""
+    the only time either is shown. An email target of an address the player has not confirmed
+    waits for the link mailed to it (`confirmation_mailed` says whether it went), and is sent
+    nothing until then."""
     if body.digest and body.kind != "email":
         raise ApiError(422, "bad_target", "digest: only an email target sends a daily digest")
     if not body.events:
         raise ApiError(422, "bad_target", "events: at least one of turn, over")
     n = notify(request)
+    pid = who.player.id
     address = await run_in_threadpool(_address, body, who, n.config.egress)
-    t, shown = await run_in_threadpool(n.targets.add, who.player.id, body.kind, address,
-                                       list(dict.fromkeys(body.events)), body.digest)
-    log.info("target.added", player=who.player.id, target=t.id, channel=t.kind, to=masked(address) if address else None)
+    confirmed = body.kind != "email" or await run_in_threadpool(n.targets.address_confirmed, pid, address)
+    mailed = None if confirmed else await ask_confirmation(request, pid, who.player.name, address)
+    t, shown = await run_in_threadpool(n.targets.add, pid, body.kind, address,
+                                       list(dict.fromkeys(body.events)), body.digest, confirmed)
+    log.info("target.added", player=pid, target=t.id, channel=t.kind, to=masked(address) if address else None,
+             confirmed=confirmed)
     out: dict[str, Any] = {"target": _shown(t, {})}
+    if mailed is not None:
+        out["confirmation_mailed"] = mailed
     if t.kind == "webhook":
         out["secret"] = shown
     if t.kind == "atom":
@@ -222,6 +221,9 @@ async def remove_target(tid: str, who: Me, request: Request) -> Response:
 async def test_target(tid: str, who: Me, request: Request) -> Response:
     """Answers whether it went through and, if not, why (the target then shows as failing)."""
     t = await _own(request, who, tid)
+    if not t.confirmed:
+        raise ApiError(409, "address_unconfirmed", f"{t.address} is not confirmed yet: open the link mailed to it "
+                       "(or ask for another), then test")
     n = notify(request)
     now = time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime())
     notice = Notice("test", "boardlog", 0, 0, who.player.name, "turn", "a test: nothing to do", "", now)
@@ -333,23 +335,12 @@ async def signin_mail(body: SigninMail, request: Request) -> Response:
 
 async def _mail_link(n: NotifyParts, address: str, token: str, pid: str) -> None:
     link = f"{n.config.public_url.rstrip('/')}/signin#magic={token}"
-    msg = EmailMessage()
-    msg["Subject"] = "boardlog: your sign-in link"
-    msg["From"] = n.config.mail.sender
-    msg["To"] = address
-    msg["Date"] = format_datetime(datetime.now(UTC))
-    msg["Message-ID"] = make_msgid(domain="boardlog")
-    msg["Auto-Submitted"] = "auto-generated"
-    msg.set_content(f"Open this link to sign in to boardlog (once, within 15 minutes):\n\n{link}\n\n"
-                    "If you did not ask for it, ignore this mail: nobody is signed in without the link.\n")
-    msg.add_alternative(f'<!doctype html><html><body><p><a href="{link}">Sign in to boardlog</a> (once, within '
-                        "15 minutes).</p><p>If you did not ask for it, ignore this mail.</p></body></html>",
-                        subtype="html")
-    try:
-        await send_mail_async(n.config.mail, msg)
-        log.info("signin_mail.sent", player=pid, to=masked(address))
-    except SendFailed as e:
-        log.warning("signin_mail.failed", player=pid, to=masked(address), error=str(e))
+    await send(n, link_mail(
+        n, address, "boardlog: your sign-in link",
+        f"Open this link to sign in to boardlog (once, within 15 minutes):\n\n{link}\n\n"
+        "If you did not ask for it, ignore this mail: nobody is signed in without the link.\n",
+        f'<p><a href="{link}">Sign in to boardlog</a> (once, within 15 minutes).</p>'
+        "<p>If you did not ask for it, ignore this mail.</p>"), "signin_mail", pid)
 
 
 @router.post("/v1/sessions/magic", status_code=201, summary="Sign this device in with a mailed one-time link")

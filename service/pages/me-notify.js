@@ -1,6 +1,7 @@
 /* The player's page, notifications: their targets (email, Apprise, webhook, Atom feed), each
- * with what it tells of, "this target is failing" and its last error, Test and Remove; adding
- * one (a webhook's secret and a feed's address are shown once); quiet hours; browser notices. */
+ * with what it tells of, "this target is failing" and its last error, Test and Remove; an email
+ * address not yet confirmed, with its link to send again; adding one (a webhook's secret and a
+ * feed's address are shown once); quiet hours; browser notices. */
 "use strict";
 
 (() => {
@@ -23,21 +24,33 @@
     }
   }
 
+  // The confirmation mail again: for an email target, or (no target) the player's own address.
+  function sendAgain(path, address) {
+    return BL.el("button", { type: "button", class: "secondary", text: "Send the link again",
+      onclick: () => act(path, "POST", {}, () => Account.show(msg, "ok",
+        `A confirmation link is on its way to ${address}: open it to confirm the address.`)) });
+  }
+
   function row(t) {
     const base = "/v1/me/targets/" + encodeURIComponent(t.id);
     const where = t.kind === "atom" ? "Atom feed" : `${KINDS[t.kind]}: ${t.address}`;
-    const state = t.failing
-      ? BL.el("span", { class: "target-failing" }, BL.el("strong", { text: "This target is failing" }),
-        ` (${t.failing.gave_up ? "gave up" : "retrying"}): ${t.failing.error}`)
-      : BL.el("span", { class: "muted", text: "working" });
+    const state = !t.confirmed
+      ? BL.el("span", { class: "target-unconfirmed" }, BL.el("strong", { text: "Not confirmed" }),
+        ": open the link mailed to this address")
+      : t.failing
+        ? BL.el("span", { class: "target-failing" }, BL.el("strong", { text: "This target is failing" }),
+          ` (${t.failing.gave_up ? "gave up" : "retrying"}): ${t.failing.error}`)
+        : BL.el("span", { class: "muted", text: "working" });
     return BL.el("tr", { "data-target": t.id, class: t.failing ? "failing" : null },
       BL.el("td", { "data-label": "Where" }, BL.el("span", { text: where + (t.digest ? " (daily digest)" : "") })),
       BL.el("td", { "data-label": "Tells of", text: t.events.map((e) => EVENTS[e] || e).join(", ") }),
       BL.el("td", { "data-label": "State" }, state),
       BL.el("td", { "data-label": "" }, BL.el("span", {},
-        BL.el("button", { type: "button", class: "secondary", text: "Test",
-          onclick: () => act(base + "/test", "POST", {}, (out) => Account.show(msg, out.sent ? "ok" : "error",
-            out.sent ? "Test notice sent." : "The test failed: " + out.error)) }),
+        t.confirmed
+          ? BL.el("button", { type: "button", class: "secondary", text: "Test",
+            onclick: () => act(base + "/test", "POST", {}, (out) => Account.show(msg, out.sent ? "ok" : "error",
+              out.sent ? "Test notice sent." : "The test failed: " + out.error)) })
+          : sendAgain(base + "/confirmation", t.address),
         " ",
         BL.el("button", { type: "button", class: "secondary", text: "Remove",
           onclick: () => act(base, "DELETE") }))));
@@ -50,6 +63,15 @@
     } catch (e) {
       if (e.status === 401) return; // signed out: me.js says so
       throw e;
+    }
+    const own = document.getElementById("own-email");
+    BL.clear(own);
+    own.classList.toggle("hidden", !data.email);
+    if (data.email) {
+      own.append("Your email address, ", BL.el("strong", { text: data.email.address }),
+        data.email.confirmed ? ", is confirmed: sign-in links by mail go to it." : ", is not confirmed yet: "
+          + "boardlog mails it no sign-in link until you open the link it was sent. ");
+      if (!data.email.confirmed) own.append(sendAgain("/v1/me/email/confirmation", data.email.address));
     }
     BL.clear(rows);
     if (data.targets.length) rows.append(...data.targets.map(row));
@@ -81,6 +103,10 @@
     act("/v1/me/targets", "POST", body, (out) => {
       address.value = "";
       BL.clear(once);
+      if (out.confirmation_mailed !== undefined) once.append(BL.el("div", { class: "msg info",
+        text: out.confirmation_mailed ? `A confirmation link is on its way to ${out.target.address}: `
+          + "this target gets nothing until you open it."
+          : "The confirmation mail could not be sent just now: use “Send the link again” later." }));
       if (out.secret) once.append(BL.el("div", { class: "msg info" }, "The webhook's signing secret (shown once): ",
         BL.el("code", { text: out.secret })));
       if (out.feed_url) once.append(BL.el("div", { class: "msg info" }, "Your feed (keep the address private): ",

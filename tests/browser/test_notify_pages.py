@@ -1,6 +1,7 @@
 """The notifications on the pages, in headless chromium against a live stack: the tab title
-counts the games waiting on the player within 2 s of the opponent's move, and the player's page
-adds, tests (showing "this target is failing" with the error) and removes targets."""
+counts the games waiting on the player within 2 s of the opponent's move, the player's page
+adds, tests (showing "this target is failing" with the error) and removes targets, and an email
+target waits for the link mailed to its address, opened on the confirmation page."""
 
 from __future__ import annotations
 
@@ -14,9 +15,9 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import CHROMIUM
-from tests.conftest import Stack
+from tests.conftest import Stack, child_env, running_stack, wait_for
 from tests.integration.helpers import bearer, command, player, table
-from tests.support.receivers import Web
+from tests.support.receivers import MailBox, Web
 
 pytestmark = [
     pytest.mark.browser,
@@ -136,3 +137,53 @@ def test_tabs_share_one_stream_of_the_waiting_count_and_none_polls(stack: Stack,
         second.wait_for_function("document.title.startsWith('(1) ')", timeout=5000)
         assert streams["opened"] == opened + 1, streams  # (a closed tab's requests report no end)
         assert not errors, errors
+
+
+def test_an_email_target_waits_for_the_link_mailed_to_it_and_the_page_confirms_it_on_a_click(
+        redis_url: str, namespace: str, tmp_path: Path, new_page: Any, shots: Path) -> None:
+    box = MailBox().start()
+    env = child_env(redis_url, namespace, BOARDLOG_SMTP_HOST="127.0.0.1", BOARDLOG_SMTP_PORT=str(box.port),
+                    BOARDLOG_SMTP_TLS="none")
+    try:
+        with running_stack(env, tmp_path) as stack, stack.client() as c:
+            bob = player(c, "bob")
+            inbox = "bob-page@example.org"
+            page = new_page()
+            page.goto(stack.url + bob["signin_url"])
+            expect(page.locator("#who")).to_have_text("bob")
+            page.goto(stack.url + "/me")
+            page.select_option("#target-kind", "email")
+            page.fill("#target-address", inbox)
+            page.get_by_role("button", name="Add", exact=True).click()
+            expect(page.locator("#target-once")).to_contain_text(f"A confirmation link is on its way to {inbox}")
+            row = page.locator("#targets tbody tr").first
+            expect(row).to_contain_text("Not confirmed")
+            expect(row.get_by_role("button", name="Test")).to_have_count(0)
+            row.get_by_role("button", name="Send the link again").click()
+            expect(page.locator("#notify-msg")).to_contain_text(f"A confirmation link is on its way to {inbox}")
+            wait_for(lambda: len(box.confirmations(inbox)) == 2, timeout=10)
+            page.screenshot(path=str(shots / "me-unconfirmed-desktop.png"), full_page=True)
+
+            # The mail's reader, on a phone, signed in nowhere: the page asks before it confirms.
+            phone = new_page(390, 844)
+            phone.goto(stack.url + "/confirm#token=" + box.confirmations(inbox)[-1])
+            expect(phone.get_by_role("button", name="Confirm this address")).to_be_visible()
+            assert "token" not in phone.url  # out of the address bar and the history
+            listed = httpx.get(stack.url + "/v1/me/targets", headers=bearer(bob["key"])).json()["targets"]
+            assert [t["confirmed"] for t in listed] == [False]
+            phone.get_by_role("button", name="Confirm this address").click()
+            expect(phone.locator("#confirm-msg")).to_contain_text(f"Confirmed: boardlog sends bob's notices to {inbox}.")
+            assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+            phone.screenshot(path=str(shots / "confirm-phone.png"), full_page=True)
+
+            page.reload()
+            row = page.locator("#targets tbody tr").first
+            expect(row).to_contain_text("working")
+            expect(row.get_by_role("button", name="Test")).to_be_visible()
+            # The same link again: used.
+            again = new_page()
+            again.goto(stack.url + "/confirm#token=" + box.confirmations(inbox)[-1])
+            again.get_by_role("button", name="Confirm this address").click()
+            expect(again.locator("#confirm-msg")).to_contain_text("That link is used or expired")
+    finally:
+        box.stop()

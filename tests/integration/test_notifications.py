@@ -107,6 +107,22 @@ def add(c: httpx.Client, key: str, **body: Any) -> dict[str, Any]:
     return out
 
 
+def confirm(c: httpx.Client, mailbox: MailBox, address: str) -> None:
+    """Use the latest confirmation link mailed to `address`, as the mailbox's reader would."""
+    wait_for(lambda: mailbox.confirmations(address), timeout=10)
+    r = c.post("/v1/confirmations", json={"token": mailbox.confirmations(address)[-1]})
+    assert r.status_code == 200, r.text
+
+
+def add_email(c: httpx.Client, mailbox: MailBox, key: str, **body: Any) -> dict[str, Any]:
+    """An email target, its address confirmed by the link mailed to it."""
+    out = add(c, key, kind="email", **body)
+    if not out["target"]["confirmed"]:
+        assert out["confirmation_mailed"] is True
+        confirm(c, mailbox, out["target"]["address"])
+    return out
+
+
 def verify(hit: Any, secret: str) -> dict[str, Any]:
     out: dict[str, Any] = Webhook(secret).verify(hit.body, {k.lower(): v for k, v in hit.headers.items()})
     return out
@@ -131,7 +147,7 @@ def test_each_prompted_seat_gets_one_notice_per_target_through_a_notifier_killed
         ann, bob = player(c, "ann"), player(c, "bob")
         hooks: dict[str, str] = {}
         for p in (ann, bob):
-            add(c, p["key"], kind="email", address=f"{p['id']}@example.org")
+            add_email(c, mailbox, p["key"], address=f"{p['id']}@example.org")
             add(c, p["key"], kind="apprise", address=f"json://127.0.0.1:{web.port}/apprise/{p['id']}")
             hooks[p["id"]] = add(c, p["key"], kind="webhook", address=web.url(f"/hook/{p['id']}"))["secret"]
         gid, tokens = table(c, [ann["key"], bob["key"]])
@@ -342,7 +358,7 @@ def test_the_atom_feed_lists_the_notices_newest_first(nstack: Stack) -> None:
 def test_a_digest_mails_the_notices_together_and_one_click_unsubscribes(nstack: Stack, mailbox: MailBox) -> None:
     with nstack.client() as c:
         ann, bob = player(c, "ann"), player(c, "bob", email="bob-digest@example.org")
-        tid = add(c, bob["key"], kind="email", digest=True)["target"]["id"]  # the player's own address
+        tid = add_email(c, mailbox, bob["key"], digest=True)["target"]["id"]  # the player's own address
         gid, tokens = table(c, [ann["key"], bob["key"]])
         for _ in range(3):
             assert command(c, gid, tokens[0]).status_code == 200
@@ -433,6 +449,11 @@ def test_a_target_can_be_tested_from_the_page(nstack: Stack, web: Web, mailbox: 
         ok = add(c, ann["key"], kind="email")["target"]["id"]
         web.fail["/down"] = -1
         bad = add(c, ann["key"], kind="webhook", address=web.url("/down"))["target"]["id"]
+        # An address not confirmed gets no test mail either.
+        r = c.post(f"/v1/me/targets/{ok}/test", headers=bearer(ann["key"]))
+        assert r.status_code == 409 and r.json()["error"]["code"] == "address_unconfirmed", r.text
+        assert not mailbox.to("ann-test@example.org")
+        confirm(c, mailbox, "ann-test@example.org")
         assert c.post(f"/v1/me/targets/{ok}/test", headers=bearer(ann["key"])).json() == {"sent": True}
         assert "test" in mailbox.to("ann-test@example.org")[-1]["Subject"]
         r = c.post(f"/v1/me/targets/{bad}/test", headers=bearer(ann["key"])).json()
@@ -444,8 +465,13 @@ def test_a_target_can_be_tested_from_the_page(nstack: Stack, web: Web, mailbox: 
 def test_a_sign_in_link_is_mailed_once_and_works_once(nstack: Stack, mailbox: MailBox) -> None:
     with nstack.client() as c, nstack.client() as device:
         ann = player(c, "ann", email="Ann-Magic@example.org")
+        # Not confirmed yet: the address gets no sign-in link (and the answer says nothing).
+        first = device.post("/v1/signin-mail", json={"email": "ann-magic@EXAMPLE.org"})
+        assert first.status_code == 202
+        confirm(c, mailbox, "Ann-Magic@example.org")
+        assert not mailbox.to("ann-magic@EXAMPLE.org") and not mailbox.to("Ann-Magic@example.org")
         r = device.post("/v1/signin-mail", json={"email": "ann-magic@EXAMPLE.org"})
-        assert r.status_code == 202
+        assert r.status_code == 202 and r.json() == first.json()
         nobody = device.post("/v1/signin-mail", json={"email": "nobody@example.org"})
         assert nobody.status_code == 202 and nobody.json() == r.json()  # says nothing of who exists
         wait_for(lambda: mailbox.to("ann-magic@EXAMPLE.org"), timeout=10)
@@ -462,6 +488,129 @@ def test_a_sign_in_link_is_mailed_once_and_works_once(nstack: Stack, mailbox: Ma
         assert codes[-1] == 429
 
 
+def test_an_email_target_is_sent_nothing_until_the_link_mailed_to_its_address_is_used(
+        nstack: Stack, mailbox: MailBox, web: Web) -> None:
+    with nstack.client() as c, nstack.client() as reader:
+        ann, bob = player(c, "ann"), player(c, "bob")
+        h = bearer(bob["key"])
+        inbox = f"{bob['id']}-unconfirmed@example.org"
+        added = add(c, bob["key"], kind="email", address=inbox)
+        assert added["target"]["confirmed"] is False and added["confirmation_mailed"] is True
+        tid = added["target"]["id"]
+        add(c, bob["key"], kind="apprise", address=f"json://127.0.0.1:{web.port}/apprise-c/{bob['id']}")
+        gid, tokens = table(c, [ann["key"], bob["key"]])
+        # A turn for bob: the Apprise target hears it, the address not confirmed hears nothing.
+        assert command(c, gid, tokens[0]).status_code == 200
+        wait_for(lambda: web.at(f"/apprise-c/{bob['id']}"), timeout=15)
+        time.sleep(1.0)  # the notifier queued both targets' jobs in one pass, if it queued the mail's at all
+        assert mailbox.to(inbox) == [] and len(mailbox.confirmations(inbox)) == 1
+        assert c.get("/v1/me/targets", headers=h).json()["targets"][0]["confirmed"] is False
+
+        # The link's page, as the mail's reader opens it: nothing is confirmed by the GET.
+        token = mailbox.confirmations(inbox)[0]
+        page = reader.get("/confirm")
+        assert page.status_code == 200 and "/static/confirm.js" in page.text
+        assert c.get("/v1/me/targets", headers=h).json()["targets"][0]["confirmed"] is False
+        for bad in ("", "x" * 101, 7):
+            assert reader.post("/v1/confirmations", json={"token": bad}).status_code == 422
+        wrong = reader.post("/v1/confirmations", json={"token": token[:-2] + "zz"})
+        assert wrong.status_code == 404 and wrong.json()["error"]["code"] == "bad_confirmation_link"
+        assert c.get("/v1/me/targets", headers=h).json()["targets"][0]["confirmed"] is False
+        used = reader.post("/v1/confirmations", json={"token": token})
+        assert used.status_code == 200 and used.json() == {"address": inbox, "player": "bob"}
+        again = reader.post("/v1/confirmations", json={"token": token})
+        assert again.status_code == 404 and again.json()["error"]["code"] == "bad_confirmation_link"
+        assert c.get("/v1/me/targets", headers=h).json()["targets"][0]["confirmed"] is True
+
+        # Confirmed: bob's next turn reaches the address.
+        assert command(c, gid, tokens[1]).status_code == 200
+        seq = last_seq(command(c, gid, tokens[0]))
+        wait_for(lambda: mailbox.to(inbox), timeout=15)
+        assert [m["X-Boardlog-Notice"].split(":")[1] for m in mailbox.to(inbox)] == [str(seq)]
+
+        # Asking for the link again: only for an email target not yet confirmed.
+        r = c.post(f"/v1/me/targets/{tid}/confirmation", headers=h)
+        assert r.status_code == 409 and r.json()["error"]["code"] == "already_confirmed"
+        hook = add(c, bob["key"], kind="webhook", address=web.url("/c-hook"))["target"]["id"]
+        r = c.post(f"/v1/me/targets/{hook}/confirmation", headers=h)
+        assert r.status_code == 422 and r.json()["error"]["code"] == "not_an_email_target"
+        r = c.post("/v1/me/targets/nope/confirmation", headers=h)
+        assert r.status_code == 404 and r.json()["error"]["code"] == "unknown_target"
+        assert c.post(f"/v1/me/targets/{tid}/confirmation").status_code == 401
+        # Another target of the confirmed address is confirmed at once, and mails no link.
+        same = add(c, bob["key"], kind="email", address=inbox, events=["over"])
+        assert same["target"]["confirmed"] is True and "confirmation_mailed" not in same
+        assert len(mailbox.confirmations(inbox)) == 1
+
+
+def test_a_player_asks_for_a_few_confirmation_mails_a_minute_and_a_refusal_adds_nothing(
+        nstack: Stack, mailbox: MailBox) -> None:
+    with nstack.client() as c:
+        eve = player(c, "eve")
+        h = bearer(eve["key"])
+        first = add(c, eve["key"], kind="email", address=f"{eve['id']}-0@example.org")["target"]["id"]
+        for i in range(1, 4):
+            add(c, eve["key"], kind="email", address=f"{eve['id']}-{i}@example.org")
+        assert c.post(f"/v1/me/targets/{first}/confirmation", headers=h).status_code == 202
+        assert len(mailbox.confirmations(f"{eve['id']}-0@example.org")) == 2
+        # The sixth mail this minute (BOARDLOG_SIGNIN_MAILS_PER_MINUTE, 5): refused, nothing added or mailed.
+        r = c.post("/v1/me/targets", json={"kind": "email", "address": f"{eve['id']}-9@example.org"}, headers=h)
+        assert r.status_code == 429 and r.json()["error"]["code"] == "rate_limited" and r.headers["Retry-After"]
+        assert len(c.get("/v1/me/targets", headers=h).json()["targets"]) == 4
+        r = c.post(f"/v1/me/targets/{first}/confirmation", headers=h)
+        assert r.status_code == 429
+        time.sleep(0.5)
+        assert not mailbox.confirmations(f"{eve['id']}-9@example.org")
+        assert len(mailbox.confirmations(f"{eve['id']}-0@example.org")) == 2
+
+
+def test_a_players_own_address_is_confirmed_by_the_link_mailed_when_the_player_is_made(
+        nstack: Stack, mailbox: MailBox) -> None:
+    with nstack.client() as c, nstack.client() as device:
+        # A client of its own for the sign-in mail's per-address limit, which the sign-in test
+        # spends this minute (uvicorn takes X-Forwarded-For from 127.0.0.1, as from a proxy).
+        device.headers["X-Forwarded-For"] = f"198.51.100.{uuid.uuid4().int % 250 + 1}"
+        address = f"own-{uuid.uuid4().hex[:8]}@example.org"
+        made = c.post("/v1/players", json={"name": "cat", "email": address})
+        assert made.status_code == 201 and made.json()["confirmation_mailed"] is True
+        cat = made.json()
+        h = bearer(cat["key"])
+        assert c.get("/v1/me", headers=h).json()["email_confirmed"] is False
+        assert c.get("/v1/me/targets", headers=h).json()["email"] == {"address": address, "confirmed": False}
+        wait_for(lambda: mailbox.confirmations(address), timeout=10)
+        assert c.post("/v1/me/email/confirmation", headers=h).status_code == 202
+        assert len(mailbox.confirmations(address)) == 2
+        # No sign-in link to an address not confirmed.
+        assert device.post("/v1/signin-mail", json={"email": address}).status_code == 202
+        assert mailbox.to(address) == []
+        assert c.post("/v1/confirmations", json={"token": mailbox.confirmations(address)[0]}).status_code == 200
+        assert c.get("/v1/me", headers=h).json()["email_confirmed"] is True
+        r = c.post("/v1/me/email/confirmation", headers=h)
+        assert r.status_code == 409 and r.json()["error"]["code"] == "already_confirmed"
+        own = add(c, cat["key"], kind="email")  # the player's own address: confirmed already
+        assert own["target"]["confirmed"] is True and "confirmation_mailed" not in own
+        assert device.post("/v1/signin-mail", json={"email": address}).status_code == 202
+        wait_for(lambda: mailbox.to(address), timeout=10)
+        assert "/signin#magic=" in mailbox.to(address)[0].get_body(("plain",)).get_content()  # type: ignore[union-attr]
+
+        # A second player naming the same address takes its sign-in mail only once that
+        # mailbox's reader uses the second player's link too (the latest confirmed holds it).
+        dog = c.post("/v1/players", json={"name": "dog", "email": address}).json()
+        wait_for(lambda: len(mailbox.confirmations(address)) == 3, timeout=10)
+        assert c.get("/v1/me", headers=bearer(dog["key"])).json()["email_confirmed"] is False
+        assert c.get("/v1/me", headers=h).json()["email_confirmed"] is True
+        assert c.post("/v1/confirmations", json={"token": mailbox.confirmations(address)[2]}).json()["player"] == "dog"
+        assert c.get("/v1/me", headers=bearer(dog["key"])).json()["email_confirmed"] is True
+        assert device.post("/v1/signin-mail", json={"email": address}).status_code == 202
+        wait_for(lambda: len(mailbox.to(address)) == 2, timeout=10)
+        magic = re.search(r"/signin#magic=([\w-]+)", mailbox.to(address)[1].get_body(("plain",)).get_content())  # type: ignore[union-attr]
+        assert magic and device.post("/v1/sessions/magic", json={"token": magic.group(1)}).json()["player"]["id"] == dog["id"]
+
+        nobody = player(c, "eel")
+        r = c.post("/v1/me/email/confirmation", headers=bearer(nobody["key"]))
+        assert r.status_code == 404 and r.json()["error"]["code"] == "no_email"
+
+
 def reply(stack: Stack, to: str, body: str, sender: str = "someone@example.org") -> None:
     """Send a reply to the reply-to-play listener, as a mail server would."""
     msg = EmailMessage()
@@ -475,7 +624,7 @@ def test_reply_to_play_applies_the_first_line_once_and_trusts_only_the_token(
         nstack: Stack, mailbox: MailBox) -> None:
     with nstack.client() as c:
         ann, bob = player(c, "ann"), player(c, "bob")
-        add(c, bob["key"], kind="email", address=f"{bob['id']}@example.org")
+        add_email(c, mailbox, bob["key"], address=f"{bob['id']}@example.org")
         gid, tokens = table(c, [ann["key"], bob["key"]])
         inbox = f"{bob['id']}@example.org"
         seq = last_seq(command(c, gid, tokens[0]))
@@ -533,7 +682,9 @@ _VALUES = st.one_of(_JSON, st.sampled_from(["email", "apprise", "webhook", "atom
 _BODIES = st.one_of(_JSON, st.dictionaries(_FIELDS, _VALUES, max_size=5))
 _ENDPOINTS = st.sampled_from([("POST", "/v1/me/targets"), ("PUT", "/v1/me/quiet"), ("PATCH", "/v1/me/targets/{t}"),
                               ("POST", "/v1/me/targets/nope/test"), ("POST", "/v1/signin-mail"),
-                              ("POST", "/v1/sessions/magic"), ("DELETE", "/v1/me/targets/{t}x")])
+                              ("POST", "/v1/sessions/magic"), ("DELETE", "/v1/me/targets/{t}x"),
+                              ("POST", "/v1/me/targets/{t}/confirmation"), ("POST", "/v1/me/email/confirmation"),
+                              ("POST", "/v1/confirmations")])
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

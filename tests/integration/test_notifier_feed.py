@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import uuid
 
+import orjson
 import pytest
 
 from events.redisstore.feed import FeedGroup
 from events.redisstore.store import EventStore
-from events.redisstore.targets import TargetStore
+from events.redisstore.targets import TargetStore, with_choices
 from projections.projector import GROUP
 from service.matches import create_match
 from workers.commands import CommandHandler
@@ -58,6 +59,39 @@ def test_the_notifier_queues_each_step_once_from_its_checkpoint(store: EventStor
     n.catch_up(gid)
     assert [j[0].key(j[1], j[2]) for j in queued[1:]] == [queued[0][0].key("ann", t_ann.id)]
     assert t_bob.id not in {j[2] for j in queued}  # bob's target tells only of the end
+
+
+def test_an_email_target_not_confirmed_is_queued_nothing_and_one_stored_before_confirmations_counts(
+        store: EventStore) -> None:
+    targets, n, queued, gid = notifier_and_race(store)
+    store.r.hset(targets.keys.players.claims(gid), mapping={"0": "ann", "1": "bob"})
+    waiting, _ = targets.add("ann", "email", "Ann@example.org", confirmed=False)
+    old, _ = targets.add("ann", "email", "old@example.org")
+    # As stored before addresses were confirmed: the record has no "confirmed" field.
+    record = orjson.loads(store.r.hget(targets.keys.targets("ann"), old.id))
+    del record["confirmed"]
+    store.r.hset(targets.keys.targets("ann"), old.id, orjson.dumps(record))
+    got = targets.target("ann", old.id)
+    assert got is not None and got.confirmed
+    n.step()
+    assert [j[2] for j in queued] == [old.id]
+
+    token = targets.confirm_link("ann", "ann@EXAMPLE.org")
+    assert targets.confirming(token) == ("ann", "ann@EXAMPLE.org")  # looking changes nothing
+    assert not targets.address_confirmed("ann", "ann@example.org")
+    assert targets.confirm(token) == ("ann", "ann@EXAMPLE.org")
+    assert targets.confirm(token) is None and targets.confirming(token) is None  # once
+    assert targets.address_confirmed("ann", "ANN@example.org") and not targets.address_confirmed("bob", "ann@example.org")
+    confirmed = targets.target("ann", waiting.id)
+    assert confirmed is not None and confirmed.confirmed  # the address's target, whatever its case
+    # A change of choices made from a copy read before the confirmation keeps it.
+    assert targets.update(with_choices(waiting, ["over"], None))
+    changed = targets.target("ann", waiting.id)
+    assert changed is not None and changed.confirmed and changed.events == ("over",)
+    assert targets.update(with_choices(waiting, ["turn"], None))
+    targets.set_checkpoint(gid, 0)  # the first turn read again: now the confirmed target takes it too
+    n.catch_up(gid)
+    assert sorted(j[2] for j in queued[1:]) == sorted([old.id, waiting.id])
 
 
 def test_a_seat_claimed_by_its_link_is_told_only_of_the_steps_after_the_one_its_claimant_saw(

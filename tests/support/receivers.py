@@ -4,6 +4,7 @@ be told to fail."""
 
 from __future__ import annotations
 
+import re
 import threading
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -15,6 +16,8 @@ from typing import Any
 from aiosmtpd.controller import Controller
 
 from service.embedded import free_port
+
+CONFIRM_SUBJECT = "boardlog: confirm your email address"  # service/http/mails.py's
 
 
 class MailBox:
@@ -41,8 +44,20 @@ class MailBox:
         self.controller.stop()
 
     def to(self, address: str) -> list[EmailMessage]:
+        """The mails to `address`, but for the address's confirmation mails (`confirmations`)."""
         with self.lock:
-            return [m for m in self.mails if m["To"] == address]
+            return [m for m in self.mails if m["To"] == address and m["Subject"] != CONFIRM_SUBJECT]
+
+    def confirmations(self, address: str) -> list[str]:
+        """The tokens of the confirmation links mailed to `address`, oldest first."""
+        with self.lock:
+            mails = [m for m in self.mails if m["To"] == address and m["Subject"] == CONFIRM_SUBJECT]
+        out = []
+        for m in mails:
+            found = re.search(r"/confirm#token=([\w-]+)", m.get_body(("plain",)).get_content())  # type: ignore[union-attr]
+            assert found, m
+            out.append(found.group(1))
+        return out
 
 
 @dataclass

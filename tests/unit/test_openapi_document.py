@@ -14,7 +14,8 @@ from service.http.schemas import ERROR_CODES
 
 ROOT = Path(__file__).resolve().parents[2]
 NO_BODY = {("POST", "/v1/games/{gid}/abort"), ("POST", "/v1/tables/{gid}/cancel"),
-           ("POST", "/v1/me/targets/{tid}/test"), ("POST", "/unsubscribe/{token}")}
+           ("POST", "/v1/me/targets/{tid}/test"), ("POST", "/unsubscribe/{token}"),
+           ("POST", "/v1/me/email/confirmation"), ("POST", "/v1/me/targets/{tid}/confirmation")}
 
 
 @pytest.fixture(scope="module")

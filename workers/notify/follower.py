@@ -116,15 +116,16 @@ class Notifier(Follower):
 def queue_notices(store: TargetStore, enqueue: Enqueue, now: float, notices: Sequence[Notice],
                   claims: dict[int, str], targets: dict[str, list[Any]]) -> int:
     """Queue a notify job for each notice, its seat's player and each of the player's targets
-    that takes its kind, unless marked sent already; held to the end of the player's quiet
-    hours. How many were queued. (The notifier's, and the worker's for a queue it dropped.)"""
+    that takes its kind (an email target once its address is confirmed), unless marked sent
+    already; held to the end of the player's quiet hours. How many were queued. (The
+    notifier's, and the worker's for a queue it dropped.)"""
     jobs = []
     for n in notices:
         pid = claims.get(n.seat)
         if pid is None:
             continue
         for t in targets.get(pid, []):
-            if n.choice in t.events:
+            if n.choice in t.events and t.confirmed:  # an address not confirmed is sent nothing
                 jobs.append((n, pid, t))
     if not jobs:
         return 0
