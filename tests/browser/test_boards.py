@@ -72,6 +72,20 @@ FIRST_COMMAND_VISIBLE_JS = """
 }
 """
 
+# On a phone the move alone sticks over the board: the panels beside it (at the table) follow in
+# the page's flow, and at least half the screen is left to the board.
+BOARD_LEFT_IN_VIEW_JS = """
+() => {
+  const bar = document.getElementById('controls').getBoundingClientRect();
+  const table = document.getElementById('conduct').getBoundingClientRect();
+  const board = document.getElementById('board').getBoundingClientRect();
+  if (table.top < innerHeight) return `"At the table" is on the first screen, at ${table.top}`;
+  if (bar.height > innerHeight / 2) return `the move bar takes ${bar.height} px of ${innerHeight}`;
+  if (board.top >= bar.top) return `the board starts under the bar (${board.top} >= ${bar.top})`;
+  return 'ok';
+}
+"""
+
 
 def create(stack: Stack, game: str) -> dict[str, Any]:
     with stack.client() as c:
@@ -178,6 +192,7 @@ def test_both_seats_play_by_clicking(stack: Stack, new_page: Any, shots: Path, g
                 phone.evaluate("window.scrollTo(0, 0)")
                 check_phone(phone)
                 assert phone.evaluate(FIRST_COMMAND_VISIBLE_JS) == "ok"
+                assert phone.evaluate(BOARD_LEFT_IN_VIEW_JS) == "ok"
                 phone.screenshot(path=str(shots / f"board-{game_name}-phone.png"))
                 phone_checked = True
             # The game's own drawing (board-<game>.js) drew this board, not the plain fallback.
