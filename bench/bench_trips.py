@@ -5,6 +5,8 @@ fall on all alike.
 
     python -m bench.bench_trips --trees /tmp/base /work/main --rounds 3 --seconds 5
 
+With no --trees (as `make bench` runs it) it measures this checkout against itself.
+
 Each round starts one process per tree (`--one`, run with that tree's own code on its path) that
 makes 10 games, starts the stack (2 workers x 2 threads, projector, API), and measures both fsync
 modes: commands/s, p99, CPU per command per part (psutil, user + system) and Redis's calls per
@@ -159,7 +161,13 @@ def main() -> None:
         got = inproc(args.inproc, args.fsync) if args.inproc else one(args.seconds, args.games, args.workers, args.threads)
         print(json.dumps(got))
         return
-    if not args.trees or len(args.trees) < 2:
+    if not args.trees:
+        # `make bench` names no trees: this checkout against itself, an A/A run whose spread is
+        # the machine's noise (what a real A/B difference must stand above).
+        here = Path(__file__).resolve().parent.parent
+        args.trees = [here, here]
+        print("no --trees: this checkout against itself (an A/A run: the spread is the noise)", flush=True)
+    if len(args.trees) < 2:
         raise SystemExit("name two trees or more: --trees BASELINE CHANGED...")
     names = [chr(ord("A") + i) for i in range(len(args.trees))]
     got: dict[str, list[dict[str, Any]]] = {n: [] for n in names}
