@@ -20,6 +20,7 @@ from service.http import (
     errors,
     forks,
     games,
+    gamestreams,
     health,
     keys,
     messages,
@@ -42,7 +43,8 @@ from service.settings import Settings
 log = structlog.get_logger("boardlog.api")
 
 # In the order their paths appear in the OpenAPI. Notifications go here too.
-ROUTERS: tuple[APIRouter, ...] = (health.router, games.router, commands.router, reads.router, moves.router,
+ROUTERS: tuple[APIRouter, ...] = (health.router, games.router, commands.router, reads.router, gamestreams.router,
+                                  moves.router,
                                   messages.router, conditional.router,
                                   players.router, seats.router, tables.router, targets_.router, confirmations.router,
                                   vacation.router,

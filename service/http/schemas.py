@@ -34,7 +34,7 @@ ERROR_CODES: tuple[str, ...] = (
     "bad_quiet_hours", "bad_email", "no_email", "already_confirmed", "not_an_email_target", "address_unconfirmed",
     "bad_confirmation_link", "mail_unavailable", "rate_limited", "internal_error", "store_unavailable",
     # Read your own writes and shared watchers (service/http/freshness.py, events/redisstore/watchers.py)
-    "too_many_streams", "streams_full", "projection_behind", "seq_not_reached",
+    "too_many_streams", "streams_full", "bad_games", "projection_behind", "seq_not_reached",
     # Table talk and conditional moves (events/domain/platform/talk.py, events/domain/queued.py)
     "bad_message", "message_empty", "message_too_long", "unknown_message", "already_hidden", "bad_queue",
     # Referees, forks and rules versions (service/matches.py, events/domain/forks.py, events/domain/match.py)
@@ -691,6 +691,7 @@ OPERATIONS: dict[tuple[str, str], Op] = {
     ("GET", "/v1/games/{gid}/export.txt"): Op({200: "text/plain"}, (401, 403, 404, 429, *_E), _GAME_OR_NONE),
     ("GET", "/v1/games/{gid}/audit"): Op({200: AuditReport}, (401, 403, 404, 429, *_E), _GAME_OR_NONE),
     ("GET", "/v1/games/{gid}/stream"): Op({200: "text/event-stream"}, (404, 429, *_E), _NONE),
+    ("GET", "/v1/streams/games"): Op({200: "text/event-stream"}, (404, 429, *_E), _NONE),
     ("GET", "/v1/games/{gid}/moves"): Op({200: MovesPage}, (401, 403, 404, *_E), _GAME_OR_NONE),
     ("GET", "/v1/games/{gid}/replay"): Op({200: ReplayStep}, (401, 403, 404, 429, *_E), _GAME_OR_NONE),
     ("POST", "/v1/games/{gid}/messages"): Op({200: CommandResult, 202: Queued}, (400, 401, 403, 404, 409, 413, 429, *_E),

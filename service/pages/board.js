@@ -775,39 +775,29 @@
 
   /* ---- live updates -------------------------------------------------------------------- */
 
-  /* The browser reconnects an EventSource by itself after a dropped connection, but gives up
-     for good when the reconnect gets an error answer (a 503 while Redis restarts, a 502 from a
-     proxy while the API restarts): then open a new one, after 1 s doubling to 30 s. */
-  let es = null;
-  let retryMs = 1000;
-  let leaving = false;
+  /* The game's summaries, pushed through the browser's one stream of its tabs' games
+     (BL.watchGame); each new seq or status reads the page's state again. */
   function listen() {
-    if (leaving) return;
     const live = $("live");
-    es = new EventSource(`/v1/games/${encodeURIComponent(gid)}/stream`);
-    es.addEventListener("open", () => {
-      live.textContent = "live"; live.className = "live on"; retryMs = 1000; delete live.dataset.retry;
-    });
-    es.addEventListener("error", () => {
-      live.textContent = "reconnecting…"; live.className = "live off";
-      if (es.readyState === EventSource.CLOSED) {
-        live.dataset.retry = String(retryMs);  // the page's own retry, after the browser gave up
-        setTimeout(listen, retryMs);
-        retryMs = Math.min(retryMs * 2, 30000);
-      }
-    });
-    es.addEventListener("summary", (ev) => {
-      let s;
-      try { s = JSON.parse(ev.data); } catch (e) { return; }
-      live.textContent = "live"; live.className = "live on";
-      const known = S.summary;
-      if (!known || s.seq !== known.seq || s.status !== known.status || (S.view && S.view.seq < s.seq)) {
-        if (!known || s.seq >= known.seq) { S.summary = s; renderSummary(); }
-        refresh().catch((e) => showError($("page-msg"), e, "Could not refresh:"));
-      }
+    BL.watchGame(gid, {
+      state(state, retryMs) {
+        live.textContent = state === "live" ? "live" : "reconnecting…";
+        live.className = state === "live" ? "live on" : "live off";
+        if (state === "live") delete live.dataset.retry;
+        else if (retryMs !== undefined) live.dataset.retry = String(retryMs); // the page's own retry
+      },
+      summary(text) {
+        let s;
+        try { s = JSON.parse(text); } catch (e) { return; }
+        live.textContent = "live"; live.className = "live on";
+        const known = S.summary;
+        if (!known || s.seq !== known.seq || s.status !== known.status || (S.view && S.view.seq < s.seq)) {
+          if (!known || s.seq >= known.seq) { S.summary = s; renderSummary(); }
+          refresh().catch((e) => showError($("page-msg"), e, "Could not refresh:"));
+        }
+      },
     });
   }
-  window.addEventListener("pagehide", () => { leaving = true; if (es) es.close(); });
 
   (async () => {
     try {

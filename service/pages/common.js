@@ -679,6 +679,148 @@ const BL = (() => {
   let waitingNow = 0;
   let pageTitle = null;
 
+  /* ---- live summaries of the games a browser's tabs show --------------------------------- */
+
+  /* One stream a browser for every board and replay tab: over HTTP/1.1 a browser opens six
+   * connections to a host in all, and with a stream a tab six open boards took them all (every
+   * other request of the browser, a move or a page, then waited). The tab holding the lock
+   * reads /v1/streams/games for every game the tabs ask for and passes each summary on; when it
+   * closes, another tab takes the lock and opens the stream again. `on.summary(text)` gets each
+   * summary's JSON, `on.state("live" | "reconnecting", retryMs?)` the stream's state (retryMs:
+   * the page's own retry, after the browser gave up reconnecting by itself). */
+  const STREAM_GAMES = 32; // /v1/streams/games takes this many
+  const TAB = Math.random().toString(36).slice(2) + Date.now().toString(36);
+  let shared = null; // { channel, handlers: Map gid -> Set of `on`, state, lead }
+
+  function watchGame(gid, on) {
+    if (!("EventSource" in window)) return;
+    if (!("BroadcastChannel" in window) || !navigator.locks) {
+      const alone = liveStream(() => gid, (id, text) => on.summary(text), (state, retry) => on.state(state, retry));
+      alone.changed();
+      window.addEventListener("pagehide", () => alone.close());
+      return;
+    }
+    if (!shared) startShared();
+    let set = shared.handlers.get(gid);
+    if (!set) shared.handlers.set(gid, set = new Set());
+    set.add(on);
+    if (shared.state) on.state(shared.state.state, shared.state.retry);
+    announce();
+  }
+
+  function startShared() {
+    const channel = new BroadcastChannel("boardlog-games");
+    shared = { channel, handlers: new Map(), state: null, lead: null };
+    channel.onmessage = (ev) => heard(ev.data);
+    navigator.locks.request("boardlog-games-stream", lead);
+    window.addEventListener("pagehide", () => {
+      channel.postMessage({ t: "bye", tab: TAB });
+      if (shared.lead) {
+        shared.lead.close();
+        channel.postMessage({ t: "state", state: "reconnecting" }); // until the next tab leads
+      }
+    });
+  }
+
+  function announce() {
+    const m = { t: "want", tab: TAB, gids: [...shared.handlers.keys()] };
+    shared.channel.postMessage(m);
+    if (shared.lead) shared.lead.want(m); // a channel does not hear its own messages
+  }
+
+  function heard(m) {
+    if (m.t === "summary") deliver(m.gid, m.data);
+    else if (m.t === "state") showState(m);
+    else if (m.t === "who") announce();
+    else if (shared.lead && m.t === "want") shared.lead.want(m);
+    else if (shared.lead && m.t === "bye") shared.lead.bye(m.tab);
+  }
+
+  function deliver(gid, text) {
+    for (const on of shared.handlers.get(gid) || []) on.summary(text);
+  }
+
+  function showState(m) {
+    shared.state = m;
+    for (const set of shared.handlers.values()) for (const on of set) on.state(m.state, m.retry);
+  }
+
+  /* This tab reads the stream for every tab, for as long as it lives (the lock with it). */
+  function lead() {
+    return new Promise(() => {
+      const wants = new Map(); // tab -> the games it shows
+      const newest = new Map(); // game -> its newest summary, for a tab that asks for it later
+      const say = (state, retry) => {
+        const m = { t: "state", state, retry };
+        shared.channel.postMessage(m);
+        showState(m);
+      };
+      const ids = () => [...new Set([...wants.values()].flat())].sort().slice(0, STREAM_GAMES).join(",");
+      const stream = liveStream(ids, (gid, text) => {
+        newest.set(gid, text);
+        shared.channel.postMessage({ t: "summary", gid, data: text });
+        deliver(gid, text);
+      }, say);
+      shared.lead = {
+        want(m) {
+          wants.set(m.tab, m.gids);
+          for (const gid of m.gids) {
+            if (newest.has(gid)) shared.channel.postMessage({ t: "summary", gid, data: newest.get(gid) });
+            if (m.tab === TAB && newest.has(gid)) deliver(gid, newest.get(gid));
+          }
+          if (shared.state) shared.channel.postMessage(shared.state);
+          stream.changed();
+        },
+        bye(tab) { wants.delete(tab); stream.changed(); },
+        close() { stream.close(); },
+      };
+      wants.set(TAB, [...shared.handlers.keys()]);
+      shared.channel.postMessage({ t: "who" }); // the other tabs say which games they show
+      stream.changed();
+    });
+  }
+
+  /* /v1/streams/games for the games `ids()` names, opened again when they change (after a
+   * short pause, so that a roll call's answers make one stream) and, once the browser gave up
+   * reconnecting by itself (an error answer: a 503 while Redis restarts, a 502 from a proxy),
+   * after 1 s doubling to 30 s. */
+  function liveStream(ids, summary, state) {
+    let es = null;
+    let open = "";
+    let retryMs = 1000;
+    let retry = null;
+    let pause = null;
+    let closed = false;
+    function connect() {
+      if (es) es.close();
+      es = null;
+      clearTimeout(retry);
+      open = ids();
+      if (!open || closed) return;
+      const mine = es = new EventSource("/v1/streams/games?ids=" + encodeURIComponent(open));
+      mine.addEventListener("open", () => { retryMs = 1000; state("live"); });
+      mine.addEventListener("error", () => {
+        if (mine !== es) return;
+        if (mine.readyState !== EventSource.CLOSED) { state("reconnecting"); return; }
+        state("reconnecting", retryMs);
+        retry = setTimeout(connect, retryMs);
+        retryMs = Math.min(retryMs * 2, 30000);
+      });
+      mine.addEventListener("summary", (ev) => {
+        let gid;
+        try { gid = JSON.parse(ev.data).id; } catch (e) { return; }
+        summary(gid, ev.data);
+      });
+    }
+    return {
+      changed() {
+        clearTimeout(pause);
+        pause = setTimeout(() => { if (ids() !== open) connect(); }, 50);
+      },
+      close() { closed = true; clearTimeout(retry); clearTimeout(pause); if (es) es.close(); },
+    };
+  }
+
   /* A game's content file (rules/<game>/content/<name>: names, card text), cached by the browser. */
   function content(game, name) {
     return fetch(`/static/content/${game}/${name}`, { cache: "force-cache" }).then((r) => {
@@ -701,7 +843,7 @@ const BL = (() => {
   else headerCount();
 
   return {
-    el, svg, clear, setTitle, content, gameIdFromPath, takeToken, forgetToken, api, ApiError, commandId,
+    el, svg, clear, setTitle, content, watchGame, gameIdFromPath, takeToken, forgetToken, api, ApiError, commandId,
     seatColour, seatName, seatChip, whoseTurn, outcomeText, when, statusBadge, compact,
     kvPanel, replaceKeepingOpen, renderBoard, seatLegend, describeEvent, logEntry, layout,
     // Each game's drawing and panels (board-<game>.js registers itself here); none for a game without one.

@@ -479,10 +479,9 @@
   window.addEventListener("resize", () => { clearTimeout(resizeTimer); resizeTimer = setTimeout(() => { if (S.data) renderBoardOf(); }, 150); });
 
   function listen() {
-    const es = new EventSource(`/v1/games/${enc}/stream`);
-    es.addEventListener("summary", async (ev) => {
+    BL.watchGame(gid, { state() {}, summary: async (text) => {
       let s;
-      try { s = JSON.parse(ev.data); } catch (e) { return; }
+      try { s = JSON.parse(text); } catch (e) { return; }
       if (!S.summary || s.seq <= (S.seq || 0)) return;
       const wasLast = S.step === S.entries.length;
       S.summary = s;
@@ -490,8 +489,7 @@
       renderList();
       if (s.status !== "active") { $("export-link").classList.remove("hidden"); audit(); }
       if (wasLast) go(S.entries.length); else stepperState();
-    });
-    window.addEventListener("pagehide", () => es.close());
+    } });
   }
 
   async function whoAmI() {

@@ -5,22 +5,16 @@ it ends when the player's session is revoked."""
 
 from __future__ import annotations
 
-import contextlib
-import queue
-import socket
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import httpx
-import orjson
 import pytest
 
 from service.http.credentials import COOKIE
 from tests.conftest import Stack, child_env, running_stack, start_api
-from tests.integration.helpers import bearer, command, player, table
+from tests.integration.helpers import Events, bearer, command, player, table
 
 pytestmark = pytest.mark.integration
 
@@ -33,66 +27,6 @@ def me_stack(redis_url: str, module_namespace: str, tmp_path_factory: pytest.Tem
                     BOARDLOG_PLAYERS_PER_MINUTE="0", BOARDLOG_SIGNINS_PER_MINUTE="0")
     with running_stack(env, tmp_path_factory.mktemp("me"), threads=2) as s:
         yield s
-
-
-class Events:
-    """A stream read in a thread: each `event: waiting` body, in order; `ended` once it closed."""
-
-    def __init__(self, url: str, headers: dict[str, str]) -> None:
-        self.got: queue.Queue[dict[str, Any]] = queue.Queue()
-        self.ended = threading.Event()
-        self.status = 0
-        self.keep_alives = 0
-        self._client = httpx.Client(timeout=httpx.Timeout(10, read=60))
-        self._response: httpx.Response | None = None
-        opened = threading.Event()
-
-        def read() -> None:
-            try:
-                with self._client.stream("GET", url, headers=headers) as r:
-                    self._response = r
-                    self.status = r.status_code
-                    opened.set()
-                    event = ""
-                    for line in r.iter_lines():
-                        if line.startswith("event: "):
-                            event = line[7:]
-                        elif line.startswith("data: ") and event == "waiting":
-                            self.got.put(orjson.loads(line[6:]))
-                        elif line.startswith(":"):
-                            self.keep_alives += 1
-            except httpx.HTTPError:
-                pass
-            finally:
-                opened.set()
-                self.ended.set()
-
-        threading.Thread(target=read, daemon=True).start()
-        assert opened.wait(15)
-
-    def next(self, timeout: float = 10.0) -> dict[str, Any]:
-        return self.got.get(timeout=timeout)
-
-    def until(self, check: Any, timeout: float = 10.0) -> tuple[dict[str, Any], float]:
-        """The first body that passes `check`, and how long it took to come."""
-        t0 = time.monotonic()
-        while True:
-            left = timeout - (time.monotonic() - t0)
-            if left <= 0:
-                raise AssertionError("the stream never said it")
-            body = self.got.get(timeout=left)
-            if check(body):
-                return body, time.monotonic() - t0
-
-    def close(self) -> None:
-        """Hang up, as a closed tab does (the server sees the connection end)."""
-        if self._response is not None:
-            # shutdown, not close: it wakes the reading thread and sends the FIN at once
-            sock = self._response.extensions["network_stream"].get_extra_info("socket")
-            with contextlib.suppress(OSError):
-                sock.shutdown(socket.SHUT_RDWR)
-        assert self.ended.wait(5)
-        self._client.close()
 
 
 def test_the_count_of_games_waiting_on_a_player_is_pushed_as_the_games_move(me_stack: Stack) -> None:
