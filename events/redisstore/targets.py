@@ -479,16 +479,6 @@ class TargetStore:
         return token
 
     @reports_unavailable
-    def confirming(self, token: str) -> tuple[str, str] | None:
-        """The player and address a confirmation token names, left in place (the link's page
-        asks before it confirms: mail scanners open links)."""
-        raw = self.r.get(self.keys.players.confirm(digest(token)))
-        if raw is None:
-            return None
-        d = orjson.loads(raw)
-        return d["player"], d["address"]
-
-    @reports_unavailable
     def confirm(self, token: str) -> tuple[str, str] | None:
         """Use a confirmation token, once: its address counts for its player from now on. Their
         email targets of that address are confirmed, and if it is the player's own address,

@@ -14,6 +14,7 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import Response
 
 from events.domain.names import display_name
+from events.redisstore.errors import StoreUnavailable
 from events.redisstore.players import Player, Session
 from service.http.auth import Caller, check_origin, current_player, request_scheme
 from service.http.body import json_body
@@ -84,7 +85,12 @@ async def create_player(request: Request) -> Response:
     # The key rides in the fragment: a browser never sends it to a server, so no log holds it.
     out: dict[str, Any] = {"id": player.id, "name": player.name, "key": key, "signin_url": f"/signin#key={key}"}
     if email is not None:
-        out["confirmation_mailed"] = await ask_confirmation(request, player.id, name, email)
+        # The key is answered only here: a confirmation that cannot be asked for now (Redis or
+        # the mail away) must not lose it. The player asks again from their page.
+        try:
+            out["confirmation_mailed"] = await ask_confirmation(request, player.id, name, email)
+        except (ApiError, StoreUnavailable):
+            out["confirmation_mailed"] = False
     return json_response(out, 201, {"Cache-Control": "no-store"})
 
 
