@@ -25,15 +25,16 @@ from hypothesis import strategies as st
 from standardwebhooks import Webhook
 from standardwebhooks.webhooks import WebhookVerificationError
 
+from events.redisstore.errors import StoreUnavailable
 from events.redisstore.store import EventStore
-from events.redisstore.targets import TargetStore
+from events.redisstore.targets import Target, TargetStore
 from service.embedded import free_port
 from tests.conftest import Stack, child_env, start_api, wait_for
 from tests.integration.helpers import bearer, command, player, table
 from tests.support.receivers import MailBox, Web
 from workers.notify.channels import SendFailed
 from workers.notify.egress import Egress, networks
-from workers.notify.jobs import NotifyConfig, Sender
+from workers.notify.jobs import NotifyConfig, Sender, holding
 from workers.notify.notices import Notice
 
 pytestmark = pytest.mark.integration
@@ -726,3 +727,31 @@ def test_a_send_never_connects_to_an_address_the_operator_did_not_allow(store: E
     for t in (hook, chat, named):
         assert opened.notify(notice, pid, t.id) == "sent"
     assert sorted(len(web.at(p)) for p in list(web.hits) if pid in p) == [1, 1, 1]
+
+
+class _RedisAwayAtTheMark(TargetStore):
+    """A real store whose first sent marks meet Redis out of reach, as when Redis restarts just
+    after a receiver took the notice (the chaos soak's kill -9 of Redis found it)."""
+
+    away = 2
+
+    def mark_sent(self, key: str, t: Target, channel: str, latency: float | None) -> None:
+        if self.away:
+            self.away -= 1
+            raise StoreUnavailable("Redis out of reach: Error 111 connecting. Connection refused.")
+        super().mark_sent(key, t, channel, latency)
+
+
+def test_a_notice_the_receiver_took_is_not_sent_again_when_redis_is_away_at_its_mark(
+        store: EventStore, web: Web) -> None:
+    targets = _RedisAwayAtTheMark(store.r, store.ns)
+    pid = f"p-{uuid.uuid4().hex[:8]}"
+    hook, _ = targets.add(pid, "webhook", web.url(f"/mark/{pid}"))
+    notice = Notice("g-mark", "race", 3, 0, "ann", "turn", "roll", "", datetime.now(UTC).isoformat())
+    sender = Sender(targets, NotifyConfig(timeout=2, egress=Egress(networks(["127.0.0.0/8"]))), lambda *_: None)
+    # As the notify actor runs it: a Redis out of reach is waited for, not spent as a retry.
+    holding(lambda: sender.notify(notice, pid, hook.id, "message-1"))
+    assert len(web.at(f"/mark/{pid}")) == 1  # delivered once, marked once Redis answered
+    assert targets.sent([notice.key(pid, hook.id)]) == [True] and targets.away == 0
+    assert sender.notify(notice, pid, hook.id, "message-1") == "skipped"  # a redelivery sends nothing
+    assert len(web.at(f"/mark/{pid}")) == 1

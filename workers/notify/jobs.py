@@ -132,7 +132,9 @@ class Sender:
             self.targets.release(key)
             raise
         latency = _latency(notice.at, self.clock())
-        self.targets.mark_sent(key, t, t.kind, latency)
+        # The receiver has it: a Redis out of reach now waits for the mark alone. Retrying the
+        # whole job (its lease is this message's own) would send it again.
+        holding(lambda: self.targets.mark_sent(key, t, t.kind, latency))
         log.info("notice.sent", game=notice.game, seq=notice.seq, player=pid, channel=t.kind,
                  to=masked(t.address), latency_ms=round(latency * 1000, 1))
         return "sent"
@@ -184,7 +186,8 @@ class Sender:
             self.targets.failed(key, t, "email", str(e))
             log.warning("digest.failed", player=pid, channel="email", to=masked(t.address), error=str(e))
             raise
-        self.targets.digest_sent(t, len(entries), _latency(notices[0].at, self.clock()))
+        latency = _latency(notices[0].at, self.clock())
+        holding(lambda: self.targets.digest_sent(t, len(entries), latency))  # mailed: wait to mark it, not to mail again
         log.info("digest.sent", player=pid, channel="email", to=masked(t.address), notices=len(entries))
         return len(entries)
 
@@ -208,7 +211,7 @@ class NotifyActors:
         return self.notify.send_with_options(args=(notice.to_json(), pid, tid), delay=delay_ms or None)
 
 
-def _holding(call: Callable[[], object], stop_wait: float = 30.0) -> None:
+def holding(call: Callable[[], object], stop_wait: float = 30.0) -> None:
     """Run `call`, waiting (bounded) for a Redis out of reach instead of spending a retry."""
     pause, deadline = 0.05, time.monotonic() + stop_wait
     while True:
@@ -233,13 +236,13 @@ def declare_notify(broker: dramatiq.Broker, sender: Sender | None, cfg: NotifyCo
     def notify(notice: dict[str, Any], pid: str, tid: str) -> None:
         current = CurrentMessage.get_current_message()
         holder = current.message_id if current is not None else None
-        _holding(lambda: need().notify(Notice.from_json(notice), pid, tid, holder))
+        holding(lambda: need().notify(Notice.from_json(notice), pid, tid, holder))
 
     def notify_digest(pid: str, tid: str) -> None:
-        _holding(lambda: need().digest(pid, tid))
+        holding(lambda: need().digest(pid, tid))
 
     def notify_gave_up(message: dict[str, Any], retry_info: dict[str, Any]) -> None:
-        _holding(lambda: need().gave_up(message, retry_info))
+        holding(lambda: need().gave_up(message, retry_info))
 
     if not any(isinstance(m, CurrentMessage) for m in broker.middleware):
         broker.add_middleware(CurrentMessage())  # the notify job's lease names its message
