@@ -117,3 +117,16 @@ class Events:
                 sock.shutdown(socket.SHUT_RDWR)
         assert self.ended.wait(5)
         self._client.close()
+
+
+def reopened(url: str, headers: dict[str, str], event: str = "waiting", within: float = 10.0) -> Events:
+    """A stream opened again until the server takes it: a closed one gives its place back
+    within `within` seconds."""
+    deadline = time.monotonic() + within
+    while True:
+        e = Events(url, headers, event)
+        if e.status == 200:
+            return e
+        e.close()
+        assert time.monotonic() < deadline, "a closed stream was not given back"
+        time.sleep(0.1)

@@ -4,7 +4,6 @@ one watcher against the caps however many games, and clear refusals that open no
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -12,7 +11,7 @@ import httpx
 import pytest
 
 from tests.conftest import Stack, child_env, running_stack, start_api
-from tests.integration.helpers import Events, command, new_race
+from tests.integration.helpers import Events, command, new_race, reopened
 
 pytestmark = pytest.mark.integration
 
@@ -70,15 +69,7 @@ def test_a_stream_of_many_games_is_one_watcher(gstack: Stack, tmp_path: Path) ->
         third = httpx.get(url, timeout=10)
         assert third.status_code == 429 and third.json()["error"]["code"] == "too_many_streams"
         held.pop().close()
-        deadline = time.monotonic() + 10  # the closed stream gives its place back
-        while True:
-            e = Events(url, {}, event="summary")
-            if e.status == 200:
-                held.append(e)
-                break
-            e.close()
-            assert time.monotonic() < deadline, "a closed stream was not given back"
-            time.sleep(0.1)
+        held.append(reopened(url, {}, event="summary"))
     finally:
         for h in held:
             h.close()

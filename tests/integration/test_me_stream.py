@@ -14,7 +14,7 @@ import pytest
 
 from service.http.credentials import COOKIE
 from tests.conftest import Stack, child_env, running_stack, start_api
-from tests.integration.helpers import Events, bearer, command, player, table
+from tests.integration.helpers import Events, bearer, command, player, reopened, table
 
 pytestmark = pytest.mark.integration
 
@@ -101,14 +101,7 @@ def test_a_stream_is_one_watcher_however_many_games(me_stack: Stack, tmp_path: P
         deadline = time.monotonic() + 10  # the closed stream gives its place back
         while (again := httpx.get(f"{capped.url}/v1/me", headers=bearer(ann["key"]), timeout=10)).status_code != 200:
             assert time.monotonic() < deadline, again.text
-        while True:
-            e = Events(url, bearer(ann["key"]))
-            if e.status == 200:
-                held.append(e)
-                break
-            e.close()
-            assert time.monotonic() < deadline, "a closed stream was not given back"
-            time.sleep(0.1)
+        held.append(reopened(url, bearer(ann["key"])))
     finally:
         for h in held:
             h.close()
