@@ -107,6 +107,16 @@ return 0
 """
 
 
+# Hold a notice for a digest, once: its mark and its entry in one step, and the list's new
+# length, so that exactly one of notices held at once finds it was empty and schedules the mail.
+_HOLD = """
+if redis.call('SET', KEYS[1], 'digest', 'NX', 'EX', ARGV[1]) then
+  return redis.call('RPUSH', KEYS[2], ARGV[2])
+end
+return 0
+"""
+
+
 # Lease a notice's send: nothing if it is marked sent; else take the lease when it is free or
 # already this holder's (its message redelivered after its worker died).
 _LEASE = """
@@ -178,6 +188,7 @@ class TargetStore:
         self.clock = clock
         self._feed_once = self.r.register_script(_FEED_ONCE)
         self._lease = self.r.register_script(_LEASE)
+        self._hold = self.r.register_script(_HOLD)
 
     # -- targets ---------------------------------------------------------------------------
 
@@ -358,15 +369,10 @@ class TargetStore:
     @reports_unavailable
     def hold_for_digest(self, key: str, t: Target, entry: dict[str, Any]) -> bool:
         """Add a notice to the target's next digest, once; True when the digest was empty (the
-        caller schedules its mail)."""
-        pipe = self.r.pipeline(transaction=True)
-        pipe.set(self.keys.mark(key), "digest", nx=True, ex=MARK_SECONDS)
-        pipe.llen(self.keys.digest(t.player, t.id))
-        fresh, before = pipe.execute()
-        if not fresh:
-            return False
-        self.r.rpush(self.keys.digest(t.player, t.id), orjson.dumps(entry))
-        return int(before) == 0
+        caller schedules its mail). One script: of notices held at once, one is told so."""
+        length = self._hold(keys=[self.keys.mark(key), self.keys.digest(t.player, t.id)],
+                            args=[MARK_SECONDS, orjson.dumps(entry)])
+        return int(length) == 1
 
     @reports_unavailable
     def digest_entries(self, t: Target) -> list[dict[str, Any]]:

@@ -4,6 +4,7 @@ with a recording enqueue) queues one job per player, target and step from its ch
 
 from __future__ import annotations
 
+import threading
 import uuid
 
 import orjson
@@ -112,3 +113,27 @@ def test_a_seat_claimed_by_its_link_is_told_only_of_the_steps_after_the_one_its_
     n.step()
     assert [(j[0].seat, j[1], j[2]) for j in queued] == [(1, "bob", t_bob.id)]
     assert t_ann.id not in {j[2] for j in queued}
+
+
+def test_of_notices_held_for_a_digest_at_once_one_schedules_the_mail(store: EventStore) -> None:
+    # Notify threads hold a burst's notices at the same moment: two that both saw an empty
+    # digest scheduled two mails of the same notices (the suite saw it once).
+    targets = TargetStore(store.r, store.ns)
+    t, _ = targets.add("ann", "email", "ann@example.org", digest_mail=True)
+    start = threading.Barrier(8)
+    told: list[bool] = []
+
+    def hold(i: int) -> None:
+        start.wait()
+        told.append(targets.hold_for_digest(f"g:{i}:ann:{t.id}", t, {"key": f"g:{i}:ann:{t.id}", "seq": i}))
+
+    threads = [threading.Thread(target=hold, args=(i,)) for i in range(8)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert sorted(told) == [False] * 7 + [True]
+    assert len(targets.digest_entries(t)) == 8
+    assert targets.hold_for_digest("g:0:ann:" + t.id, t, {"key": "again"}) is False  # once a notice
+    assert len(targets.digest_entries(t)) == 8
+
