@@ -187,21 +187,23 @@ class PlayerStore:
         email = record.get(b"email")
         return Player(pid, _text(record[b"name"]), None if email is None else _text(email), float(record[b"created"]))
 
-    async def email_confirmed(self, player: Player) -> bool:
-        """Whether the player's own address is confirmed (no address: False)."""
-        if player.email is None:
-            return False
-        email = player.email
+    async def address_confirmed(self, pid: str, address: str) -> bool:
+        """Whether `pid` confirmed `address` (or holds it as their own from before addresses
+        were confirmed)."""
 
         async def read() -> list[Any]:
             pipe = self.aio.pipeline(transaction=False)
-            pipe.sismember(self.keys.confirmed(player.id), digest(email.casefold()))
-            pipe.get(self.keys.email(email))
+            pipe.sismember(self.keys.confirmed(pid), digest(address.casefold()))
+            pipe.get(self.keys.email(address))
             got: list[Any] = await pipe.execute()
             return got
 
         member, holder = await self._run(read)
-        return bool(member) or (holder is not None and _text(holder) == player.id)
+        return bool(member) or (holder is not None and _text(holder) == pid)
+
+    async def email_confirmed(self, player: Player) -> bool:
+        """Whether the player's own address is confirmed (no address: False)."""
+        return player.email is not None and await self.address_confirmed(player.id, player.email)
 
     async def named(self, name: str) -> list[str]:
         """The ids of the players whose name matches `name` (by name_key), oldest id order."""

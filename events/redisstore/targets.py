@@ -466,17 +466,6 @@ class TargetStore:
     # -- confirmed addresses ---------------------------------------------------------------
 
     @reports_unavailable
-    def address_confirmed(self, pid: str, address: str) -> bool:
-        """Whether `pid` confirmed `address` (or holds it as their own from before addresses
-        were confirmed)."""
-        keys = self.keys.players
-        pipe = self.r.pipeline(transaction=False)
-        pipe.sismember(keys.confirmed(pid), digest(address.casefold()))
-        pipe.get(keys.email(address))
-        member, holder = pipe.execute()
-        return bool(member) or (holder is not None and _text(holder) == pid)
-
-    @reports_unavailable
     def confirm_link(self, pid: str, address: str) -> str:
         """A token for the link that confirms `address` for `pid`, valid CONFIRM_SECONDS."""
         token = secrets.token_urlsafe(24)

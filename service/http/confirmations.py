@@ -19,6 +19,7 @@ from service.http.mails import ask_confirmation, notify
 from service.http.parts import parts
 from service.http.players import limited
 from service.http.responses import json_response
+from service.http.targets import own_target
 from workers.notify.channels import masked
 
 log = structlog.get_logger("boardlog.api")
@@ -54,9 +55,7 @@ async def confirm_own(who: Me, request: Request) -> Response:
 @router.post("/v1/me/targets/{tid}/confirmation", status_code=202,
              summary="Mail an email target's address its confirmation link again")
 async def confirm_target(tid: str, who: Me, request: Request) -> Response:
-    t = await run_in_threadpool(notify(request).targets.target, who.player.id, tid)
-    if t is None:
-        raise ApiError(404, "unknown_target", f"you have no target {tid!r}")
+    t = await own_target(request, who, tid)
     if t.kind != "email":
         raise ApiError(422, "not_an_email_target", f"a {t.kind} target has no address to confirm")
     if t.confirmed:

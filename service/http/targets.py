@@ -173,7 +173,7 @@ async def add_target(body: NewTarget, who: Me, request: Request) -> Response:
     n = notify(request)
     pid = who.player.id
     address = await run_in_threadpool(_address, body, who, n.config.egress)
-    confirmed = body.kind != "email" or await run_in_threadpool(n.targets.address_confirmed, pid, address)
+    confirmed = body.kind != "email" or await parts(request).players.address_confirmed(pid, address)
     mailed = None if confirmed else await ask_confirmation(request, pid, who.player.name, address)
     t, shown = await run_in_threadpool(n.targets.add, pid, body.kind, address,
                                        list(dict.fromkeys(body.events)), body.digest, confirmed)
@@ -189,7 +189,8 @@ async def add_target(body: NewTarget, who: Me, request: Request) -> Response:
     return json_response(out, 201, {"Cache-Control": "no-store"})
 
 
-async def _own(request: Request, who: Caller, tid: str) -> Target:
+async def own_target(request: Request, who: Caller, tid: str) -> Target:
+    """The signed-in player's target `tid`; 404 for none of theirs."""
     t = await run_in_threadpool(notify(request).targets.target, who.player.id, tid)
     if t is None:
         raise ApiError(404, "unknown_target", f"you have no target {tid!r}")
@@ -198,7 +199,7 @@ async def _own(request: Request, who: Caller, tid: str) -> Target:
 
 @router.patch("/v1/me/targets/{tid}", summary="Change which events a target is told of, or its digest")
 async def change_target(tid: str, body: TargetChange, who: Me, request: Request) -> Response:
-    t = await _own(request, who, tid)
+    t = await own_target(request, who, tid)
     if body.events is not None and not body.events:
         raise ApiError(422, "bad_target", "events: at least one of turn, over (or remove the target)")
     if body.digest and t.kind != "email":
@@ -220,7 +221,7 @@ async def remove_target(tid: str, who: Me, request: Request) -> Response:
 @router.post("/v1/me/targets/{tid}/test", summary="Send a test notice to a target now")
 async def test_target(tid: str, who: Me, request: Request) -> Response:
     """Answers whether it went through and, if not, why (the target then shows as failing)."""
-    t = await _own(request, who, tid)
+    t = await own_target(request, who, tid)
     if not t.confirmed:
         raise ApiError(409, "address_unconfirmed", f"{t.address} is not confirmed yet: open the link mailed to it "
                        "(or ask for another), then test")

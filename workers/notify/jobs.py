@@ -97,10 +97,6 @@ class Sender:
             return "gone"
         if notice.choice not in t.events:
             return "skipped"
-        if not t.confirmed:
-            log.info("notice.skipped", game=notice.game, seq=notice.seq, player=pid, target=tid,
-                     why="address not confirmed")
-            return "skipped"
         if t.kind == "atom":
             entry = {**notice.to_json(), "key": key, "title": notice.subject(), "body": notice.text(self.cfg.public_url)}
             added = self.targets.feed_once(key, t, entry, _latency(notice.at, self.clock()))
