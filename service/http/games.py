@@ -10,12 +10,13 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import Response
 
 from events.domain.match import fold_match
-from events.mapping.codec import loads
+from events.mapping.codec import canonical, loads
 from events.redisstore.store import EventStore
 from projections.lobby import Cursor, lobby_rows
 from projections.readmodels import summary_of
 from projections.replay import one_command
 from rules.core import games
+from service.bootstrap import ApiParts
 from service.gametypes import game_types
 from service.http.access import game_exists, our_gid
 from service.http.auth import current_player
@@ -46,6 +47,16 @@ def current_summary(store: EventStore, gid: str) -> dict[str, Any]:
     opening = one_command(store, gid, 1)
     match = fold_match((e.event for e in opening), gid)
     return summary_of(match, opening[0].at, opening[-1].at, store.imported(gid))
+
+
+async def summary_frame(p: ApiParts, gid: str) -> bytes:
+    """The game's summary as a stream first sends it: the projected one (one read, for a game
+    that has one), else current_summary's; 404 for no such game."""
+    raw = await p.reads.read_model(gid, "summary")
+    if raw is not None:
+        return raw
+    await game_exists(p, gid)
+    return canonical(await run_in_threadpool(current_summary, p.store, gid))
 
 
 @router.post("/v1/games", status_code=201, summary="Create a game")

@@ -13,14 +13,12 @@ from collections.abc import AsyncIterator
 from typing import Annotated
 
 from fastapi import APIRouter, Query, Request
-from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import StreamingResponse
 
-from events.mapping.codec import canonical
 from events.redisstore.watchers import GamesWatch, TooManyWatchers, sse_frame
-from service.http.access import game_exists, our_gid, unknown_game
+from service.http.access import our_gid, unknown_game
 from service.http.errors import ApiError
-from service.http.games import current_summary
+from service.http.games import summary_frame
 from service.http.parts import parts
 from service.http.streams import WatchStream, refused
 
@@ -52,13 +50,7 @@ async def games_stream(request: Request, ids: Annotated[str, Query(max_length=10
     try:
         # Subscribed before the summaries are read, so no change falls between the two.
         await p.watchers.games_subscribed(watch, timeout=2.0)
-        firsts = []
-        for gid in gids:
-            first = await p.reads.read_model(gid, "summary")
-            if first is None:
-                await game_exists(p, gid)
-                first = canonical(await run_in_threadpool(current_summary, p.store, gid))
-            firsts.append(first)
+        firsts = [await summary_frame(p, gid) for gid in gids]
     except BaseException:
         p.watchers.close_games(watch)
         raise

@@ -27,7 +27,7 @@ from service.http.access import game_exists, our_gid, principal, sees_everything
 from service.http.credentials import bearer_token, has_session_cookie
 from service.http.errors import ApiError
 from service.http.freshness import MIN_SEQ_DOC, at_least
-from service.http.games import current_summary
+from service.http.games import summary_frame
 from service.http.parts import parts
 from service.http.responses import json_response
 from service.http.streams import WatchStream, refused
@@ -257,13 +257,9 @@ async def stream(gid: str, request: Request) -> StreamingResponse:
     except TooManyWatchers as e:
         raise refused(e) from None
     try:
-        # Subscribed before the summary is read, so no change falls between the two; one read
-        # for a game with a summary (its existence is checked only when it has none).
+        # Subscribed before the summary is read, so no change falls between the two.
         await p.watchers.subscribed(watch, timeout=2.0)
-        first = await p.reads.read_model(gid, "summary")
-        if first is None:
-            await game_exists(p, gid)
-            first = canonical(await run_in_threadpool(lambda: current_summary(p.store, gid)))
+        first = await summary_frame(p, gid)
     except BaseException:
         p.watchers.close(watch)
         raise

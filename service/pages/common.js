@@ -765,8 +765,10 @@ const BL = (() => {
         want(m) {
           wants.set(m.tab, m.gids);
           for (const gid of m.gids) {
-            if (newest.has(gid)) shared.channel.postMessage({ t: "summary", gid, data: newest.get(gid) });
-            if (m.tab === TAB && newest.has(gid)) deliver(gid, newest.get(gid));
+            const text = newest.get(gid);
+            if (text === undefined) continue;
+            shared.channel.postMessage({ t: "summary", gid, data: text });
+            if (m.tab === TAB) deliver(gid, text);
           }
           if (shared.state) shared.channel.postMessage(shared.state);
           stream.changed();
