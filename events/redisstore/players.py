@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import redis.asyncio as aioredis
+from redis.exceptions import WatchError
 
 from events.domain.names import name_key
 from events.redisstore.errors import reaching_redis
@@ -46,6 +47,8 @@ class Player:
     name: str
     email: str | None
     created: float
+    # A new address asked for while `email` is confirmed: `email` holds until this one's link is used.
+    email_pending: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,8 +187,9 @@ class PlayerStore:
         record: dict[bytes, bytes] = await self._run(lambda: self.aio.hgetall(self.keys.player(pid)))  # type: ignore[arg-type, return-value]
         if not record:
             return None
-        email = record.get(b"email")
-        return Player(pid, _text(record[b"name"]), None if email is None else _text(email), float(record[b"created"]))
+        email, pending = record.get(b"email"), record.get(b"email_pending")
+        return Player(pid, _text(record[b"name"]), None if email is None else _text(email), float(record[b"created"]),
+                      None if pending is None else _text(pending))
 
     async def address_confirmed(self, pid: str, address: str) -> bool:
         """Whether `pid` confirmed `address` (or holds it as their own from before addresses
@@ -204,6 +208,93 @@ class PlayerStore:
     async def email_confirmed(self, player: Player) -> bool:
         """Whether the player's own address is confirmed (no address: False)."""
         return player.email is not None and await self.address_confirmed(player.id, player.email)
+
+    async def change_email(self, pid: str, address: str) -> bool:
+        """Make `address` the player's own; whether it took effect now. It does when the player
+        confirmed it before, or when their present address is not confirmed (nothing to lose):
+        the sign-in mail then follows the new address only once it is confirmed. Otherwise the
+        confirmed address holds, and the new one waits as `email_pending` for its link (the
+        confirmation moves the sign-in mail over). One transaction against a concurrent change
+        or confirmation."""
+        keys, folded = self.keys, address.casefold()
+        player, confirmed = keys.player(pid), keys.confirmed(pid)
+
+        async def write() -> bool:
+            async with self.aio.pipeline(transaction=True) as pipe:
+                while True:
+                    try:
+                        await pipe.watch(player, confirmed)
+                        raw = await pipe.hget(player, "email")
+                        current = None if raw is None else _text(raw)
+                        held = current is not None and await self._holds(pipe, pid, current)
+                        same = current is not None and current.casefold() == folded
+                        known = (same and held) or await self._known(pipe, pid, address)
+                        pipe.multi()
+                        if held and not known:
+                            pipe.hset(player, "email_pending", address)
+                        else:
+                            pipe.hset(player, "email", address)
+                            pipe.hdel(player, "email_pending")
+                            if current is not None and held and not same:
+                                pipe.delete(keys.email(current))
+                            if known:
+                                pipe.set(keys.email(address), pid)
+                        await pipe.execute()
+                        return not held or known
+                    except WatchError:
+                        continue
+
+        return await self._run(write)
+
+    async def remove_email(self, pid: str) -> bool:
+        """The player has no address from now on (nor a pending one), and the sign-in mail of
+        the one they had no longer reaches them; whether they had one."""
+        player = self.keys.player(pid)
+
+        async def write() -> bool:
+            async with self.aio.pipeline(transaction=True) as pipe:
+                while True:
+                    try:
+                        await pipe.watch(player)
+                        raw = await pipe.hget(player, "email")
+                        pending = await pipe.hget(player, "email_pending")
+                        current = None if raw is None else _text(raw)
+                        holds = current is not None and await self._holds(pipe, pid, current)
+                        pipe.multi()
+                        pipe.hdel(player, "email", "email_pending")
+                        if holds:
+                            assert current is not None
+                            pipe.delete(self.keys.email(current))
+                        await pipe.execute()
+                        return current is not None or pending is not None
+                    except WatchError:
+                        continue
+
+        return await self._run(write)
+
+    async def known_address(self, pid: str, address: str) -> bool:
+        """Whether `address` would be the player's own at once, with no link to mail: they
+        confirmed it before (an email target's, say) and no other player took its sign-in
+        mail since."""
+
+        return await self._run(lambda: self._known(self.aio, pid, address))
+
+    async def _known(self, reader: Any, pid: str, address: str) -> bool:
+        """`reader`: the client, or a pipeline inside a WATCH (the address's key is watched too)."""
+        key = self.keys.email(address)
+        if reader is not self.aio:
+            await reader.watch(key)
+        if not await reader.sismember(self.keys.confirmed(pid), digest(address.casefold())):
+            return False
+        holder = await reader.get(key)
+        return holder is None or _text(holder) == pid
+
+    async def _holds(self, pipe: Any, pid: str, address: str) -> bool:
+        """Inside a WATCH: whether `pid` holds `address`'s sign-in mail (watched from here on)."""
+        key = self.keys.email(address)
+        await pipe.watch(key)
+        holder = await pipe.get(key)
+        return holder is not None and _text(holder) == pid
 
     async def named(self, name: str) -> list[str]:
         """The ids of the players whose name matches `name` (by name_key), oldest id order."""

@@ -75,6 +75,16 @@ class Quiet:
         return bool(self.start and self.end and self.start != self.end)
 
 
+@dataclass(frozen=True, slots=True)
+class Confirmed:
+    """What a confirmation link confirmed: `address` for `player`; `replaced` is the player's
+    own address that the confirmed one took the place of (a change they asked for), if any."""
+
+    player: str
+    address: str
+    replaced: str | None = None
+
+
 def _text(raw: Any) -> str:
     return raw.decode() if isinstance(raw, bytes) else str(raw)
 
@@ -474,11 +484,13 @@ class TargetStore:
         return token
 
     @reports_unavailable
-    def confirm(self, token: str) -> tuple[str, str] | None:
+    def confirm(self, token: str) -> Confirmed | None:
         """Use a confirmation token, once: its address counts for its player from now on. Their
-        email targets of that address are confirmed, and if it is the player's own address,
-        the sign-in mail goes to this player (the latest to confirm it). None for a token used,
-        expired or wrong. One transaction: a target changed meanwhile makes it read again."""
+        email targets of that address are confirmed; if it is the player's own address, or the
+        new one they asked for (`email_pending`), the sign-in mail goes to this player (the
+        latest to confirm it), and a pending one takes the old one's place. None for a token
+        used, expired or wrong. One transaction: a target or the player changed meanwhile makes
+        it read again."""
         keys = self.keys.players
         link = keys.confirm(digest(token))
         with self.r.pipeline(transaction=True) as pipe:
@@ -491,9 +503,17 @@ class TargetStore:
                     d = orjson.loads(raw)
                     pid, address = str(d["player"]), str(d["address"])
                     folded = address.casefold()
-                    pipe.watch(self.keys.targets(pid), keys.player(pid))
+                    player = keys.player(pid)
+                    pipe.watch(self.keys.targets(pid), player)
                     stored: dict[bytes, bytes] = pipe.hgetall(self.keys.targets(pid))
-                    own = pipe.hget(keys.player(pid), "email")
+                    own_raw, pending_raw = pipe.hmget(player, ["email", "email_pending"])
+                    own = None if own_raw is None else _text(own_raw)
+                    moving = pending_raw is not None and _text(pending_raw).casefold() == folded
+                    replaced = own if moving and own is not None and own.casefold() != folded else None
+                    old_holder = None
+                    if replaced is not None:
+                        pipe.watch(keys.email(replaced))
+                        old_holder = pipe.get(keys.email(replaced))
                     changed = [replace(t, confirmed=True) for t in (_target(pid, v) for v in stored.values())
                                if t.kind == "email" and not t.confirmed and t.address.casefold() == folded]
                     pipe.multi()
@@ -501,10 +521,15 @@ class TargetStore:
                     pipe.sadd(keys.confirmed(pid), digest(folded))
                     for t in changed:
                         pipe.hset(self.keys.targets(pid), t.id, _record(t))
-                    if own is not None and _text(own).casefold() == folded:
+                    if moving:
+                        pipe.hset(player, "email", address)
+                        pipe.hdel(player, "email_pending")
+                        if replaced is not None and old_holder is not None and _text(old_holder) == pid:
+                            pipe.delete(keys.email(replaced))
+                    if moving or (own is not None and own.casefold() == folded):
                         pipe.set(keys.email(address), pid)
                     pipe.execute()
-                    return pid, address
+                    return Confirmed(pid, address, replaced)
                 except redis.WatchError:
                     continue
 

@@ -25,6 +25,7 @@ from service.http import (
     keys,
     messages,
     moves,
+    ownemail,
     pages,
     players,
     reads,
@@ -46,8 +47,8 @@ log = structlog.get_logger("boardlog.api")
 ROUTERS: tuple[APIRouter, ...] = (health.router, games.router, commands.router, reads.router, gamestreams.router,
                                   moves.router,
                                   messages.router, conditional.router,
-                                  players.router, seats.router, tables.router, targets_.router, confirmations.router,
-                                  vacation.router,
+                                  players.router, ownemail.router, seats.router, tables.router, targets_.router,
+                                  confirmations.router, vacation.router,
                                   metrics_.router,
                                   keys.router, forks.router, pages.router, docs.router)
 

@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from service.http.auth import Caller, check_origin, current_player
 from service.http.errors import ApiError
-from service.http.mails import ask_confirmation, notify
+from service.http.mails import ask_confirmation, notify, tell_replaced
 from service.http.parts import parts
 from service.http.players import limited
 from service.http.responses import json_response
@@ -43,11 +43,12 @@ def _mailed(sent: bool, address: str) -> Response:
 @router.post("/v1/me/email/confirmation", status_code=202,
              summary="Mail the player's own address its confirmation link again")
 async def confirm_own(who: Me, request: Request) -> Response:
-    """The sign-in mail goes only to a confirmed address."""
-    address = who.player.email
+    """The sign-in mail goes only to a confirmed address. A new address asked for
+    (`email_pending`) is the one mailed while it waits."""
+    address = who.player.email_pending or who.player.email
     if address is None:
         raise ApiError(404, "no_email", "your player has no email address")
-    if await parts(request).players.email_confirmed(who.player):
+    if who.player.email_pending is None and await parts(request).players.email_confirmed(who.player):
         raise ApiError(409, "already_confirmed", f"{address} is confirmed already")
     return _mailed(await ask_confirmation(request, who.player.id, who.player.name, address), address)
 
@@ -75,8 +76,10 @@ async def use_confirmation(body: ConfirmationToken, request: Request) -> Respons
     if got is None:
         raise ApiError(404, "bad_confirmation_link",
                        "that confirmation link is used, expired or wrong: ask for another on your player's page")
-    pid, address = got
+    pid, address = got.player, got.address
     player = await parts(request).players.player(pid)
     log.info("address.confirmed", player=pid, to=masked(address))
+    if got.replaced is not None and player is not None:
+        await tell_replaced(notify(request), player.id, player.name, got.replaced, address)
     return json_response({"address": address, "player": None if player is None else player.name},
                          200, {"Cache-Control": "no-store"})

@@ -86,3 +86,18 @@ async def ask_confirmation(request: Request, pid: str, name: str, address: str) 
         "<p>If you did not ask for it, ignore this mail: boardlog sends nothing more to this address "
         "until it is confirmed.</p>")
     return await send(n, msg, "confirm_mail", pid)
+
+
+async def tell_replaced(n: NotifyParts, pid: str, name: str, old: str, new: str) -> bool:
+    """Tell a player's old address that a confirmed new one took its place (so that a change
+    made from a stolen session does not pass unseen); the new one is shown masked."""
+    shown = masked(new)
+    msg = link_mail(
+        n, old, "boardlog: your sign-in address changed",
+        f"The boardlog player {name} now gets sign-in links at {shown} instead of this address.\n\n"
+        "If you did not ask for this, sign in with your player key, change the address back and "
+        "sign out your other devices from your player's page.\n",
+        f"<p>The boardlog player {escape(name)} now gets sign-in links at {escape(shown)} instead of this "
+        "address.</p><p>If you did not ask for this, sign in with your player key, change the address back "
+        "and sign out your other devices from your player's page.</p>")
+    return await send(n, msg, "address_changed_mail", pid)

@@ -123,7 +123,8 @@ async def sign_in(request: Request) -> Response:
 @router.get("/v1/me", summary="The signed-in player")
 async def me(who: Me, request: Request) -> Response:
     confirmed = await parts(request).players.email_confirmed(who.player)
-    return json_response({**player_json(who.player, own=True), "email_confirmed": confirmed, "session": who.session})
+    return json_response({**player_json(who.player, own=True), "email_confirmed": confirmed,
+                          "email_pending": who.player.email_pending, "session": who.session})
 
 
 @router.get("/v1/me/sessions", summary="The signed-in player's sessions (never their secrets)")

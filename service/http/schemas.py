@@ -31,7 +31,7 @@ ERROR_CODES: tuple[str, ...] = (
     "unknown_command", "bad_args", "bad_entropy", "bad_seats", "name_not_text", "name_empty", "name_too_long",
     "name_bad_character", "name_taken", "bad_options", "unknown_player", "ambiguous_player", "player_twice",
     "bad_expiry", "bad_seat", "bad_cursor", "number_out_of_range", "bad_seq", "bad_step", "bad_page", "bad_target",
-    "bad_quiet_hours", "bad_email", "no_email", "already_confirmed", "not_an_email_target", "address_unconfirmed",
+    "bad_quiet_hours", "bad_email", "no_email", "already_confirmed", "already_yours", "not_an_email_target", "address_unconfirmed",
     "bad_confirmation_link", "mail_unavailable", "rate_limited", "internal_error", "store_unavailable",
     # Read your own writes and shared watchers (service/http/freshness.py, events/redisstore/watchers.py)
     "too_many_streams", "streams_full", "bad_games", "projection_behind", "seq_not_reached",
@@ -397,6 +397,8 @@ class SignedIn(BaseModel):
 class Me(PlayerOut):
     email: str | None
     email_confirmed: bool = Field(description="whether the email's mailed link was used (false with no email)")
+    email_pending: str | None = Field(description="a new address asked for (PUT /v1/me/email) while `email` is "
+                                      "confirmed: it takes `email`'s place once its mailed link is used")
     session: str | None
 
 
@@ -491,6 +493,21 @@ class VacationOut(BaseModel):
 class OwnEmail(BaseModel):
     address: str
     confirmed: bool = Field(description="whether its mailed link was used: sign-in links go only to a confirmed address")
+    pending: str | None = Field(description="a new address waiting for its mailed link, which makes it this one")
+
+
+class EmailIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    email: str = Field(description="the new address")
+
+
+class EmailChanged(BaseModel):
+    email: str | None = Field(description="the player's address now (sign-in links go to it once confirmed)")
+    email_confirmed: bool
+    email_pending: str | None = Field(description="the new address, when the confirmed one holds until it is "
+                                      "confirmed")
+    confirmation_mailed: bool | None = Field(None, description="202: whether the new address's confirmation link "
+                                             "left (if not, ask again: POST /v1/me/email/confirmation)")
 
 
 class Targets(BaseModel):
@@ -598,7 +615,7 @@ MODELS: tuple[type[BaseModel], ...] = (
     Error, ErrorBody, NewGame, GameCreated, Summary, Lobby, GameTypes, Health, CommandIn, Queued, CommandResult,
     EntropyIn, View, Legal, EventsPage, MovesPage, ReplayStep, AuditReport, NewPlayer, PlayerCreated, SignIn, SignedIn, Me,
     Sessions, ClaimIn, Claimed, SeatHeld, MyGames, Targets, TargetAdded, TargetChanged, TestSent, Quiet,
-    MailSent, ConfirmationMailed, Confirmed, OwnEmail, VacationOut,
+    MailSent, ConfirmationMailed, Confirmed, OwnEmail, EmailIn, EmailChanged, VacationOut,
     MessageIn, Messages, HideIn, MuteIn, Muted, QueueIn, SeatQueue,
     RefereeIn, RefereeMade, ForkSeatIn, ForkIn, ForkOrigin, ForkCreated,
     Keys,
@@ -707,6 +724,9 @@ OPERATIONS: dict[tuple[str, str], Op] = {
     ("POST", "/v1/players"): Op({201: PlayerCreated}, (400, 413, 429, *_E), _NONE, NewPlayer),
     ("POST", "/v1/sessions"): Op({201: SignedIn}, (400, 401, 403, 413, 429, *_E), _NONE, SignIn),
     ("GET", "/v1/me"): Op({200: Me}, (401, *_E), _PLAYER),
+    ("PUT", "/v1/me/email"): Op({200: EmailChanged, 202: EmailChanged}, (400, 401, 403, 409, 413, 429, *_E), _PLAYER,
+                                EmailIn),
+    ("DELETE", "/v1/me/email"): Op({204: None}, (401, 403, 404, *_E), _PLAYER),
     ("GET", "/v1/me/sessions"): Op({200: Sessions}, (401, *_E), _PLAYER),
     ("DELETE", "/v1/me/sessions"): Op({204: None}, (401, 403, *_E), _PLAYER),
     ("DELETE", "/v1/me/sessions/{sid}"): Op({204: None}, (401, 403, 404, *_E), _PLAYER),

@@ -119,7 +119,8 @@ async def list_targets(who: Me, request: Request) -> Response:
     targets, failing, dead, quiet = await run_in_threadpool(
         lambda: (n.targets.targets(pid), n.targets.failing(pid), n.targets.dead_letters(pid), n.targets.quiet(pid)))
     own = who.player.email
-    email = None if own is None else {"address": own, "confirmed": await parts(request).players.email_confirmed(who.player)}
+    email = None if own is None else {"address": own, "confirmed": await parts(request).players.email_confirmed(who.player),
+                                      "pending": who.player.email_pending}
     return json_response({"targets": [_shown(t, failing) for t in targets], "dead_letters": dead,
                           "quiet": {"tz": quiet.tz, "start": quiet.start, "end": quiet.end}, "email": email})
 

@@ -1,7 +1,8 @@
 /* The player's page, notifications: their targets (email, Apprise, webhook, Atom feed), each
  * with what it tells of, "this target is failing" and its last error, Test and Remove; an email
  * address not yet confirmed, with its link to send again; adding one (a webhook's secret and a
- * feed's address are shown once); quiet hours; browser notices. */
+ * feed's address are shown once); the player's own address, changing or removing it; quiet
+ * hours; browser notices. */
 "use strict";
 
 (() => {
@@ -56,6 +57,57 @@
           onclick: () => act(base, "DELETE") }))));
   }
 
+  // The player's own address (sign-in links by mail), a new one waiting for its link, and the
+  // form that changes or removes it.
+  function ownEmail(email) {
+    const own = document.getElementById("own-email");
+    BL.clear(own);
+    document.getElementById("email-new-label").textContent = email ? "A new address" : "Address";
+    document.getElementById("email-change").textContent = email ? "Change address" : "Add address";
+    document.getElementById("email-remove").classList.toggle("hidden", !email);
+    if (!email) {
+      own.append("You have no email address here: add one to get sign-in links by mail.");
+      return;
+    }
+    own.append(BL.el("strong", { text: email.address }),
+      email.confirmed ? ": confirmed, sign-in links by mail go to it." : ": not confirmed yet, "
+        + "boardlog mails it no sign-in link until you open the link it was sent. ");
+    if (email.pending) {
+      own.append(BL.el("br"), "The change to ", BL.el("strong", { text: email.pending }),
+        " waits for its confirmation: open the link mailed to it. Until then sign-in links go to "
+        + email.address + ". ");
+    }
+    if (email.pending || !email.confirmed) {
+      own.append(sendAgain("/v1/me/email/confirmation", email.pending || email.address));
+    }
+  }
+
+  document.getElementById("email-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const input = document.getElementById("email-new");
+    const wanted = input.value.trim();
+    if (!wanted) {
+      Account.show(msg, "error", "Type the new address first.");
+      return;
+    }
+    act("/v1/me/email", "PUT", { email: wanted }, (out) => {
+      input.value = "";
+      if (out.confirmation_mailed === undefined) {
+        Account.show(msg, "ok", `Your address is now ${out.email}: you confirmed it before.`);
+      } else if (!out.confirmation_mailed) {
+        Account.show(msg, "error", "The confirmation mail could not be sent just now: use “Send the link again” later.");
+      } else {
+        Account.show(msg, "ok", `A confirmation link is on its way to ${wanted}: open it to `
+          + (out.email_pending ? "make the change." : "confirm the address."));
+      }
+    });
+  });
+
+  document.getElementById("email-remove").addEventListener("click", () => {
+    if (!confirm("Remove your email address? Sign-in links by mail stop; your email targets stay.")) return;
+    act("/v1/me/email", "DELETE", undefined, () => Account.show(msg, "ok", "Your email address is removed."));
+  });
+
   async function load() {
     let data;
     try {
@@ -64,15 +116,7 @@
       if (e.status === 401) return; // signed out: me.js says so
       throw e;
     }
-    const own = document.getElementById("own-email");
-    BL.clear(own);
-    own.classList.toggle("hidden", !data.email);
-    if (data.email) {
-      own.append("Your email address, ", BL.el("strong", { text: data.email.address }),
-        data.email.confirmed ? ", is confirmed: sign-in links by mail go to it." : ", is not confirmed yet: "
-          + "boardlog mails it no sign-in link until you open the link it was sent. ");
-      if (!data.email.confirmed) own.append(sendAgain("/v1/me/email/confirmation", data.email.address));
-    }
+    ownEmail(data.email);
     BL.clear(rows);
     if (data.targets.length) rows.append(...data.targets.map(row));
     else rows.append(BL.el("tr", {}, BL.el("td", { colspan: "4", class: "muted", text: "No targets yet: add one below." })));

@@ -187,3 +187,56 @@ def test_an_email_target_waits_for_the_link_mailed_to_it_and_the_page_confirms_i
             expect(again.locator("#confirm-msg")).to_contain_text("That link is used or expired")
     finally:
         box.stop()
+
+
+def test_a_player_changes_their_address_on_their_page_and_the_old_one_holds_until_the_link(
+        redis_url: str, namespace: str, tmp_path: Path, new_page: Any, shots: Path) -> None:
+    box = MailBox().start()
+    env = child_env(redis_url, namespace, BOARDLOG_SMTP_HOST="127.0.0.1", BOARDLOG_SMTP_PORT=str(box.port),
+                    BOARDLOG_SMTP_TLS="none")
+    old, new = "cat-old@example.org", "cat-new@example.org"
+    try:
+        with running_stack(env, tmp_path) as stack, stack.client() as c:
+            cat = c.post("/v1/players", json={"name": "cat", "email": old}).json()
+            wait_for(lambda: box.confirmations(old), timeout=10)
+            assert c.post("/v1/confirmations", json={"token": box.confirmations(old)[0]}).status_code == 200
+            page = new_page()
+            page.goto(stack.url + cat["signin_url"])
+            expect(page.locator("#who")).to_have_text("cat")
+            page.goto(stack.url + "/me")
+            own = page.locator("#own-email")
+            expect(own).to_contain_text(f"{old}: confirmed, sign-in links by mail go to it")
+            page.fill("#email-new", new)
+            page.get_by_role("button", name="Change address").click()
+            expect(page.locator("#notify-msg")).to_contain_text(
+                f"A confirmation link is on its way to {new}: open it to make the change.")
+            expect(own).to_contain_text(f"The change to {new} waits for its confirmation")
+            expect(own).to_contain_text(f"Until then sign-in links go to {old}")
+            page.screenshot(path=str(shots / "me-email-pending-desktop.png"), full_page=True)
+
+            wait_for(lambda: box.confirmations(new), timeout=10)
+            phone = new_page(390, 844)
+            phone.goto(stack.url + "/confirm#token=" + box.confirmations(new)[-1])
+            phone.get_by_role("button", name="Confirm this address").click()
+            expect(phone.locator("#confirm-msg")).to_contain_text("Confirmed")
+            wait_for(lambda: any("address changed" in m["Subject"] for m in box.to(old)), timeout=10)
+
+            page.reload()
+            expect(own).to_contain_text(f"{new}: confirmed, sign-in links by mail go to it")
+            expect(own).not_to_contain_text("waits")
+            page.once("dialog", lambda d: d.accept())
+            page.get_by_role("button", name="Remove address").click()
+            expect(page.locator("#notify-msg")).to_contain_text("Your email address is removed.")
+            expect(own).to_contain_text("You have no email address here")
+            expect(page.get_by_role("button", name="Add address")).to_be_visible()
+            assert httpx.get(stack.url + "/v1/me", headers=bearer(cat["key"])).json()["email"] is None
+
+            mine = new_page(390, 844)
+            mine.goto(stack.url + cat["signin_url"])
+            expect(mine.locator("#who")).to_have_text("cat")
+            mine.goto(stack.url + "/me")
+            expect(mine.locator("#own-email")).to_contain_text("You have no email address here")
+            assert mine.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+            mine.locator("#notify-panel").screenshot(path=str(shots / "me-email-phone.png"))
+    finally:
+        box.stop()

@@ -577,7 +577,8 @@ def test_a_players_own_address_is_confirmed_by_the_link_mailed_when_the_player_i
         cat = made.json()
         h = bearer(cat["key"])
         assert c.get("/v1/me", headers=h).json()["email_confirmed"] is False
-        assert c.get("/v1/me/targets", headers=h).json()["email"] == {"address": address, "confirmed": False}
+        assert c.get("/v1/me/targets", headers=h).json()["email"] == {"address": address, "confirmed": False,
+                                                                      "pending": None}
         wait_for(lambda: mailbox.confirmations(address), timeout=10)
         assert c.post("/v1/me/email/confirmation", headers=h).status_code == 202
         assert len(mailbox.confirmations(address)) == 2
@@ -610,6 +611,98 @@ def test_a_players_own_address_is_confirmed_by_the_link_mailed_when_the_player_i
         nobody = player(c, "eel")
         r = c.post("/v1/me/email/confirmation", headers=bearer(nobody["key"]))
         assert r.status_code == 404 and r.json()["error"]["code"] == "no_email"
+
+
+def test_a_confirmed_address_holds_until_the_new_one_is_confirmed_and_is_then_told_of_the_change(
+        nstack: Stack, mailbox: MailBox) -> None:
+    with nstack.client() as c, nstack.client() as device:
+        device.headers["X-Forwarded-For"] = f"198.51.100.{uuid.uuid4().int % 250 + 1}"
+        tag = uuid.uuid4().hex[:8]
+        old, new = f"old-{tag}@example.org", f"new-{tag}@example.org"
+        fox = c.post("/v1/players", json={"name": "fox", "email": old}).json()
+        h = bearer(fox["key"])
+        confirm(c, mailbox, old)
+
+        r = c.put("/v1/me/email", json={"email": new}, headers=h)
+        assert r.status_code == 202, r.text
+        assert r.json() == {"email": old, "email_confirmed": True, "email_pending": new, "confirmation_mailed": True}
+        assert c.get("/v1/me", headers=h).json()["email_pending"] == new
+        assert c.get("/v1/me/targets", headers=h).json()["email"] == {"address": old, "confirmed": True, "pending": new}
+        # Until the new address is confirmed the old one still gets the sign-in link, the new none.
+        assert device.post("/v1/signin-mail", json={"email": new}).status_code == 202
+        assert device.post("/v1/signin-mail", json={"email": old}).status_code == 202
+        wait_for(lambda: mailbox.to(old), timeout=10)
+        assert mailbox.to(new) == []
+        # Asking again mails the pending address.
+        assert c.post("/v1/me/email/confirmation", headers=h).status_code == 202
+        wait_for(lambda: len(mailbox.confirmations(new)) == 2, timeout=10)
+
+        assert c.post("/v1/confirmations", json={"token": mailbox.confirmations(new)[0]}).status_code == 200
+        me = c.get("/v1/me", headers=h).json()
+        assert (me["email"], me["email_confirmed"], me["email_pending"]) == (new, True, None)
+        wait_for(lambda: any(m["Subject"] == "boardlog: your sign-in address changed" for m in mailbox.to(old)),
+                 timeout=10)
+        told = next(m for m in mailbox.to(old) if m["Subject"] == "boardlog: your sign-in address changed")
+        text = told.get_body(("plain",)).get_content()  # type: ignore[union-attr]
+        assert "ne***@example.org" in text and new not in text
+        # The sign-in mail follows: the new address gets it, the old one no longer.
+        before = len([m for m in mailbox.to(old) if "sign-in link" in m["Subject"]])
+        assert device.post("/v1/signin-mail", json={"email": new}).status_code == 202
+        assert device.post("/v1/signin-mail", json={"email": old}).status_code == 202
+        wait_for(lambda: mailbox.to(new), timeout=10)
+        time.sleep(0.3)
+        assert len([m for m in mailbox.to(old) if "sign-in link" in m["Subject"]]) == before
+        # A second link to the same address is used but changes nothing more.
+        assert c.post("/v1/confirmations", json={"token": mailbox.confirmations(new)[1]}).status_code == 200
+        assert c.get("/v1/me", headers=h).json()["email"] == new
+
+        # The same address again: nothing to do.
+        same = c.put("/v1/me/email", json={"email": new.upper()}, headers=h)
+        assert same.status_code == 409 and same.json()["error"]["code"] == "already_yours"
+        # Back to the old one: confirmed by this player before, so it is theirs at once, no mail.
+        sent = len(mailbox.confirmations(old))
+        back = c.put("/v1/me/email", json={"email": old}, headers=h)
+        assert back.status_code == 200, back.text
+        assert back.json() == {"email": old, "email_confirmed": True, "email_pending": None}
+        assert len(mailbox.confirmations(old)) == sent
+
+        # Bad input changes nothing and says why.
+        for body in ({"email": "no-at-sign"}, {"email": None}, {"email": 5}, {}, {"email": old, "x": 1}, []):
+            r = c.put("/v1/me/email", json=body, headers=h)
+            assert r.status_code in (400, 422) and r.json()["error"]["message"], (body, r.text)
+        assert c.get("/v1/me", headers=h).json()["email"] == old
+        assert c.put("/v1/me/email", json={"email": new}).status_code == 401
+
+        # Removing it: no sign-in mail from now on, and nothing left to remove.
+        assert c.delete("/v1/me/email", headers=h).status_code == 204
+        me = c.get("/v1/me", headers=h).json()
+        assert (me["email"], me["email_confirmed"], me["email_pending"]) == (None, False, None)
+        gone = c.delete("/v1/me/email", headers=h)
+        assert gone.status_code == 404 and gone.json()["error"]["code"] == "no_email"
+
+
+def test_an_address_not_confirmed_is_replaced_at_once(nstack: Stack, mailbox: MailBox) -> None:
+    with nstack.client() as c:
+        tag = uuid.uuid4().hex[:8]
+        first, second = f"typo-{tag}@exmaple.org", f"right-{tag}@example.org"
+        gnu = c.post("/v1/players", json={"name": "gnu", "email": first}).json()
+        h = bearer(gnu["key"])
+        r = c.put("/v1/me/email", json={"email": second}, headers=h)
+        assert r.status_code == 202, r.text
+        assert r.json() == {"email": second, "email_confirmed": False, "email_pending": None, "confirmation_mailed": True}
+        # The first address's link, used late, confirms it for nothing: it is no longer theirs.
+        wait_for(lambda: mailbox.confirmations(first), timeout=10)
+        assert c.post("/v1/confirmations", json={"token": mailbox.confirmations(first)[0]}).status_code == 200
+        assert c.get("/v1/me", headers=h).json()["email"] == second
+        confirm(c, mailbox, second)
+        me = c.get("/v1/me", headers=h).json()
+        assert (me["email"], me["email_confirmed"]) == (second, True)
+        # No old confirmed address to tell.
+        assert not [m for m in mailbox.to(first) if "changed" in m["Subject"]]
+        # A player with no address adds one the same way.
+        hen = player(c, "hen")
+        r = c.put("/v1/me/email", json={"email": f"hen-{tag}@example.org"}, headers=bearer(hen["key"]))
+        assert r.status_code == 202 and r.json()["email"] == f"hen-{tag}@example.org"
 
 
 def reply(stack: Stack, to: str, body: str, sender: str = "someone@example.org") -> None:
@@ -685,7 +778,7 @@ _ENDPOINTS = st.sampled_from([("POST", "/v1/me/targets"), ("PUT", "/v1/me/quiet"
                               ("POST", "/v1/me/targets/nope/test"), ("POST", "/v1/signin-mail"),
                               ("POST", "/v1/sessions/magic"), ("DELETE", "/v1/me/targets/{t}x"),
                               ("POST", "/v1/me/targets/{t}/confirmation"), ("POST", "/v1/me/email/confirmation"),
-                              ("POST", "/v1/confirmations")])
+                              ("POST", "/v1/confirmations"), ("PUT", "/v1/me/email"), ("DELETE", "/v1/me/email")])
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

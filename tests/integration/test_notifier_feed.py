@@ -15,7 +15,7 @@ import redis.asyncio as aioredis
 from events.redisstore.feed import FeedGroup
 from events.redisstore.players import PlayerStore
 from events.redisstore.store import EventStore
-from events.redisstore.targets import TargetStore, with_choices
+from events.redisstore.targets import Confirmed, TargetStore, with_choices
 from projections.projector import GROUP
 from service.matches import create_match
 from workers.commands import CommandHandler
@@ -94,7 +94,7 @@ def test_an_email_target_not_confirmed_is_queued_nothing_and_one_stored_before_c
 
     token = targets.confirm_link("ann", "ann@EXAMPLE.org")
     assert not address_confirmed(redis_url, store.ns, "ann", "ann@example.org")
-    assert targets.confirm(token) == ("ann", "ann@EXAMPLE.org")
+    assert targets.confirm(token) == Confirmed("ann", "ann@EXAMPLE.org", None)
     assert targets.confirm(token) is None  # once
     assert address_confirmed(redis_url, store.ns, "ann", "ANN@example.org")
     assert not address_confirmed(redis_url, store.ns, "bob", "ann@example.org")
