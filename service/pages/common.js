@@ -689,6 +689,9 @@ const BL = (() => {
    * summary's JSON, `on.state("live" | "reconnecting", retryMs?)` the stream's state (retryMs:
    * the page's own retry, after the browser gave up reconnecting by itself). */
   const STREAM_GAMES = 32; // /v1/streams/games takes this many
+  // Past 32 games the leader opens a stream for each 32 more, up to this many streams (128
+  // games): the rest of the browser's six connections stay free for its moves and pages.
+  const MAX_STREAMS = 4;
   const TAB = Math.random().toString(36).slice(2) + Date.now().toString(36);
   let shared = null; // { channel, handlers: Map gid -> Set of `on`, state, lead }
 
@@ -755,12 +758,34 @@ const BL = (() => {
         shared.channel.postMessage(m);
         showState(m);
       };
-      const ids = () => [...new Set([...wants.values()].flat())].sort().slice(0, STREAM_GAMES).join(",");
-      const stream = liveStream(ids, (gid, text) => {
+      const all = () => [...new Set([...wants.values()].flat())].sort();
+      const got = (gid, text) => {
         newest.set(gid, text);
         shared.channel.postMessage({ t: "summary", gid, data: text });
         deliver(gid, text);
-      }, say);
+      };
+      // The tabs are told "live" once every stream is, and "reconnecting" while any one is.
+      const states = [];
+      const streams = [];
+      const told = () => {
+        const down = states.slice(0, streams.length).filter((s) => s && s.state !== "live");
+        if (down.length) say("reconnecting", Math.max(0, ...down.map((s) => s.retry || 0)) || undefined);
+        else if (states.slice(0, streams.length).every((s) => s)) say("live");
+      };
+      const stream = {
+        changed() {
+          const want = Math.min(MAX_STREAMS, Math.max(1, Math.ceil(all().length / STREAM_GAMES)));
+          while (streams.length < want) {
+            const k = streams.length;
+            states[k] = null;
+            streams.push(liveStream(() => all().slice(k * STREAM_GAMES, (k + 1) * STREAM_GAMES).join(","), got,
+              (state, retry) => { states[k] = { state, retry }; told(); }));
+          }
+          while (streams.length > want) streams.pop().close();
+          for (const one of streams) one.changed();
+        },
+        close() { for (const one of streams) one.close(); },
+      };
       shared.lead = {
         want(m) {
           wants.set(m.tab, m.gids);

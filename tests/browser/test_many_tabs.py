@@ -68,3 +68,44 @@ def test_nine_boards_in_one_browser_share_one_stream_and_every_move_goes_through
     finally:
         ctx.close()
     assert not errors, errors
+
+
+def test_past_32_games_the_leader_opens_a_stream_for_each_32_more_and_every_game_stays_live(
+        stack: Stack, chromium: Any) -> None:
+    # One tab showing a board and watching 39 more games (as 39 more tabs of one browser would ask
+    # the leader to): the 33rd to 40th games go in a second stream.
+    ctx = chromium.new_context()
+    ctx.set_default_timeout(15_000)
+    streams: list[str] = []
+    ctx.on("request", lambda r: streams.append(r.url.split(stack.url, 1)[-1])
+           if "/v1/streams/games" in r.url else None)
+    try:
+        with stack.client() as c:
+            games = [new_race(c) for _ in range(40)]
+            gid0, tokens0, _ = games[0]
+            page = ctx.new_page()
+            errors: list[str] = []
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(f"{stack.url}/games/{gid0}#token={tokens0[1]}")
+            expect(page.locator("#live")).to_have_text("live")
+            page.evaluate("""(gids) => {
+                window.seen = {};
+                for (const gid of gids) BL.watchGame(gid, {
+                    summary: (text) => { window.seen[gid] = JSON.parse(text).seq; },
+                    state: () => {},
+                });
+            }""", [g for g, _, _ in games[1:]])
+            ordered = sorted(g for g, _, _ in games)
+            page.wait_for_function("(n) => Object.keys(window.seen).length >= n", arg=39)
+            expect(page.locator("#live")).to_have_text("live")
+            opened = [s.split("ids=", 1)[1].replace("%2C", ",").split(",") for s in streams]
+            assert sorted(opened[-2] + opened[-1]) == ordered and {len(opened[-2]), len(opened[-1])} == {32, 8}
+
+            # A move in the game that sorts last, and in one that sorts first, reaches the tab.
+            for gid in (ordered[-1], ordered[0] if ordered[0] != gid0 else ordered[1]):
+                tokens = next(t for g, t, _ in games if g == gid)
+                assert command(c, gid, tokens[0]).status_code == 200
+                page.wait_for_function("([gid, seq]) => window.seen[gid] >= seq", arg=[gid, 4])
+            assert not errors, errors
+    finally:
+        ctx.close()
