@@ -36,7 +36,7 @@ def serve(
     host: str = "127.0.0.1",
     port: int = 8000,
     data: Path = Path("./var"),
-    workers: Annotated[int, typer.Option(help="worker processes")] = 2,
+    workers: Annotated[int | None, typer.Option(min=1, help="worker processes (default: one per two cores)")] = None,
     threads: Annotated[int, typer.Option(help="threads per worker process")] = 4,
     dev_mail: Annotated[bool, typer.Option("--dev-mail", help="a local SMTP server that prints what it receives")] = False,
     fsync: Annotated[FsyncMode, typer.Option(
@@ -46,7 +46,12 @@ def serve(
     """Run everything: embedded Redis (unless REDIS_URL is set), workers, projector, notifier and API."""
     from service.launcher import serve as run
 
-    raise typer.Exit(run(_settings(), host, port, data, workers, threads, dev_mail, fsync.value))
+    # One process on two cores: each command then meets its game's cached match, where two
+    # processes each see half of a game's commands and read the tail they missed, and one
+    # dramatiq consumer polls instead of two (bench_spine, alternating: 1,180 and 953 us of
+    # server CPU a command at 1 x 4, 1,457 and 1,148 at 2 x 2; bench/RESULTS.md).
+    processes = workers if workers is not None else max(1, (os.cpu_count() or 2) // 2)
+    raise typer.Exit(run(_settings(), host, port, data, processes, threads, dev_mail, fsync.value))
 
 
 @app.command()
