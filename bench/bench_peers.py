@@ -17,7 +17,9 @@ boardlog's `?wait=1` answer, boardgame.io's `update` broadcast carrying the next
 on the checkout's disk (never tmpfs, where fsync costs nothing).
 
 Besides moves/s and p99 (wall time: noisy on a shared machine), it prints CPU per command of
-each server part (psutil, user + system, over the measured window), which holds better.
+each server part (psutil, user + system, over the measured window), which holds better, and the
+driver's own CPU per command apart (this process for boardlog, `driver.js` for boardgame.io), to
+show that neither side's load generator holds its rate down more than the other's.
 
     make bench-peers        (npm ci into bench/peers/node_modules, then this)
     python -m bench.bench_peers [--rounds 3] [--seconds 6] [--games 10] [--workers 1] [--threads 4]
@@ -52,6 +54,7 @@ class Figures:
     p99: float
     cpu_us: float  # server CPU microseconds per command, every server part
     parts: dict[str, float]  # the same by part
+    driver_us: float  # the load generator's own CPU microseconds per command (not in cpu_us)
 
 
 def _cpu(pid: int) -> float:
@@ -91,7 +94,8 @@ class Peer:
             raise RuntimeError(f"boardgame.io {self.storage}: {out['errors']} moves unanswered")
         lat = sorted(out["latencies_ms"])
         us = (c1 - c0) * 1e6 / out["moves"]
-        return Figures(out["moves"] / out["seconds"], _pct(lat, 50), _pct(lat, 99), us, {"node": us})
+        return Figures(out["moves"] / out["seconds"], _pct(lat, 50), _pct(lat, 99), us, {"node": us},
+                       out["cpu_us"] / out["moves"])
 
     def stop(self) -> None:
         self.proc.terminate()
@@ -109,7 +113,7 @@ def boardlog_run(stack: Stack, client: redis.Redis, fsync: str, games: list[tupl
     if r.errors:
         raise RuntimeError(f"boardlog {fsync}: {r.errors} commands not accepted")
     parts = {k: v for k, v in (r.cpu_us or {}).items() if k != "loadgen"}
-    return Figures(r.rate, r.pct(50), r.pct(99), sum(parts.values()), parts)
+    return Figures(r.rate, r.pct(50), r.pct(99), sum(parts.values()), parts, (r.cpu_us or {})["loadgen"])
 
 
 def main() -> None:
@@ -161,7 +165,7 @@ def alternate(stack: Stack, client: redis.Redis, peers: dict[str, Peer], games: 
             f = paths[n]()
             got[n].append(f)
             print(f"  round {rnd + 1} {n:18} {f.rate:8,.0f} /s  p50 {f.p50:5.1f} ms  p99 {f.p99:5.1f} ms  "
-                  f"server CPU {f.cpu_us:6,.0f} us/cmd", flush=True)
+                  f"server CPU {f.cpu_us:6,.0f} us/cmd  driver {f.driver_us:4,.0f}", flush=True)
     return got
 
 def report(got: dict[str, list[Figures]], rounds: int) -> None:
@@ -173,7 +177,7 @@ def report(got: dict[str, list[Figures]], rounds: int) -> None:
         parts = ", ".join(f"{k} {med([f.parts[k] for f in fs]):,.0f}" for k in fs[0].parts)
         print(f"  {n:18} {med([f.rate for f in fs]):8,.0f} /s  p50 {med([f.p50 for f in fs]):5.1f} ms  "
               f"p99 {med([f.p99 for f in fs]):5.1f} ms  server CPU {med([f.cpu_us for f in fs]):6,.0f} us/cmd "
-              f"({parts})")
+              f"({parts}); driver {med([f.driver_us for f in fs]):,.0f}")
     pairs = [("boardlog everysec", "bgio InMemory", 1.0), ("boardlog always", "bgio FlatFile", 10.0),
              ("boardlog everysec", "bgio FlatFile", None)]
     print("ratios (boardlog / boardgame.io, each round's pair, then the median):")

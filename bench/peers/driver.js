@@ -6,7 +6,7 @@
 // moves; the update is the answer, as ?wait=1's 200 is boardlog's).
 //   node driver.js PORT MATCHES WARMUP_S SECONDS
 // Prints "warm" when the measured window starts, then one JSON line:
-// {"moves", "seconds", "errors", "latencies_ms": [...]}.
+// {"moves", "seconds", "errors", "latencies_ms": [...], "cpu_us"} (the driver's own CPU in the window).
 const { io } = require('socket.io-client');
 
 const [port, nMatches, warmupS, seconds] = process.argv.slice(2).map(Number);
@@ -91,10 +91,13 @@ async function main() {
   process.stdout.write('warm\n');
   const out = { moves: 0, errors: 0, latencies: [] };
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
   await Promise.all(matches.map((m) => play(m, t0 + seconds * 1000, out)));
   const elapsed = (performance.now() - t0) / 1000;
+  const cpu = process.cpuUsage(cpu0);
   process.stdout.write(JSON.stringify({
     moves: out.moves, seconds: elapsed, errors: out.errors + warm.errors, latencies_ms: out.latencies,
+    cpu_us: cpu.user + cpu.system,
   }) + '\n');
   for (const m of matches) for (const s of m.seats) s.socket.close();
 }
