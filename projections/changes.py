@@ -51,8 +51,9 @@ def board_changes(before: Mapping[str, Any] | None, after: Mapping[str, Any] | N
                   touched: Iterable[str] = ()) -> dict[str, Any]:
     """`moved` [{label, owner, from, to}], `added` and `removed` [{label, owner, cell}], `turned`
     [{cell, from, to}] (a piece that reads otherwise now, each side {label, owner}), `relabelled`
-    [{cell, from, to}] (a cell's own label), `scores` [{seat, what, before, after}] and `cells`:
-    every cell any of them names."""
+    [{cell, from, to}] (a cell's own label), `terrain` [{cell, from, to}] (the ground under a cell,
+    where the game's cells carry one: a Factions tile laid in set-up), `scores` [{seat, what,
+    before, after}] and `cells`: every cell any of them names."""
     was, now = _pieces(before), _pieces(after)
     lost: list[tuple[str, PieceKey]] = []
     gained: list[tuple[str, PieceKey]] = []
@@ -90,26 +91,30 @@ def board_changes(before: Mapping[str, Any] | None, after: Mapping[str, Any] | N
                 turned.append({"cell": cell, "from": _piece(k), "to": _piece(g[1])})
     removed = [{**_piece(k), "cell": c} for c, k in lost]
     added = [{**_piece(k), "cell": c} for c, k in gained]
-    relabelled = _relabelled(before, after)
+    relabelled = _changed_field(before, after, "label")
+    terrain = _changed_field(before, after, "terrain")
     cells: list[str] = []
     for x in [*(m["from"] for m in moved), *(m["to"] for m in moved), *(t["cell"] for t in turned),
-              *(r["cell"] for r in removed), *(a["cell"] for a in added), *(r["cell"] for r in relabelled)]:
+              *(r["cell"] for r in removed), *(a["cell"] for a in added), *(r["cell"] for r in relabelled),
+              *(t["cell"] for t in terrain)]:
         if x not in cells:
             cells.append(x)
     return {"moved": moved, "added": added, "removed": removed, "turned": turned, "relabelled": relabelled,
-            "scores": score_changes(before, after), "cells": cells}
+            "terrain": terrain, "scores": score_changes(before, after), "cells": cells}
 
 
-def _relabelled(before: Mapping[str, Any] | None, after: Mapping[str, Any] | None) -> list[dict[str, Any]]:
-    """Cells whose own label changed (a tile activated, a Resource Center taken, a count moved)."""
+def _changed_field(before: Mapping[str, Any] | None, after: Mapping[str, Any] | None,
+                   field: str) -> list[dict[str, Any]]:
+    """Cells whose `field` changed: their own label (a tile activated, a Resource Center placed,
+    a count moved) or their terrain (a tile laid)."""
     if not before:
         return []
-    was = {str(c.get("id")): c.get("label") for c in _cells(before)}
+    was = {str(c.get("id")): c.get(field) for c in _cells(before)}
     out = []
     for c in _cells(after):
         cid = str(c.get("id"))
-        if cid in was and was[cid] != c.get("label"):
-            out.append({"cell": cid, "from": was[cid], "to": c.get("label")})
+        if cid in was and was[cid] != c.get(field):
+            out.append({"cell": cid, "from": was[cid], "to": c.get(field)})
     return out
 
 

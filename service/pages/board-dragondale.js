@@ -214,5 +214,19 @@
     return null;
   }
 
-  BL.skins.dragondale = { board, legend, panels, home, cellsOf, status, ready, rules: "/rules/dragondale", tribeName, territoryName };
+  /* Words for the replay's list of what changed: territories by name, and a cell's pieces ("celts:
+   * hidden", "insight:vikings", "tree2:altered") as a player calls them. */
+  function words(view) {
+    const piece = ({ label }) => {
+      const [a, b] = String(label).split(":");
+      if (b === undefined) return a === "Dragon" ? "The Dragon" : a;
+      if (a === "insight") return `${tribeName(b)} insight token`;
+      const tree = /^tree(\d+)$/.exec(a);
+      if (tree) return `Dragon tree ${tree[1]} (${b.replace(/_/g, " ")})`;
+      return b === "hidden" ? `Hidden ${tribeName(a)} unit` : `${tribeName(a)} ${unitName(a, b)}`;
+    };
+    return { cell: (id) => territoryName(view, id), piece };
+  }
+
+  BL.skins.dragondale = { board, legend, panels, home, cellsOf, status, ready, words, rules: "/rules/dragondale", tribeName, territoryName };
 })();

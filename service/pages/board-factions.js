@@ -157,5 +157,27 @@
     return null;
   }
 
-  BL.skins.factions = { board, legend, panels, home, cellsOf, status, ready, rules: "/rules/factions" };
+  /* Words for the replay's list of what changed: a unit by its card's name ("AC^-1": flying, 1
+   * damage), a Resource Center from the cell's label ("d4 G", "c3 M1": held by seat 1), and a
+   * terrain by name. */
+  function words(view, ctx) {
+    const names = {};
+    for (const p of view.board.players || []) for (const c of p.cards || []) names[`${p.seat}:${c.code}`] = c.name;
+    const piece = ({ label, owner }) => {
+      const m = /^([A-Za-z0-9]+?)(\^)?(?:-(\d+))?$/.exec(String(label));
+      if (!m) return null;
+      const name = names[`${owner}:${m[1]}`] || m[1];
+      const state = [m[2] ? "flying" : "", m[3] ? `${m[3]} damage` : ""].filter(Boolean).join(", ");
+      return state ? `${name} (${state})` : name;
+    };
+    const label = (id, raw) => {
+      const m = /^\S+ ([GM])(\d*)$/.exec(String(raw ?? ""));
+      if (!m) return String(raw ?? "") === id ? "" : raw;
+      const kind = m[1] === "G" ? "Gold Mine" : "Mana Pool";
+      return m[2] ? `${kind}, held by ${ctx.names[Number(m[2])] || "seat " + m[2]}` : kind;
+    };
+    return { piece, label, terrain: (code) => (TERRAIN[code || ""] || { name: code }).name };
+  }
+
+  BL.skins.factions = { board, legend, panels, home, cellsOf, status, ready, words, rules: "/rules/factions" };
 })();

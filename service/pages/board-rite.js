@@ -69,6 +69,15 @@
     return out;
   }
 
+  /* A tile's whole name: "Fire Elemental tile (turned 5)", "Summoning tile of the Goblins". */
+  function tileName(t) {
+    let full = tileInfo(t.kind).name;
+    if (t.kind === "firefly") full = `Firefly tile ${t.n}`;
+    if (t.kind === "earth" || t.kind === "fire") full += ` (turned ${t.n})`;
+    if (t.kind === "summon" && t.faction) full = `Summoning tile of the ${factionName(t.faction)}`;
+    return t.active ? `${full} (activated)` : full;
+  }
+
   function unitCard(kind) {
     const u = TEXT.units[kind];
     if (!u && !CODE[kind]) return null;
@@ -86,12 +95,9 @@
     const cells = b.cells.map((c) => {
       const t = tile(c);
       const info = tileInfo(t.kind);
-      let name = info.short;
-      let full = info.name;
-      if (t.kind === "firefly") { name = `Firefly ${t.n}`; full = `Firefly tile ${t.n}`; }
-      if (t.kind === "earth" || t.kind === "fire") full += ` (turned ${t.n})`;
-      if (t.kind === "summon" && t.faction) full = `Summoning tile of the ${factionName(t.faction)}`;
-      if (t.active) { name += " ✓"; full += " (activated)"; }
+      let name = t.kind === "firefly" ? `Firefly ${t.n}` : info.short;
+      if (t.active) name += " ✓";
+      const full = tileName(t);
       const owner = t.faction ? seatOfFaction(view, t.faction) : null;
       const pieces = (c.pieces || []).map((p) => {
         if (p.label === "rock") return { label: ctx.compact ? "R" : "Rock", owner: null, fill: "#555555", square: true, title: "Rock token: the tile is inaccessible until it is removed (1 energy, next to a friendly unit)." };
@@ -193,5 +199,17 @@
     return null; // the generic reading of the arguments
   }
 
-  BL.skins.rite = { board, legend, panels, home, cellsOf, status, ready, rules: "/rules/rite" };
+  /* Words for the replay's list of what changed: units by their card name, the volcano's tokens,
+   * and a tile by its name from the view's label ("d1 FEr5": the Fire Elemental tile, turned 5). */
+  function words() {
+    const piece = ({ label }) => {
+      if (label === "rock") return "Rock";
+      if (label === "fire") return "Fire token";
+      const card = unitCard(label);
+      return card ? card.name : null;
+    };
+    return { piece, label: (id, raw) => tileName(tile({ id, label: raw ?? id })) };
+  }
+
+  BL.skins.rite = { board, legend, panels, home, cellsOf, status, ready, words, rules: "/rules/rite" };
 })();

@@ -218,8 +218,9 @@
   function renderSummary() {
     const s = S.summary;
     if (!s) return;
-    BL.setTitle(`${myTurn() ? "(your move) " : ""}${s.game} ${s.id} — boardlog`);
-    $("title").textContent = `${s.game} · ${s.id}`;
+    const game = BL.gameTitle(s.game);
+    BL.setTitle(`${myTurn() ? "(your move) " : ""}${game} ${s.id} — boardlog`);
+    $("title").textContent = `${game} · ${s.id}`;
     clear($("status")).append(statusBadge(s.status), ...provenanceBadges(s));
     $("turn").textContent = s.status === "active" ? whoseTurn(s) : "—";
     $("seq").textContent = String(s.seq);
@@ -323,7 +324,7 @@
       if (mine.length && mine.reduce((a, c) => a + c.y, 0) / mine.length < mid - 1e-6) rotate = 180;
     }
     const svgBoard = renderBoard(drawn, {
-      names: names(), onCell: turn ? pick : null, title: `${v.game} board at seq ${v.seq}`,
+      names: names(), onCell: turn ? pick : null, title: `${BL.gameTitle(v.game)} board at seq ${v.seq}`,
       targets: p.next, path: S.sel, marked: S.pointed ? S.pointed.cells : since.cells, ghosts: drawn ? ghostsFor(drawn) : null,
       overlays: decorated ? decorated.overlays : null, fit: sk ? boardWidth() : 0, rotate, onInfo: showInfo,
     });
@@ -563,7 +564,8 @@
     clear($("page-msg"));
     if (S.seen === null) loadSeen();
     const sk = skin();
-    if (sk && sk.ready) await sk.ready; // its game's content (names, card text), fetched once
+    // Its game's content (names, card text) and the games' names, each fetched once.
+    await Promise.all([sk && sk.ready, BL.gameTitles()]);
     lastWidth = boardWidth();
     renderAll();
   }

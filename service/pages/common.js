@@ -669,7 +669,7 @@ const BL = (() => {
     if (waitingBefore !== null && n > waitingBefore && document.hidden && "Notification" in window
         && Notification.permission === "granted") {
       const game = data.games.find((g) => g.your_turn);
-      new Notification("boardlog: your turn", { body: game ? `${game.game} ${game.id}` : words, tag: "boardlog-turn" });
+      new Notification("boardlog: your turn", { body: game ? `${gameTitle(game.game)} ${game.id}` : words, tag: "boardlog-turn" });
     }
     waitingBefore = n;
   }
@@ -856,6 +856,19 @@ const BL = (() => {
     });
   }
 
+  /* Each game type's name as players know it ("Dragon Dale" for dragondale), from
+   * GET /v1/game-types, asked once a page; `gameTitle` gives the code until the answer is in. */
+  let titles = null;
+  const titleOf = {};
+  function gameTitles() {
+    titles = titles || api("/v1/game-types").then(({ data }) => {
+      for (const t of data.types || []) titleOf[t.game] = t.title;
+      return titleOf;
+    }).catch(() => { titles = null; return titleOf; });
+    return titles;
+  }
+  const gameTitle = (game) => titleOf[game] || game;
+
   /* A page's own title (a board's "(your move) …"), kept under the count of waiting games. */
   function setTitle(text) {
     pageTitle = text;
@@ -870,7 +883,7 @@ const BL = (() => {
   else headerCount();
 
   return {
-    el, svg, clear, setTitle, content, watchGame, gameIdFromPath, takeToken, forgetToken, api, ApiError, commandId,
+    el, svg, clear, setTitle, content, gameTitles, gameTitle, watchGame, gameIdFromPath, takeToken, forgetToken, api, ApiError, commandId,
     seatColour, seatName, seatChip, whoseTurn, outcomeText, when, statusBadge, compact,
     kvPanel, replaceKeepingOpen, renderBoard, seatLegend, describeEvent, logEntry, layout,
     // Each game's drawing and panels (board-<game>.js registers itself here); none for a game without one.

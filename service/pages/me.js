@@ -63,7 +63,7 @@
     const over = g.status !== "active";
     return BL.el("tr", { class: g.your_turn ? "you" : null, "data-game": g.id },
       BL.el("td", { "data-label": "Game" }, BL.el("span", {},
-        BL.el("a", { href: path, text: `${g.game} · ${g.id}` }),
+        BL.el("a", { href: path, text: `${BL.gameTitle(g.game)} · ${g.id}` }),
         g.analysis ? BL.el("span", {}, " ", BL.el("span", { class: "badge analysis-badge", text: "analysis" })) : null,
         g.refereed ? BL.el("span", {}, " ", BL.el("span", { class: "badge referee-badge", text: "refereed" })) : null,
         over ? BL.el("span", {}, " · ", BL.el("a", { href: path + "/replay", text: "replay" })) : null)),
@@ -82,7 +82,7 @@
     const others = t.seats.filter((s) => s.seat !== t.you).map((s) => (s.name === null ? "(free seat)" : s.name));
     const free = t.free.length;
     return BL.el("tr", { "data-table": t.id },
-      BL.el("td", { "data-label": "Game" }, BL.el("a", { href: "/?show=mine", text: `${t.game} · ${t.id}` })),
+      BL.el("td", { "data-label": "Game" }, BL.el("a", { href: "/?show=mine", text: `${BL.gameTitle(t.game)} · ${t.id}` })),
       BL.el("td", { "data-label": "Against", text: others.join(", ") || "—" }),
       BL.el("td", { "data-label": "Turn", text: `waiting for ${free} more player${free === 1 ? "" : "s"}` }),
       BL.el("td", { "data-label": "Since", title: new Date(t.created * 1000).toISOString(), text: BL.when(new Date(t.created * 1000).toISOString()) }),
@@ -90,7 +90,7 @@
   }
 
   async function loadGames() {
-    const [{ games }, { tables }] = await Promise.all([Account.call("/v1/me/games"), Account.call("/v1/tables?mine=1")]);
+    const [{ games }, { tables }] = await Promise.all([Account.call("/v1/me/games"), Account.call("/v1/tables?mine=1"), BL.gameTitles()]);
     BL.clear(gameRows);
     if (games.length || tables.length) gameRows.append(...games.map(gameRow), ...tables.map(tableRow));
     else gameRows.append(BL.el("tr", {}, BL.el("td", { colspan: "5", class: "muted", text: "No games yet: open a seat link while signed in and the game is listed here." })));

@@ -160,25 +160,44 @@
 
   /* ---- one step in words --------------------------------------------------------------- */
 
-  function pieceName(p) {
-    const label = String(p.label || "piece").replace(/[:_]+/g, " ").trim();
-    const name = label.charAt(0).toUpperCase() + label.slice(1);
+  /* A piece and a cell in words: the skin's names where it gives them (Dragon Dale's territories,
+   * each game's units, tiles and tokens), else the view's label tidied. */
+  function wordsFor(v) {
+    const sk = v && BL.skins[v.game];
+    try { return (sk && sk.words && sk.words(v, ctxFor())) || {}; } catch (e) { console.error(e); return {}; }
+  }
+
+  function pieceName(p, w = {}) {
+    let name = w.piece ? w.piece(p) : null;
+    if (!name) {
+      const label = String(p.label || "piece").replace(/[:_]+/g, " ").trim();
+      name = label.charAt(0).toUpperCase() + label.slice(1);
+    }
     return Number.isInteger(p.owner) ? `${name} (${nameOf(p.owner)})` : name;
   }
 
-  function changeItems(ch) {
+  function changeItems(ch, w = {}) {
     const out = [];
-    for (const m of ch.moved || []) out.push(["moved", `${pieceName(m)} moved ${m.from} → ${m.to}`]);
-    for (const r of ch.removed || []) out.push(["removed", `${pieceName(r)} removed from ${r.cell}`]);
-    for (const t of ch.turned || []) out.push(["turned", `${t.cell}: ${pieceName(t.from)} is now ${pieceName(t.to)}`]);
-    // A cell's own label (the tile, a count on it): its id dropped where the label repeats it.
-    const bare = (cell, label) => { const t = String(label ?? ""); return t.startsWith(cell + " ") ? t.slice(cell.length + 1) : t; };
-    for (const r of ch.relabelled || []) out.push(["relabelled", `${r.cell}: ${bare(r.cell, r.from) || "—"} → ${bare(r.cell, r.to) || "—"}`]);
+    const cell = (id) => (w.cell && w.cell(id)) || id;
+    const piece = (p) => pieceName(p, w);
+    for (const m of ch.moved || []) out.push(["moved", `${piece(m)} moved ${cell(m.from)} → ${cell(m.to)}`]);
+    for (const r of ch.removed || []) out.push(["removed", `${piece(r)} removed from ${cell(r.cell)}`]);
+    for (const t of ch.turned || []) out.push(["turned", `${cell(t.cell)}: ${piece(t.from)} is now ${piece(t.to)}`]);
+    // A cell's own label (the tile, a count on it) in the skin's words, else with its id dropped
+    // where the label repeats it.
+    const bare = (id, label) => {
+      if (w.label) return w.label(id, label);
+      const t = String(label ?? "");
+      return t === id ? "" : t.startsWith(id + " ") ? t.slice(id.length + 1) : t;
+    };
+    for (const r of ch.relabelled || []) out.push(["relabelled", `${cell(r.cell)}: ${bare(r.cell, r.from) || "—"} → ${bare(r.cell, r.to) || "—"}`]);
+    const ground = (code) => (w.terrain ? w.terrain(code) : code) || "—";
+    for (const t of ch.terrain || []) out.push(["terrain", `${cell(t.cell)}: ${ground(t.from)} → ${ground(t.to)}`]);
     for (const s of ch.scores || []) {
       const d = s.after - s.before;
       out.push(["score", `${nameOf(s.seat)}: ${s.what} ${s.before} → ${s.after} (${d > 0 ? "+" : "−"}${Math.abs(d)})`]);
     }
-    for (const a of ch.added || []) out.push(["added", `${pieceName(a)} added on ${a.cell}`]);
+    for (const a of ch.added || []) out.push(["added", `${piece(a)} added on ${cell(a.cell)}`]);
     return out;
   }
 
@@ -227,7 +246,7 @@
         el("button", { type: "button", class: "secondary small", id: "whole-step", onclick: () => go(S.step, null, { focus: "step-h" }) }, "Show the whole step"));
     }
     drawsBox(d.draws, e);
-    const items = changeItems(d.changes);
+    const items = changeItems(d.changes, wordsFor(d.view));
     const ch = clear($("step-changes"));
     const li = ([k, t]) => el("li", { class: `rp-${k}` }, t);
     ch.append(el("h3", {}, S.sub ? "What this event changed" : "What changed"));
@@ -283,7 +302,8 @@
       const left = new Map();
       for (const p of (without ? without[i].pieces : []) || []) left.set(sig(p), (left.get(sig(p)) || 0) + 1);
       const extra = (c.pieces || []).filter((p) => { const k = sig(p), n = left.get(k) || 0; if (n) { left.set(k, n - 1); return false; } return true; });
-      for (const r of at[c.id].slice(extra.length)) extra.push({ label: pieceName({ label: r.label }), owner: r.owner, title: `${pieceName(r)}, removed in this step` });
+      const w = wordsFor(v);
+      for (const r of at[c.id].slice(extra.length)) extra.push({ label: pieceName({ label: r.label }, w), owner: r.owner, title: `${pieceName(r, w)}, removed in this step` });
       out[c.id] = extra;
     });
     return out;
@@ -326,7 +346,7 @@
     const changed = d.changes || {};
     const marked = [...new Set([...(S.sub ? [] : d.entry.cells || []), ...(changed.cells || [])])];
     const root = renderBoard(drawn, {
-      names: names(), title: `${v.game} board after step ${d.step} (seq ${d.seq})`, marked,
+      names: names(), title: `${BL.gameTitle(v.game)} board after step ${d.step} (seq ${d.seq})`, marked,
       ghosts: hasCells ? ghostsOf(v, changed.removed || [], sk, ctx) : null, overlays,
       fit: sk ? boardWidth() : 0, onInfo: showInfo,
     });
@@ -517,8 +537,9 @@
     try {
       const { data } = await api(`/v1/games/${enc}`);
       S.summary = data;
-      BL.setTitle(`Replay ${data.game} ${data.id} — boardlog`);
-      $("title").textContent = `Replay · ${data.game} · ${data.id}`;
+      await BL.gameTitles();
+      BL.setTitle(`Replay ${BL.gameTitle(data.game)} ${data.id} — boardlog`);
+      $("title").textContent = `Replay · ${BL.gameTitle(data.game)} · ${data.id}`;
       clear($("legend")).append(seatLegend(data));
       $("export-link").classList.toggle("hidden", data.status === "active");
       await whoAmI();

@@ -252,3 +252,59 @@ def test_a_piece_removed_in_a_step_stays_as_a_ghost(stack: Stack, new_page: Any,
     assert "marked" in str(cell(page, gone["cell"]).get_attribute("class"))
     expect(page.locator("#step-changes")).to_contain_text(f"removed from {gone['cell']}")
     page.locator("#board").screenshot(path=str(shots / "replay-rite-ghost.png"))
+
+
+def _play_until(c: Any, gid: str, tokens: list[str], found: Any, seed: int, limit: int = 150) -> dict[str, Any]:
+    """Random legal commands until the newest replay step, as seat 0 sees it, is one `found`
+    accepts: that step."""
+    rnd = random.Random(seed)
+    wait_for(lambda: c.get(f"/v1/games/{gid}").json()["seq"] > 1)
+    head = int(c.get(f"/v1/games/{gid}").json()["seq"])
+    for _ in range(limit):
+        seat = c.get(f"/v1/games/{gid}/view", params={"at": head}).json()["prompt"]["seats"][0]
+        chosen = rnd.choice(c.get(f"/v1/games/{gid}/legal", headers=bearer(tokens[seat])).json()["commands"])
+        r = command(c, gid, tokens[seat], chosen["type"], chosen["args"], expect=head)
+        assert r.status_code == 200, r.text
+        head = int(r.json()["seq"][1])
+        last: dict[str, Any] = c.get(f"/v1/games/{gid}/replay", headers=bearer(tokens[0])).json()
+        if found(last):
+            return last
+    raise AssertionError(f"no such step in {limit} commands")
+
+
+def test_what_changed_reads_in_each_games_own_words(stack: Stack, new_page: Any, shots: Path) -> None:
+    """The list of what changed names things as the board does: Dragon Dale's territories and
+    units by name (not `mountain2`, `celts:hidden`), a Factions Terrain Tile laid in set-up as the
+    terrain it put under each space; the page's heading names the game, not its code."""
+    with stack.client() as c:
+        games = {}
+        for game in ("factions", "dragondale"):
+            r = c.post("/v1/games", json={"game": game, "seats": ["ann", "bob"], "options": {}})
+            assert r.status_code == 201, r.text
+            games[game] = (r.json()["id"], [s["token"] for s in r.json()["seats"]])
+        fid, ftok = games["factions"]
+        laid = _play_until(c, fid, ftok, lambda s: bool(s["changes"]["terrain"]), seed=1)
+        did, dtok = games["dragondale"]
+        moved = _play_until(c, did, dtok, lambda s: bool(s["changes"]["moved"]), seed=2)
+    page = new_page(1280, 900)
+    page.goto(f"{stack.url}/games/{fid}/replay?at={laid['step']}#token={ftok[0]}")
+    expect(page.locator("#board")).to_have_attribute("data-step", str(laid["step"]))
+    expect(page.locator("#title")).to_have_text(f"Replay · Factions: Battlegrounds · {fid}")
+    spaces = [t["cell"] for t in laid["changes"]["terrain"]]
+    items = page.locator("#step-changes li.rp-terrain")
+    expect(items).to_have_count(len(spaces))
+    for i, space in enumerate(spaces):
+        expect(items.nth(i)).to_have_text(re.compile(rf"^{space}: No tile yet → (Water|Island|Plains)$"))
+        assert "marked" in str(cell(page, space).get_attribute("class"))
+    page.screenshot(path=str(shots / "replay-factions-terrain.png"), full_page=True)
+
+    page.goto(f"{stack.url}/games/{did}/replay?at={moved['step']}#token={dtok[0]}")
+    expect(page.locator("#board")).to_have_attribute("data-step", str(moved["step"]))
+    expect(page.locator("#title")).to_have_text(f"Replay · Dragon Dale · {did}")
+    text = page.locator("#step-changes li.rp-moved").first.text_content() or ""
+    m = moved["changes"]["moved"][0]
+    assert m["from"] not in text.split() and m["to"] not in text.split() and ":" not in text, text
+    assert re.search(r"(Vikings|Celts) .+ moved .+ → .+", text), text
+    page.screenshot(path=str(shots / "replay-dragondale-moved.png"), full_page=True)
+    page.goto(f"{stack.url}/games/{did}#token={dtok[0]}")
+    expect(page.locator("#title")).to_have_text(f"Dragon Dale · {did}")

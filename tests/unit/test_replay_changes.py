@@ -126,3 +126,21 @@ def test_a_cell_whose_own_label_changed_is_relabelled() -> None:
     after = {"board": {"board": {"cells": [{"id": "c4", "label": "c4 shr*", "pieces": []}, {"id": "s0", "label": "0", "pieces": []}]}}}
     ch = board_changes(before, after)
     assert ch["relabelled"] == [{"cell": "c4", "from": "c4 shr", "to": "c4 shr*"}] and ch["cells"] == ["c4"]
+
+
+def test_a_tile_laid_under_cells_is_a_terrain_change() -> None:
+    # Factions' set-up: a Terrain Tile covers four spaces; the cells keep their labels.
+    def cell(cid: str, terrain: str) -> dict[str, object]:
+        return {"id": cid, "label": cid, "terrain": terrain, "pieces": []}
+
+    before = {"board": {"board": {"cells": [cell("a1", ""), cell("b1", ""), cell("c1", "W")]}}}
+    after = {"board": {"board": {"cells": [cell("a1", "P"), cell("b1", "I"), cell("c1", "W")]}}}
+    ch = board_changes(before, after)
+    assert ch["terrain"] == [{"cell": "a1", "from": "", "to": "P"}, {"cell": "b1", "from": "", "to": "I"}]
+    assert ch["relabelled"] == [] and ch["cells"] == ["a1", "b1"]
+
+
+def test_cells_without_terrain_have_no_terrain_changes() -> None:
+    before = {"board": {"board": {"cells": [{"id": "c4", "label": "c4", "pieces": []}]}}}
+    after = {"board": {"board": {"cells": [{"id": "c4", "label": "c4 shr", "pieces": []}]}}}
+    assert board_changes(before, after)["terrain"] == []
