@@ -114,7 +114,9 @@
       const insight = (c.pieces || []).filter((p) => String(p.label || "").startsWith("insight:")).map((p) => tribeName(String(p.label).slice(8)));
       if (insight.length) notes.push(`Insight tokens here: ${insight.join(", ")}`);
       const name = territoryName(view, id);
-      return { ...c, name: ctx.compact ? shortName(view, id, c.kind) : name, mark: "", hideId: ctx.compact, fill: k.fill, ring: c.kind === "camp" ? ringOf(v, id) : null,
+      // A camp's full name ("Encampment of the Vikings") is in its tip: two lines of it left no
+      // room for a tribe's seven units.
+      return { ...c, name: ctx.compact || c.kind === "camp" ? shortName(view, id, c.kind) : name, mark: "", hideId: ctx.compact, fill: k.fill, ring: c.kind === "camp" ? ringOf(v, id) : null,
         tip: `${name} — ${k.name}: ${k.text}${marks.length ? " " + marks.join(", ") + "." : ""}${notes.length ? "\n" + notes.join("\n") : ""}${ruleNotes(c)}`, pieces };
     });
     return { board: { ...b, cells }, overlays: [] };

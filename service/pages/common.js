@@ -337,10 +337,13 @@ const BL = (() => {
    * (cx, cy). A piece is {label, owner, title, fill, ink, square, dashed, ghost, count}; when
    * they do not all fit, the last token says how many more there are (every piece is still
    * listed in the cell's tooltip). */
-  function pieceTokens(pieces, cx, cy, width, names, maxRows = 2, fs = 11) {
+  // An area's tokens are a little flatter than a tile's: three rows fit between its id and name.
+  const AREA_PAD = 4;
+
+  function pieceTokens(pieces, cx, cy, width, names, maxRows = 2, fs = 11, pad = 6) {
     const g = svg("g", { class: "pieces" });
     if (!pieces || !pieces.length) return g;
-    const h = fs + 6, gap = 2, charW = CHAR_W * fs;
+    const h = fs + pad, gap = 2, charW = CHAR_W * fs;
     const items = pieces.map((p) => {
       let label = p.label === undefined || p.label === null ? "" : String(p.label);
       if (p.count > 1) label += ` ×${p.count}`;
@@ -519,10 +522,20 @@ const BL = (() => {
           class: "cell-id", fill: ink, text: cell.hideId ? cell.mark : idText }));
       }
       if (name) g.append(fitText(c.cx, bottom - (L.kind === "grid" ? 0 : L.kind === "areas" && cell.hideId ? nameFs * 0.5 : nameFs * 0.2), name, nameFs, shapeW, { class: "cell-label", fill: ink }));
-      const rows = L.kind === "areas" ? 3 : L.kind === "grid" ? 1 : 2;
+      let rows = L.kind === "areas" ? 3 : L.kind === "grid" ? 1 : 2;
       // Areas without an id line: the pieces up, the name (often two lines) down.
-      const lift = L.kind === "areas" && cell.hideId ? -L.radius * 0.28 : L.kind === "grid" ? 1 : 0;
-      g.append(pieceTokens(pieces, c.cx, c.cy + lift, shapeW, names, rows, pieceFs));
+      let pieceY = c.cy + (L.kind === "areas" && cell.hideId ? -L.radius * 0.28 : L.kind === "grid" ? 1 : 0);
+      if (L.kind === "areas" && !cell.hideId) {
+        // Between the id line and the name, in as many rows as fit there (a camp of seven units
+        // drew its third row over its name); the rest go in the last token's "+n".
+        const idBottom = top + idFs * 0.25;
+        const lines = !name ? 0 : name.length * CHAR_W * nameFs <= shapeW || !name.includes(" ") ? 1 : 2;
+        const nameTop = !name ? bottom : bottom - nameFs * 0.2 - (lines === 2 ? nameFs * 0.55 : 0) - nameFs * 0.75;
+        const room = nameTop - idBottom - 4; // 2 units clear of each line
+        rows = Math.max(1, Math.min(rows, Math.floor((room + 2) / (pieceFs + AREA_PAD + 2))));
+        pieceY = (idBottom + nameTop) / 2;
+      }
+      g.append(pieceTokens(pieces, c.cx, pieceY, shapeW, names, rows, pieceFs, L.kind === "areas" ? AREA_PAD : 6));
       const step = chosen.indexOf(id);
       if (step >= 0) {
         g.append(svg("circle", { cx: (c.cx + half * 0.55).toFixed(1), cy: (c.cy - half * 0.55).toFixed(1), r: (idFs * 0.85).toFixed(1), class: "step-badge" }),

@@ -364,3 +364,38 @@ def test_a_factions_move_is_built_space_by_space_with_undo(stack: Stack, new_pag
         assert moved == [first, second]
         accepted = [e["data"]["type"] for e in events if e["type"] == "boardlog.CommandAccepted"]
         assert accepted == ["factions.step", "factions.step"]
+
+
+# Cells whose piece tokens reach into their own name or id line (drawn boxes, in the SVG's units).
+TOKENS_OVER_TEXT_JS = """
+() => {
+  const out = [];
+  for (const g of document.querySelectorAll('#board svg.board g.cell')) {
+    const pieces = g.querySelector('.pieces');
+    if (!pieces || !pieces.childElementCount) continue;
+    const p = pieces.getBBox();
+    for (const t of g.querySelectorAll('text.cell-label, text.cell-id')) {
+      const b = t.getBBox();
+      const over = Math.min(p.y + p.height, b.y + b.height) - Math.max(p.y, b.y);
+      if (over > 1.5) out.push(`${g.dataset.id}: "${t.textContent}" under the tokens by ${over.toFixed(1)}`);
+    }
+  }
+  return out;
+}
+"""
+
+
+@pytest.mark.parametrize("seats", [2, 4])
+def test_dragon_dale_tokens_leave_each_territorys_name_readable(stack: Stack, new_page: Any, shots: Path,
+                                                               seats: int) -> None:
+    """A camp holds a tribe's six or seven units at the start: its tokens stay between its id
+    and its name (in the rows that fit, the rest in a "+n" token) instead of over them."""
+    with stack.client() as c:
+        r = c.post("/v1/games", json={"game": "dragondale", "seats": ["ann", "bob", "cy", "di"][:seats], "options": {}})
+        assert r.status_code == 201, r.text
+        game = r.json()
+        wait_for(lambda: c.get(f"/v1/games/{game['id']}").json()["seq"] > 1)
+    page = open_seat(new_page, stack, game, 0, (1280, 900))
+    expect(page.locator('#board svg.board g.cell[data-id^="camp"] .piece').first).to_be_visible()
+    assert page.evaluate(TOKENS_OVER_TEXT_JS) == []
+    page.locator("#board").screenshot(path=str(shots / f"board-dragondale-{seats}-camps.png"))
