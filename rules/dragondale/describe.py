@@ -69,13 +69,19 @@ PROMPTS = {
 }
 
 
-def territory(tid: Any) -> str:
-    """ "marsh2" -> "Marshland 2", "camp_b" -> "Encampment B", "ash" -> "the Ash Dragon Territory"."""
+def territory(tid: Any, s: State | None = None) -> str:
+    """ "marsh2" -> "Marshland 2", "ash" -> "the Ash Dragon Territory", "camp_b" -> "the
+    Encampment of the Celts" when `s` says whose it is ("your ENCAMPMENT", the rulebook says:
+    a camp is its tribe's), else "Encampment B"."""
     t = str(tid)
     if t.startswith("fury:"):
         return f"space {t[5:]} of the Fury track"
     if t in ("ash", "oak", "yew"):
         return f"the {t.capitalize()} Dragon Territory"
+    if s is not None:
+        for tribe in s.tribes:
+            if tribe.camp == t:
+                return f"the Encampment of the {tribe_name(tribe.name)}"
     m = re.fullmatch(r"([a-z]+?)_?([a-z]|\d+)", t)
     if m and m.group(1) in KINDS:
         return f"{KINDS[m.group(1)]} {m.group(2).upper()}"
@@ -205,12 +211,12 @@ def describe_prompt(s: State, viewer: int | None, names: Sequence[str]) -> str:
     if p.kind == "action" and o.get("action"):
         extra = f" (action {o['action']} of 2)"
     elif o.get("territory"):
-        extra = f" in {territory(o['territory'])}"
+        extra = f" in {territory(o['territory'], s)}"
     elif o.get("from"):
-        extra = f" from {territory(o['from'])}"
+        extra = f" from {territory(o['from'], s)}"
     elif isinstance(o.get("leg"), str) and "->" in o["leg"]:
         a, _, b = o["leg"].partition("->")
-        extra = f" from {territory(a)} to {territory(b)}"
+        extra = f" from {territory(a, s)} to {territory(b, s)}"
     elif o.get("tribe") and p.kind == "tribe_action":
         extra = f" ({tribe_name(o['tribe'])})"
     return f"{who}: {PROMPTS.get(p.kind, 'choose one of the options')}{extra}."
@@ -222,23 +228,24 @@ def describe_prompt(s: State, viewer: int | None, names: Sequence[str]) -> str:
 def _option(s: State, opt: str, seat: Any, viewer: int | None, names: Sequence[str]) -> str:
     parts = opt.split(":")
     head = parts[0]
+    me = seat if isinstance(seat, int) else None  # the chooser's own units are "their"
     if head == "enc" and len(parts) == 4:
-        return f"the encounter of {_side(s, parts[2], names)} and {_side(s, parts[3], names)} in {territory(parts[1])}"
+        return f"the encounter of {_side(s, parts[2], names)} and {_side(s, parts[3], names)} in {territory(parts[1], s)}"
     if head == "unit" and len(parts) == 2:
-        return f"to act with {_units(s, [parts[1]], viewer, names)}"
+        return f"to act with {_units(s, [parts[1]], viewer, names, me=me)}"
     if head == "dispel" and len(parts) == 2:
-        return f"to dispel {_units(s, parts[1].split('+'), viewer, names)}"
+        return f"to dispel {_units(s, parts[1].split('+'), viewer, names, me=me)}"
     if head == "to" and len(parts) >= 2:
         dest = parts[1].split("+")
-        text = f"to move all units to {territory(dest[0])}"
+        text = f"to move all units to {territory(dest[0], s)}"
         if len(dest) == 2 and len(parts) == 3:
-            text += f" but {_units(s, [parts[2]], viewer, names)} to {territory(dest[1])}"
+            text += f" but {_units(s, [parts[2]], viewer, names, me=me)} to {territory(dest[1], s)}"
         return text
     if head in ("move", "comp") and len(parts) == 3:
         how = "through the Root Tunnel " if head == "comp" else ""
-        return f"to move {_units(s, [parts[1]], viewer, names)} {how}to {territory(parts[2])}"
+        return f"to move {_units(s, [parts[1]], viewer, names, me=me)} {how}to {territory(parts[2], s)}"
     if head == "hide" and len(parts) == 2:
-        return f"to hide {_units(s, [parts[1]], viewer, names)}"
+        return f"to hide {_units(s, [parts[1]], viewer, names, me=me)}"
     if head == "exchange":
         return "to exchange an insight token"
     if head == "check" and len(parts) == 2:
@@ -249,7 +256,7 @@ def _option(s: State, opt: str, seat: Any, viewer: int | None, names: Sequence[s
         return {"boost": "the reward: boost", "insight": "the reward: an insight token",
                 "dragon": "the reward: move the Dragon"}.get(parts[1], f"the reward: check {tree_name(parts[-1])}")
     if head == "dragon" and len(parts) == 2:
-        return f"to move the Dragon to {territory(parts[1])}"
+        return f"to move the Dragon to {territory(parts[1], s)}"
     if head == "tree" and len(parts) == 2:
         return tree_name(parts[1])
     if head == "opt" and len(parts) == 2 and parts[1].isdigit():
@@ -279,10 +286,10 @@ def describe_command(s: State, c: Command, viewer: int | None, names: Sequence[s
     if v == "choose":
         return f"{who} chooses {_option(s, str(a.get('option', '')), c.seat, viewer, names)}."
     if v == "explore":
-        via = [territory(x) for x in a.get("via", [])]
+        via = [territory(x, s) for x in a.get("via", [])]
         if a.get("dir") == "in":
-            return f"{who} explores into {territory(a.get('target'))} from {listing(via)}."
-        return f"{who} explores out of {territory(a.get('target'))} into {listing(via)}."
+            return f"{who} explores into {territory(a.get('target'), s)} from {listing(via)}."
+        return f"{who} explores out of {territory(a.get('target'), s)} into {listing(via)}."
     if v == "take":
         units = list(a.get("units", []))
         return f"{who} takes {_units(s, units, viewer, names, me=c.seat)} along." if units else f"{who} takes no unit along."
@@ -323,7 +330,7 @@ def _secret(d: Mapping[str, Any]) -> Mapping[str, Any]:
 
 def _setup(s: State, d: Mapping[str, Any], seat: Any, viewer: int | None, names: Sequence[str]) -> Told:
     tribes = [f"{seat_name(names, i)} leads the {tribe_name(t)}" for i, t in enumerate(d.get("tribes", []))]
-    return Told(f"Dragon Dale begins: {listing(tribes)}; the Dragon starts in {territory(d.get('dragon'))}.",
+    return Told(f"Dragon Dale begins: {listing(tribes)}; the Dragon starts in {territory(d.get('dragon'), s)}.",
                 heading="Set-up")
 
 
@@ -343,7 +350,7 @@ def _moved(s: State, d: Mapping[str, Any], seat: Any, viewer: int | None, names:
     for m in d.get("moves", []):
         if isinstance(m, (list, tuple)) and len(m) == 3:
             legs.setdefault((str(m[1]), str(m[2])), []).append(m[0])
-    parts = [f"from {territory(a)} to {territory(b)}: {_units(s, us, viewer, names)}" for (a, b), us in legs.items()]
+    parts = [f"from {territory(a, s)} to {territory(b, s)}: {_units(s, us, viewer, names)}" for (a, b), us in legs.items()]
     return ("Moved " + "; ".join(parts) + ".") if parts else "No unit moves."
 
 
@@ -366,7 +373,7 @@ def _picked(s: State, d: Mapping[str, Any], seat: Any, viewer: int | None, names
     typ = _secret(d).get("type")
     owner = tribe_name(d.get("owner"))
     what = f"{article(owner)} {typ} insight token" if typ else f"{article(owner)} insight token"
-    return f"{seat_name(names, seat)} picks up {what} in {territory(d.get('where'))}."
+    return f"{seat_name(names, seat)} picks up {what} in {territory(d.get('where'), s)}."
 
 
 def _paid(s: State, d: Mapping[str, Any], seat: Any, viewer: int | None, names: Sequence[str]) -> str:
@@ -376,8 +383,8 @@ def _paid(s: State, d: Mapping[str, Any], seat: Any, viewer: int | None, names: 
 
 def _encounter(s: State, d: Mapping[str, Any], seat: Any, viewer: int | None, names: Sequence[str]) -> Told:
     sides = [_side(s, x, names) for x in d.get("sides", [])]
-    return Told(f"An encounter begins in {territory(d.get('territory'))}: {listing(sides)}.",
-                heading=f"Encounter in {territory(d.get('territory'))}")
+    return Told(f"An encounter begins in {territory(d.get('territory'), s)}: {listing(sides)}.",
+                heading=f"Encounter in {territory(d.get('territory'), s)}")
 
 
 def _initiative(s: State, d: Mapping[str, Any], seat: Any, viewer: int | None, names: Sequence[str]) -> str:
@@ -490,23 +497,23 @@ EVENTS: dict[str, EventWords] = {
         f"{seat_name(n, seat)} secures the wood of {listing(tree_name(t) for t in d.get('trees', []))}."),
     "dragondale.UnitsMoved": _moved,
     "dragondale.UnitsPlaced": lambda s, d, seat, v, n: (
-        f"{seat_name(n, seat)} places {plural(len(d.get('units', [])), 'unit')} in {territory(d.get('to'))}"
+        f"{seat_name(n, seat)} places {plural(len(d.get('units', [])), 'unit')} in {territory(d.get('to'), s)}"
         + (", hidden." if d.get("hide") else ".")),
     "dragondale.UnitsHidden": lambda s, d, seat, v, n: (
         f"{seat_name(n, seat)} hides {plural(len(d.get('units', [])), 'unit')}."),
     "dragondale.UnitsMixed": lambda s, d, seat, v, n: (
-        f"{seat_name(n, seat)} mixes their hidden units in {territory(d.get('at'))}."),
+        f"{seat_name(n, seat)} mixes their hidden units in {territory(d.get('at'), s)}."),
     "dragondale.UnitsRevealed": _revealed_units,
     "dragondale.UnitsDispelled": _dispelled,
     "dragondale.EncounterStarted": _encounter,
     "dragondale.InitiativeDetermined": _initiative,
-    "dragondale.EncounterEnded": lambda s, d, seat, v, n: f"The encounter in {territory(d.get('territory'))} ends.",
+    "dragondale.EncounterEnded": lambda s, d, seat, v, n: f"The encounter in {territory(d.get('territory'), s)} ends.",
     "dragondale.DragonCardDrawn": _dragon_drawn,
     "dragondale.DragonDeckShuffled": lambda s, d, seat, v, n: Told("The Dragon's movement cards are shuffled.",
                                                                     draw="Dragon deck shuffled"),
     "dragondale.DragonMoved": lambda s, d, seat, v, n: (
-        f"The Dragon moves from {territory(d.get('from'))} to {territory(d.get('to'))}."),
-    "dragondale.DragonReturned": lambda s, d, seat, v, n: f"The Dragon returns to {territory(d.get('to'))}.",
+        f"The Dragon moves from {territory(d.get('from'), s)} to {territory(d.get('to'), s)}."),
+    "dragondale.DragonReturned": lambda s, d, seat, v, n: f"The Dragon returns to {territory(d.get('to'), s)}.",
     "dragondale.DragonDispelled": lambda s, d, seat, v, n: f"{seat_name(n, seat)} bests the Dragon.",
     "dragondale.DragonPeeked": _hidden_seen("{who} looks at the Dragon's next movement card{what}.", "card",
                                             lambda c: "a Stay card" if str(c).startswith("stay") else

@@ -26,15 +26,23 @@ def test_territories_go_by_their_kind_in_full() -> None:
     assert territory("ash") == "the Ash Dragon Territory"
 
 
+def test_an_encampment_is_named_for_its_tribe() -> None:
+    # "Only your units may enter your ENCAMPMENT": the rulebook names a camp by whose it is.
+    s = new_game(["vikings", "celts"])
+    assert territory(s.tribes[0].camp, s) == "the Encampment of the Vikings"
+    assert territory(s.tribes[1].camp, s) == "the Encampment of the Celts"
+    assert territory("marsh2", s) == "Marshland 2"
+
+
 def test_a_hidden_unit_is_named_for_its_owner_only() -> None:
     s = new_game(["vikings", "celts"])
     seers = unit_id(s, 0, "seers")
     camp = s.tribes[0].camp
     e = Event("dragondale.UnitsMoved", {"moves": [[seers, camp, "thicket1"]]}, 0)
-    assert _words(s, e, 0) == f"Moved from {territory(camp)} to Thicket 1: ann's Seers."
+    assert _words(s, e, 0) == "Moved from the Encampment of the Vikings to Thicket 1: ann's Seers."
     for other in (1, None):
         text = _words(s, e, other)
-        assert text == f"Moved from {territory(camp)} to Thicket 1: ann's hidden unit."
+        assert text == "Moved from the Encampment of the Vikings to Thicket 1: ann's hidden unit."
         assert seers not in text
 
 
@@ -68,3 +76,13 @@ def test_the_dragon_moving_is_a_heading_with_its_card_as_a_draw() -> None:
     assert told.heading == "The Dragon" and told.draw == "Dragon card: Oak movement card"
     moved = GAME.describe_event(s, Event("dragondale.DragonMoved", {"from": "yew", "to": "oak"}), None, NAMES)
     assert moved.text == "The Dragon moves from the Yew Dragon Territory to the Oak Dragon Territory."
+
+
+def test_a_choice_names_the_choosers_own_units_as_theirs() -> None:
+    s = new_game(["vikings", "celts"])
+    raven = unit_id(s, 0, "raven")
+    c = Command("dragondale.choose", {"option": f"move:{raven}:thicket1"}, 0)
+    assert GAME.describe_command(s, c, 0, NAMES) == "ann chooses to move their Raven to Thicket 1."
+    seen = GAME.redact_command(c, 1)
+    assert seen is not None
+    assert GAME.describe_command(s, seen, 1, NAMES) == "ann chooses to move their hidden unit to Thicket 1."
