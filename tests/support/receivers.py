@@ -83,7 +83,12 @@ class Web:
 
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:
-                body = self.rfile.read(int(self.headers.get("content-length", 0)))
+                length = int(self.headers.get("content-length", 0))
+                body = self.rfile.read(length)
+                if len(body) < length:
+                    # The sender was killed mid-request: a real receiver would not act on a
+                    # cut-off body, and the sender, with no answer, sends it again.
+                    return
                 with web.lock:
                     if self.path in web.redirect:
                         self.send_response(307)
