@@ -108,6 +108,27 @@ def test_lobby_form_creates_a_game_and_shows_the_secret_links(stack: Stack, new_
 
 
 @pytest.mark.browser
+@pytest.mark.parametrize("width", [1280, 390])
+def test_who_sits_in_each_seat_is_read_whole(stack: Stack, new_page: Any, width: int) -> None:
+    page = new_page(width=width)
+    page.goto(stack.url + "/")
+    expect(page.locator("#game-type option[value=rite]")).to_have_count(1)
+    page.select_option("#game-type", "rite")
+    page.click("#add-seat")
+    expect(page.locator("#seats .seat-row")).to_have_count(3)
+    # Each seat's "who" select against the same select laid out at its natural width.
+    widths = page.evaluate("""() => [...document.querySelectorAll('#seats .seat-kind')].map((sel) => {
+      const probe = sel.cloneNode(true);
+      probe.style.cssText = 'position:absolute; flex:none; width:auto;';
+      document.body.append(probe);
+      const need = probe.getBoundingClientRect().width;
+      probe.remove();
+      return [sel.getBoundingClientRect().width, need];
+    })""")
+    assert all(have >= need - 0.5 for have, need in widths), widths
+
+
+@pytest.mark.browser
 def test_the_lobby_shows_older_games_a_page_at_a_time(stack: Stack, new_page: Any) -> None:
     with stack.client() as c:
         ids = [c.post("/v1/games", json={"game": "race", "seats": ["a", "b"]}).json()["id"] for _ in range(57)]
