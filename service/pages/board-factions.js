@@ -78,7 +78,13 @@
       }
       if (camp) {
         const seat = Number(id.slice(4));
-        return { ...c, name: "Base Camp", mark: "", fill: "#d9d4c7", ring: BL.seatColour(seat),
+        // A camp holds every unit not yet on the Battleground: drawn along its side of the board,
+        // four squares long (one square held one token and its "+n", and spilled over its edges).
+        // One and a half squares deep, so that on a phone its id, a row of tokens and its name
+        // each have a line (its centre is a square and a half off the board's edge).
+        const along = Math.max(1, Math.min(4, (c.y < 0 || c.y > height(b) - 1 ? width(b) : height(b)) - 2));
+        const span = c.y < 0 || c.y > height(b) - 1 ? [along, 1.5] : [1.5, along];
+        return { ...c, span, name: "Base Camp", mark: "", fill: "#d9d4c7", ring: BL.seatColour(seat),
           tip: `Base Camp of ${ctx.names[seat] || "seat " + seat}: units enter the Battleground from here and cannot be attacked here.`, pieces };
       }
       const home = Number.isInteger(c.home) && c.home >= 0 ? `; a Home Terrain Tile of ${ctx.names[c.home] || "seat " + c.home}` : "";

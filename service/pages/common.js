@@ -315,14 +315,22 @@ const BL = (() => {
   /* Text that fits `room` (viewBox units): one line, else two lines split at a space, else
    * squeezed to the room (the whole text is kept: nothing is cut off). */
   const CHAR_W = 0.58; // average glyph width of the system sans-serif, in ems
+  // A cell's name is drawn at weight 600, wider: "Mana Pool" took 64 px of a 60 px square.
+  const NAME_W = 0.64;
+  // A name a little too long is drawn squeezed on one line; a longer one, on two.
+  const SQUEEZE = 1.12;
+  const nameWidth = (s, fs) => s.length * NAME_W * fs;
+  function nameLines(str, fs, room) {
+    return !str ? 0 : nameWidth(str, fs) <= room * SQUEEZE || !str.includes(" ") ? 1 : 2;
+  }
   function fitText(x, y, str, fs, room, attrs = {}) {
     const g = svg("g", {});
     const line = (s, yy) => {
       const t = svg("text", { x: x.toFixed(1), y: yy.toFixed(1), "font-size": fs.toFixed(1), "text-anchor": "middle", ...attrs, text: s });
-      if (s.length * CHAR_W * fs > room) { t.setAttribute("textLength", room.toFixed(1)); t.setAttribute("lengthAdjust", "spacingAndGlyphs"); }
+      if (nameWidth(s, fs) > room) { t.setAttribute("textLength", room.toFixed(1)); t.setAttribute("lengthAdjust", "spacingAndGlyphs"); }
       return t;
     };
-    if (str.length * CHAR_W * fs <= room || !str.includes(" ")) { g.append(line(str, y)); return g; }
+    if (nameLines(str, fs, room) === 1) { g.append(line(str, y)); return g; }
     const words = str.split(" ");
     let best = 1, bestW = Infinity;
     for (let k = 1; k < words.length; k++) {
@@ -397,7 +405,8 @@ const BL = (() => {
 
   /* The board {"kind", "cells": [{id, x, y, label, fill, pieces}], "edges"} as an SVG. A game's
    * skin (board-<game>.js) may give each cell a readable `name`, a `mark` (a glyph), a `tip`, a
-   * `ring` colour, and each piece a title and shape; `overlays` are extra clickable shapes over
+   * `ring` colour, on a grid a `span` [columns, rows] for a cell drawn wider or taller than one
+   * square (centred on its x, y), and each piece a title and shape; `overlays` are extra clickable shapes over
    * groups of cells (e.g. the set-up spots of Factions). Options:
    *   onCell(id)  called when a target is activated (click, Enter or Space);
    *   targets     ids that may be chosen now (highlighted, and the only ones in the tab order);
@@ -417,9 +426,17 @@ const BL = (() => {
     const byId = new Map(L.cells.map((c) => [String(c.cell.id), c]));
     let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
     const half = L.kind === "grid" ? L.unit / 2 : L.radius;
+    // Half a cell's width and height in px: one square, or its span on a grid.
+    const spanOf = (cell) => {
+      const sp = L.kind === "grid" && Array.isArray(cell.span) ? cell.span.map(Number) : [1, 1];
+      return sp.length === 2 && sp.every((n) => Number.isFinite(n) && n >= 1 && n <= 16) ? sp : [1, 1];
+    };
     for (const c of L.cells) {
-      minX = Math.min(minX, c.cx - half); maxX = Math.max(maxX, c.cx + half);
-      minY = Math.min(minY, c.cy - half); maxY = Math.max(maxY, c.cy + half);
+      const [sw, sh] = spanOf(c.cell);
+      c.hw = L.kind === "grid" ? half * sw : half;
+      c.hh = L.kind === "grid" ? half * sh : half;
+      minX = Math.min(minX, c.cx - c.hw); maxX = Math.max(maxX, c.cx + c.hw);
+      minY = Math.min(minY, c.cy - c.hh); maxY = Math.max(maxY, c.cy + c.hh);
     }
     const pad = 8;
     const vbW = maxX - minX + 2 * pad, vbH = maxY - minY + 2 * pad;
@@ -493,10 +510,10 @@ const BL = (() => {
         shapeW = L.radius * 1.7;
         top = c.cy - L.radius * 0.6; bottom = c.cy + L.radius * 0.7;
       } else {
-        const s = L.unit;
-        shape = svg("rect", { x: (c.cx - s / 2 + 0.5).toFixed(1), y: (c.cy - s / 2 + 0.5).toFixed(1), width: s - 1, height: s - 1, fill, class: "cell-shape" });
-        shapeW = s - 4;
-        top = c.cy - s / 2 + idFs * 0.95; bottom = c.cy + s / 2 - 4;
+        shape = svg("rect", { x: (c.cx - c.hw + 0.5).toFixed(1), y: (c.cy - c.hh + 0.5).toFixed(1), width: 2 * c.hw - 1, height: 2 * c.hh - 1, fill, class: "cell-shape" });
+        shapeW = 2 * c.hw - 4;
+        // The name's baseline clears the bottom edge by its descent (4 px at the base size).
+        top = c.cy - c.hh + idFs * 0.95; bottom = c.cy + c.hh - Math.max(4, nameFs * 0.3);
       }
       if (cell.pattern) shape.setAttribute("data-pattern", cell.pattern);
       g.append(shape);
@@ -516,20 +533,23 @@ const BL = (() => {
         g.append(wash);
       }
       const idText = cell.mark ? `${id} ${cell.mark}` : id;
-      const anchorX = L.kind === "grid" ? c.cx - L.unit / 2 + 3 : c.cx;
+      const anchorX = L.kind === "grid" ? c.cx - c.hw + 3 : c.cx;
       if (!cell.hideId || cell.mark) {
         g.append(svg("text", { x: anchorX.toFixed(1), y: top.toFixed(1), "font-size": idFs.toFixed(1), "text-anchor": L.kind === "grid" ? "start" : "middle",
           class: "cell-id", fill: ink, text: cell.hideId ? cell.mark : idText }));
       }
-      if (name) g.append(fitText(c.cx, bottom - (L.kind === "grid" ? 0 : L.kind === "areas" && cell.hideId ? nameFs * 0.5 : nameFs * 0.2), name, nameFs, shapeW, { class: "cell-label", fill: ink }));
-      let rows = L.kind === "areas" ? 3 : L.kind === "grid" ? 1 : 2;
+      // A grid square's name sits on its bottom edge: a two-line name is raised to stay inside.
+      const nameY = bottom - (L.kind === "grid" ? (nameLines(name, nameFs, shapeW) === 2 ? nameFs * 0.55 : 0) : L.kind === "areas" && cell.hideId ? nameFs * 0.5 : nameFs * 0.2);
+      if (name) g.append(fitText(c.cx, nameY, name, nameFs, shapeW, { class: "cell-label", fill: ink }));
+      // A grid square holds one row of tokens between its id and name; a taller span, more.
+      let rows = L.kind === "areas" ? 3 : L.kind === "grid" ? Math.max(1, Math.floor((bottom - nameFs - top - 4) / (pieceFs + 8))) : 2;
       // Areas without an id line: the pieces up, the name (often two lines) down.
       let pieceY = c.cy + (L.kind === "areas" && cell.hideId ? -L.radius * 0.28 : L.kind === "grid" ? 1 : 0);
       if (L.kind === "areas" && !cell.hideId) {
         // Between the id line and the name, in as many rows as fit there (a camp of seven units
         // drew its third row over its name); the rest go in the last token's "+n".
         const idBottom = top + idFs * 0.25;
-        const lines = !name ? 0 : name.length * CHAR_W * nameFs <= shapeW || !name.includes(" ") ? 1 : 2;
+        const lines = nameLines(name, nameFs, shapeW);
         const nameTop = !name ? bottom : bottom - nameFs * 0.2 - (lines === 2 ? nameFs * 0.55 : 0) - nameFs * 0.75;
         const room = nameTop - idBottom - 4; // 2 units clear of each line
         rows = Math.max(1, Math.min(rows, Math.floor((room + 2) / (pieceFs + AREA_PAD + 2))));
@@ -538,8 +558,9 @@ const BL = (() => {
       g.append(pieceTokens(pieces, c.cx, pieceY, shapeW, names, rows, pieceFs, L.kind === "areas" ? AREA_PAD : 6));
       const step = chosen.indexOf(id);
       if (step >= 0) {
-        g.append(svg("circle", { cx: (c.cx + half * 0.55).toFixed(1), cy: (c.cy - half * 0.55).toFixed(1), r: (idFs * 0.85).toFixed(1), class: "step-badge" }),
-          svg("text", { x: (c.cx + half * 0.55).toFixed(1), y: (c.cy - half * 0.55 + idFs * 0.36).toFixed(1), "text-anchor": "middle", "font-size": idFs.toFixed(1), class: "step-num", text: String(step + 1) }));
+        const bx = c.cx + c.hw - half * 0.45, by = c.cy - c.hh + half * 0.45;
+        g.append(svg("circle", { cx: bx.toFixed(1), cy: by.toFixed(1), r: (idFs * 0.85).toFixed(1), class: "step-badge" }),
+          svg("text", { x: bx.toFixed(1), y: (by + idFs * 0.36).toFixed(1), "text-anchor": "middle", "font-size": idFs.toFixed(1), class: "step-num", text: String(step + 1) }));
       }
       if (onCell && want.has(id)) activate(g, id, `${id}${name ? ", " + name : ""}${pieceText ? ", " + pieceText : ""}`);
       // A tap shows what a hover would (phones have no hover): the cell, its effect, its pieces.

@@ -399,3 +399,64 @@ def test_dragon_dale_tokens_leave_each_territorys_name_readable(stack: Stack, ne
     expect(page.locator('#board svg.board g.cell[data-id^="camp"] .piece').first).to_be_visible()
     assert page.evaluate(TOKENS_OVER_TEXT_JS) == []
     page.locator("#board").screenshot(path=str(shots / f"board-dragondale-{seats}-camps.png"))
+
+
+# Tokens and names of a cell drawn outside its own shape (drawn boxes, in the SVG's units).
+OUTSIDE_CELL_JS = """
+() => {
+  const out = [];
+  for (const g of document.querySelectorAll('#board svg.board g.cell')) {
+    const s = g.querySelector('.cell-shape').getBBox();
+    for (const e of g.querySelectorAll('.pieces .piece rect, text.cell-label')) {
+      const b = e.getBBox();
+      if (b.x < s.x - 0.5 || b.y < s.y - 0.5 || b.x + b.width > s.x + s.width + 0.5 || b.y + b.height > s.y + s.height + 0.5)
+        out.push(`${g.dataset.id}: "${e.parentElement.dataset.label || e.textContent}" outside the cell`);
+    }
+  }
+  return out;
+}
+"""
+
+
+@pytest.mark.parametrize("seats", [2, 4])
+def test_a_factions_base_camp_shows_its_recruits_inside_it(stack: Stack, new_page: Any, shots: Path, seats: int) -> None:
+    """Recruits wait in their Base Camp: the camp is drawn along its side of the board, each
+    recruit's token inside it and whole (one square held a single token, and its "+n" hung
+    over the camp's edge), and the camp's name inside it too (four players: camps down the
+    west and east sides)."""
+    with stack.client() as c:
+        r = c.post("/v1/games", json={"game": "factions", "seats": ["ann", "bob", "cy", "di"][:seats], "options": {}})
+        assert r.status_code == 201, r.text
+        game = r.json()
+        wait_for(lambda: c.get(f"/v1/games/{game['id']}").json()["seq"] > 1)
+    gid = game["id"]
+    rng = random.Random(f"factions-camp-{seats}")
+    in_camp: dict[int, int] = {}
+    with stack.client() as c:
+        head = 0
+        for i in range(300):
+            s = c.get(f"/v1/games/{gid}", params={"min_seq": head} if head else {}).json()
+            units = c.get(f"/v1/games/{gid}/view").json()["board"]["units"] or []
+            in_camp = {seat: sum(1 for u in units if u["space"] == "base" and u["seat"] == seat) for seat in range(seats)}
+            if max(in_camp.values()) >= 3:
+                break
+            seat = s["prompt"]["seats"][0]
+            legal = c.get(f"/v1/games/{gid}/legal", headers=auth(game, seat)).json()
+            # Recruit and keep recruits at home: no activation, so they stay in camp.
+            cmds = [x for x in legal["commands"] if x["type"] != "factions.activate"] or legal["commands"]
+            keen = [x for x in cmds if x["type"] == "factions.recruit"]
+            pick = rng.choice(keen or cmds)
+            r = c.post(f"/v1/games/{gid}/commands?wait=1", headers=auth(game, seat),
+                       json={"id": f"camp-{i}", "type": pick["type"], "args": pick["args"], "expect": legal["seq"]})
+            assert r.status_code == 200, r.text
+            head = r.json()["seq"][1]
+    full = max(in_camp, key=lambda k: in_camp[k])
+    assert in_camp[full] >= 3, in_camp
+    for size in ((1280, 900), PHONE):
+        page = open_seat(new_page, stack, game, 0, size)
+        camp = page.locator(f'#board svg.board g.cell[data-id="camp{full}"]')
+        expect(camp.locator(".piece").first).to_be_visible()
+        assert camp.locator(".piece:not(.more)").count() == in_camp[full]  # every recruit drawn, none in "+n"
+        page.locator("#board").screenshot(path=str(shots / f"board-factions-camp-{seats}-{size[0]}.png"))
+        assert page.evaluate(OUTSIDE_CELL_JS) == []
+        assert page.evaluate(TOKENS_OVER_TEXT_JS) == []
