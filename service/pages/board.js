@@ -492,7 +492,7 @@
     renderLog();
     renderMoves();
     if (window.BLTalk) BLTalk.update({ gid, token: S.token, role: S.role, seat: S.seat, summary: S.summary }); // talk.js
-    if (window.BLConduct) BLConduct.update({ gid, role: S.role, seat: S.seat, summary: S.summary, send }); // conduct.js
+    if (window.BLConduct) BLConduct.update({ gid, role: S.role, seat: S.seat, summary: S.summary, moves: S.moves, send }); // conduct.js
   }
 
   /* On a phone the action bar keeps to the prompt and the choices; the notation box moves into

@@ -16,6 +16,20 @@ window.BLConduct = (() => {
     return seatName(C.summary, seat);
   }
 
+  /* A move as the move list names it ("move 12 (ann places a Gold Mine on d3.)"), from the
+   * command's seq: the list's entries the board keeps (its latest 40), else by its seq. */
+  function moveWords(e) {
+    const text = (e.text || e.notation || "").replace(/\.$/, "");  // it goes inside parentheses
+    return e.who && !text.startsWith(e.who) ? `${e.who}: ${text}` : text;
+  }
+  function commandEntry(seq) {
+    return (C.moves || []).find((e) => e.seat !== null && e.seat !== undefined && e.seq_from === seq) || null;
+  }
+  function moveName(seq) {
+    const e = commandEntry(seq);
+    return e ? `move ${e.move} (${moveWords(e)})` : `the move at seq ${seq}`;
+  }
+
   function button(text, cls, onclick, title) {
     return el("button", { type: "button", class: `${cls} small conduct-btn`, onclick, ...(title ? { title } : {}) }, text);
   }
@@ -29,7 +43,8 @@ window.BLConduct = (() => {
     if (!p) return null;
     const who = p.by === me ? "You propose" : `${name(p.by)} proposes`;
     const line = el("div", { class: "conduct-proposal", role: "status" },
-      el("span", {}, `${who} ${KIND[p.kind] || p.kind}${p.kind === "takeback" ? ` (back to step ${p.to_seq})` : ""}.`),
+      el("span", {}, `${who} ${p.kind === "takeback" ? `taking back ${p.by === me ? "your" : "their"} last move, ${moveName(p.to_seq + 1)}`
+        : KIND[p.kind] || p.kind}.`),
       p.waiting.length ? el("span", { class: "muted" }, ` Waiting for ${p.waiting.map(name).join(", ")}.`) : null);
     if (me !== null && p.waiting.includes(me)) {
       line.append(" ", button("Accept", "primary", () => send("accept", { proposal: p.seq }, `accept ${KIND[p.kind]}`)),
@@ -44,7 +59,7 @@ window.BLConduct = (() => {
     const d = (c.disputes || []).find((x) => x.verdict === null);
     if (!d) return null;
     const line = el("div", { class: "conduct-dispute", role: "status" },
-      el("span", {}, `${name(d.by)} disputes step ${d.on}: `), el("q", {}, d.note),
+      el("span", {}, `${name(d.by)} disputes ${moveName(d.on)}: `), el("q", {}, d.note),
       isReferee ? el("span", { class: "muted" }, ` You referee this game: uphold the move or void it (the game returns to the position before it); the clock stops meanwhile.`)
         : C.summary.refereed ? el("span", { class: "muted" }, ` The referee settles it; the clock stops meanwhile.`)
         : el("span", { class: "muted" }, ` Every other seat settles it; the clock stops meanwhile.`));
@@ -54,7 +69,7 @@ window.BLConduct = (() => {
     if (mayVote) {
       line.append(" ", button("Uphold", "secondary", () => send("resolve", { dispute: d.seq, verdict: "upheld" }, "uphold the move")),
         " ", button("Void", "danger", () => {
-          if (confirm(`Void step ${d.on} and every move after it? The game returns to the position before it.`)) {
+          if (confirm(`Void ${moveName(d.on)} and every move after it? The game returns to the position before it.`)) {
             send("resolve", { dispute: d.seq, verdict: "voided" }, "void the move");
           }
         }));
@@ -62,20 +77,46 @@ window.BLConduct = (() => {
     return line;
   }
 
+  const OLDER = "older";
+
   function disputeForm() {
     if (form) return form;
-    const seq = el("input", { type: "number", id: "dispute-seq", min: "1", step: "1", required: "", inputmode: "numeric" });
+    const pick = el("select", { id: "dispute-move", required: "" });
+    const seq = el("input", { type: "number", id: "dispute-seq", min: "1", step: "1", inputmode: "numeric" });
+    const older = el("div", { class: "hidden" }, el("label", { for: "dispute-seq" }, "Its seq (the replay shows each move's)"), seq);
     const note = el("input", { type: "text", id: "dispute-note", maxlength: "1000", required: "", placeholder: "why" });
+    pick.addEventListener("change", () => {
+      older.classList.toggle("hidden", pick.value !== OLDER);
+      seq.required = pick.value === OLDER;
+    });
     const f = el("form", { class: "dispute-form", autocomplete: "off" },
-      el("label", { for: "dispute-seq" }, "Step (the seq of the move)"), seq,
+      el("label", { for: "dispute-move" }, "Move"), pick, older,
       el("label", { for: "dispute-note" }, "Note"), note,
       el("button", { type: "submit", class: "secondary small" }, "Open the dispute"));
     f.addEventListener("submit", (ev) => {
       ev.preventDefault();
-      send("dispute", { seq: Number(seq.value), note: note.value }, `dispute step ${seq.value}`);
+      const on = pick.value === OLDER ? Number(seq.value) : Number(pick.value);
+      send("dispute", { seq: on, note: note.value }, `dispute ${moveName(on)}`);
     });
     form = el("details", { class: "conduct-more" }, el("summary", {}, "Dispute a move"), f);
     return form;
+  }
+
+  /* The moves one may dispute, newest first: the commands in the board's move list not already
+   * undone, and a last choice for an older one by its seq. What was chosen stays chosen. */
+  function disputeChoices() {
+    const pick = document.getElementById("dispute-move");
+    if (!pick) return;
+    const keep = pick.value;
+    const moves = (C.moves || []).filter((e) => e.seat !== null && e.seat !== undefined && e.move && !e.undone)
+      .sort((a, b) => b.seq_from - a.seq_from);
+    const want = [...moves.map((e) => [String(e.seq_from), `${e.move}. ${moveWords(e)}`]), [OLDER, "An older move, by its seq…"]];
+    const have = [...pick.options].map((o) => [o.value, o.text]);
+    if (JSON.stringify(want) === JSON.stringify(have)) return;
+    clear(pick);
+    for (const [value, text] of want) pick.append(el("option", { value }, text));
+    if (want.some(([v]) => v === keep)) pick.value = keep;
+    pick.dispatchEvent(new Event("change"));
   }
 
   function render() {
@@ -91,6 +132,7 @@ window.BLConduct = (() => {
     panel.classList.toggle("hidden", !c || !(seated || admin || referee) || s.status !== "active");
     const more = disputeForm();
     if (!more.isConnected) panel.append(more);
+    disputeChoices();
     more.classList.add("hidden");
     if (!c || s.status !== "active") return;
     const me = seated ? C.seat : null;

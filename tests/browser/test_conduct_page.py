@@ -52,11 +52,11 @@ def test_take_back_clicked_then_accepted_by_clicking(stack: Stack, new_page: Any
     expect(mine.locator("#conduct")).to_be_visible()
     mine.get_by_role("button", name="Take back my last move").click()
     expect(mine.locator("#cmd-msg")).to_contain_text("Accepted")
-    expect(mine.locator("#conduct-live .conduct-proposal")).to_contain_text("You propose taking back their last move")
+    expect(mine.locator("#conduct-live .conduct-proposal")).to_contain_text("You propose taking back your last move, move 1 (")
     theirs = new_page(390, 844)  # the other seat, on a phone
     theirs.goto(f"{stack.url}/games/{gid}#token={tokens[1 - seat]}")
     proposal = theirs.locator("#conduct-live .conduct-proposal")
-    expect(proposal).to_contain_text("proposes taking back their last move")
+    expect(proposal).to_contain_text("proposes taking back their last move, move 1 (")
     theirs.screenshot(path=str(shots / "conduct-takeback-phone.png"), full_page=True)
     proposal.get_by_role("button", name="Accept").click()
     expect(theirs.locator("#cmd-msg")).to_contain_text("Accepted")
@@ -106,10 +106,20 @@ def test_a_dispute_opened_in_the_form_and_voided_by_clicking(stack: Stack, new_p
     other = new_page(1280, 900)
     other.goto(f"{stack.url}/games/{gid}#token={tokens[1 - seat]}")
     other.locator("#conduct summary", has_text="Dispute a move").click()
-    other.fill("#dispute-seq", str(on))
+    # The move is chosen from the list as the move list words it, newest first (not by its seq).
+    with stack.client() as c:
+        entry = next(e for e in c.get(f"/v1/games/{gid}/moves", headers=bearer(tokens[1 - seat])).json()["entries"]
+                     if e["seq_from"] == on)
+    newest = other.locator("#dispute-move option").first
+    words = entry["text"].rstrip(".")
+    expect(newest).to_have_text(f"{entry['move']}. {words}")
+    expect(newest).to_have_attribute("value", str(on))
+    other.select_option("#dispute-move", str(on))
+    expect(other.locator("#dispute-seq")).to_be_hidden()
     other.fill("#dispute-note", "<b>not</b> the move I saw")
     other.get_by_role("button", name="Open the dispute").click()
-    expect(other.locator("#conduct-live .conduct-dispute")).to_contain_text(f"disputes step {on}: <b>not</b> the move I saw")
+    expect(other.locator("#conduct-live .conduct-dispute")).to_contain_text(
+        f"disputes move {entry['move']} ({words}): <b>not</b> the move I saw")
     mover = new_page(1280, 900)
     mover.on("dialog", lambda d: d.accept())
     mover.goto(f"{stack.url}/games/{gid}#token={tokens[seat]}")
@@ -146,10 +156,12 @@ def test_the_referee_voids_a_dispute_by_clicking_and_the_seat_sees_it_struck(sta
     other = new_page(390, 844)
     other.goto(f"{stack.url}/games/{gid}#token={tokens[1 - seat]}")
     other.locator("#conduct summary", has_text="Dispute a move").click()
+    # A move older than the list the board keeps is named by its seq (the last choice).
+    other.select_option("#dispute-move", "older")
     other.fill("#dispute-seq", str(on))
     other.fill("#dispute-note", "that tile was not in the stack")
     other.get_by_role("button", name="Open the dispute").click()
-    expect(other.locator("#conduct-live .conduct-dispute")).to_contain_text(f"disputes step {on}")
+    expect(other.locator("#conduct-live .conduct-dispute")).to_contain_text("disputes move 1 (")
     expect(other.locator("#conduct-live .conduct-dispute button")).to_have_count(0)  # the referee settles it
     # The admin sees it, may not settle it, and keeps its abort.
     adm = new_page(1280, 900)
