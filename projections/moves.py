@@ -10,6 +10,7 @@ only what the viewer may see, and an event the viewer may not see is left out.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -95,6 +96,7 @@ class MoveList:
         self._last: _Entry | None = None  # the newest entry, still growing
         self._frozen: list[dict[str, Any]] = []  # the JSON of every entry before it
         self._rng: dict[str, int] | None = None  # the draws of the command whose events come now
+        self._command_seqs: list[int] = []  # each move's CommandAccepted seq, in order: move n at [n - 1]
 
     def feed(self, envelopes: Sequence[Envelope]) -> None:
         for env in envelopes:
@@ -139,11 +141,12 @@ class MoveList:
                 current.seq_to = env.seq
                 return
             if platform:
-                text, notation = describe_platform_command(cmd, names), None
+                text, notation = describe_platform_command(cmd, names, self.move_of), None
             else:
                 text = game.describe_command(before, cmd, viewer, names)
                 notation = None if seen.get("redacted") else game.format_text(cmd)
             self.moves += 1
+            self._command_seqs.append(env.seq)
             self._open(_Entry(self._count + 1, env.seq, env.seq, env.seat, seat_name(names, env.seat), None,
                               notation, text, None if platform else cmd, before,
                               redacted=bool(seen.get("redacted")), move=self.moves, at=env.at, rng=self._rng,
@@ -152,7 +155,7 @@ class MoveList:
         if env.type == GAME_CREATED:
             self._rng = {"from": 0, "to": int(seen["data"].get("draws", 0)), "seq": env.seq}
         if env.type.startswith("boardlog."):
-            told = describe_platform_event(seen["type"], seen["data"], names)
+            told = describe_platform_event(seen["type"], seen["data"], names, self.move_of)
         else:
             told = game.describe_event(before, Event(seen["type"], seen["data"], env.seat), viewer, names)
         opens = told.heading is not None and (current is None or current.seat is not None
@@ -172,6 +175,11 @@ class MoveList:
             current.draws.append(told.draw)
         if not env.type.startswith("boardlog."):
             current.game_events.append(Event(seen["type"], seen["data"], env.seat))
+
+    def move_of(self, seq: int) -> int | None:
+        """The number of the move whose entry holds `seq` (None before the first move): how a
+        dispute or a takeback names the move it is about, as the list numbers it."""
+        return bisect_right(self._command_seqs, seq) or None
 
     def _undo(self, seqs: tuple[int, int], at_seq: int) -> None:
         """Strike through the entries a take-back (or a voided dispute) at `at_seq` undid: those

@@ -1,6 +1,8 @@
 """The platform's own events and commands (`boardlog.*`) in words, beside each game's describe.
 
-Pure: a sentence from the event's data and the seats' names. The platform events DESIGN.md lists
+Pure: a sentence from the event's data and the seats' names (and, where an event names a move by
+its seq, the move list's numbering of it: `MoveOf`, which a reader without one leaves out, and
+the move is then named by its seq). The platform events DESIGN.md lists
 that the code does not write yet (Resigned, TurnTimedOut, ...) are worded too, so that a log which
 gains them reads well at once; any other `boardlog.*` type reads as its name split into words.
 """
@@ -14,6 +16,22 @@ from rules.core import Command, Told
 from rules.words import listing, seat_name, split_camel
 
 from .match import ABORT, ENTROPY_ADDED, GAME_ABORTED, GAME_CREATED, JOIN, SEED_REVEALED
+
+# The number of the move (one a command, as the move list counts them) whose entry holds a seq;
+# None where none does.
+MoveOf = Callable[[int], "int | None"]
+
+
+def _no_moves(seq: int) -> int | None:
+    return None
+
+
+def _move(seq: object, move_of: MoveOf) -> str:
+    """A move named as a player reads it: "move 12", or by its seq where no move list is at hand."""
+    if not isinstance(seq, int) or isinstance(seq, bool):
+        return "a move"
+    n = move_of(seq)
+    return f"move {n}" if n else f"the move at seq {seq}"
 
 GAMES_BY_NAME = {"rite": "Rite", "factions": "Factions: Battlegrounds", "dragondale": "Dragon Dale"}
 
@@ -86,8 +104,15 @@ def _vacation(on: bool) -> Callable[[Mapping[str, Any], Sequence[str]], str]:
     return lambda d, n: f"{seat_name(n, d.get('seat'))} is back from vacation."
 
 
-def _taken_back(d: Mapping[str, Any], names: Sequence[str]) -> str:
+def _taken_back(d: Mapping[str, Any], names: Sequence[str], move_of: MoveOf = _no_moves) -> str:
     to, first, last = d.get("to_seq"), d.get("first"), d.get("last")
+    one = move_of(first) if isinstance(first, int) else None
+    if one:
+        upto = (move_of(last) if isinstance(last, int) else None) or one
+        what = f"Move {one} is" if upto == one else f"Moves {one} to {upto} are"
+        what += " taken back" if "dispute" not in d else " voided"
+        them = "it stays" if upto == one else "they stay"
+        return f"{what}: the game returns to where it was before move {one} ({them} in the record, struck through)."
     what = "A move is taken back" if "dispute" not in d else "The disputed moves are voided"
     if isinstance(to, int):
         # seqs, not the replay's steps (one step is a command with all its events)
@@ -108,12 +133,12 @@ def _answered(verb: str) -> Callable[[Mapping[str, Any], Sequence[str]], str]:
     return lambda d, n: f"{seat_name(n, d.get('seat'))} {verb} {_KINDS.get(str(d.get('kind')), 'the proposal')}."
 
 
-def _takeback_asked(d: Mapping[str, Any], names: Sequence[str]) -> str:
-    return f"{seat_name(names, d.get('seat'))} asks to take back their last move (step {d.get('first')})."
+def _takeback_asked(d: Mapping[str, Any], names: Sequence[str], move_of: MoveOf = _no_moves) -> str:
+    return f"{seat_name(names, d.get('seat'))} asks to take back their last move ({_move(d.get('first'), move_of)})."
 
 
-def _dispute_opened(d: Mapping[str, Any], names: Sequence[str]) -> str:
-    return f"{seat_name(names, d.get('seat'))} disputes step {d.get('on')}: {d.get('note', '')}"
+def _dispute_opened(d: Mapping[str, Any], names: Sequence[str], move_of: MoveOf = _no_moves) -> str:
+    return f"{seat_name(names, d.get('seat'))} disputes {_move(d.get('on'), move_of)}: {d.get('note', '')}"
 
 
 def _dispute_voted(d: Mapping[str, Any], names: Sequence[str]) -> str:
@@ -121,11 +146,21 @@ def _dispute_voted(d: Mapping[str, Any], names: Sequence[str]) -> str:
     return f"{seat_name(names, d.get('seat'))} votes that the disputed move be {verdict}."
 
 
-def _dispute_resolved(d: Mapping[str, Any], names: Sequence[str]) -> str:
+def _dispute_resolved(d: Mapping[str, Any], names: Sequence[str], move_of: MoveOf = _no_moves) -> str:
     who = "The referee" if d.get("by") == "referee" else "The players"
+    move = _move(d.get("on"), move_of)
     if d.get("verdict") == "upheld":
-        return f"{who} uphold{'s' if who == 'The referee' else ''} step {d.get('on')}: nothing changes."
-    return f"{who} void{'s' if who == 'The referee' else ''} step {d.get('on')} and every move after it."
+        return f"{who} uphold{'s' if who == 'The referee' else ''} {move}: nothing changes."
+    return f"{who} void{'s' if who == 'The referee' else ''} {move} and every move after it."
+
+
+# The events that name a move by its seq: worded with the move list's numbering when given one.
+_NAMING_MOVES: dict[str, Callable[[Mapping[str, Any], Sequence[str], MoveOf], str]] = {
+    "boardlog.TakenBack": _taken_back,
+    "boardlog.TakebackAsked": _takeback_asked,
+    "boardlog.DisputeOpened": _dispute_opened,
+    "boardlog.DisputeResolved": _dispute_resolved,
+}
 
 
 _EVENTS: dict[str, Callable[[Mapping[str, Any], Sequence[str]], str]] = {
@@ -141,18 +176,15 @@ _EVENTS: dict[str, Callable[[Mapping[str, Any], Sequence[str]], str]] = {
     "boardlog.ReminderDue": lambda d, n: f"{seat_name(n, d.get('seat'))} is reminded that their time runs out soon.",
     "boardlog.VacationStarted": _vacation(True),
     "boardlog.VacationEnded": _vacation(False),
-    "boardlog.TakenBack": _taken_back,
     "boardlog.DrawAgreed": lambda d, n: "The players agree to a draw.",
     "boardlog.AbandonmentAgreed": lambda d, n: "The players agree to abandon the game.",
     "boardlog.AgreementProposed": _proposed,
     "boardlog.ProposalAccepted": _answered("accepts"),
     "boardlog.ProposalRefused": _answered("refuses"),
-    "boardlog.TakebackAsked": _takeback_asked,
-    "boardlog.DisputeOpened": _dispute_opened,
     "boardlog.DisputeVoted": _dispute_voted,
-    "boardlog.DisputeResolved": _dispute_resolved,
     "boardlog.MessagePosted": lambda d, n: f"{seat_name(n, d.get('seat'))} writes: {d.get('text', '')}",
-    "boardlog.MessageHidden": lambda d, n: f"The admin hides the message of step {d.get('seq')}.",
+    # the hidden message itself reads "A message hidden by the admin." where it was
+    "boardlog.MessageHidden": lambda d, n: "The admin hides a message.",
     "boardlog.ForkedFrom": lambda d, n: "This game starts as a copy of another game's position.",
 }
 
@@ -162,30 +194,34 @@ _HEADINGS = {GAME_CREATED: "Set-up", SEED_REVEALED: "The end", GAME_ABORTED: "Th
              "boardlog.AbandonmentAgreed": "The end"}
 
 
-def describe_platform_event(type: str, data: Mapping[str, Any], names: Sequence[str]) -> Told:
+def describe_platform_event(type: str, data: Mapping[str, Any], names: Sequence[str],
+                            move_of: MoveOf = _no_moves) -> Told:
     """A `boardlog.*` event in words (CommandAccepted is described through its command)."""
-    word = _EVENTS.get(type)
-    text = word(data, names) if word else split_camel(type.partition(".")[2]).capitalize() + "."
+    naming, word = _NAMING_MOVES.get(type), _EVENTS.get(type)
+    if naming is not None:
+        text = naming(data, names, move_of)
+    else:
+        text = word(data, names) if word else split_camel(type.partition(".")[2]).capitalize() + "."
     return Told(text, heading=_HEADINGS.get(type), quiet=type == "boardlog.ClockStarted")
 
 
-_CONDUCT_COMMANDS: dict[str, Callable[[str, Mapping[str, Any]], str]] = {
-    "boardlog.resign": lambda who, a: f"{who} resigns.",
-    "boardlog.propose": lambda who, a: f"{who} proposes {_KINDS.get(str(a.get('kind')), 'an agreement')}.",
-    "boardlog.takeback": lambda who, a: f"{who} asks to take back their last move.",
-    "boardlog.accept": lambda who, a: f"{who} accepts the proposal.",
-    "boardlog.refuse": lambda who, a: f"{who} refuses the proposal.",
-    "boardlog.dispute": lambda who, a: f"{who} disputes step {a.get('seq')}.",
-    "boardlog.clock": lambda who, a: "The platform sets the clock.",
-    "boardlog.timeout": lambda who, a: "The deadline passes.",
-    "boardlog.remind": lambda who, a: "The platform sends a reminder.",
-    "boardlog.vacation": lambda who, a: f"{who} {'starts' if a.get('on') else 'ends'} a vacation.",
-    "boardlog.resolve": lambda who, a: (("The referee" if a.get("referee") is True else who)
+_CONDUCT_COMMANDS: dict[str, Callable[[str, Mapping[str, Any], MoveOf], str]] = {
+    "boardlog.resign": lambda who, a, m: f"{who} resigns.",
+    "boardlog.propose": lambda who, a, m: f"{who} proposes {_KINDS.get(str(a.get('kind')), 'an agreement')}.",
+    "boardlog.takeback": lambda who, a, m: f"{who} asks to take back their last move.",
+    "boardlog.accept": lambda who, a, m: f"{who} accepts the proposal.",
+    "boardlog.refuse": lambda who, a, m: f"{who} refuses the proposal.",
+    "boardlog.dispute": lambda who, a, m: f"{who} disputes {_move(a.get('seq'), m)}.",
+    "boardlog.clock": lambda who, a, m: "The platform sets the clock.",
+    "boardlog.timeout": lambda who, a, m: "The deadline passes.",
+    "boardlog.remind": lambda who, a, m: "The platform sends a reminder.",
+    "boardlog.vacation": lambda who, a, m: f"{who} {'starts' if a.get('on') else 'ends'} a vacation.",
+    "boardlog.resolve": lambda who, a, m: (("The referee" if a.get("referee") is True else who)
                                         + f" rules the dispute {'upheld' if a.get('verdict') == 'upheld' else 'voided'}."),
 }
 
 
-def describe_platform_command(command: Command, names: Sequence[str]) -> str:
+def describe_platform_command(command: Command, names: Sequence[str], move_of: MoveOf = _no_moves) -> str:
     who = seat_name(names, command.seat)
     if command.type == JOIN:
         return f"{who} joins the game."
@@ -193,7 +229,7 @@ def describe_platform_command(command: Command, names: Sequence[str]) -> str:
         return "The admin ends the game."
     conduct = _CONDUCT_COMMANDS.get(command.type)
     if conduct is not None:
-        return conduct(who, command.args)
+        return conduct(who, command.args, move_of)
     if command.type == "boardlog.post":
         return f"{who} writes a message."
     if command.type == "boardlog.hide":

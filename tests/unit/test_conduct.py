@@ -391,6 +391,42 @@ def test_dispute_upheld_changes_nothing_and_a_refereed_game_is_settled_by_its_re
     assert audited(t.envs).ok
 
 
+def test_takebacks_and_disputes_name_their_moves_as_the_move_list_numbers_them() -> None:
+    """The move list says "disputes move 12", not the seq of its CommandAccepted (a number no
+    page shows a player, which the replay's steps count differently)."""
+    from projections.moves import move_entries
+
+    t = Table("factions", 2)
+    bot = random.Random(5)
+    t.play(bot, 8)
+    _until(t, bot, lambda t: not _last_drew(t) and t.match.last_command is not None
+           and t.match.last_command[2] > t.match.last_command[1])
+    last = t.match.last_command
+    assert last is not None and last[0] is not None
+    seat = last[0]
+    t.send(conduct("takeback", seat))
+    t.send(conduct("accept", 1 - seat))
+    t.play(bot, 6)
+    on = _a_command_seq(t, -4)
+    t.send(conduct("dispute", 1, seq=on, note="misclick"))
+    t.send(conduct("resolve", 0, verdict="voided"))
+
+    entries, _ = move_entries(t.envs, GID, None)
+    move = {e["seq_from"]: e["move"] for e in entries if e["seat"] is not None}
+    taken, disputed = move[last[1]], move[on]
+    said = [x["text"] for e in entries for x in e["events"]] + [e["text"] for e in entries if e["seat"] is not None]
+    assert f"{t.match.seats[seat].name} asks to take back their last move (move {taken})." in said
+    assert (f"Move {taken} is taken back: the game returns to where it was before move {taken} "
+            "(it stays in the record, struck through).") in said
+    assert f"bob disputes move {disputed}." in said
+    assert f"bob disputes move {disputed}: misclick" in said
+    assert f"The players void move {disputed} and every move after it." in said
+    # The dispute voids its move and the three after it (the dispute itself is a later move).
+    assert (f"Moves {disputed} to {disputed + 3} are voided: the game returns to where it was before move "
+            f"{disputed} (they stay in the record, struck through).") in said
+    assert not any("seq" in x for x in said if "move" in x and ("dispute" in x or "taken back" in x))
+
+
 def test_a_takeback_shows_no_viewer_the_state_it_carries() -> None:
     """TakenBack holds the whole position, every seat's hidden units included: /events, the move
     list and a seat's export (all through redact_envelope) leave it out for every viewer."""
