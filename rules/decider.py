@@ -7,6 +7,8 @@ every game. The codes are listed in `CODES` (and in docs/errors.md).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rules.core import Command, Decision, Game, IllegalCommand, Rng
 
 # The platform's rejections of a game command (HTTP 422), by code.
@@ -18,8 +20,11 @@ CODES: dict[str, str] = {
 }
 
 
-def decide(game: Game, state: object, command: Command, rng: Rng) -> Decision:
-    """Check the command against the prompt, normalise it, then ask the game's rules."""
+def decide(game: Game, state: object, command: Command, rng: Rng, names: Sequence[str] = ()) -> Decision:
+    """Check the command against the prompt, normalise it, then ask the game's rules. Given the
+    seats' names, a refusal for the prompt says in the game's words what it waits for, as the
+    sender may see it ("It is not your turn; the game waits on bob (Goblins): take an action,
+    ..."), where without them it names seats and prompt kinds by their codes."""
     if game.is_over(state) is not None:
         raise IllegalCommand("game_over", "the game is over")
     seat = command.seat
@@ -30,10 +35,18 @@ def decide(game: Game, state: object, command: Command, rng: Rng) -> Decision:
     if prompt is None or seat not in prompt.seats:
         if prompt is None:
             raise IllegalCommand("not_your_turn", f"nobody may act now, seat {seat} neither")
+        if names:
+            raise IllegalCommand("not_your_turn", f"It is not your turn; the game waits on "
+                                                  f"{game.describe_prompt(state, seat, names)}")
         asked = " and ".join(f"seat {s}" for s in prompt.seats)
         raise IllegalCommand("not_your_turn", f"it is {asked}'s turn ({prompt.kind}), not seat {seat}'s")
     types = game.answers(prompt)
     if command.type not in types:
+        if names:
+            verbs = ", ".join(sorted(t.partition(".")[2] or t for t in types)) or "nothing"
+            asks = game.describe_prompt(state, seat, names).rstrip(".")
+            raise IllegalCommand("wrong_prompt", f"Not {command.type.partition('.')[2] or command.type} now: "
+                                                 f"the game asks {asks} (a command of: {verbs}).")
         raise IllegalCommand(
             "wrong_prompt",
             f"{command.type} does not answer the prompt '{prompt.kind}' "

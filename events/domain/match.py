@@ -199,7 +199,7 @@ def decide_and_fold(
     else:
         _require_rules(match)
         rng = Rng(seed, bytes.fromhex(match.entropy), match.gid, start)
-        decision = decide(match.rules, match.state, command, rng)
+        decision = decide(match.rules, match.state, command, rng, [x.name for x in match.seats])
         end = rng.draws
         accepted = _accepted(command, command_id, start, end)
         events = [accepted, *decision.events]

@@ -173,12 +173,15 @@ def parse_text(text: str, seat: int) -> Command:
     if key is not None:
         return parse_command(P + "choose", {"option": key}, seat)
     if verb not in SHAPES:
-        raise InvalidCommand("bad_text", f"unknown command {verb!r}")
+        raise InvalidCommand("bad_text", f"unknown command {verb!r}; the commands are {', '.join(sorted(SHAPES))}, "
+                                         "or a choice in the words the list of commands gives it")
     args: dict[str, Any]
     try:
         if verb == "explore":
             if len(rest) < 4 or rest[0] not in ("in", "out") or rest[2] != ("from" if rest[0] == "in" else "to"):
-                raise InvalidCommand("bad_text", "explore in T from A [B] | explore out T to A [B]")
+                raise InvalidCommand("bad_text", "explore reads 'explore in <territory> from <territory> [<territory>]' "
+                                                 "(explore in fog1 from marsh1 thicket1) or 'explore out <territory> to "
+                                                 "<territory> [<territory>]'")
             args = {"dir": rest[0], "target": rest[1], "via": rest[3:]}
         elif verb == "pay":
             args = {"tokens": [int(x) for x in rest]}
@@ -187,7 +190,8 @@ def parse_text(text: str, seat: int) -> Command:
         else:
             fields = list(SHAPES[verb])
             if len(rest) != len(fields):
-                raise InvalidCommand("bad_text", f"{verb} takes {len(fields)} word(s): {fields}")
+                shape = " ".join(f"<{f}>" for f in fields) or "nothing after it"
+                raise InvalidCommand("bad_text", f"{verb} reads '{verb} {shape}'" if fields else f"{verb} takes {shape}")
             args = {f: (int(v) if SHAPES[verb][f] == "int" else v) for f, v in zip(fields, rest, strict=True)}
     except ValueError as exc:
         if isinstance(exc, InvalidCommand):

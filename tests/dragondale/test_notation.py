@@ -48,6 +48,18 @@ def test_malformed_text_is_invalid(text: str) -> None:
         GAME.parse_text(text, 0)
 
 
+@pytest.mark.parametrize(("text", "says"), [
+    ("move fog1", "unknown command 'move'; the commands are announce, choose,"),
+    ("explore fog1", "explore reads 'explore in <territory> from <territory> [<territory>]'"),
+    ("stance raven", "stance reads 'stance <unit> <card>'"),
+    ("plan now", "plan takes nothing after it"),
+])
+def test_a_misread_command_says_how_it_is_written(text: str, says: str) -> None:
+    with pytest.raises(InvalidCommand) as e:
+        GAME.parse_text(text, 0)
+    assert e.value.code == "bad_text" and says in e.value.message
+
+
 def test_choices_are_words_a_player_types_from_the_board() -> None:
     """Issue #16, Dragon Dale 11: a prompt's options print as words naming what the board shows
     (territories, tribes, unit types, trees, token places), never as the internal key, and the

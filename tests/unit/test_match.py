@@ -50,3 +50,29 @@ def test_a_seat_joins_once_and_the_record_still_audits() -> None:
     envs += seal(GID, len(envs) + 1, envs[-1].hash, abort, "a", "t")
     report = audit(read_record(export_lines(envs)))
     assert report.ok, report.line()
+
+
+def test_a_refusal_for_the_prompt_says_in_words_what_the_game_waits_for() -> None:
+    """A command from a seat the prompt does not name, or of a type it does not take, is
+    refused with the game's own sentence for the prompt, as the sender may see it, and the
+    seats by name; the codes stay not_your_turn and wrong_prompt."""
+    from rules import catalog
+    from tests.support.records import play_offline
+
+    catalog.load()
+    envs = play_offline("factions", ["ann", "bob"], {}, 5, gid="p01-abcdef012345", max_commands=6)
+    m = fold_match([e.event for e in envs], "p01-abcdef012345")
+    assert m.state.prompt is not None
+    seat = m.state.prompt.seats[0]
+    waits = m.rules.describe_prompt(m.state, 1 - seat, ["ann", "bob"])
+    legal = next(iter(m.rules.legal_commands(m.state, seat)))
+    with pytest.raises(IllegalCommand) as e:
+        decide_match(m, Command(legal.type, legal.args, 1 - seat), "c1", b"s" * 32)
+    assert e.value.code == "not_your_turn"
+    assert e.value.message == f"It is not your turn; the game waits on {waits}"
+    assert ["ann", "bob"][seat] in e.value.message and "seat" not in e.value.message
+    with pytest.raises(IllegalCommand) as e:
+        decide_match(m, m.rules.parse_text("recruit MI", seat), "c2", b"s" * 32)
+    assert e.value.code == "wrong_prompt"
+    assert e.value.message.startswith("Not recruit now: the game asks ")
+    assert e.value.message.endswith("(a command of: tile).") and "factions." not in e.value.message
