@@ -134,7 +134,10 @@ def _answered(verb: str) -> Callable[[Mapping[str, Any], Sequence[str]], str]:
 
 
 def _takeback_asked(d: Mapping[str, Any], names: Sequence[str], move_of: MoveOf = _no_moves) -> str:
-    return f"{seat_name(names, d.get('seat'))} asks to take back their last move ({_move(d.get('first'), move_of)})."
+    first = d.get("first")
+    n = move_of(first) if isinstance(first, int) and not isinstance(first, bool) else None
+    # "their last move" says which; a seq beside it would only be noise (a notice has no list)
+    return f"{seat_name(names, d.get('seat'))} asks to take back their last move{f' (move {n})' if n else ''}."
 
 
 def _dispute_opened(d: Mapping[str, Any], names: Sequence[str], move_of: MoveOf = _no_moves) -> str:
