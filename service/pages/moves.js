@@ -115,7 +115,7 @@ const BLMoves = (() => {
       e.notation ? el("code", { class: "mv-notation", title: "notation" }, e.notation) : null,
       e.redacted ? el("span", { class: "badge muted-badge", title: "part of this move is hidden from you" }, "hidden") : null,
       e.queued ? el("span", { class: "badge muted-badge", title: "played from the seat's queue of conditional moves" }, "queued") : null,
-      e.undone ? el("span", { class: "badge muted-badge", title: `undone by the take-back or voided dispute at seq ${e.undone}; it stays in the record` }, "undone") : null,
+      e.undone ? el("span", { class: "badge muted-badge", title: "undone by the take-back or voided dispute further down the list; it stays in the record" }, "undone") : null,
       ...(e.draws || []).map((d) => el("span", { class: "mv-draw", title: "random result" }, d)));
     li.append(head);
     const extra = (e.events || []).filter((x) => x.text !== e.text);
