@@ -98,7 +98,8 @@ class NoticePayload(BaseModel):
     seq: int = Field(description="the game's seq after the step that called for the notice")
     seat: int
     seat_name: str
-    asked: str = Field(description="what the turn asks (the command types), or the outcome when over; a "
+    asked: str = Field(description="what the turn asks, in the game's own words as this seat may read them "
+                                   "(the command types where the game has none), or the outcome when over; a "
                                    "reminder: the deadline; a timeout: who ran out of time and what follows")
     last_move: str = Field(description="the last move in words, as this seat may see it")
     at: str = Field(description="when that move was accepted (ISO 8601, UTC)")

@@ -40,10 +40,10 @@ def test_a_turn_arriving_notifies_the_seat_now_prompted_with_the_move_in_words()
     assert [(n.seat, n.kind, n.last) for n in first] == [(0, "turn", "")]  # the first turn, no move yet
     after, step = play(start, 0, 1)
     [n] = notices_for(start, after, step)
-    assert (n.seat, n.seat_name, n.kind, n.asked, n.seq) == (1, "bob", "turn", "note or roll", after.seq)
+    assert (n.seat, n.seat_name, n.kind, n.asked, n.seq) == (1, "bob", "turn", "roll the die", after.seq)
     assert "ann" in n.last and n.last
     assert n.key("pl", "tg") == f"{GID}:{after.seq}:pl:tg"
-    assert n.subject() == f"Race {GID}: your turn (note or roll)"
+    assert n.subject() == f"Race {GID}: your turn (roll the die)"
     assert f"http://x.test/games/{GID}" in n.text("http://x.test") and "<a href" in n.html("http://x.test")
     assert Notice.from_json(n.to_json()) == n
 
@@ -103,3 +103,25 @@ def test_logs_hold_no_address_in_full() -> None:
     assert masked("https://hooks.example.org/secret/path?token=x") == "https://hooks.example.org/…"
     assert masked("discord://webhook_id/webhook_token") == "discord://webhook_id/…"
     assert message_id("k") == message_id("k") != message_id("j")  # a resend is the same message
+
+
+def test_a_turn_notice_says_what_is_asked_in_the_games_own_words() -> None:
+    """A Rite turn answers a dozen command types: the notice says the game's sentence for the
+    prompt ("take an action, use a power or pass (round 2)"), not "act, breathe, charge, ...",
+    not the commands that answer it."""
+    from rules import catalog
+    from tests.support.records import play_offline
+
+    catalog.load()
+    envs = play_offline("rite", ["ann", "bob"], {}, 5, gid=GID, max_commands=6)
+    groups = step_groups(envs)
+    before = fold_match((e.event for e in envs[: groups[-1][0].seq - 1]), GID)
+    after = fold_match((e.event for e in envs), GID)
+    assert after.prompt is not None
+    notices = [n for n in notices_for(before, after, groups[-1]) if n.kind == "turn"]
+    assert notices
+    for n in notices:
+        said = after.rules.describe_prompt(after.state, n.seat, ["ann", "bob"])
+        assert n.asked and n.asked == said.partition(": ")[2].rstrip(".")
+        assert "breathe" not in n.asked
+        assert n.subject() == f"Rite {GID}: your turn ({n.asked})"

@@ -123,10 +123,20 @@ class Notice:
                 "last_move": self.last, "at": self.at, "url": self.seat_link(public_url)}
 
 
-def _asked(match: Match) -> str:
+def _asked(match: Match, seat: int) -> str:
+    """What the prompt asks of `seat`, in the game's own sentence as that seat may read it,
+    without the names it starts with ("take an action, use a power or pass (round 2)"); where a
+    game has no sentence, the commands that answer it ("note or roll")."""
     prompt = match.prompt
     if prompt is None:
         return ""
+    try:
+        said = str(match.rules.describe_prompt(match.state, seat, [s.name for s in match.seats]))
+    except Exception:
+        said = ""  # a game whose words fail here: its commands say it
+    what = said.partition(": ")[2].strip().rstrip(".")
+    if what:
+        return what
     kinds = sorted(t.split(".", 1)[-1] for t in match.rules.answers(prompt))
     if not kinds:
         return prompt.kind
@@ -251,5 +261,5 @@ def notices_for(before: Match | None, after: Match, group: Sequence[Envelope]) -
         return []
     was = set(before.prompt.seats) if before is not None and before.prompt is not None else set()
     actor = accepted.event.seat if accepted is not None else None
-    asked = _asked(after)
-    return clock + [notice(s, "turn", asked) for s in prompt.seats if s not in was or (actor is not None and actor != s)]
+    return clock + [notice(s, "turn", _asked(after, s)) for s in prompt.seats
+                    if s not in was or (actor is not None and actor != s)]
