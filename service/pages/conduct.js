@@ -102,13 +102,15 @@ window.BLConduct = (() => {
     return form;
   }
 
-  /* The moves one may dispute, newest first: the commands in the board's move list not already
-   * undone, and a last choice for an older one by its seq. What was chosen stays chosen. */
+  /* The moves one may dispute, newest first: the game commands in the board's move list not
+   * already undone (a platform command, such as a dispute, has no notation and is not a move of
+   * the game), and a last choice for an older one by its seq. What was chosen stays chosen. */
   function disputeChoices() {
     const pick = document.getElementById("dispute-move");
     if (!pick) return;
     const keep = pick.value;
-    const moves = (C.moves || []).filter((e) => e.seat !== null && e.seat !== undefined && e.move && !e.undone)
+    const moves = (C.moves || []).filter((e) => e.seat !== null && e.seat !== undefined && e.move && !e.undone
+      && (e.notation || e.redacted))
       .sort((a, b) => b.seq_from - a.seq_from);
     const want = [...moves.map((e) => [String(e.seq_from), `${e.move}. ${moveWords(e)}`]), [OLDER, "An older move, by its seq…"]];
     const have = [...pick.options].map((o) => [o.value, o.text]);

@@ -106,10 +106,17 @@ def test_a_dispute_opened_in_the_form_and_voided_by_clicking(stack: Stack, new_p
     other = new_page(1280, 900)
     other.goto(f"{stack.url}/games/{gid}#token={tokens[1 - seat]}")
     other.locator("#conduct summary", has_text="Dispute a move").click()
-    # The move is chosen from the list as the move list words it, newest first (not by its seq).
+    # The move is chosen from the list as the move list words it, newest first (not by its seq);
+    # a draw offered and refused (platform commands, not moves of the game) are not offered.
     with stack.client() as c:
+        assert command(c, gid, tokens[1 - seat], "boardlog.propose", {"kind": "draw"}).json()["status"] == "accepted"
+        r = command(c, gid, tokens[seat], "boardlog.refuse", {})
+        assert r.json()["status"] == "accepted", r.text
+        wait_for(lambda: c.get(f"/v1/games/{gid}").json()["seq"] >= r.json()["seq"][1])
         entry = next(e for e in c.get(f"/v1/games/{gid}/moves", headers=bearer(tokens[1 - seat])).json()["entries"]
                      if e["seq_from"] == on)
+    expect(other.locator("#moves li.mv-entry")).to_have_count(4, timeout=10_000)  # set-up, the move, offer, refusal
+    expect(other.locator("#dispute-move option")).to_have_count(2)  # the move, and "an older move"
     newest = other.locator("#dispute-move option").first
     words = entry["text"].rstrip(".")
     expect(newest).to_have_text(f"{entry['move']}. {words}")
