@@ -26,11 +26,15 @@ def _no_moves(seq: int) -> int | None:
     return None
 
 
+def _move_number(seq: object, move_of: MoveOf) -> int | None:
+    return move_of(seq) if isinstance(seq, int) and not isinstance(seq, bool) else None
+
+
 def _move(seq: object, move_of: MoveOf) -> str:
     """A move named as a player reads it: "move 12", or by its seq where no move list is at hand."""
     if not isinstance(seq, int) or isinstance(seq, bool):
         return "a move"
-    n = move_of(seq)
+    n = _move_number(seq, move_of)
     return f"move {n}" if n else f"the move at seq {seq}"
 
 GAMES_BY_NAME = {"rite": "Rite", "factions": "Factions: Battlegrounds", "dragondale": "Dragon Dale"}
@@ -134,8 +138,7 @@ def _answered(verb: str) -> Callable[[Mapping[str, Any], Sequence[str]], str]:
 
 
 def _takeback_asked(d: Mapping[str, Any], names: Sequence[str], move_of: MoveOf = _no_moves) -> str:
-    first = d.get("first")
-    n = move_of(first) if isinstance(first, int) and not isinstance(first, bool) else None
+    n = _move_number(d.get("first"), move_of)
     # "their last move" says which; a seq beside it would only be noise (a notice has no list)
     return f"{seat_name(names, d.get('seat'))} asks to take back their last move{f' (move {n})' if n else ''}."
 

@@ -55,6 +55,7 @@
     for (const u of v.units || []) unitAt[u.space === "base" ? `camp${u.seat}` : u.space] = [...(unitAt[u.space === "base" ? `camp${u.seat}` : u.space] || []), u];
     const centers = {};
     for (const c of v.centers || []) centers[c.space] = c;
+    const bw = width(b), bh = height(b);
     const cells = b.cells.map((c) => {
       const id = String(c.id);
       const camp = id.startsWith("camp");
@@ -82,8 +83,9 @@
         // four squares long (one square held one token and its "+n", and spilled over its edges).
         // One and a half squares deep, so that on a phone its id, a row of tokens and its name
         // each have a line (its centre is a square and a half off the board's edge).
-        const along = Math.max(1, Math.min(4, (c.y < 0 || c.y > height(b) - 1 ? width(b) : height(b)) - 2));
-        const span = c.y < 0 || c.y > height(b) - 1 ? [along, 1.5] : [1.5, along];
+        const offTopOrBottom = c.y < 0 || c.y > bh - 1;
+        const along = Math.max(1, Math.min(4, (offTopOrBottom ? bw : bh) - 2));
+        const span = offTopOrBottom ? [along, 1.5] : [1.5, along];
         return { ...c, span, name: "Base Camp", mark: "", fill: "#d9d4c7", ring: BL.seatColour(seat),
           tip: `Base Camp of ${ctx.names[seat] || "seat " + seat}: units enter the Battleground from here and cannot be attacked here.`, pieces };
       }
