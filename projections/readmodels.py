@@ -27,7 +27,11 @@ def summary_of(match: Match, created: str, updated: str, imported: dict[str, Any
         "game": match.game,
         "status": match.status,
         "seats": [{"seat": s.seat, "name": s.name} for s in match.seats],
-        "prompt": None if prompt is None else {"seats": list(prompt.seats), "kind": prompt.kind},
+        # `text`: what the game asks, in its words as anyone may read them ("bob (Goblins): take
+        # an action, use a power or pass (round 2)."), so a lobby row says more than a kind code
+        "prompt": None if prompt is None else {
+            "seats": list(prompt.seats), "kind": prompt.kind,
+            "text": match.rules.describe_prompt(match.state, None, [s.name for s in match.seats])},
         "seq": match.seq,
         "outcome": None if outcome is None else outcome.to_json(),
         "created": created,

@@ -154,6 +154,10 @@ class SeatName(BaseModel):
 class PromptBrief(BaseModel):
     seats: list[int]
     kind: str
+    text: str | None = Field(None, description=(
+        "what the game asks, in its own words as anyone may read them: "
+        "'bob (Goblins): take an action, use a power or pass (round 2).' "
+        "(absent from a summary projected before it was added)"))
 
 
 class Summary(BaseModel):

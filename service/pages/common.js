@@ -147,10 +147,16 @@ const BL = (() => {
       `${seatName(summary, seat)} (seat ${seat})`);
   }
 
+  /* Who is to act and what the game asks of them, as anyone may read it ("bob (Goblins): take an
+     action, use a power or pass (round 2)"); a summary projected before it carried the text
+     gives the seats and the prompt's kind. */
   function whoseTurn(summary) {
     if (!summary || !summary.prompt) return "—";
+    const text = summary.prompt.text;
+    if (text) return String(text).replace(/\.$/, "");
     const names = summary.prompt.seats.map((s) => seatName(summary, s));
-    return names.length ? `${names.join(", ")} (${summary.prompt.kind})` : summary.prompt.kind;
+    const kind = String(summary.prompt.kind || "").replace(/_/g, " ");
+    return names.length ? `${names.join(", ")} (${kind})` : kind;
   }
 
   function outcomeText(summary, outcome) {

@@ -82,7 +82,7 @@ def test_lobby_form_creates_a_game_and_shows_the_secret_links(stack: Stack, new_
 
     row = page.locator(f"#games tr[data-game='{gid}']")
     expect(row).to_be_visible()
-    expect(row).to_contain_text("ann (roll)")
+    expect(row).to_contain_text("ann: roll the die")
     expect(row.get_by_role("link", name=f"replay of {gid}")).to_have_attribute("href", f"/games/{gid}/replay")
     page.screenshot(path=str(shots / "lobby.png"), full_page=True)
 

@@ -221,6 +221,8 @@ class Seen:
     events: list[tuple[str, dict[int | None, Any]]] = field(default_factory=list)
     # per looked-at state: each viewer's view as JSON
     views: list[dict[int | None, Any]] = field(default_factory=list)
+    # per looked-at state: the prompt in words for each viewer (the summary shows the spectator's)
+    prompts: list[dict[int | None, str]] = field(default_factory=list)
 
 
 @cache
@@ -236,6 +238,9 @@ def _seen(name: str, n: int) -> Seen:
         if k % EVERY == 0:  # (redact never sees the state: only view could change it)
             before = repr(state)
             seen.views.append({v: _json(game.view(state, v)) for v in viewers})
+            names = [s.name for s in _seats(n)]
+            seen.prompts.append({v: game.describe_prompt(state, v, names) for v in viewers}
+                                if game.is_over(state) is None and state.prompt is not None else {})
             if repr(state) != before:
                 seen.changed.append(f"the state after {len(seen.events)} events")
         if [repr(e) for e in events] != logged:
@@ -273,6 +278,30 @@ def test_no_other_seats_secret_in_any_view(name: str, n: int) -> None:
                 assert _at(mine, path) == _at(spectator, path), (
                     f"seat {i}'s view shows more of seat {owner}'s part at {list(path)} than a spectator's"
                 )
+
+
+@pytest.mark.parametrize(("name", "n"), CASES, ids=IDS)
+def test_no_other_seats_secret_in_the_prompts_words(name: str, n: int) -> None:
+    """A secret is a word of a seat's own part of its view that the spectator's view does not
+    hold there; no other seat's prompt sentence, nor the spectator's (every summary's), says it."""
+    seen = _seen(name, n)
+    checked = 0
+    for views, texts in zip(seen.views, seen.prompts, strict=True):
+        if not texts:
+            continue
+        spectator = views[None]
+        for j in range(n):
+            secret: set[str] = set()
+            for path, owner in _panels(spectator, -1, n):
+                if owner == j:
+                    secret |= set(_strings(_at(views[j], path))) - set(_strings(_at(spectator, path)))
+            for viewer in [None, *(i for i in range(n) if i != j)]:
+                checked += 1
+                for x in secret:
+                    for form in _word_forms(x):
+                        assert not re.search(rf"\b{re.escape(form)}\b", texts[viewer]), (
+                            f"{viewer}'s prompt sentence holds seat {j}'s secret {x!r}: {texts[viewer]!r}")
+    assert checked
 
 
 def _second_process() -> dict[str, list[Any]]:

@@ -26,7 +26,7 @@ def test_whole_match_through_http_worker_redis_projector(broker_stack: Stack) ->
         gid = game["id"]
         tokens = [s["token"] for s in game["seats"]]
         summary = c.get(f"/v1/games/{gid}").json()
-        assert summary["prompt"] == {"seats": [0], "kind": "roll"}
+        assert summary["prompt"] == {"seats": [0], "kind": "roll", "text": "ann: roll the die."}
         moves = 0
         while True:
             s = c.get(f"/v1/games/{gid}").json()
