@@ -129,7 +129,8 @@ def verify(hit: Any, secret: str) -> dict[str, Any]:
     return out
 
 
-_APPRISE_KEY = re.compile(r"(p\d+-[a-z0-9]+): your turn.*?step (\d+)", re.S)
+# (game, seq) of a notice, by its replay link: Apprise's JSON has no field of ours for them
+_APPRISE_KEY = re.compile(r"(p\d+-[a-z0-9]+): your turn.*?/replay\?seq=(\d+)", re.S)
 
 
 def apprise_keys(hits: list[Any]) -> list[tuple[str, str]]:
@@ -167,7 +168,9 @@ def test_each_prompted_seat_gets_one_notice_per_target_through_a_notifier_killed
         assert mail["List-Unsubscribe"].startswith("<http://boardlog.test/unsubscribe/")
         plain, html = mail.get_body(("plain",)).get_content(), mail.get_body(("html",)).get_content()
         assert f"http://boardlog.test/games/{gid}" in plain and f"http://boardlog.test/games/{gid}" in html
-        assert "Last move" in plain and "p0" in plain  # the move in words, by its seat's name
+        assert "Last move: p0 " in plain  # the move in words, by its seat's name
+        replay = f"http://boardlog.test/games/{gid}/replay?seq={seq}"
+        assert f"See it in the replay: {replay}" in plain and f'href="{replay}"' in html
         payload = verify(web.at(f"/hook/{bob['id']}")[0], hooks[bob["id"]])
         assert payload["game"] == gid and payload["seq"] == seq and payload["seat"] == 1
         assert payload["type"] == "boardlog.notice.turn" and payload["url"] == f"http://boardlog.test/games/{gid}"
@@ -763,6 +766,8 @@ def test_reply_to_play_applies_the_first_line_once_and_trusts_only_the_token(
         assert command(c, gid, tokens[1]).status_code == 200
         reply(nstack, refusal["Reply-To"], "roll")
         wait_for(lambda: any("too late" in m["Subject"] for m in mailbox.to(inbox)), timeout=20)
+        late = next(m for m in mailbox.to(inbox) if "too late" in m["Subject"]).get_body(("plain",)).get_content()
+        assert "The game has moved on since that mail: nothing was played." in late, late
         events = c.get(f"/v1/games/{gid}/events", params={"from": head + 1}).json()["events"]
         assert len([e for e in events if e["type"] == "race.DieRolled"]) == 1  # only the board's
 

@@ -79,6 +79,10 @@ class Notice:
     def seat_link(self, public_url: str) -> str:
         return f"{public_url.rstrip('/')}/games/{self.game}"
 
+    def replay_link(self, public_url: str) -> str:
+        """The replay at this notice's step: what the last move changed, step by step."""
+        return f"{public_url.rstrip('/')}/games/{self.game}/replay?seq={self.seq}"
+
     def lines(self, public_url: str) -> list[str]:
         if self.kind == "reminder":
             first = f"it is still your turn in {self.title} {self.game}: your time runs out {self.asked}."
@@ -95,7 +99,9 @@ class Notice:
             first = f"it is your turn in {self.title} {self.game} ({self.asked})."
         out = [f"{self.seat_name}, {first}"]
         if self.last:
-            out.append(f"Last move (step {self.seq}): {self.last}")
+            # the move in words, and where to see it: a seq here would be a number no page shows
+            out.append(f"Last move: {self.last}")
+            out.append(f"See it in the replay: {self.replay_link(public_url)}")
         out.append(f"Your seat: {self.seat_link(public_url)}")
         return out
 
@@ -109,7 +115,9 @@ class Notice:
         link = html.escape(self.seat_link(public_url), quote=True)
         parts = [f"<p>{html.escape(self.lines(public_url)[0])}</p>"]
         if self.last:
-            parts.append(f"<p>Last move (step {self.seq}): <strong>{html.escape(self.last)}</strong></p>")
+            replay = html.escape(self.replay_link(public_url), quote=True)
+            parts.append(f"<p>Last move: <strong>{html.escape(self.last)}</strong> "
+                         f'(<a href="{replay}">see it in the replay</a>)</p>')
         parts.append(f'<p><a href="{link}">Open your seat</a></p>')
         if unsubscribe:
             parts.append(f'<p style="color:#666;font-size:small"><a href="{html.escape(unsubscribe, quote=True)}">'

@@ -91,8 +91,8 @@ class ReplyPlayer:
         game = match.rules
         title = f"{GAME_TITLES.get(match.game, match.game.capitalize())} {gid}"
         if match.seq != seq or match.over:
-            out = Outcome("stale", f"The game has moved on since that mail (it is at step {match.seq} now): "
-                                   f"nothing was played. Your seat: {self.public_url}/games/{gid}")
+            moved = "The game is over" if match.over else "The game has moved on since that mail"
+            out = Outcome("stale", f"{moved}: nothing was played. Your seat: {self.public_url}/games/{gid}")
             bound.info("reply.stale", now=match.seq)
             self._answer(ctx, f"Re: {title}: too late", out.text, None)
             return out
