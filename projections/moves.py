@@ -11,7 +11,7 @@ only what the viewer may see, and an event the viewer may not see is left out.
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -221,6 +221,18 @@ class MoveList:
 TAKEN_BACK = "boardlog.TakenBack"
 # The platform's own clock commands: their events join the entry before them (events.domain.platform.clock).
 CLOCK_BOOKKEEPING = frozenset({"boardlog.clock"})
+
+
+def move_number(envelopes: Iterable[Envelope], seq: int) -> int | None:
+    """The number the move list gives the move whose entry holds `seq`, counted from the log
+    (its envelopes from seq 1): for a reader without the list at hand, such as a notice."""
+    n = 0
+    for env in envelopes:
+        if env.seq > seq:
+            break
+        if env.type == COMMAND_ACCEPTED and env.data.get("type") not in CLOCK_BOOKKEEPING:
+            n += 1
+    return n or None
 
 
 def _undoes(seen: dict[str, Any]) -> tuple[int, int] | None:

@@ -277,6 +277,30 @@ def test_a_dropped_queue_of_conditional_moves_is_told_to_its_seat_alone(nstack: 
             assert "if-you-roll" not in log and "dropped" not in log
 
 
+def test_a_dispute_notice_names_the_move_as_the_move_list_numbers_it(nstack: Stack, web: Web) -> None:
+    with nstack.client() as c:
+        ann, bob = player(c, "ann"), player(c, "bob")
+        secret = add(c, bob["key"], kind="webhook", address=web.url(f"/ask/{bob['id']}"))["secret"]
+        gid, tokens = table(c, [ann["key"], bob["key"]])
+        assert command(c, gid, tokens[0]).status_code == 200
+        rolled = command(c, gid, tokens[1])
+        assert rolled.status_code == 200
+        on = rolled.json()["seq"][0]  # bob's roll: its CommandAccepted
+        r = command(c, gid, tokens[0], "boardlog.dispute", {"seq": on, "note": "misclick"})
+        assert r.status_code == 200, r.text
+        entries = c.get(f"/v1/games/{gid}/moves").json()["entries"]
+        n = next(e["move"] for e in entries if e["seq_from"] == on)
+
+        def asks() -> list[dict[str, Any]]:
+            return [d for d in (verify(h, secret) for h in web.at(f"/ask/{bob['id']}"))
+                    if d["type"] == "boardlog.notice.ask"]
+
+        wait_for(asks, timeout=20)
+        [ask] = asks()
+        assert ask["asked"] == f"p0 disputes move {n}: misclick", ask
+        assert ask["seq"] == last_seq(r)
+
+
 def test_a_receiver_failing_three_times_gets_the_notice_once_and_one_failing_for_ever_shows_as_failing(
         nstack: Stack, web: Web) -> None:
     with nstack.client() as c:

@@ -425,6 +425,11 @@ def test_takebacks_and_disputes_name_their_moves_as_the_move_list_numbers_them()
     assert (f"Moves {disputed} to {disputed + 3} are voided: the game returns to where it was before move "
             f"{disputed} (they stay in the record, struck through).") in said
     assert not any("seq" in x for x in said if "move" in x and ("dispute" in x or "taken back" in x))
+    # A notice, with no list at hand, counts the same numbers from the log.
+    from projections.moves import move_number
+
+    assert move_number(t.envs, last[1]) == taken and move_number(t.envs, on) == disputed
+    assert all(move_number(t.envs, e["seq_to"]) == e["move"] for e in entries if e["seat"] is not None)
 
 
 def test_a_takeback_shows_no_viewer_the_state_it_carries() -> None:
@@ -485,6 +490,25 @@ def test_the_seats_asked_to_answer_are_notified() -> None:
     before, start = r.match, len(r.envs)
     r.send(conduct("dispute", 0, seq=_a_command_seq(r, 1), note="misclick"))
     assert [n for n in notices_for(before, r.match, step_groups(r.envs[start:])[0]) if n.kind == "ask"] == []
+
+
+def test_a_dispute_notice_names_the_move_as_the_move_list_numbers_it() -> None:
+    from projections.moves import move_entries, move_number
+    from workers.notify.notices import notices_for, step_groups
+
+    t = Table("factions", 2)
+    t.play(random.Random(13), 6)
+    on = _a_command_seq(t, 2)
+    before, start = t.match, len(t.envs)
+    t.send(conduct("dispute", 0, seq=on, note="misclick"))
+    [step] = step_groups(t.envs[start:])
+    entries, _ = move_entries(t.envs, GID, None)
+    n = next(e["move"] for e in entries if e["seq_from"] == on)
+    [ask] = [x for x in notices_for(before, t.match, step, lambda q: move_number(t.envs, q)) if x.kind == "ask"]
+    assert ask.asked == f"ann disputes move {n}: misclick", ask.asked
+    # Without the log to count from, the seq says which.
+    [bare] = [x for x in notices_for(before, t.match, step) if x.kind == "ask"]
+    assert bare.asked == f"ann disputes the move at seq {on}: misclick"
 
 
 def test_the_conduct_state_is_written_and_read_back_by_snapshots() -> None:

@@ -22,6 +22,7 @@ from events.domain.match import Match, fold_match
 from events.redisstore.follow import Follower
 from events.redisstore.store import EventStore
 from events.redisstore.targets import TargetStore
+from projections.moves import move_number
 from workers.notify.notices import Notice, notices_for, step_groups
 from workers.notify.quiet import held_for_ms
 
@@ -96,12 +97,17 @@ class Notifier(Follower):
             # so whether the game's opening prompt is news does not hang on how soon this runs.
             held = {seat: pid for seat, (pid, seen) in claims.items() if group[0].seq > seen}
             if i >= quiet_start and held:
-                queued += self._queue(notices_for(before, after, group), held, targets)
+                queued += self._queue(notices_for(before, after, group, self._move_of(gid)), held, targets)
             before = after
         assert before is not None
         self._remember(gid, before)
         self.targets.set_checkpoint(gid, tail[-1].seq)
         return queued
+
+    def _move_of(self, gid: str) -> Callable[[int], int | None]:
+        # Read only when a notice names a move (a takeback asked, a dispute opened): rare, and
+        # the move list's numbers need the log from its start.
+        return lambda seq: move_number(self.store.read(gid, 1, seq), seq)
 
     def _queue(self, notices: Sequence[Notice], claims: dict[int, str], targets: dict[str, list[Any]]) -> int:
         return queue_notices(self.targets, self.enqueue, self.clock(), notices, claims, targets)

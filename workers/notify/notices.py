@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from events.domain.describe import describe_platform_event
+from events.domain.describe import MoveOf, describe_platform_event
 from events.domain.match import COMMAND_ACCEPTED, Match, command_of
 from events.domain.platform.clock import REMINDER_DUE, TURN_TIMED_OUT
 from events.domain.platform.conduct import PROPOSED, remaining
@@ -226,9 +226,14 @@ def clock_notices(after: Match, group: Sequence[Envelope]) -> list[Notice]:
 ASKING = (PROPOSED, TAKEBACK_ASKED, DISPUTE_OPENED)
 
 
-def conduct_notices(after: Match, group: Sequence[Envelope]) -> list[Notice]:
+def _no_moves(seq: int) -> int | None:
+    return None
+
+
+def conduct_notices(after: Match, group: Sequence[Envelope], move_of: MoveOf = _no_moves) -> list[Notice]:
     """A draw or an abandonment proposed, a takeback asked, a dispute opened: every other seat
-    still playing is asked to answer (a refereed game's dispute is the referee's, no seat's)."""
+    still playing is asked to answer (a refereed game's dispute is the referee's, no seat's).
+    `move_of` numbers the move a takeback or a dispute is about, as the move list does."""
     names = [s.name for s in after.seats]
     last = group[-1]
     out: list[Notice] = []
@@ -236,13 +241,14 @@ def conduct_notices(after: Match, group: Sequence[Envelope]) -> list[Notice]:
         t, d = env.event.type, env.event.data
         if t not in ASKING or (t == DISPUTE_OPENED and after.referee is not None):
             continue
-        words = describe_platform_event(t, d, names).text.rstrip(".")
+        words = describe_platform_event(t, d, names, move_of).text.rstrip(".")
         out += [Notice(after.gid, after.game, last.seq, s, names[s], "ask", words, "", last.at)
                 for s in remaining(after) if s != d.get("seat")]
     return out
 
 
-def notices_for(before: Match | None, after: Match, group: Sequence[Envelope]) -> list[Notice]:
+def notices_for(before: Match | None, after: Match, group: Sequence[Envelope],
+                move_of: MoveOf = _no_moves) -> list[Notice]:
     """The notices one step calls for: each seat the prompt now names that it did not name
     before, or that it names again after another seat moved (a turn arriving); every seat when
     the game has just ended."""
@@ -258,7 +264,7 @@ def notices_for(before: Match | None, after: Match, group: Sequence[Envelope]) -
 
     # First: a seat asked to answer is told that, rather than of its turn again (one notice a
     # game, seq, player and target).
-    clock = [*conduct_notices(after, group), *clock_notices(after, group)] if before is not None else []
+    clock = [*conduct_notices(after, group, move_of), *clock_notices(after, group)] if before is not None else []
     if after.over:
         if before is not None and before.over:
             return []
