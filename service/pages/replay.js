@@ -222,6 +222,17 @@
     if (entry.draws && entry.draws.length) box.append(el("p", {}, "Results recorded: ", entry.draws.map((t) => el("span", { class: "mv-draw" }, t))));
   }
 
+  /* Which step undid this one (a take-back accepted, a dispute voided: a step of its own, saying
+     which moves it undid), a click away, by its number in the list. */
+  function undoneNote(e) {
+    const by = S.entries.find((x) => x.seq_from <= e.undone && e.undone <= x.seq_to);
+    const said = "a take-back or a voided dispute returned the game to before this move (it stays in the record, struck through).";
+    if (!by) return el("p", { class: "rp-undone-note" }, `Undone: ${said}`);
+    const link = el("a", { href: `?at=${by.n}`, id: "undone-by" }, by.move ? `move ${by.move}` : `step ${by.n}`);
+    link.addEventListener("click", (ev) => { ev.preventDefault(); go(by.n); });
+    return el("p", { class: "rp-undone-note" }, "Undone at ", link, `: ${by.text || said}`);
+  }
+
   function renderStep() {
     const d = S.data, e = d.entry;
     const line = clear($("step-line"));
@@ -235,7 +246,7 @@
       e.notation ? el("p", {}, "Command: ", el("code", { class: "mv-notation", id: "step-notation" }, e.notation)) : null,
       el("p", { class: "rp-text", id: "step-text" }, e.text || ""),
       e.redacted ? el("p", { class: "muted" }, "Part of this move is hidden from you.") : null,
-      e.undone ? el("p", { class: "rp-undone-note" }, `Undone: a take-back or a voided dispute at seq ${e.undone} returned the game to before it. It stays in the record.`) : null,
+      e.undone ? undoneNote(e) : null,
     ].filter(Boolean));
     const sub = $("step-sub");
     sub.classList.toggle("hidden", !S.sub);

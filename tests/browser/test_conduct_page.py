@@ -72,6 +72,18 @@ def test_take_back_clicked_then_accepted_by_clicking(stack: Stack, new_page: Any
     expect(undone).to_contain_text("undone")
     assert "line-through" in undone.locator(".mv-text").first.evaluate("n => getComputedStyle(n).textDecorationLine")
     mine.screenshot(path=str(shots / "conduct-after-takeback.png"), full_page=True)
+    # The replay of the undone move says which move undid it, by the list's number, a click away.
+    n = undone.get_attribute("data-n")
+    mine.goto(f"{stack.url}/games/{gid}/replay?at={n}#token={tokens[seat]}")
+    note = mine.locator(".rp-undone-note")
+    expect(note).to_contain_text("Undone at step ")
+    expect(note).to_contain_text(": Move 1 is taken back: the game returns to where it was before move 1")
+    assert "seq" not in note.inner_text()
+    by = mine.locator("#undone-by").inner_text().removeprefix("step ")
+    mine.locator("#undone-by").click()
+    expect(mine.locator(".rp-where")).to_contain_text(f"Step {by} of ")
+    expect(mine.locator("#step-text")).to_contain_text("Move 1 is taken back")
+    mine.screenshot(path=str(shots / "replay-undone-by.png"), full_page=True)
 
 
 def test_a_draw_offered_and_accepted_by_clicking_ends_the_game(stack: Stack, new_page: Any, shots: Path) -> None:
