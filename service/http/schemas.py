@@ -442,6 +442,8 @@ class GameRow(BaseModel):
     opponents: list[str | None]
     turn: list[str | None]
     your_turn: bool
+    asked: str | None = Field(None, description=(
+        "what the game asks of the seats in `turn`, in its words: 'take an action, use a power or pass (round 2)'"))
     since: str
     status: str
     deadline: str | None = Field(None, description="the seat's running deadline (ISO 8601, UTC); null without one")

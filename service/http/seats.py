@@ -91,11 +91,19 @@ def game_row(summary: dict[str, Any], seat: int) -> dict[str, Any]:
     return {
         "id": summary["id"], "game": summary["game"], "seat": seat, "name": names.get(seat),
         "opponents": [n for s, n in sorted(names.items()) if s != seat],
-        "turn": [names.get(s) for s in turn], "your_turn": seat in turn,
+        "turn": [names.get(s) for s in turn], "your_turn": seat in turn, "asked": _asked(prompt) if turn else None,
         "since": summary["updated"], "status": summary["status"],
         "analysis": bool(summary.get("analysis")), "refereed": bool(summary.get("refereed")),
         **_clock_row(summary.get("clock"), seat),
     }
+
+
+def _asked(prompt: dict[str, Any] | None) -> str | None:
+    """What the prompt asks, without the names it starts with ("take an action, use a power or
+    pass (round 2)"); None for a summary projected before it carried the words."""
+    text = prompt.get("text") if prompt else None
+    what = text.partition(": ")[2].strip().rstrip(".") if isinstance(text, str) else ""
+    return what or None
 
 
 def _clock_row(clock: dict[str, Any] | None, seat: int) -> dict[str, Any]:

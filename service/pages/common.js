@@ -709,7 +709,7 @@ const BL = (() => {
     if (waitingBefore !== null && n > waitingBefore && document.hidden && "Notification" in window
         && Notification.permission === "granted") {
       const game = data.games.find((g) => g.your_turn);
-      new Notification("boardlog: your turn", { body: game ? `${gameTitle(game.game)} ${game.id}` : words, tag: "boardlog-turn" });
+      new Notification("boardlog: your turn", { body: game ? `${gameTitle(game.game)} ${game.id}${game.asked ? ": " + game.asked : ""}` : words, tag: "boardlog-turn" });
     }
     waitingBefore = n;
   }

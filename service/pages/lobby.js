@@ -75,7 +75,8 @@
 
   /* A row of /v1/me/games (the player's own view of a game). */
   function myRow(g) {
-    const turn = g.your_turn ? "Your turn" : g.turn.length ? g.turn.join(", ") : "—";
+    const asked = g.asked ? `: ${g.asked}` : "";
+    const turn = g.your_turn ? `Your turn${asked}` : g.turn.length ? `${g.turn.join(", ")}${asked}` : "—";
     return el("tr", { "data-game": g.id },
       badged(gameCell(g.id, g.game), g),
       el("td", { "data-label": "Players" }, [g.name, ...g.opponents].join(", ")),

@@ -70,6 +70,7 @@
       BL.el("td", { "data-label": "Against", text: g.opponents.join(", ") || "—" }),
       BL.el("td", { "data-label": "Turn" }, BL.el("span", {}, g.your_turn ? BL.el("strong", { text: "Your turn" })
         : BL.el("span", { text: over ? "—" : g.turn.join(", ") || "—" }),
+        !over && g.asked ? BL.el("span", { class: "asked", text: `: ${g.asked}` }) : null,
         !over && (g.deadline || typeof g.left_ms === "number")
           ? BL.el("span", { class: "clock-left", "data-deadline": g.deadline || "", text: " · " + BLClock.seatText(g.deadline, g.left_ms, g.away) })
           : null)),

@@ -89,8 +89,8 @@ def test_a_claimed_seat_opens_in_a_fresh_tab_by_the_session(stack: Stack, chromi
         rows = me.locator("#my-games tbody tr")
         expect(rows).to_have_count(2)
         expect(rows.first).to_have_attribute("data-game", second["id"])
-        expect(rows.first).to_contain_text("Your turn")
-        expect(rows.nth(1)).to_contain_text("bob")
+        expect(rows.first).to_contain_text("Your turn: roll the die")
+        expect(rows.nth(1)).to_contain_text("bob: roll the die")
         roll(stack, game)  # bob moves in the first game: both now wait on ann, the latest first
         roll(stack, second)  # ann's seat rolls (by its token) in the second: it waits on bob
         me.reload()

@@ -87,7 +87,7 @@ def test_an_open_table_is_joined_from_the_lobby_and_played(stack: Stack, chromiu
         page.goto(stack.url + "/")
         page.get_by_role("button", name="My games").click()
         expect(page).to_have_url(re.compile(r"\?show=mine$"))
-        expect(page.locator(f"#games tr[data-game='{gid}']")).to_contain_text("Your turn")
+        expect(page.locator(f"#games tr[data-game='{gid}']")).to_contain_text("Your turn: ")
 
         with stack.client() as c:
             events = c.get(f"/v1/games/{gid}/events").json()["events"]

@@ -113,6 +113,7 @@ def test_my_games_put_the_ones_waiting_on_me_first(stack: Stack) -> None:
         row = ann.get("/v1/me/games").json()["games"][0]
         assert row["opponents"] == ["p1"] and row["turn"] == ["p0"] and row["status"] == "active"
         assert row["game"] == "race" and row["seat"] == 0 and row["since"]
+        assert row["asked"] == "roll the die"  # what the game asks, in its words
         assert command(anon, mine, mine_tokens[0]).status_code == 200
         assert command(anon, theirs, their_tokens[0]).status_code == 200  # bob moves: ann's turn there
         wait_for(lambda: listed() == [(theirs, True), (mine, False)])
