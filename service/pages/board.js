@@ -670,7 +670,8 @@
       } else if (data && data.status === "accepted") {
         const [a, b] = data.seq;
         keepReceipt(data.receipt);
-        const ok = el("div", { class: "msg ok" }, `Accepted: ${label} (seq ${a === b ? a : a + "–" + b}).`);
+        const said = String(label).replace(/\.$/, "");
+        const ok = el("div", { class: "msg ok" }, `Accepted: ${said}.`);
         clear(msg).append(ok);
         // On a phone the bar is small: the confirmation goes after a while (the move list keeps it).
         setTimeout(() => { if (ok.isConnected && phone.matches) ok.remove(); }, 5000);
@@ -680,6 +681,9 @@
         accepted = true;
         if (comment) BLTalk.commentSent();
         await catchUp(b);
+        // Named as the move list numbers it (the seqs are the record's, in the receipt).
+        const mv = (S.moves || []).find((e) => e.seq_from === a && e.move);
+        if (mv) ok.textContent = `Accepted: ${said} (move ${mv.move}).`;
       } else {
         showError(msg, { code: data && data.code, message: (data && data.message) || "the command was not accepted" }, `${label}:`);
       }

@@ -178,7 +178,7 @@ def test_a_seat_plays_a_legal_command_and_the_other_seat_updates_live(
     button = ann.locator("#commands button", has_text="roll")
     expect(button).to_have_count(1)
     button.click()
-    expect(ann.locator("#cmd-msg")).to_contain_text("Accepted: roll")
+    expect(ann.locator("#cmd-msg")).to_have_text("Accepted: roll (move 1).")
     expect(ann.locator("#seq")).to_have_text("4")
     expect(ann.locator("#log li.log-entry")).to_have_count(4)
     expect(ann.locator("#log li[data-seq='3']")).to_contain_text("ann")
