@@ -10,6 +10,8 @@ from fastapi.responses import HTMLResponse, Response
 
 import rules
 from service.http.access import game_exists
+from service.http.auth import request_scheme
+from service.http.credentials import COOKIE, HINT, clear_session_cookies, set_hint
 from service.http.errors import ApiError
 from service.http.parts import parts
 
@@ -32,8 +34,27 @@ _NO_SUCH_GAME = (
 )
 
 
-def page(name: str) -> HTMLResponse:
-    return HTMLResponse((PAGES / name).read_text())
+async def page(name: str, request: Request) -> HTMLResponse:
+    response = HTMLResponse((PAGES / name).read_text())
+    await _mend_hint(request, response)
+    return response
+
+
+async def _mend_hint(request: Request, response: HTMLResponse) -> None:
+    """Keep the pages' signed-in hint (credentials.HINT) true to the session cookie: set beside
+    a live session signed in before there was a hint, gone with a session that ended elsewhere
+    (the stale cookie too), gone without one."""
+    secret, hint = request.cookies.get(COOKIE), request.cookies.get(HINT)
+    if not secret:
+        if hint:
+            response.delete_cookie(HINT, path="/")
+        return
+    if hint:
+        return  # the pages ask /v1/me, and forget the hint on its 401
+    if await parts(request).players.session(secret) is None:
+        clear_session_cookies(response)
+        return
+    set_hint(response, secure=request_scheme(request) == "https")
 
 
 async def game_page(request: Request, gid: str, name: str) -> HTMLResponse:
@@ -41,27 +62,27 @@ async def game_page(request: Request, gid: str, name: str) -> HTMLResponse:
         await game_exists(parts(request), gid)
     except ApiError:
         return HTMLResponse(_NO_SUCH_GAME, status_code=404)
-    return page(name)
+    return await page(name, request)
 
 
 @router.get("/", include_in_schema=False)
-async def lobby_page() -> HTMLResponse:
-    return page("lobby.html")
+async def lobby_page(request: Request) -> HTMLResponse:
+    return await page("lobby.html", request)
 
 
 @router.get("/signin", include_in_schema=False)
-async def signin_page() -> HTMLResponse:
-    return page("signin.html")
+async def signin_page(request: Request) -> HTMLResponse:
+    return await page("signin.html", request)
 
 
 @router.get("/confirm", include_in_schema=False)
-async def confirm_page() -> HTMLResponse:
-    return page("confirm.html")
+async def confirm_page(request: Request) -> HTMLResponse:
+    return await page("confirm.html", request)
 
 
 @router.get("/me", include_in_schema=False)
-async def me_page() -> HTMLResponse:
-    return page("me.html")
+async def me_page(request: Request) -> HTMLResponse:
+    return await page("me.html", request)
 
 
 @router.get("/games/{gid}", include_in_schema=False)
@@ -84,10 +105,10 @@ async def static(name: str) -> Response:
 
 
 @router.get("/rules/{game}", include_in_schema=False)
-async def rules_page(game: str) -> HTMLResponse:
+async def rules_page(game: str, request: Request) -> HTMLResponse:
     if game not in RULES_PAGES:
         raise ApiError(404, "not_found", "no rules reference for that game")
-    return page(f"rules-{game}.html")
+    return await page(f"rules-{game}.html", request)
 
 
 @router.get("/static/content/{game}/{name}", include_in_schema=False)

@@ -18,7 +18,7 @@ from events.redisstore.errors import StoreUnavailable
 from events.redisstore.players import Player, Session
 from service.http.auth import Caller, check_origin, current_player, request_scheme
 from service.http.body import json_body
-from service.http.credentials import COOKIE
+from service.http.credentials import clear_session_cookies, set_session_cookies
 from service.http.errors import ApiError
 from service.http.mails import ask_confirmation
 from service.http.parts import parts
@@ -29,7 +29,6 @@ log = structlog.get_logger("boardlog.api")
 router = APIRouter()
 
 Me = Annotated[Caller, Depends(current_player)]
-COOKIE_DAYS = 400  # the longest a browser keeps a cookie (RFC 6265bis)
 EMAIL_CHARS = 254
 
 
@@ -115,8 +114,7 @@ async def sign_in(request: Request) -> Response:
     session, secret = await p.players.open_session(player.id, request.headers.get("user-agent", ""))
     log.info("session.created", player=player.id)
     response = json_response({"session": session.id, "player": player_json(player)}, 201, {"Cache-Control": "no-store"})
-    response.set_cookie(COOKIE, secret, max_age=COOKIE_DAYS * 86400, path="/", httponly=True, samesite="lax",
-                        secure=request_scheme(request) == "https")
+    set_session_cookies(response, secret, secure=request_scheme(request) == "https")
     return response
 
 
@@ -140,7 +138,7 @@ async def sign_out(sid: str, who: Me, request: Request) -> Response:
     log.info("session.revoked", player=who.player.id)
     response = Response(status_code=204)
     if sid == who.session and who.by_cookie:
-        response.delete_cookie(COOKIE, path="/")
+        clear_session_cookies(response)
     return response
 
 
@@ -150,5 +148,5 @@ async def sign_out_everywhere(who: Me, request: Request) -> Response:
     log.info("session.revoked_all", player=who.player.id, sessions=count)
     response = Response(status_code=204)
     if who.by_cookie:
-        response.delete_cookie(COOKIE, path="/")
+        clear_session_cookies(response)
     return response

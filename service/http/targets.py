@@ -22,11 +22,11 @@ from pydantic import BaseModel, ConfigDict, Field
 from events.redisstore.targets import Quiet, Target, with_choices
 from service.bootstrap import NotifyParts
 from service.http.auth import Caller, check_origin, current_player, request_scheme
-from service.http.credentials import COOKIE
+from service.http.credentials import set_session_cookies
 from service.http.errors import ApiError
 from service.http.mails import ask_confirmation, link_mail, notify, send
 from service.http.parts import parts
-from service.http.players import COOKIE_DAYS, email_of, limited, player_json
+from service.http.players import email_of, limited, player_json
 from service.http.responses import json_response
 from workers.notify.channels import (
     SendFailed,
@@ -361,8 +361,7 @@ async def magic_sign_in(body: MagicToken, request: Request) -> Response:
     session, secret = await p.players.open_session(player.id, request.headers.get("user-agent", ""))
     log.info("session.created", player=player.id, by="mail")
     response = json_response({"session": session.id, "player": player_json(player)}, 201, {"Cache-Control": "no-store"})
-    response.set_cookie(COOKIE, secret, max_age=COOKIE_DAYS * 86400, path="/", httponly=True, samesite="lax",
-                        secure=request_scheme(request) == "https")
+    set_session_cookies(response, secret, secure=request_scheme(request) == "https")
     return response
 
 

@@ -9,6 +9,7 @@ const Account = (() => {
   /* fetch JSON from this site; referrerPolicy "same-origin" so that the Origin the API checks
    * for a cookie-signed change is this page's own (not "null"). Throws BL.ApiError. */
   async function call(path, method = "GET", body = undefined) {
+    if (BL.asksMe(path, null) && !BL.signedIn()) throw BL.NOT_SIGNED_IN();
     const headers = { Accept: "application/json" };
     if (body !== undefined) headers["Content-Type"] = "application/json";
     let resp;
@@ -26,6 +27,7 @@ const Account = (() => {
       try { data = JSON.parse(text); } catch (e) { data = null; }
     }
     if (!resp.ok) {
+      if (resp.status === 401 && BL.asksMe(path, null)) BL.signedOut();
       const err = (data && data.error) || {};
       throw new BL.ApiError(resp.status, err.code || "http_" + resp.status, err.message || String(resp.status), data);
     }

@@ -603,10 +603,12 @@
   }
 
   async function identifyBySession() {
+    if (!BL.signedIn()) return; // a visitor: nobody to ask about
     let seat;
     try {
       seat = (await api(`/v1/games/${gid}/seat`)).data.seat;
     } catch (e) {
+      if (e.status === 401) BL.signedOut(); // the session ended elsewhere
       if (e.status === 401 || e.status === 404) return; // not signed in, or no seat here
       throw e;
     }

@@ -83,9 +83,19 @@ const BL = (() => {
     }
   }
 
+  /* Whether this browser is signed in: the session cookie is HttpOnly, so the service sets a
+   * readable hint beside it (no secret in it). Without it a page does not ask /v1/me, whose 401
+   * would be an error in every visitor's console; a 401 there forgets it. */
+  const SIGNED_IN = "boardlog_signed_in";
+  function signedIn() { return document.cookie.split("; ").some((c) => c.startsWith(SIGNED_IN + "=")); }
+  function signedOut() { document.cookie = `${SIGNED_IN}=; Max-Age=0; path=/; SameSite=Lax`; }
+  const NOT_SIGNED_IN = () => new ApiError(401, "sign_in_required", "This browser is not signed in: sign in first.", null);
+  const asksMe = (path, token) => !token && (path === "/v1/me" || path.startsWith("/v1/me/") || path.startsWith("/v1/me?"));
+
   /* fetch JSON; throws ApiError carrying the API's {"error": {code, message}} (or a
    * command result's {status, code, message}) for any non-2xx answer. */
   async function api(path, { method = "GET", token = null, body = undefined } = {}) {
+    if (asksMe(path, token) && !signedIn()) throw NOT_SIGNED_IN();
     const headers = { Accept: "application/json" };
     if (token) headers.Authorization = "Bearer " + token;
     if (body !== undefined) headers["Content-Type"] = "application/json";
@@ -101,6 +111,7 @@ const BL = (() => {
       try { data = JSON.parse(text); } catch (e) { data = null; }
     }
     if (!resp.ok) {
+      if (resp.status === 401 && asksMe(path, token)) signedOut();
       const err = (data && data.error) || data || {};
       throw new ApiError(resp.status, err.code || "http_" + resp.status,
         err.message || `${resp.status} ${resp.statusText}`, data);
@@ -924,6 +935,7 @@ const BL = (() => {
 
   return {
     el, svg, clear, setTitle, content, gameTitles, gameTitle, watchGame, gameIdFromPath, takeToken, forgetToken, api, ApiError, commandId,
+    signedIn, signedOut, asksMe, NOT_SIGNED_IN,
     seatColour, seatName, seatChip, whoseTurn, outcomeText, when, statusBadge, compact,
     kvPanel, replaceKeepingOpen, renderBoard, seatLegend, describeEvent, logEntry, layout,
     // Each game's drawing and panels (board-<game>.js registers itself here); none for a game without one.
