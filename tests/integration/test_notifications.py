@@ -162,7 +162,7 @@ def test_each_prompted_seat_gets_one_notice_per_target_through_a_notifier_killed
         wait_for(lambda: web.at(f"/hook/{bob['id']}") and web.at(f"/apprise/{bob['id']}")
                  and mailbox.to(f"{bob['id']}@example.org"), timeout=15)
         mail = mailbox.to(f"{bob['id']}@example.org")[0]
-        assert mail["Subject"] == f"Race {gid}: your turn (roll the die)"
+        assert mail["Subject"] == f"Race {gid}: your turn — roll the die"
         assert mail["X-Boardlog-Notice"] == f"{gid}:{seq}:{bob['id']}:" + mail["X-Boardlog-Notice"].rsplit(":", 1)[1]
         assert mail["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
         assert mail["List-Unsubscribe"].startswith("<http://boardlog.test/unsubscribe/")
@@ -377,7 +377,7 @@ def test_the_atom_feed_lists_the_notices_newest_first(nstack: Stack) -> None:
         assert not feed.bozo, feed.bozo_exception
         seqs = [int(e.id.rsplit(":", 2)[0].rsplit(":", 1)[1]) for e in feed.entries]
         assert seqs == sorted(seqs, reverse=True) and len(set(seqs)) == 3
-        assert all(e.title == f"Race {gid}: your turn (roll the die)" for e in feed.entries)
+        assert all(e.title == f"Race {gid}: your turn — roll the die" for e in feed.entries)
         assert feed.entries[0].link == f"http://boardlog.test/games/{gid}"
         assert c.get(url + "x").status_code == 404
         assert c.get("/me/feed.atom").json()["error"]["code"] == "unknown_feed"

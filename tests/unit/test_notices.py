@@ -43,7 +43,7 @@ def test_a_turn_arriving_notifies_the_seat_now_prompted_with_the_move_in_words()
     assert (n.seat, n.seat_name, n.kind, n.asked, n.seq) == (1, "bob", "turn", "roll the die", after.seq)
     assert "ann" in n.last and n.last
     assert n.key("pl", "tg") == f"{GID}:{after.seq}:pl:tg"
-    assert n.subject() == f"Race {GID}: your turn (roll the die)"
+    assert n.subject() == f"Race {GID}: your turn — roll the die"
     assert f"http://x.test/games/{GID}" in n.text("http://x.test") and "<a href" in n.html("http://x.test")
     assert Notice.from_json(n.to_json()) == n
 
@@ -124,4 +124,4 @@ def test_a_turn_notice_says_what_is_asked_in_the_games_own_words() -> None:
         said = after.rules.describe_prompt(after.state, n.seat, ["ann", "bob"])
         assert n.asked and n.asked == said.partition(": ")[2].rstrip(".")
         assert "breathe" not in n.asked
-        assert n.subject() == f"Rite {GID}: your turn ({n.asked})"
+        assert n.subject() == f"Rite {GID}: your turn — {n.asked}"

@@ -74,7 +74,8 @@ class Notice:
             return f"{self.title} {self.game}: your queued moves were dropped"
         if self.kind == "over":
             return f"{self.title} {self.game}: the game is over ({self.asked})"
-        return f"{self.title} {self.game}: your turn ({self.asked})"
+        # a dash, not brackets: the game's words often end in their own "(round 2)"
+        return f"{self.title} {self.game}: your turn — {self.asked}"
 
     def seat_link(self, public_url: str) -> str:
         return f"{public_url.rstrip('/')}/games/{self.game}"
@@ -96,7 +97,7 @@ class Notice:
         elif self.kind == "over":
             first = "the game is over: " + self.asked + "."
         else:
-            first = f"it is your turn in {self.title} {self.game} ({self.asked})."
+            first = f"it is your turn in {self.title} {self.game}: {self.asked}."
         out = [f"{self.seat_name}, {first}"]
         if self.last:
             # the move in words, and where to see it: a seq here would be a number no page shows
