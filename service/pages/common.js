@@ -390,6 +390,9 @@ const BL = (() => {
       const moreW = 2.6 * fs;
       let lw = widths[maxRows - 1];
       while (last.length > 1 && lw + gap + moreW > width) lw -= last.pop().w + gap;
+      // A lone wide token (a camp's "Warriors ×3") narrows, its text squeezed, to leave the
+      // "+n" room inside the cell.
+      if (last.length === 1 && lw + gap + moreW > width) last[0] = { ...last[0], w: Math.max(h, width - gap - moreW) };
       const count = items.length - shown.reduce((a, r) => a + r.length, 0);
       last.push({ more: true, label: `+${count}`, w: moreW });
     }

@@ -398,6 +398,7 @@ def test_dragon_dale_tokens_leave_each_territorys_name_readable(stack: Stack, ne
     page = open_seat(new_page, stack, game, 0, (1280, 900))
     expect(page.locator('#board svg.board g.cell[data-id^="camp"] .piece').first).to_be_visible()
     assert page.evaluate(TOKENS_OVER_TEXT_JS) == []
+    assert page.evaluate(OUTSIDE_CELL_JS) == []  # a camp's wide token and its "+n" stay inside it
     page.locator("#board").screenshot(path=str(shots / f"board-dragondale-{seats}-camps.png"))
 
 
