@@ -9,6 +9,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
 import rules
+from events.redisstore.errors import StoreUnavailable
 from service.http.access import game_exists
 from service.http.auth import request_scheme
 from service.http.credentials import COOKIE, HINT, clear_session_cookies, set_hint
@@ -51,7 +52,11 @@ async def _mend_hint(request: Request, response: HTMLResponse) -> None:
         return
     if hint:
         return  # the pages ask /v1/me, and forget the hint on its 401
-    if await parts(request).players.session(secret) is None:
+    try:
+        live = await parts(request).players.session(secret) is not None
+    except StoreUnavailable:
+        return  # the page still loads with Redis away; the next one mends the hint
+    if not live:
         clear_session_cookies(response)
         return
     set_hint(response, secure=request_scheme(request) == "https")
