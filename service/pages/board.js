@@ -433,11 +433,15 @@
         }
       }
     }
-    if (!cmds.length) box.append(el("span", { class: "muted" }, s.status === "active" ? "No legal commands for you right now." : "No more commands: the game has ended."));
+    // Waiting on the others, the prompt line says so: no empty list under it (on a phone the bar
+    // over the board keeps to that one line).
+    const waiting = s.status === "active" && !turn;
+    $("controls").classList.toggle("waiting", waiting);
+    if (!cmds.length && !waiting) box.append(el("span", { class: "muted" }, s.status === "active" ? "No legal commands for you right now." : "No more commands: the game has ended."));
     // Every legal command as a button, for those who prefer a list (and a filter when long).
     const all = clear($("all-commands"));
     $("all-sum").textContent = phone.matches ? `All commands, or type one (${cmds.length})` : `All legal commands (${cmds.length})`;
-    $("all-box").classList.toggle("hidden", !cmds.length && !phone.matches);
+    $("all-box").classList.toggle("hidden", !cmds.length && (!phone.matches || waiting));
     $("legal-filter-box").classList.toggle("hidden", cmds.length <= 24);
     const needle = $("legal-filter").value.trim().toLowerCase();
     let shown = 0;

@@ -188,6 +188,12 @@ def test_both_seats_play_by_clicking(stack: Stack, new_page: Any, shots: Path, g
             expect(pages[other].locator("#seq")).to_have_text(str(s["seq"]), timeout=15_000)
             if other not in s["prompt"]["seats"]:
                 expect(pages[other].locator("#send-text")).to_be_disabled()
+                if other == 1:  # the phone, waiting: its bar over the board is the prompt line alone
+                    expect(phone.locator("#all-box")).to_be_hidden()
+                    expect(phone.locator("#commands")).to_have_text("")
+                    bar, msg = phone.locator("#controls").bounding_box(), phone.locator("#cmd-msg").bounding_box()
+                    assert bar is not None and msg is not None  # the confirmation of a move goes after 5 s
+                    assert bar["height"] - msg["height"] < 0.2 * PHONE[1], (bar, msg)
             if seat == 1 and not phone_checked:
                 phone.evaluate("window.scrollTo(0, 0)")
                 check_phone(phone)
