@@ -132,7 +132,7 @@ window.BLTalk = (() => {
     $("queue-state").textContent = (data.queue || []).length ? `${data.queue.length} queued` : "nothing queued";
     if (data.dropped) {
       clear($("queue-msg")); // a "saved" line from before would read as if the queue still stood
-      box.append(el("div", { class: "msg warn" }, `Your queued answers were dropped at step ${data.dropped.seq}: ${data.dropped.reason}.`,
+      box.append(el("div", { class: "msg warn" }, `Your queued answers were dropped: ${data.dropped.reason}.`,
         data.dropped.last ? ` The last move was “${data.dropped.last}”.` : "",
         el("div", { class: "mono" }, linesOf(data.dropped.entries || []))));
     }
@@ -181,6 +181,13 @@ window.BLTalk = (() => {
     $("queue-clear").addEventListener("click", clearQueue);
   }
 
+  /* A queued answer of each game, in its own notation: the other seat's move, then this seat's. */
+  const QUEUE_EXAMPLES = {
+    rite: "if move c4 d5 then fireball d5 d6",
+    factions: "if end then activate MI",
+    dragondale: "if explore in fog1 from camp_a then skip",
+  };
+
   /* After each render of the board page: who is viewing, and the game's seq and status. */
   function update({ gid, token, role, seat, summary }) {
     wire();
@@ -188,6 +195,7 @@ window.BLTalk = (() => {
     const changed = who !== `${T.role}:${T.seat}:${T.token || ""}`;
     T.gid = gid; T.token = token; T.role = role; T.seat = seat;
     $("queue").classList.toggle("hidden", role !== "seat" || !summary || summary.status !== "active");
+    if (summary) $("queue-example").textContent = QUEUE_EXAMPLES[summary.game] || "if <their move> then <your answer>";
     const seq = summary ? summary.seq : -1;
     if (!changed && seq === T.seq) return;
     T.seq = seq;

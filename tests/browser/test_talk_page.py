@@ -128,3 +128,20 @@ def test_a_seat_queues_answers_in_the_box(stack: Stack, new_page: Any, shots: Pa
     expect(page.locator("#queue-dropped")).to_contain_text("dropped", timeout=15_000)
     expect(page.locator("#queue-state")).to_have_text("nothing queued")
     page.screenshot(path=str(shots / "talk-queue-dropped.png"), full_page=True)
+
+
+@pytest.mark.parametrize("name", ["rite", "factions", "dragondale"])
+def test_the_queues_example_is_in_the_games_own_notation(stack: Stack, new_page: Any, name: str) -> None:
+    """The example beside the queue box is one the service takes, for each game (Rite's
+    'fireball' was shown at every game)."""
+    game = _game(stack, name)
+    page = new_page()
+    page.goto(f"{stack.url}/games/{game['id']}#token={game['seats'][1]['token']}")
+    expect(page.locator("#queue")).to_be_visible()
+    example = page.locator("#queue-example").inner_text()
+    assert example.startswith("if ") and " then " in example
+    assert ("fireball" in example) == (name == "rite")
+    page.fill("#queue-text", example)
+    page.click("#queue-save")
+    expect(page.locator("#queue-msg")).to_contain_text("Saved")
+    expect(page.locator("#queue-state")).to_have_text("1 queued")
