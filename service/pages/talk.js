@@ -19,6 +19,13 @@ window.BLTalk = (() => {
     return isNaN(d) ? "" : d.toLocaleString([], { dateStyle: "short", timeStyle: "short" });
   }
 
+  /* The move a message came with (`on`: its CommandAccepted's seq), as the move list numbers
+     it; the board holds the latest page of the list, so an older one is "a move". */
+  function moveOf(on) {
+    const e = (T.moves || []).find((x) => x.seq_from === on && x.move);
+    return e ? `move ${e.move}` : "a move";
+  }
+
   function render() {
     const list = clear($("talk-list"));
     const folded = T.muted && !T.showMuted;
@@ -31,7 +38,7 @@ window.BLTalk = (() => {
       const hidden = m.hidden !== null && m.hidden !== undefined;
       const item = el("li", { class: "talk-item" + (hidden ? " talk-hidden" : ""), "data-seq": m.seq },
         el("span", { class: "talk-who" }, m.who || `seat ${m.seat}`),
-        el("span", { class: "talk-at muted" }, when(m.at), m.on ? ` · with move at step ${m.on}` : ""),
+        el("span", { class: "talk-at muted" }, when(m.at), m.on ? ` · with ${moveOf(m.on)}` : ""),
         el("div", { class: "talk-text" }, hidden && m.text === null ? `(${m.hidden})` : m.text));
       if (hidden && m.text !== null) item.append(el("div", { class: "talk-note muted" }, `(${m.hidden}: only you, the admin, see it)`));
       if (T.role === "admin" && !hidden) {
@@ -189,15 +196,20 @@ window.BLTalk = (() => {
   };
 
   /* After each render of the board page: who is viewing, and the game's seq and status. */
-  function update({ gid, token, role, seat, summary }) {
+  function update({ gid, token, role, seat, summary, moves }) {
     wire();
+    const numbered = (moves || []).length !== (T.moves || []).length;
+    T.moves = moves || [];
     const who = `${role}:${seat}:${token || ""}`;
     const changed = who !== `${T.role}:${T.seat}:${T.token || ""}`;
     T.gid = gid; T.token = token; T.role = role; T.seat = seat;
     $("queue").classList.toggle("hidden", role !== "seat" || !summary || summary.status !== "active");
     if (summary) $("queue-example").textContent = QUEUE_EXAMPLES[summary.game] || "if <their move> then <your answer>";
     const seq = summary ? summary.seq : -1;
-    if (!changed && seq === T.seq) return;
+    if (!changed && seq === T.seq) {
+      if (numbered) render(); // the move list caught up with a message's move
+      return;
+    }
     T.seq = seq;
     (changed ? reloadMessages() : loadMessages()).catch((e) => error($("talk-msg"), e));
     if (role === "seat" && summary && summary.status === "active") loadQueue().catch((e) => error($("queue-msg"), e));

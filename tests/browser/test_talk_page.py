@@ -74,7 +74,10 @@ def test_a_message_with_markup_shows_as_text(stack: Stack, new_page: Any, shots:
     expect(page.locator("#talk-msg")).to_contain_text("goes with your next move")
     page.locator("#commands button").first.click()
     expect(page.locator("#talk-list .talk-item").nth(2)).to_contain_text("rolling now")
-    expect(page.locator("#talk-list .talk-item").nth(2)).to_contain_text("with move at step")
+    # named as the move list numbers the roll (the message's "on" is the roll's seq)
+    with stack.client() as c:
+        roll = next(e for e in c.get(f"/v1/games/{gid}/moves").json()["entries"] if e.get("notation") == "roll")
+    expect(page.locator("#talk-list .talk-item").nth(2)).to_contain_text(f"with move {roll['move']}")
     expect(page.locator("#talk-text")).to_have_value("")
 
     # Muted: the list folds away for this seat only.
