@@ -136,7 +136,7 @@ class MoveList:
             self._rng = {"from": r[0], "to": r[1], "seq": env.seq} if isinstance(r, list) and len(r) == 2 else None
             cmd = Command(d["type"], d.get("args", {}), env.seat)
             platform = cmd.type.startswith("boardlog.")
-            if cmd.type in CLOCK_BOOKKEEPING and current is not None:
+            if not _is_move(cmd.type) and current is not None:
                 # The clock set after a move is part of that move's entry, not a move of its own.
                 current.seq_to = env.seq
                 return
@@ -223,6 +223,11 @@ TAKEN_BACK = "boardlog.TakenBack"
 CLOCK_BOOKKEEPING = frozenset({"boardlog.clock"})
 
 
+def _is_move(command_type: str) -> bool:
+    """Whether a command is a move of its own in the list (the clock's join the one before)."""
+    return command_type not in CLOCK_BOOKKEEPING
+
+
 def move_number(envelopes: Iterable[Envelope], seq: int) -> int | None:
     """The number the move list gives the move whose entry holds `seq`, counted from the log
     (its envelopes from seq 1): for a reader without the list at hand, such as a notice."""
@@ -230,7 +235,7 @@ def move_number(envelopes: Iterable[Envelope], seq: int) -> int | None:
     for env in envelopes:
         if env.seq > seq:
             break
-        if env.type == COMMAND_ACCEPTED and env.data.get("type") not in CLOCK_BOOKKEEPING:
+        if env.type == COMMAND_ACCEPTED and _is_move(str(env.data.get("type"))):
             n += 1
     return n or None
 

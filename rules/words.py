@@ -91,6 +91,12 @@ def opening(text: str) -> str:
     return text
 
 
+def asked(prompt_sentence: str) -> str:
+    """What a prompt sentence asks, without the names it starts with and its full stop:
+    "bob (Goblins): take an action (round 2)." -> "take an action (round 2)"."""
+    return prompt_sentence.partition(": ")[2].strip().rstrip(".")
+
+
 def plain(key: str) -> str:
     """A key no table names, as words at least: "stay_choice:2" -> "stay choice 2"."""
     return re.sub(r"[_:+\-]+", " ", str(key)).strip()

@@ -19,6 +19,7 @@ from fastapi.responses import Response, StreamingResponse
 
 from events.mapping.codec import canonical, loads
 from events.redisstore.watchers import GamesWatch, TooManyWatchers
+from rules.words import asked
 from service.bootstrap import ApiParts
 from service.http.access import game_exists
 from service.http.auth import Caller, current_player
@@ -102,8 +103,7 @@ def _asked(prompt: dict[str, Any] | None) -> str | None:
     """What the prompt asks, without the names it starts with ("take an action, use a power or
     pass (round 2)"); None for a summary projected before it carried the words."""
     text = prompt.get("text") if prompt else None
-    what = text.partition(": ")[2].strip().rstrip(".") if isinstance(text, str) else ""
-    return what or None
+    return (asked(text) if isinstance(text, str) else "") or None
 
 
 def _clock_row(clock: dict[str, Any] | None, seat: int) -> dict[str, Any]:

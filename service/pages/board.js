@@ -688,7 +688,7 @@
         if (comment) BLTalk.commentSent();
         await catchUp(b);
         // Named as the move list numbers it (the seqs are the record's, in the receipt).
-        const mv = (S.moves || []).find((e) => e.seq_from === a && e.move);
+        const mv = BL.moveAt(S.moves, a);
         if (mv) ok.textContent = `Accepted: ${said} (move ${mv.move}).`;
       } else {
         showError(msg, { code: data && data.code, message: (data && data.message) || "the command was not accepted" }, `${label}:`);

@@ -158,6 +158,12 @@ const BL = (() => {
       `${seatName(summary, seat)} (seat ${seat})`);
   }
 
+  /* The move list entry of the command logged at `seq` (its CommandAccepted), among `moves`
+     (a page of GET .../moves); null when the page does not hold it. */
+  function moveAt(moves, seq) {
+    return (moves || []).find((e) => e.move && e.seq_from === seq) || null;
+  }
+
   /* Who is to act and what the game asks of them, as anyone may read it ("bob (Goblins): take an
      action, use a power or pass (round 2)"); a summary projected before it carried the text
      gives the seats and the prompt's kind. */
@@ -938,7 +944,7 @@ const BL = (() => {
 
   return {
     el, svg, clear, setTitle, content, gameTitles, gameTitle, watchGame, gameIdFromPath, takeToken, forgetToken, api, ApiError, commandId,
-    signedIn, signedOut, asksMe, NOT_SIGNED_IN,
+    signedIn, signedOut, asksMe, NOT_SIGNED_IN, moveAt,
     seatColour, seatName, seatChip, whoseTurn, outcomeText, when, statusBadge, compact,
     kvPanel, replaceKeepingOpen, renderBoard, seatLegend, describeEvent, logEntry, layout,
     // Each game's drawing and panels (board-<game>.js registers itself here); none for a game without one.

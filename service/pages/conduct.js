@@ -22,11 +22,8 @@ window.BLConduct = (() => {
     const text = (e.text || e.notation || "").replace(/\.$/, "");  // it goes inside parentheses
     return e.who && !text.startsWith(e.who) ? `${e.who}: ${text}` : text;
   }
-  function commandEntry(seq) {
-    return (C.moves || []).find((e) => e.seat !== null && e.seat !== undefined && e.seq_from === seq) || null;
-  }
   function moveName(seq) {
-    const e = commandEntry(seq);
+    const e = BL.moveAt(C.moves, seq);
     return e ? `move ${e.move} (${moveWords(e)})` : `the move at seq ${seq}`;
   }
 

@@ -22,7 +22,7 @@ window.BLTalk = (() => {
   /* The move a message came with (`on`: its CommandAccepted's seq), as the move list numbers
      it; the board holds the latest page of the list, so an older one is "a move". */
   function moveOf(on) {
-    const e = (T.moves || []).find((x) => x.seq_from === on && x.move);
+    const e = BL.moveAt(T.moves, on);
     return e ? `move ${e.move}` : "a move";
   }
 

@@ -20,6 +20,7 @@ from events.domain.platform.conduct import PROPOSED, remaining
 from events.domain.platform.disputes import DISPUTE_OPENED
 from events.domain.platform.takeback import TAKEBACK_ASKED
 from events.mapping.envelope import Envelope
+from rules.words import asked
 
 GAME_TITLES = {"rite": "Rite", "factions": "Factions: Battlegrounds", "dragondale": "Dragon Dale"}
 
@@ -143,7 +144,7 @@ def _asked(match: Match, seat: int) -> str:
         said = str(match.rules.describe_prompt(match.state, seat, [s.name for s in match.seats]))
     except Exception:
         said = ""  # a game whose words fail here: its commands say it
-    what = said.partition(": ")[2].strip().rstrip(".")
+    what = asked(said)
     if what:
         return what
     kinds = sorted(t.split(".", 1)[-1] for t in match.rules.answers(prompt))
