@@ -22,7 +22,8 @@ from .match import ABORT, ENTROPY_ADDED, GAME_ABORTED, GAME_CREATED, JOIN, SEED_
 MoveOf = Callable[[int], "int | None"]
 
 
-def _no_moves(seq: int) -> int | None:
+def no_moves(seq: int) -> int | None:
+    """A MoveOf for a reader with no move list at hand: moves are named by their seq."""
     return None
 
 
@@ -34,7 +35,7 @@ def _move(seq: object, move_of: MoveOf) -> str:
     """A move named as a player reads it: "move 12", or by its seq where no move list is at hand."""
     if not isinstance(seq, int) or isinstance(seq, bool):
         return "a move"
-    n = _move_number(seq, move_of)
+    n = move_of(seq)
     return f"move {n}" if n else f"the move at seq {seq}"
 
 GAMES_BY_NAME = {"rite": "Rite", "factions": "Factions: Battlegrounds", "dragondale": "Dragon Dale"}
@@ -108,11 +109,11 @@ def _vacation(on: bool) -> Callable[[Mapping[str, Any], Sequence[str]], str]:
     return lambda d, n: f"{seat_name(n, d.get('seat'))} is back from vacation."
 
 
-def _taken_back(d: Mapping[str, Any], names: Sequence[str], move_of: MoveOf = _no_moves) -> str:
+def _taken_back(d: Mapping[str, Any], names: Sequence[str], move_of: MoveOf = no_moves) -> str:
     to, first, last = d.get("to_seq"), d.get("first"), d.get("last")
-    one = move_of(first) if isinstance(first, int) else None
+    one = _move_number(first, move_of)
     if one:
-        upto = (move_of(last) if isinstance(last, int) else None) or one
+        upto = _move_number(last, move_of) or one
         what = f"Move {one} is" if upto == one else f"Moves {one} to {upto} are"
         what += " taken back" if "dispute" not in d else " voided"
         them = "it stays" if upto == one else "they stay"
@@ -137,13 +138,13 @@ def _answered(verb: str) -> Callable[[Mapping[str, Any], Sequence[str]], str]:
     return lambda d, n: f"{seat_name(n, d.get('seat'))} {verb} {_KINDS.get(str(d.get('kind')), 'the proposal')}."
 
 
-def _takeback_asked(d: Mapping[str, Any], names: Sequence[str], move_of: MoveOf = _no_moves) -> str:
+def _takeback_asked(d: Mapping[str, Any], names: Sequence[str], move_of: MoveOf = no_moves) -> str:
     n = _move_number(d.get("first"), move_of)
     # "their last move" says which; a seq beside it would only be noise (a notice has no list)
     return f"{seat_name(names, d.get('seat'))} asks to take back their last move{f' (move {n})' if n else ''}."
 
 
-def _dispute_opened(d: Mapping[str, Any], names: Sequence[str], move_of: MoveOf = _no_moves) -> str:
+def _dispute_opened(d: Mapping[str, Any], names: Sequence[str], move_of: MoveOf = no_moves) -> str:
     return f"{seat_name(names, d.get('seat'))} disputes {_move(d.get('on'), move_of)}: {d.get('note', '')}"
 
 
@@ -152,7 +153,7 @@ def _dispute_voted(d: Mapping[str, Any], names: Sequence[str]) -> str:
     return f"{seat_name(names, d.get('seat'))} votes that the disputed move be {verdict}."
 
 
-def _dispute_resolved(d: Mapping[str, Any], names: Sequence[str], move_of: MoveOf = _no_moves) -> str:
+def _dispute_resolved(d: Mapping[str, Any], names: Sequence[str], move_of: MoveOf = no_moves) -> str:
     who = "The referee" if d.get("by") == "referee" else "The players"
     move = _move(d.get("on"), move_of)
     if d.get("verdict") == "upheld":
@@ -201,7 +202,7 @@ _HEADINGS = {GAME_CREATED: "Set-up", SEED_REVEALED: "The end", GAME_ABORTED: "Th
 
 
 def describe_platform_event(type: str, data: Mapping[str, Any], names: Sequence[str],
-                            move_of: MoveOf = _no_moves) -> Told:
+                            move_of: MoveOf = no_moves) -> Told:
     """A `boardlog.*` event in words (CommandAccepted is described through its command)."""
     naming, word = _NAMING_MOVES.get(type), _EVENTS.get(type)
     if naming is not None:
@@ -227,7 +228,7 @@ _CONDUCT_COMMANDS: dict[str, Callable[[str, Mapping[str, Any], MoveOf], str]] = 
 }
 
 
-def describe_platform_command(command: Command, names: Sequence[str], move_of: MoveOf = _no_moves) -> str:
+def describe_platform_command(command: Command, names: Sequence[str], move_of: MoveOf = no_moves) -> str:
     who = seat_name(names, command.seat)
     if command.type == JOIN:
         return f"{who} joins the game."

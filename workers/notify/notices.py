@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from events.domain.describe import MoveOf, describe_platform_event
+from events.domain.describe import MoveOf, describe_platform_event, no_moves
 from events.domain.match import COMMAND_ACCEPTED, Match, command_of
 from events.domain.platform.clock import REMINDER_DUE, TURN_TIMED_OUT
 from events.domain.platform.conduct import PROPOSED, remaining
@@ -228,11 +228,7 @@ def clock_notices(after: Match, group: Sequence[Envelope]) -> list[Notice]:
 ASKING = (PROPOSED, TAKEBACK_ASKED, DISPUTE_OPENED)
 
 
-def _no_moves(seq: int) -> int | None:
-    return None
-
-
-def conduct_notices(after: Match, group: Sequence[Envelope], move_of: MoveOf = _no_moves) -> list[Notice]:
+def conduct_notices(after: Match, group: Sequence[Envelope], move_of: MoveOf = no_moves) -> list[Notice]:
     """A draw or an abandonment proposed, a takeback asked, a dispute opened: every other seat
     still playing is asked to answer (a refereed game's dispute is the referee's, no seat's).
     `move_of` numbers the move a takeback or a dispute is about, as the move list does."""
@@ -250,7 +246,7 @@ def conduct_notices(after: Match, group: Sequence[Envelope], move_of: MoveOf = _
 
 
 def notices_for(before: Match | None, after: Match, group: Sequence[Envelope],
-                move_of: MoveOf = _no_moves) -> list[Notice]:
+                move_of: MoveOf = no_moves) -> list[Notice]:
     """The notices one step calls for: each seat the prompt now names that it did not name
     before, or that it names again after another seat moved (a turn arriving); every seat when
     the game has just ended."""
