@@ -565,10 +565,15 @@ const BL = (() => {
           class: "cell-id", fill: ink, text: cell.hideId ? cell.mark : idText }));
       }
       // A grid square's name sits on its bottom edge: a two-line name is raised to stay inside.
-      const nameY = bottom - (L.kind === "grid" ? (nameLines(name, nameFs, shapeW) === 2 ? nameFs * 0.55 : 0) : L.kind === "areas" && cell.hideId ? nameFs * 0.5 : nameFs * 0.2);
-      if (name) g.append(fitText(c.cx, nameY, name, nameFs, shapeW, { class: "cell-label", fill: ink }));
+      // Where it would reach up into the id line, or into the row of tokens the square holds (a
+      // 4-player Factions board on a phone: 11 px text in 29 px squares), it is left out: the
+      // mark beside the id and the legend say what the square is, its tooltip and a tap name it.
+      const written = L.kind === "grid" && name && bottom - (nameLines(name, nameFs, shapeW) === 2 ? 1.9 : 0.8) * nameFs
+        < top + idFs * 0.25 + (pieces.length ? pieceFs + 8 : 0) ? "" : name;
+      const nameY = bottom - (L.kind === "grid" ? (nameLines(written, nameFs, shapeW) === 2 ? nameFs * 0.55 : 0) : L.kind === "areas" && cell.hideId ? nameFs * 0.5 : nameFs * 0.2);
+      if (written) g.append(fitText(c.cx, nameY, written, nameFs, shapeW, { class: "cell-label", fill: ink }));
       // A grid square holds one row of tokens between its id and name; a taller span, more.
-      let rows = L.kind === "areas" ? 3 : L.kind === "grid" ? Math.max(1, Math.floor((bottom - nameFs - top - 4) / (pieceFs + 8))) : 2;
+      let rows = L.kind === "areas" ? 3 : L.kind === "grid" ? Math.max(1, Math.floor((bottom - (written ? nameFs : 0) - top - 4) / (pieceFs + 8))) : 2;
       // Areas without an id line: the pieces up, the name (often two lines) down.
       let pieceY = c.cy + (L.kind === "areas" && cell.hideId ? -L.radius * 0.28 : L.kind === "grid" ? 1 : 0);
       if (L.kind === "areas" && !cell.hideId) {

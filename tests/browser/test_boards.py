@@ -199,6 +199,7 @@ def test_both_seats_play_by_clicking(stack: Stack, new_page: Any, shots: Path, g
                 check_phone(phone)
                 assert phone.evaluate(FIRST_COMMAND_VISIBLE_JS) == "ok"
                 assert phone.evaluate(BOARD_LEFT_IN_VIEW_JS) == "ok"
+                assert phone.evaluate(TEXT_OVER_TEXT_JS) == []
                 phone.screenshot(path=str(shots / f"board-{game_name}-phone.png"))
                 phone_checked = True
             # The game's own drawing (board-<game>.js) drew this board, not the plain fallback.
@@ -391,6 +392,25 @@ TOKENS_OVER_TEXT_JS = """
 """
 
 
+# A cell's name drawn over its id line (a two-line "Gold Mine" raised into "c7 ◇" on a phone).
+TEXT_OVER_TEXT_JS = """
+() => {
+  const out = [];
+  for (const g of document.querySelectorAll('#board svg.board g.cell')) {
+    const id = g.querySelector('text.cell-id');
+    if (!id) continue;
+    const a = id.getBBox();
+    for (const t of g.querySelectorAll('text.cell-label')) {
+      const b = t.getBBox();
+      const over = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);
+      if (over > 1.5) out.push(`${g.dataset.id}: "${t.textContent}" over "${id.textContent}" by ${over.toFixed(1)}`);
+    }
+  }
+  return out;
+}
+"""
+
+
 @pytest.mark.parametrize("seats", [2, 4])
 def test_dragon_dale_tokens_leave_each_territorys_name_readable(stack: Stack, new_page: Any, shots: Path,
                                                                seats: int) -> None:
@@ -405,6 +425,7 @@ def test_dragon_dale_tokens_leave_each_territorys_name_readable(stack: Stack, ne
     expect(page.locator('#board svg.board g.cell[data-id^="camp"] .piece').first).to_be_visible()
     assert page.evaluate(TOKENS_OVER_TEXT_JS) == []
     assert page.evaluate(OUTSIDE_CELL_JS) == []  # a camp's wide token and its "+n" stay inside it
+    assert page.evaluate(TEXT_OVER_TEXT_JS) == []
     page.locator("#board").screenshot(path=str(shots / f"board-dragondale-{seats}-camps.png"))
 
 
@@ -467,3 +488,4 @@ def test_a_factions_base_camp_shows_its_recruits_inside_it(stack: Stack, new_pag
         page.locator("#board").screenshot(path=str(shots / f"board-factions-camp-{seats}-{size[0]}.png"))
         assert page.evaluate(OUTSIDE_CELL_JS) == []
         assert page.evaluate(TOKENS_OVER_TEXT_JS) == []
+        assert page.evaluate(TEXT_OVER_TEXT_JS) == []
