@@ -100,9 +100,12 @@ class NoticePayload(BaseModel):
     seat_name: str
     asked: str = Field(description="what the turn asks, in the game's own words as this seat may read them "
                                    "(the command types where the game has none), or the outcome when over; a "
-                                   "reminder: the deadline; a timeout: who ran out of time and what follows")
+                                   "reminder: the deadline on the player's clock (the zone of their quiet "
+                                   "hours, UTC until set), as 'at 15:00 on Thu 3 Dec (Europe/Paris)'; a "
+                                   "timeout: who ran out of time and what follows")
     last_move: str = Field(description="the last move in words, as this seat may see it")
     at: str = Field(description="when that move was accepted (ISO 8601, UTC)")
+    deadline: str | None = Field(None, description="a reminder's deadline (ISO 8601, UTC); null for other notices")
     url: str = Field(description="the seat's page")
 
 

@@ -6,10 +6,13 @@ reminder reaches a real local webhook receiver."""
 
 from __future__ import annotations
 
+import re
 import uuid
 from collections import Counter
 from collections.abc import Iterator
+from datetime import datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import httpx
 import orjson
@@ -214,6 +217,9 @@ def test_a_reminder_reaches_the_notifier(dstack: tuple[Stack, EventStore], web: 
         key = r.json()["key"]
         r = c.post("/v1/me/targets", json={"kind": "webhook", "address": web.url("/remind")}, headers=bearer(key))
         assert r.status_code == 201, r.text
+        # The player's own zone (set with quiet hours, here without any): the deadline's clock.
+        r = c.put("/v1/me/quiet", json={"tz": "Asia/Tokyo", "start": "", "end": ""}, headers=bearer(key))
+        assert r.status_code == 200, r.text
         gid, _ = new_game(c, {"per_move": 3, "reminder": 2, "on_timeout": "pause"}, headers=bearer(key),
                           seats=[{"player": "remi"}, "bob"])
 
@@ -228,9 +234,11 @@ def test_a_reminder_reaches_the_notifier(dstack: tuple[Stack, EventStore], web: 
             print([(e.seq, e.type, e.data) for e in store.read(gid, 1)])
             raise
         got = reminded()
-        assert got[0]["seat"] == 0 and got[0]["asked"].startswith("at ")
-        kinds = [e.type for e in store.read(gid, 1)]
-        assert kinds.count("boardlog.ReminderDue") == 1
+        [due] = [e for e in store.read(gid, 1) if e.type == "boardlog.ReminderDue"]
+        tokyo = datetime.fromisoformat(due.data["deadline"].replace("Z", "+00:00")).astimezone(ZoneInfo("Asia/Tokyo"))
+        assert got[0]["seat"] == 0 and got[0]["deadline"] == due.data["deadline"]
+        assert re.fullmatch(r"at \d\d:\d\d(:\d\d)? on [A-Z][a-z]{2} \d{1,2} [A-Z][a-z]{2} \(Asia/Tokyo\)", got[0]["asked"]), got[0]
+        assert got[0]["asked"].startswith(f"at {tokyo:%H:%M}") and f" {tokyo.day} " in got[0]["asked"], (got[0], tokyo)
 
 
 def test_vacation_stops_every_clock_of_the_player_and_restarts_it_with_the_time_left(

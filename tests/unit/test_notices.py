@@ -11,7 +11,7 @@ from events.mapping.envelope import Envelope
 from events.redisstore.targets import Quiet
 from rules.core import Command, SeatInfo, get_game
 from workers.notify.channels import masked, message_id
-from workers.notify.notices import Notice, notices_for, step_groups
+from workers.notify.notices import Notice, deadline_words, notices_for, step_groups
 from workers.notify.quiet import check_quiet, held_for_ms
 
 GID = "p01-abcdef123456"
@@ -125,3 +125,27 @@ def test_a_turn_notice_says_what_is_asked_in_the_games_own_words() -> None:
         assert n.asked and n.asked == said.partition(": ")[2].rstrip(".")
         assert "breathe" not in n.asked
         assert n.subject() == f"Rite {GID}: your turn — {n.asked}"
+
+
+def test_a_reminder_names_its_deadline_on_the_players_own_clock() -> None:
+    """A reminder said "your time runs out at 2026-12-03T14:00:00.000Z": an instant a player
+    had to turn into their own time. It names the clock time in the player's zone (their quiet
+    hours' zone, UTC until they set one), with seconds only for a clock of seconds."""
+    assert deadline_words("2026-12-03T14:00:00.000Z") == "at 14:00 on Thu 3 Dec (UTC)"
+    assert deadline_words("2026-12-03T23:30:00Z", "Europe/Paris") == "at 00:30 on Fri 4 Dec (Europe/Paris)"
+    assert deadline_words("2026-07-01T12:00:00Z", "Europe/Paris") == "at 14:00 on Wed 1 Jul (Europe/Paris)"
+    assert deadline_words("2026-12-03T14:00:07.250Z", "America/New_York") == "at 09:00:07 on Thu 3 Dec (America/New_York)"
+    assert deadline_words("2026-12-03T14:00:00Z", "Not/AZone") == "at 14:00 on Thu 3 Dec (UTC)"
+    assert deadline_words("soon") == "at soon"  # not an instant: told as it came
+
+    n = Notice("g1", "rite", 9, 0, "ann", "reminder", deadline_words("2026-12-03T14:00:00Z"), "",
+               "2026-12-03T13:00:00.000Z", "2026-12-03T14:00:00Z")
+    paris = n.in_zone("Europe/Paris")
+    assert paris.subject() == "Rite g1: reminder, your turn ends at 15:00 on Thu 3 Dec (Europe/Paris)"
+    assert "your time runs out at 15:00 on Thu 3 Dec (Europe/Paris)." in paris.text("http://x")
+    assert paris.key("p", "t") == n.key("p", "t")  # the same notice, sent once
+    turn = Notice("g1", "rite", 9, 0, "ann", "turn", "roll", "", "2026-12-03T13:00:00.000Z")
+    assert turn.in_zone("Europe/Paris") is turn
+    # A notice queued before reminders carried their deadline still reads.
+    old = {k: v for k, v in n.to_json().items() if k != "deadline"}
+    assert Notice.from_json(old).in_zone("Europe/Paris").asked == n.asked

@@ -97,6 +97,8 @@ class Sender:
             return "gone"
         if notice.choice not in t.events:
             return "skipped"
+        if notice.kind == "reminder":
+            notice = notice.in_zone(self.targets.quiet(pid).tz)
         if t.kind == "atom":
             entry = {**notice.to_json(), "key": key, "title": notice.subject(), "body": notice.text(self.cfg.public_url)}
             added = self.targets.feed_once(key, t, entry, _latency(notice.at, self.clock()))
@@ -173,7 +175,8 @@ class Sender:
         entries = self.targets.digest_entries(t)
         if not entries:
             return 0
-        notices = [Notice.from_json({k: v for k, v in e.items() if k != "key"}) for e in entries]
+        tz = self.targets.quiet(pid).tz
+        notices = [Notice.from_json({k: v for k, v in e.items() if k != "key"}).in_zone(tz) for e in entries]
         key = f"digest:{entries[0]['key']}"
         try:
             send_mail(self.cfg.mail, digest_mail(self.cfg.mail, notices, t.address, self.cfg.public_url,

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import html
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
+from datetime import datetime
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from events.domain.describe import MoveOf, describe_platform_event, no_moves
 from events.domain.match import COMMAND_ACCEPTED, Match, command_of
@@ -41,6 +43,7 @@ class Notice:
     asked: str  # what the turn asks, in words ("roll or note"); the outcome when over
     last: str  # the last move in words ("" at the start of a game)
     at: str  # when that command was accepted (ISO, UTC): notice latency counts from here
+    deadline: str = ""  # a reminder's deadline (ISO, UTC), told in the player's own time zone
 
     @property
     def choice(self) -> str:
@@ -61,6 +64,13 @@ class Notice:
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> Notice:
         return cls(**d)
+
+    def in_zone(self, tz: str) -> Notice:
+        """This notice as told to a player whose time zone is `tz` (their quiet hours' zone): a
+        reminder names its deadline in that zone's clock time."""
+        if self.kind != "reminder" or not self.deadline:
+            return self
+        return replace(self, asked=deadline_words(self.deadline, tz))
 
     @property
     def title(self) -> str:
@@ -130,7 +140,30 @@ class Notice:
         """The webhook's JSON body (documented in the OpenAPI as NoticePayload)."""
         return {"type": f"boardlog.notice.{self.kind}", "id": key, "game": self.game, "game_type": self.game_type,
                 "seq": self.seq, "seat": self.seat, "seat_name": self.seat_name, "asked": self.asked,
-                "last_move": self.last, "at": self.at, "url": self.seat_link(public_url)}
+                "last_move": self.last, "at": self.at, "deadline": self.deadline or None,
+                "url": self.seat_link(public_url)}
+
+
+_DAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
+def deadline_words(deadline: str, tz: str = "UTC") -> str:
+    """A deadline as a player reads it on their own clock: "at 15:00 on Thu 3 Dec (Europe/Paris)"
+    (an ISO instant told a player to work out their own offset). Seconds only where there are
+    some (a clock of seconds); a zone that is no zone reads as UTC."""
+    try:
+        instant = datetime.fromisoformat(deadline.replace("Z", "+00:00"))
+    except ValueError:
+        return f"at {deadline}"
+    try:
+        zone = ZoneInfo(tz)
+    except (ZoneInfoNotFoundError, ValueError):
+        zone, tz = ZoneInfo("UTC"), "UTC"
+    local = instant.astimezone(zone)
+    clock = local.strftime("%H:%M:%S" if local.second else "%H:%M")
+    # English names whatever the process's locale (strftime's %a and %b follow it)
+    return f"at {clock} on {_DAYS[local.weekday()]} {local.day} {_MONTHS[local.month - 1]} ({tz})"
 
 
 def _asked(match: Match, seat: int) -> str:
@@ -214,8 +247,9 @@ def clock_notices(after: Match, group: Sequence[Envelope]) -> list[Notice]:
         if not isinstance(seat, int) or not 0 <= seat < len(names):
             continue
         if t == REMINDER_DUE:
+            deadline = str(d.get("deadline", ""))
             out.append(Notice(after.gid, after.game, last.seq, seat, names[seat], "reminder",
-                              f"at {d.get('deadline', '')}", "", last.at))
+                              deadline_words(deadline), "", last.at, deadline))
         elif t == TURN_TIMED_OUT:
             follows = {"pause": "the game waits for them", "forfeit": "they forfeit",
                        "skip": "the platform answered for them"}.get(str(d.get("action")), "")
