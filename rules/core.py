@@ -366,7 +366,7 @@ def get_game(name: str, version: int | None = None) -> Game:
     try:
         current = _REGISTRY[name]
     except KeyError:
-        raise InvalidCommand("unknown_game", f"no game named {name!r}") from None
+        raise InvalidCommand("unknown_game", f"no game named {name!r}; the games are {', '.join(sorted(_REGISTRY))}") from None
     if version is None or rules_version(current) == version:
         return current
     kept = _VERSIONS.get((name, version))

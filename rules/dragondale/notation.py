@@ -186,6 +186,8 @@ def parse_text(text: str, seat: int) -> Command:
         elif verb == "pay":
             args = {"tokens": [int(x) for x in rest]}
         elif verb == "take":
+            if not rest:  # the units' ids, as the list of commands shows them ("take c3 c6")
+                raise InvalidCommand("bad_text", "take reads 'take <unit> [<unit> ...]', e.g. 'take c3'")
             args = {"units": rest}
         else:
             fields = list(SHAPES[verb])

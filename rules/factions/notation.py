@@ -180,6 +180,9 @@ def parse_text(text: str, seat: int) -> Command:
     if verb not in _ARITY:
         raise InvalidCommand("unknown_command", f"unknown verb {verb!r}; the verbs are {', '.join(sorted(_ARITY))}")
     if len(rest) != _ARITY[verb]:
-        raise InvalidCommand("bad_text", f"{verb} takes {_ARITY[verb]} word(s) after it: write {FORMS[verb]}")
+        n = _ARITY[verb]
+        takes = "no words" if n == 0 else "1 word" if n == 1 else f"{n} words"
+        form = FORMS[verb] if n else f"'{FORMS[verb]}' alone"
+        raise InvalidCommand("bad_text", f"{verb} takes {takes} after it: write {form}")
     args = _TEXT[verb](rest) if verb in _TEXT else {}
     return parse_command(f"factions.{verb}", args, seat)

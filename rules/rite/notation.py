@@ -71,7 +71,8 @@ def _bad(msg: str) -> InvalidCommand:
 def _check(kind: str, name: str, v: Any) -> Any:
     if kind == "tile":
         if not isinstance(v, str) or not _LABEL.match(v):
-            raise _bad(f"{name} must be a tile like 'c4'")
+            given = f", not {v[:12]!r}" if isinstance(v, str) and v else ""  # the sender's own text
+            raise _bad(f"{name} must be a tile like 'c4'{given}")
         return v
     if kind == "opt_tile":
         return None if v is None else _check("tile", name, v)

@@ -53,6 +53,7 @@ def test_malformed_text_is_invalid(text: str) -> None:
     ("explore fog1", "explore reads 'explore in <territory> from <territory> [<territory>]'"),
     ("stance raven", "stance reads 'stance <unit> <card>'"),
     ("plan now", "plan takes nothing after it"),
+    ("take", "take reads 'take <unit> [<unit> ...]', e.g. 'take c3'"),  # was "units must be a non-empty list"
 ])
 def test_a_misread_command_says_how_it_is_written(text: str, says: str) -> None:
     with pytest.raises(InvalidCommand) as e:

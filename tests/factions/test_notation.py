@@ -73,7 +73,13 @@ def test_wrong_number_of_words_shows_the_expected_form() -> None:
     with pytest.raises(InvalidCommand) as e:
         GAME.parse_text("use c5", 0)
     assert e.value.code == "bad_text"
-    assert e.value.message == "use takes 2 word(s) after it: write use <spell or ability> <space>, e.g. 'use LB c5'"
+    assert e.value.message == "use takes 2 words after it: write use <spell or ability> <space>, e.g. 'use LB c5'"
+    with pytest.raises(InvalidCommand) as e:
+        GAME.parse_text("fly away", 0)
+    assert e.value.message == "fly takes no words after it: write 'fly' alone"
+    with pytest.raises(InvalidCommand) as e:
+        GAME.parse_text("recruit", 0)
+    assert e.value.message == "recruit takes 1 word after it: write recruit <unit>, e.g. 'recruit RS'"
     with pytest.raises(InvalidCommand) as e:
         GAME.parse_text("shoot", 0)
     assert "e.g. 'shoot d5'" in e.value.message

@@ -136,7 +136,9 @@ def test_only_the_admin_may_abort_and_early_exports_are_redacted(game: tuple[htt
 
 def test_bad_create_requests(stack: Stack) -> None:
     with stack.client() as c:
-        assert_error(c.post("/v1/games", json={"game": "chess", "seats": ["a", "b"]}), 404, "unknown_game")
+        chess = c.post("/v1/games", json={"game": "chess", "seats": ["a", "b"]})
+        assert_error(chess, 404, "unknown_game")
+        assert "the games are dragondale, factions, " in chess.json()["error"]["message"]  # what to write instead
         assert_error(c.post("/v1/games", json={"game": "race", "seats": []}), 422, "bad_seats")
         assert_error(c.post("/v1/games", json={"game": "race", "seats": ["a"] * 7}), 422, "bad_seats")
         assert_error(c.post("/v1/games", json={"game": "race", "seats": [""]}), 422, "name_empty")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import orjson
 import pytest
 
+from rules.core import InvalidCommand
 from rules.rite import GAME
 
 
@@ -41,3 +42,14 @@ def test_notation_round_trips(text: str) -> None:
     assert GAME.format_text(c) == text
     assert GAME.parse_text(GAME.format_text(c), 1) == c
     assert GAME.parse_command(c.type, orjson.loads(orjson.dumps(dict(c.args))), 1) == c
+
+
+@pytest.mark.parametrize(("text", "code", "says"), [
+    ("summon knight", "bad_notation", "write summon <unit> <tile>, e.g. summon knight c4"),
+    ("summon knight z9", "bad_args", "at must be a tile like 'c4', not 'z9'"),  # which word was wrong
+    ("dance", "bad_notation", "no command 'dance' (one of act, breathe,"),
+])
+def test_a_misread_command_says_how_it_is_written(text: str, code: str, says: str) -> None:
+    with pytest.raises(InvalidCommand) as e:
+        GAME.parse_text(text, 0)
+    assert e.value.code == code and says in e.value.message, e.value.message
