@@ -8,6 +8,7 @@ A webhook's signing secret and a feed's key are answered once, by the request th
 
 from __future__ import annotations
 
+import html
 import time
 import uuid
 from typing import Annotated, Any, Literal
@@ -300,7 +301,7 @@ async def unsubscribe_page(token: str, request: Request) -> HTMLResponse:
     t = await run_in_threadpool(notify(request).targets.by_token, token)
     if t is None:
         return HTMLResponse(_UNSUB_PAGE.format(body="<h1>Already unsubscribed</h1><p>This link's target is gone.</p>"), 404)
-    body = (f"<h1>Stop these mails?</h1><p>boardlog will send no more notices to {masked(t.address)}.</p>"
+    body = (f"<h1>Stop these mails?</h1><p>boardlog will send no more notices to {html.escape(masked(t.address))}.</p>"
             f"<form method=post><button type=submit>Unsubscribe</button></form>")
     return HTMLResponse(_UNSUB_PAGE.format(body=body))
 
@@ -315,7 +316,7 @@ async def unsubscribe(token: str, request: Request) -> HTMLResponse:
         return HTMLResponse(_UNSUB_PAGE.format(body="<h1>Already unsubscribed</h1>"), 404)
     await run_in_threadpool(n.targets.remove, t.player, t.id)
     log.info("target.unsubscribed", player=t.player, target=t.id, channel=t.kind)
-    return HTMLResponse(_UNSUB_PAGE.format(body=f"<h1>Unsubscribed</h1><p>No more notices to {masked(t.address)}.</p>"))
+    return HTMLResponse(_UNSUB_PAGE.format(body=f"<h1>Unsubscribed</h1><p>No more notices to {html.escape(masked(t.address))}.</p>"))
 
 
 @router.post("/v1/signin-mail", status_code=202, summary="Mail a one-time sign-in link to a player's address")

@@ -10,7 +10,7 @@ from events.domain.match import Match, created_event, decide_and_fold, fold_matc
 from events.mapping.envelope import Envelope
 from events.redisstore.targets import Quiet
 from rules.core import Command, SeatInfo, get_game
-from workers.notify.channels import masked, message_id
+from workers.notify.channels import MailSettings, digest_mail, masked, message_id, notice_mail
 from workers.notify.notices import Notice, deadline_words, notices_for, step_groups
 from workers.notify.quiet import check_quiet, held_for_ms
 
@@ -149,3 +149,16 @@ def test_a_reminder_names_its_deadline_on_the_players_own_clock() -> None:
     # A notice queued before reminders carried their deadline still reads.
     old = {k: v for k, v in n.to_json().items() if k != "deadline"}
     assert Notice.from_json(old).in_zone("Europe/Paris").asked == n.asked
+
+
+def test_a_seat_name_in_a_mail_is_text_not_markup() -> None:
+    """Players choose seat names, and a notice's subject and lines hold them: in a mail's HTML
+    part a name like '<a href=…>' is shown as written, never a link (a digest's headings
+    held the subject unescaped)."""
+    name = '<a href="https://evil.example/signin">bob</a>'
+    n = Notice("g1", "rite", 9, 1, name, "turn", f"{name}: take an action", f"{name}: pass", "2026-12-03T13:00:00.000Z")
+    for msg in (notice_mail(MailSettings(), n, "bob@example.org", "http://x", "http://x/unsubscribe/t", "k"),
+                digest_mail(MailSettings(), [n, n], "bob@example.org", "http://x", "http://x/unsubscribe/t", "k")):
+        page = msg.get_body(("html",)).get_content()  # type: ignore[union-attr]
+        assert "evil.example" in page and '<a href="https://evil' not in page, page
+        assert "&lt;a href=&quot;https://evil.example/signin&quot;&gt;bob&lt;/a&gt;" in page

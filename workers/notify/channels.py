@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import html
 import logging
 import threading
 from collections.abc import Sequence
@@ -104,10 +105,11 @@ def digest_mail(cfg: MailSettings, notices: Sequence[Notice], to: str, public_ur
     msg["Auto-Submitted"] = "auto-generated"
     text = "\n\n".join("\n".join([n.subject(), *n.lines(public_url)]) for n in notices)
     msg.set_content(text + f"\n\n--\nStop these mails: {unsubscribe}\n")
-    body = "".join(f"<h3>{n.subject()}</h3>" + n.html(public_url).removeprefix("<!doctype html><html><body>")
+    # A subject holds seat names, which players choose: "<a href=…>" in one is text, not a link.
+    body = "".join(f"<h3>{html.escape(n.subject())}</h3>" + n.html(public_url).removeprefix("<!doctype html><html><body>")
                    .removesuffix("</body></html>") for n in notices)
-    msg.add_alternative(f"<!doctype html><html><body>{body}<p><a href=\"{unsubscribe}\">Stop these mails</a></p>"
-                        "</body></html>", subtype="html")
+    msg.add_alternative(f"<!doctype html><html><body>{body}<p><a href=\"{html.escape(unsubscribe, quote=True)}\">"
+                        "Stop these mails</a></p></body></html>", subtype="html")
     return msg
 
 
