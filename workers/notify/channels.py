@@ -12,6 +12,7 @@ import asyncio
 import hashlib
 import html
 import logging
+import re
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -148,6 +149,24 @@ def check_apprise(url: str) -> str | None:
     return None
 
 
+# The notice's own links, which hold none of the characters escaped (a name's may run into them)
+_URL = re.compile(r"https?://[^\s\\`*_~\[\]<>|\"']+")
+_MARKDOWN = re.compile(r"([\\`*_~\[\]<>|])")
+
+
+def markdown_text(text: str) -> str:
+    """Plain text that a Markdown service shows as written: a seat named "[sign in](https://…)"
+    is not a link, "*ann*" not emphasis. The links the notice gives stay whole (a backslash in
+    them would break them)."""
+    out, at = [], 0
+    for m in _URL.finditer(text):
+        out.append(_MARKDOWN.sub(r"\\\1", text[at:m.start()]))
+        out.append(m.group())
+        at = m.end()
+    out.append(_MARKDOWN.sub(r"\\\1", text[at:]))
+    return "".join(out)
+
+
 def send_apprise(url: str, title: str, body: str) -> None:
     import apprise
 
@@ -155,8 +174,15 @@ def send_apprise(url: str, title: str, body: str) -> None:
     sender = apprise.Apprise(asset=apprise.AppriseAsset(async_mode=False))
     if not sender.add(url):
         raise SendFailed("the Apprise URL is no longer valid")
+    # The notice is plain text, and seat names in it are whatever players chose. Said so, Apprise
+    # escapes it for a service that reads HTML (Telegram, mail), where unsaid it went in as HTML:
+    # a name's "<a href=…>" was a link, and its lines ran together. Apprise passes text to a
+    # Markdown service as it is, so for one the text is escaped here and sent as Markdown.
+    fmt = apprise.NotifyFormat.TEXT
+    if sender[0].notify_format == apprise.NotifyFormat.MARKDOWN:
+        title, body, fmt = markdown_text(title), markdown_text(body), apprise.NotifyFormat.MARKDOWN
     with apprise.LogCapture(level=logging.WARNING) as captured:
-        ok = sender.notify(title=title, body=body)
+        ok = sender.notify(title=title, body=body, body_format=fmt)
         said = captured.getvalue().strip().splitlines()
     if not ok:
         last = said[-1].split(" - ", 2)[-1] if said else "the service refused the notice"
