@@ -15,6 +15,7 @@ from service.http.auth import request_scheme
 from service.http.credentials import COOKIE, HINT, clear_session_cookies, set_hint
 from service.http.errors import ApiError
 from service.http.parts import parts
+from service.http.responses import html_page
 
 router = APIRouter()
 
@@ -36,7 +37,7 @@ _NO_SUCH_GAME = (
 
 
 async def page(name: str, request: Request) -> HTMLResponse:
-    response = HTMLResponse((PAGES / name).read_text())
+    response = html_page((PAGES / name).read_text())
     await _mend_hint(request, response)
     return response
 
@@ -66,7 +67,7 @@ async def game_page(request: Request, gid: str, name: str) -> HTMLResponse:
     try:
         await game_exists(parts(request), gid)
     except ApiError:
-        return HTMLResponse(_NO_SUCH_GAME, status_code=404)
+        return html_page(_NO_SUCH_GAME, 404)
     return await page(name, request)
 
 
@@ -106,7 +107,7 @@ async def static(name: str) -> Response:
     if not _STATIC.match(name) or not path.is_file():
         raise ApiError(404, "not_found", "no such file")
     media = "text/javascript" if name.endswith(".js") else "text/css"
-    return Response(path.read_bytes(), media_type=media)
+    return Response(path.read_bytes(), media_type=media, headers={"X-Content-Type-Options": "nosniff"})
 
 
 @router.get("/rules/{game}", include_in_schema=False)
@@ -122,4 +123,4 @@ async def content(game: str, name: str) -> Response:
     if (game, name) not in CONTENT:
         raise ApiError(404, "not_found", "no such content file")
     path = Path(rules.__file__).parent / game / "content" / name
-    return Response(path.read_bytes(), media_type="application/json")
+    return Response(path.read_bytes(), media_type="application/json", headers={"X-Content-Type-Options": "nosniff"})

@@ -187,7 +187,8 @@ async def export_text(gid: str, request: Request) -> Response:
         trailer = trailer_of(envs, None if p.keys is None else p.keys.signer, head.status)
         body = "\n".join(text_lines(envs, trailer)) + "\n"
         return Response(body.encode(), media_type="text/plain; charset=utf-8",
-                        headers={"Content-Disposition": f'attachment; filename="{gid}.txt"'})
+                        headers={"Content-Disposition": f'attachment; filename="{gid}.txt"',
+                                 "X-Content-Type-Options": "nosniff"})
 
     return await run_in_threadpool(record)
 

@@ -28,7 +28,7 @@ from service.http.errors import ApiError
 from service.http.mails import ask_confirmation, link_mail, notify, send
 from service.http.parts import parts
 from service.http.players import email_of, limited, player_json
-from service.http.responses import json_response
+from service.http.responses import html_page, json_response
 from workers.notify.channels import (
     SendFailed,
     check_apprise,
@@ -300,10 +300,10 @@ _UNSUB_PAGE = ("<!doctype html><html lang=en><meta charset=utf-8><meta name=view
 async def unsubscribe_page(token: str, request: Request) -> HTMLResponse:
     t = await run_in_threadpool(notify(request).targets.by_token, token)
     if t is None:
-        return HTMLResponse(_UNSUB_PAGE.format(body="<h1>Already unsubscribed</h1><p>This link's target is gone.</p>"), 404)
+        return html_page(_UNSUB_PAGE.format(body="<h1>Already unsubscribed</h1><p>This link's target is gone.</p>"), 404)
     body = (f"<h1>Stop these mails?</h1><p>boardlog will send no more notices to {html.escape(masked(t.address))}.</p>"
             f"<form method=post><button type=submit>Unsubscribe</button></form>")
-    return HTMLResponse(_UNSUB_PAGE.format(body=body))
+    return html_page(_UNSUB_PAGE.format(body=body))
 
 
 @router.post("/unsubscribe/{token}", summary="One-click unsubscribe (RFC 8058): removes the mail's target")
@@ -313,10 +313,10 @@ async def unsubscribe(token: str, request: Request) -> HTMLResponse:
     n = notify(request)
     t = await run_in_threadpool(n.targets.by_token, token)
     if t is None or t.kind == "atom":
-        return HTMLResponse(_UNSUB_PAGE.format(body="<h1>Already unsubscribed</h1>"), 404)
+        return html_page(_UNSUB_PAGE.format(body="<h1>Already unsubscribed</h1>"), 404)
     await run_in_threadpool(n.targets.remove, t.player, t.id)
     log.info("target.unsubscribed", player=t.player, target=t.id, channel=t.kind)
-    return HTMLResponse(_UNSUB_PAGE.format(body=f"<h1>Unsubscribed</h1><p>No more notices to {html.escape(masked(t.address))}.</p>"))
+    return html_page(_UNSUB_PAGE.format(body=f"<h1>Unsubscribed</h1><p>No more notices to {html.escape(masked(t.address))}.</p>"))
 
 
 @router.post("/v1/signin-mail", status_code=202, summary="Mail a one-time sign-in link to a player's address")

@@ -43,7 +43,8 @@ def chromium() -> Iterator[Any]:
 
 @pytest.fixture
 def new_page(chromium: Any) -> Iterator[Callable[..., Any]]:
-    """Pages in fresh contexts (own sessionStorage); any uncaught script error fails the test."""
+    """Pages in fresh contexts (own sessionStorage); any uncaught script error, or anything the
+    pages' Content-Security-Policy refuses, fails the test."""
     contexts: list[Any] = []
     errors: list[str] = []
 
@@ -53,6 +54,9 @@ def new_page(chromium: Any) -> Iterator[Callable[..., Any]]:
         contexts.append(ctx)
         page = ctx.new_page()
         page.on("pageerror", lambda e: errors.append(f"{page.url}: {e}"))
+        # The pages' Content-Security-Policy (service/http/responses.py) refusing something they do
+        page.on("console", lambda m: errors.append(f"{page.url}: {m.text}") if "Content Security Policy" in m.text
+                else None)
         return page
 
     yield make

@@ -51,7 +51,7 @@ def test_the_tab_title_counts_waiting_games_within_2_s_and_me_manages_targets(
         r = command(c, gid, tokens[0])  # ann moves: bob's turn
         assert r.status_code == 200, r.text
         moved = time.monotonic()
-        page.wait_for_function("document.title.startsWith('(1) ')", timeout=2000)
+        page.wait_for_function("() => document.title.startsWith('(1) ')", timeout=2000)
         took = time.monotonic() - moved
         assert took < 2.0, took
         assert page.title() == "(1) boardlog — me"
@@ -75,7 +75,7 @@ def test_the_tab_title_counts_waiting_games_within_2_s_and_me_manages_targets(
         expect(phone.locator("#who")).to_have_text("bob")
         phone.goto(stack.url + "/me")
         expect(phone.locator("#targets tbody tr").first).to_contain_text("This target is failing")
-        phone.wait_for_function("document.title.startsWith('(1) ')", timeout=3000)
+        phone.wait_for_function("() => document.title.startsWith('(1) ')", timeout=3000)
         assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
         phone.screenshot(path=str(shots / "me-notify-phone.png"), full_page=True)
 
@@ -126,7 +126,7 @@ def test_tabs_share_one_stream_of_the_waiting_count_and_none_polls(stack: Stack,
         for turn, tab_title in ((0, "(1) "), (1, "")):
             assert command(c, gid, tokens[turn]).status_code == 200
             for tab in (first, second):
-                tab.wait_for_function(f"(document.title.match(/^\\(\\d+\\) /) || [''])[0] === {tab_title!r}",
+                tab.wait_for_function(f"() => (document.title.match(/^\\(\\d+\\) /) || [''])[0] === {tab_title!r}",
                                       timeout=2000)
         assert streams["most"] == 1 and streams["open"] == 1, streams  # one stream for both tabs
 
@@ -134,7 +134,7 @@ def test_tabs_share_one_stream_of_the_waiting_count_and_none_polls(stack: Stack,
         opened = streams["opened"]
         first.close()
         assert command(c, gid, tokens[0]).status_code == 200
-        second.wait_for_function("document.title.startsWith('(1) ')", timeout=5000)
+        second.wait_for_function("() => document.title.startsWith('(1) ')", timeout=5000)
         # The title may come first through the game page's own stream; the lock the closed tab
         # held is released a moment later on a loaded machine. (Playwright reports requests only
         # while it is called, so the wait is its own.)

@@ -338,3 +338,38 @@ def test_replay_steps_through_the_game_and_the_audit_says_ok(stack: Stack, new_p
     expect(own.locator("#viewer")).to_contain_text("bob (seat 1)")
     expect(own.locator("#details")).to_contain_text("charm")
     assert own.url == f"{stack.url}/games/{gid}/replay?at=3"
+
+
+INLINE_SCRIPT_JS = """
+() => new Promise((done) => {
+  document.addEventListener("securitypolicyviolation", (e) => done(e.violatedDirective), { once: true });
+  const s = document.createElement("script");
+  s.textContent = "window.__ran = true";
+  document.head.append(s);
+  setTimeout(() => done(window.__ran ? "ran" : "neither ran nor was refused"), 3000);
+})
+"""
+
+
+def test_the_pages_run_no_script_but_their_own(stack: Stack, chromium: Any) -> None:
+    """Every page is served with a Content-Security-Policy: a script that reached a page as
+    markup (a name, a message) would not run, nothing is sent off the origin, and no other site
+    frames it. The pages themselves break none of it: the fixture's pages fail any test on a
+    refusal. Here, a script put into the board is refused."""
+    game = create_race(stack)
+    with stack.client() as c:
+        for path in ("/", "/signin", "/me", "/rules/rite", f"/games/{game['id']}", f"/games/{game['id']}/replay",
+                     "/games/p01-000000000000", "/unsubscribe/nosuchtoken"):
+            r = c.get(path)
+            assert "script-src 'self'" in r.headers.get("content-security-policy", ""), (path, r.headers)
+            assert "frame-ancestors 'none'" in r.headers["content-security-policy"]
+            assert r.headers.get("x-content-type-options") == "nosniff", path
+        assert c.get("/static/common.js").headers.get("x-content-type-options") == "nosniff"
+    ctx = chromium.new_context()
+    try:
+        page = ctx.new_page()
+        page.goto(f"{stack.url}/games/{game['id']}#token={game['seats'][0]['token']}")
+        expect(page.locator("#seq")).not_to_have_text("", timeout=10_000)
+        assert page.evaluate(INLINE_SCRIPT_JS) == "script-src-elem"
+    finally:
+        ctx.close()

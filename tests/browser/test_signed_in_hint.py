@@ -96,7 +96,7 @@ def test_the_hint_follows_the_session(stack: Stack, chromium: Any) -> None:
         w.asked.clear()
         w.page.reload()
         expect(w.page.locator("#games")).to_be_visible()
-        w.page.wait_for_function(f"!document.cookie.includes('{HINT}=')")
+        w.page.wait_for_function(f"() => !document.cookie.includes('{HINT}=')")
         assert w.asked, "the page holding the hint asks who is signed in"
         w.page.reload()
         expect(w.page.locator("#games")).to_be_visible()
