@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+import apprise
 import orjson
 import pytest
 
 from tests.support.receivers import Web
-from workers.notify.channels import send_apprise
+from workers.notify.channels import apprise_text, markdown_text, send_apprise
 from workers.notify.notices import Notice
 
 NAME = '<a href="https://evil.example">[sign in](https://evil.example)</a>'
@@ -47,3 +48,19 @@ def test_a_notice_to_a_markdown_service_has_no_link_of_a_players_making(web: Web
 def test_a_notice_to_a_text_service_is_the_text(web: Web) -> None:
     body = _sent(web, "text")
     assert NAME in body and "\\[" not in body and "&lt;" not in body, body
+
+
+def test_discord_reads_markdown_and_mentions_in_plain_text_too() -> None:
+    """Discord links "[x](url)" and pings the channel for "@everyone" in a webhook's plain text,
+    whatever Apprise's format: for it the text is escaped (Discord drops the backslashes),
+    mentions too, and stays text (Markdown would turn Apprise's Discord message into an embed)."""
+    services = apprise.Apprise()
+    assert services.add("discord://1234567/abcdefg") and services.add("slack://T1JJ3T3L2/A1BRTD4JD/TIiajkdnlazkcOXrIdevi7FQ")
+    discord, slack = services[0], services[1]
+    text = "@everyone [sign in](https://evil.example) *ann*: see https://h/games/p1/replay?seq=9&t=a_b"
+    _, body, fmt = apprise_text(discord, "t", text)
+    assert fmt == apprise.NotifyFormat.TEXT
+    assert body == "\\@everyone \\[sign in\\](https://evil.example) \\*ann\\*: see https://h/games/p1/replay?seq=9&t=a_b"
+    _, body, fmt = apprise_text(slack, "t", text)
+    assert fmt == apprise.NotifyFormat.MARKDOWN and body.startswith("@everyone \\[sign in\\]")
+    assert markdown_text("a_b https://h/x_y") == "a\\_b https://h/x_y"  # the notice's own links stay whole

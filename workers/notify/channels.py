@@ -149,22 +149,46 @@ def check_apprise(url: str) -> str | None:
     return None
 
 
-# The notice's own links, which hold none of the characters escaped (a name's may run into them)
-_URL = re.compile(r"https?://[^\s\\`*_~\[\]<>|\"']+")
+# The notice's own links, kept whole (a token in one may hold '_'); a bracket, quote or '@' of a
+# name written against one ends it.
+_URL = re.compile(r"https?://[^\s\\`\[\]<>|\"'@]+")
 _MARKDOWN = re.compile(r"([\\`*_~\[\]<>|])")
+_MENTIONS = re.compile(r"([\\`*_~\[\]<>|@])")
 
 
-def markdown_text(text: str) -> str:
+def markdown_text(text: str, mentions: bool = False) -> str:
     """Plain text that a Markdown service shows as written: a seat named "[sign in](https://…)"
-    is not a link, "*ann*" not emphasis. The links the notice gives stay whole (a backslash in
-    them would break them)."""
+    is not a link, "*ann*" not emphasis; with `mentions`, "@everyone" pings nobody. The links
+    the notice gives stay whole (a backslash in them would break them)."""
+    chars = _MENTIONS if mentions else _MARKDOWN
     out, at = [], 0
     for m in _URL.finditer(text):
-        out.append(_MARKDOWN.sub(r"\\\1", text[at:m.start()]))
+        out.append(chars.sub(r"\\\1", text[at:m.start()]))
         out.append(m.group())
         at = m.end()
-    out.append(_MARKDOWN.sub(r"\\\1", text[at:]))
+    out.append(chars.sub(r"\\\1", text[at:]))
     return "".join(out)
+
+
+# Services that read Markdown and mentions in plain text as well: Discord links "[x](url)" and
+# pings the channel for "@everyone" in a webhook's text, whatever Apprise's format.
+_MARKDOWN_ALWAYS = frozenset({"discord"})
+
+
+def apprise_text(service: Any, title: str, body: str) -> tuple[str, str, str]:
+    """The title, body and body format to give Apprise for this service (one of its plugins).
+    The notice is plain text, and seat names in it are whatever players chose. Said so, Apprise
+    escapes it for a service that reads HTML (Telegram, mail), where unsaid it went in as HTML:
+    a name's "<a href=…>" was a link, and its lines ran together. Apprise passes text to a
+    Markdown service as it is, so for one the text is escaped here."""
+    from apprise import NotifyFormat
+
+    if service.notify_format == NotifyFormat.MARKDOWN:
+        return markdown_text(title), markdown_text(body), NotifyFormat.MARKDOWN
+    protocols = service.secure_protocol
+    if not _MARKDOWN_ALWAYS.isdisjoint({protocols} if isinstance(protocols, str) else set(protocols or ())):
+        return markdown_text(title, mentions=True), markdown_text(body, mentions=True), NotifyFormat.TEXT
+    return title, body, NotifyFormat.TEXT
 
 
 def send_apprise(url: str, title: str, body: str) -> None:
@@ -174,13 +198,7 @@ def send_apprise(url: str, title: str, body: str) -> None:
     sender = apprise.Apprise(asset=apprise.AppriseAsset(async_mode=False))
     if not sender.add(url):
         raise SendFailed("the Apprise URL is no longer valid")
-    # The notice is plain text, and seat names in it are whatever players chose. Said so, Apprise
-    # escapes it for a service that reads HTML (Telegram, mail), where unsaid it went in as HTML:
-    # a name's "<a href=…>" was a link, and its lines ran together. Apprise passes text to a
-    # Markdown service as it is, so for one the text is escaped here and sent as Markdown.
-    fmt = apprise.NotifyFormat.TEXT
-    if sender[0].notify_format == apprise.NotifyFormat.MARKDOWN:
-        title, body, fmt = markdown_text(title), markdown_text(body), apprise.NotifyFormat.MARKDOWN
+    title, body, fmt = apprise_text(sender[0], title, body)
     with apprise.LogCapture(level=logging.WARNING) as captured:
         ok = sender.notify(title=title, body=body, body_format=fmt)
         said = captured.getvalue().strip().splitlines()
