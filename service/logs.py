@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, MutableMapping
 from typing import Any
 
 import orjson
@@ -22,6 +22,21 @@ class TransientConsumerErrors(logging.Filter):
         if record.levelno == logging.CRITICAL and str(record.msg).startswith("Consumer encountered a connection error"):
             record.levelno, record.levelname = logging.WARNING, "WARNING"
         return True
+
+
+# On a terminal, an escape sequence (ESC, CSI) or bidi control in a message would act on the
+# operator's screen, and a library's message (dramatiq's, redis-py's, Apprise's) holds text it
+# was given: an exception's words, what a remote service answered. Shown as codes; newlines and
+# tabs (a traceback's) stay. The pretty renderer prints other values as repr; JSON escapes all.
+_UNSAFE = {c: f"\\u{c:04x}" for c in (*range(0x20), 0x7F, *range(0x80, 0xA0), 0x200E, 0x200F,
+                                        *range(0x202A, 0x202F), *range(0x2066, 0x206A)) if c not in (0x09, 0x0A)}
+
+
+def terminal_safe(_logger: Any, _name: str, event: MutableMapping[str, Any]) -> MutableMapping[str, Any]:
+    message = event.get("event")
+    if isinstance(message, str):
+        event["event"] = message.translate(_UNSAFE)
+    return event
 
 
 def configure(fmt: str = "auto", level: int = logging.INFO) -> None:
@@ -44,6 +59,7 @@ def configure(fmt: str = "auto", level: int = logging.INFO) -> None:
             structlog.processors.add_log_level,
             _TIMESTAMP,
             structlog.processors.format_exc_info,
+            *([terminal_safe] if pretty else []),
             renderer,
         ],
         wrapper_class=structlog.make_filtering_bound_logger(level),
@@ -57,6 +73,7 @@ def configure(fmt: str = "auto", level: int = logging.INFO) -> None:
         processors=[
             structlog.stdlib.ProcessorFormatter.remove_processors_meta,
             structlog.processors.format_exc_info,
+            *([terminal_safe] if pretty else []),
             text_renderer,
         ],
     ))
