@@ -4,7 +4,6 @@ files or text, one record or many (with a progress bar and a summary table), off
 from __future__ import annotations
 
 import json
-import unicodedata
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -23,13 +22,7 @@ from events.mapping.export import read_record
 from events.mapping.signing import key_id, public_key
 from events.redisstore.keys import partition_of
 from events.redisstore.store import EventStore
-
-
-def shown(value: object) -> str:
-    """Text from a record or a file name as the terminal may print it: a record is anyone's
-    file, and an escape sequence (ESC, CSI) or a bidi control in its game id would recolour,
-    move or reorder what the auditor reads. Each such character is printed as its code."""
-    return "".join(f"\\u{ord(c):04x}" if unicodedata.category(c) in ("Cc", "Cf") else c for c in str(value))
+from service.logs import printable
 
 
 class BadInput(ValueError):
@@ -117,6 +110,8 @@ def judge_file(path: Path, keys: dict[str, bytes], receipts: Sequence[dict[str, 
 def run_audit(files: Sequence[Path], keys: dict[str, bytes], receipts: Sequence[dict[str, Any]],
               as_json: bool, console: Console) -> int:
     """Audit every file; exit 0 only when every one is verified (and every receipt was used)."""
+    # A record is anyone's file: its game id and words, and a file's name, print as text (printable,
+    # Text), never as escape sequences or Rich markup.
     results: list[tuple[Path, Judgement]] = []
     games: set[str | None] = set()
     many = len(files) > 1
@@ -124,7 +119,7 @@ def run_audit(files: Sequence[Path], keys: dict[str, bytes], receipts: Sequence[
                   TimeRemainingColumn(), console=console, transient=True, disable=not many or as_json) as bar:
         task = bar.add_task("", total=len(files))
         for path in files:
-            bar.update(task, description=shown(path.name))
+            bar.update(task, description=printable(path.name))
             j = judge_file(path, keys, receipts)
             games.add(j.game)
             results.append((path, j))
@@ -135,7 +130,7 @@ def run_audit(files: Sequence[Path], keys: dict[str, bytes], receipts: Sequence[
             console.print(json.dumps({"file": str(path), **j.to_json()}), markup=False, highlight=False,
                           soft_wrap=True)
     elif not many:
-        console.print(shown(results[0][1].line()), markup=False, highlight=False, soft_wrap=True)
+        console.print(printable(results[0][1].line()), markup=False, highlight=False, soft_wrap=True)
     else:
         table = Table(title=f"{len(files)} records")
         table.add_column("file", overflow="fold")
@@ -146,13 +141,13 @@ def run_audit(files: Sequence[Path], keys: dict[str, bytes], receipts: Sequence[
         colours = {"verified": "green", "unverifiable": "yellow", "failed": "red"}
         for path, j in results:
             # Text, not markup: a file named "[green]…" or a record's game id prints as it is.
-            table.add_row(Text(shown(path.name)), Text(shown(j.game or "?")), f"[{colours[j.verdict]}]{j.verdict}[/]",
-                          f"{j.events:,}", Text(shown(j.short())))
+            table.add_row(Text(printable(path.name)), Text(printable(j.game or "?")), f"[{colours[j.verdict]}]{j.verdict}[/]",
+                          f"{j.events:,}", Text(printable(j.short())))
         console.print(table)
         counts = {v: sum(j.verdict == v for _, j in results) for v in colours}
         console.print(", ".join(f"{n} {v}" for v, n in counts.items()), highlight=False)
     for r in unused:
-        console.print(shown(f"the receipt for game {r.get('game')!r} seq {r.get('seq')!r} matches none of the records "
+        console.print(printable(f"the receipt for game {r.get('game')!r} seq {r.get('seq')!r} matches none of the records "
                             "given"),
                       markup=False, highlight=False)
     return 0 if all(j.verified for _, j in results) and not unused else 1

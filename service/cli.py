@@ -248,8 +248,9 @@ def import_(
                                              "(never one that failed)")] = False,
 ) -> None:
     """Load an audited record into this deployment, for replay (no seat can play it here)."""
-    from service.auditing import BadInput, import_record, read_keys, shown
+    from service.auditing import BadInput, import_record, read_keys
     from service.bootstrap import build
+    from service.logs import printable
 
     parts = build(_settings())
     try:
@@ -261,7 +262,7 @@ def import_(
         typer.echo(f"no such file: {file}", err=True)
         raise typer.Exit(2)
     code, message = import_record(parts.store, file, keys, unverified)
-    typer.echo(shown(message), err=code != 0)  # it names the record's game id: anyone's text
+    typer.echo(printable(message), err=code != 0)  # it names the record's game id: anyone's text
     raise typer.Exit(code)
 
 

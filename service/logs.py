@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import sys
+import unicodedata
 from collections.abc import Callable, MutableMapping
 from typing import Any
 
@@ -24,18 +25,21 @@ class TransientConsumerErrors(logging.Filter):
         return True
 
 
-# On a terminal, an escape sequence (ESC, CSI) or bidi control in a message would act on the
-# operator's screen, and a library's message (dramatiq's, redis-py's, Apprise's) holds text it
-# was given: an exception's words, what a remote service answered. Shown as codes; newlines and
-# tabs (a traceback's) stay. The pretty renderer prints other values as repr; JSON escapes all.
-_UNSAFE = {c: f"\\u{c:04x}" for c in (*range(0x20), 0x7F, *range(0x80, 0xA0), 0x200E, 0x200F,
-                                        *range(0x202A, 0x202F), *range(0x2066, 0x206A)) if c not in (0x09, 0x0A)}
+def printable(text: object, keep: str = "") -> str:
+    """`text` as a terminal may print it: each control or format character (ESC and so CSI, a
+    bidi override, a zero-width space) as its code, for one would recolour, move or reorder what
+    follows; those in `keep` stay as they are."""
+    return "".join(f"\\u{ord(c):04x}" if c not in keep and unicodedata.category(c) in ("Cc", "Cf") else c
+                   for c in str(text))
 
 
 def terminal_safe(_logger: Any, _name: str, event: MutableMapping[str, Any]) -> MutableMapping[str, Any]:
+    """A message on a terminal, printable: a library's message (dramatiq's, redis-py's, Apprise's)
+    holds text it was given, such as a remote service's answer. A traceback keeps its lines and
+    tabs; the pretty renderer prints other values as repr, and JSON escapes all."""
     message = event.get("event")
     if isinstance(message, str):
-        event["event"] = message.translate(_UNSAFE)
+        event["event"] = printable(message, keep="\t\n")
     return event
 
 
