@@ -15,7 +15,7 @@ from service.http.auth import request_scheme
 from service.http.credentials import COOKIE, HINT, clear_session_cookies, set_hint
 from service.http.errors import ApiError
 from service.http.parts import parts
-from service.http.responses import html_page
+from service.http.responses import NOSNIFF, html_page
 
 router = APIRouter()
 
@@ -107,7 +107,7 @@ async def static(name: str) -> Response:
     if not _STATIC.match(name) or not path.is_file():
         raise ApiError(404, "not_found", "no such file")
     media = "text/javascript" if name.endswith(".js") else "text/css"
-    return Response(path.read_bytes(), media_type=media, headers={"X-Content-Type-Options": "nosniff"})
+    return Response(path.read_bytes(), media_type=media, headers=NOSNIFF)
 
 
 @router.get("/rules/{game}", include_in_schema=False)
@@ -123,4 +123,4 @@ async def content(game: str, name: str) -> Response:
     if (game, name) not in CONTENT:
         raise ApiError(404, "not_found", "no such content file")
     path = Path(rules.__file__).parent / game / "content" / name
-    return Response(path.read_bytes(), media_type="application/json", headers={"X-Content-Type-Options": "nosniff"})
+    return Response(path.read_bytes(), media_type="application/json", headers=NOSNIFF)

@@ -29,7 +29,7 @@ from service.http.errors import ApiError
 from service.http.freshness import MIN_SEQ_DOC, at_least
 from service.http.games import summary_frame
 from service.http.parts import parts
-from service.http.responses import json_response
+from service.http.responses import NOSNIFF, json_response
 from service.http.streams import WatchStream, refused
 from service.matches import Principal
 
@@ -187,8 +187,7 @@ async def export_text(gid: str, request: Request) -> Response:
         trailer = trailer_of(envs, None if p.keys is None else p.keys.signer, head.status)
         body = "\n".join(text_lines(envs, trailer)) + "\n"
         return Response(body.encode(), media_type="text/plain; charset=utf-8",
-                        headers={"Content-Disposition": f'attachment; filename="{gid}.txt"',
-                                 "X-Content-Type-Options": "nosniff"})
+                        headers={"Content-Disposition": f'attachment; filename="{gid}.txt"', **NOSNIFF})
 
     return await run_in_threadpool(record)
 

@@ -18,11 +18,13 @@ def json_response(body: Any, status: int = 200, headers: dict[str, str] | None =
 # address: should any of it ever reach the page as markup, it runs no script and sends nothing
 # off this origin, and no other site frames a page to click Resign under a decoy. Scripts come
 # only from /static (none inline); styles may be inline (style attributes the drawing sets).
+# A file is what its type says, never sniffed into a page (the scripts, styles, content, records).
+NOSNIFF = {"X-Content-Type-Options": "nosniff"}
 SECURITY_HEADERS = {
+    **NOSNIFF,
     "Content-Security-Policy": "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
                                "img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; "
                                "form-action 'self'; frame-ancestors 'none'",
-    "X-Content-Type-Options": "nosniff",
 }
 
 

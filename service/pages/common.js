@@ -568,9 +568,10 @@ const BL = (() => {
       // Where it would reach up into the id line, or into the row of tokens the square holds (a
       // 4-player Factions board on a phone: 11 px text in 29 px squares), it is left out: the
       // mark beside the id and the legend say what the square is, its tooltip and a tap name it.
-      const written = L.kind === "grid" && name && bottom - (nameLines(name, nameFs, shapeW) === 2 ? 1.9 : 0.8) * nameFs
-        < top + idFs * 0.25 + (pieces.length ? pieceFs + 8 : 0) ? "" : name;
-      const nameY = bottom - (L.kind === "grid" ? (nameLines(written, nameFs, shapeW) === 2 ? nameFs * 0.55 : 0) : L.kind === "areas" && cell.hideId ? nameFs * 0.5 : nameFs * 0.2);
+      const lines = nameLines(name, nameFs, shapeW);
+      const crowded = L.kind === "grid" && bottom - (lines === 2 ? 1.9 : 0.8) * nameFs < top + idFs * 0.25 + (pieces.length ? pieceFs + 8 : 0);
+      const written = crowded ? "" : name;
+      const nameY = bottom - (L.kind === "grid" ? (lines === 2 ? nameFs * 0.55 : 0) : L.kind === "areas" && cell.hideId ? nameFs * 0.5 : nameFs * 0.2);
       if (written) g.append(fitText(c.cx, nameY, written, nameFs, shapeW, { class: "cell-label", fill: ink }));
       // A grid square holds one row of tokens between its id and name; a taller span, more.
       let rows = L.kind === "areas" ? 3 : L.kind === "grid" ? Math.max(1, Math.floor((bottom - (written ? nameFs : 0) - top - 4) / (pieceFs + 8))) : 2;
@@ -580,7 +581,6 @@ const BL = (() => {
         // Between the id line and the name, in as many rows as fit there (a camp of seven units
         // drew its third row over its name); the rest go in the last token's "+n".
         const idBottom = top + idFs * 0.25;
-        const lines = nameLines(name, nameFs, shapeW);
         const nameTop = !name ? bottom : bottom - nameFs * 0.2 - (lines === 2 ? nameFs * 0.55 : 0) - nameFs * 0.75;
         const room = nameTop - idBottom - 4; // 2 units clear of each line
         rows = Math.max(1, Math.min(rows, Math.floor((room + 2) / (pieceFs + AREA_PAD + 2))));

@@ -151,7 +151,7 @@ def check_apprise(url: str) -> str | None:
 
 # The notice's own links, kept whole (a token in one may hold '_'); a bracket, quote or '@' of a
 # name written against one ends it.
-_URL = re.compile(r"https?://[^\s\\`\[\]<>|\"'@]+")
+_URL = re.compile(r"(https?://[^\s\\`\[\]<>|\"'@]+)")  # a group: split keeps the links
 _MARKDOWN = re.compile(r"([\\`*_~\[\]<>|])")
 _MENTIONS = re.compile(r"([\\`*_~\[\]<>|@])")
 
@@ -161,13 +161,8 @@ def markdown_text(text: str, mentions: bool = False) -> str:
     is not a link, "*ann*" not emphasis; with `mentions`, "@everyone" pings nobody. The links
     the notice gives stay whole (a backslash in them would break them)."""
     chars = _MENTIONS if mentions else _MARKDOWN
-    out, at = [], 0
-    for m in _URL.finditer(text):
-        out.append(chars.sub(r"\\\1", text[at:m.start()]))
-        out.append(m.group())
-        at = m.end()
-    out.append(chars.sub(r"\\\1", text[at:]))
-    return "".join(out)
+    # split's odd parts are the links
+    return "".join(part if i % 2 else chars.sub(r"\\\1", part) for i, part in enumerate(_URL.split(text)))
 
 
 # Services that read Markdown and mentions in plain text as well: Discord links "[x](url)" and
