@@ -14,6 +14,7 @@ import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import httpx
 import pytest
@@ -22,6 +23,9 @@ import redis
 from events.redisstore.store import EventStore
 from rules import catalog
 from service.embedded import EmbeddedRedis, free_port
+
+if TYPE_CHECKING:
+    from tests.support.receivers import Web
 
 ROOT = Path(__file__).resolve().parent.parent
 TEST_DATA = Path(tempfile.gettempdir()) / "boardlog-test-data"  # child_env's data directories
@@ -261,3 +265,13 @@ def wait_for(predicate: object, timeout: float = 10.0, interval: float = 0.05) -
             return
         time.sleep(interval)
     raise AssertionError("condition not met in time")
+
+
+@pytest.fixture(scope="module")
+def web() -> Iterator[Web]:
+    """A local HTTP receiver keeping every POST (webhooks, Apprise's json://), one per module."""
+    from tests.support.receivers import Web  # here: aiosmtpd only for the tests that use one
+
+    w = Web().start()
+    yield w
+    w.stop()

@@ -3,24 +3,14 @@ players chose, and the notice is plain text (a real Apprise, a local HTTP receiv
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import apprise
 import orjson
-import pytest
 
 from tests.support.receivers import Web
 from workers.notify.channels import apprise_text, markdown_text, send_apprise
 from workers.notify.notices import Notice
 
 NAME = '<a href="https://evil.example">[sign in](https://evil.example)</a>'
-
-
-@pytest.fixture(scope="module")
-def web() -> Iterator[Web]:
-    w = Web().start()
-    yield w
-    w.stop()
 
 
 def _sent(web: Web, fmt: str) -> str:

@@ -31,13 +31,6 @@ TIMED_OUT = "boardlog.TurnTimedOut"
 
 
 @pytest.fixture(scope="module")
-def web() -> Iterator[Web]:
-    w = Web().start()
-    yield w
-    w.stop()
-
-
-@pytest.fixture(scope="module")
 def dstack(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Stack, EventStore]]:
     ns = f"t{uuid.uuid4().hex[:12]}"
     env = child_env(redis_url, ns, BOARDLOG_CLOCK_MIN_SECONDS="1", BOARDLOG_PLAYERS_PER_MINUTE="0",

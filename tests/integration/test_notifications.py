@@ -50,13 +50,6 @@ def mailbox() -> Iterator[MailBox]:
 
 
 @pytest.fixture(scope="module")
-def web() -> Iterator[Web]:
-    w = Web().start()
-    yield w
-    w.stop()
-
-
-@pytest.fixture(scope="module")
 def nstack(redis_url: str, mailbox: MailBox, web: Web, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     ns = f"t{uuid.uuid4().hex[:12]}"
     env = child_env(redis_url, ns, BOARDLOG_SMTP_HOST="127.0.0.1", BOARDLOG_SMTP_PORT=str(mailbox.port),
