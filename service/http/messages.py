@@ -18,6 +18,7 @@ from service.http.body import json_body
 from service.http.commands import submit, within_talk_limit
 from service.http.credentials import bearer_token, has_session_cookie
 from service.http.errors import ApiError
+from service.http.moves import kept_lists
 from service.http.parts import parts
 from service.http.responses import json_response
 
@@ -62,7 +63,8 @@ async def post_message(gid: str, request: Request) -> Response:
 @router.get("/v1/games/{gid}/messages", summary="The game's table talk (public)")
 async def messages(gid: str, request: Request) -> Response:
     """Every message, oldest first (the last 500; `?after=<seq>`: those after that seq). A hidden
-    message shows as hidden by the admin, its text to the admin only."""
+    message shows as hidden by the admin, its text to the admin only. A message sent with a move
+    has `on`, the seq of that command's acceptance, and `move`, its number in the move list."""
     p = parts(request)
     await game_exists(p, gid)
     who = await principal(p, request, gid)
@@ -70,14 +72,21 @@ async def messages(gid: str, request: Request) -> Response:
     if not raw.isdigit() or len(raw) > 18:
         raise ApiError(422, "bad_seq", "'after' is a seq (a whole number from 0)")
     after = int(raw)
+    lists = kept_lists(request)
 
     def listed() -> dict[str, Any]:
         match = p.cache.refresh(gid).match
         names = [s.name for s in match.seats]
         rows = [{"seq": m.seq, "seat": m.seat, "who": names[m.seat] if 0 <= m.seat < len(names) else None,
-                 "text": m.text if not m.hidden or who.admin else None, "at": m.at, "on": m.on,
+                 "text": m.text if not m.hidden or who.admin else None, "at": m.at, "on": m.on, "move": None,
                  "hidden": "hidden by the admin" if m.hidden else None}
                 for m in talk_of(match).messages if m.seq > after][-MAX_LISTED:]
+        if any(r["on"] is not None for r in rows):
+            # The move list's own number for the move a message came with, whatever its page:
+            # the viewer's list is the one its board keeps, so this is one command's events.
+            number = {e["seq_from"]: e["move"] for e in lists.current(p.store, gid, who).entries() if e.get("move")}
+            for r in rows:
+                r["move"] = number.get(r["on"])
         muted = None if who.seat is None else SeatPrivate(p.store, links=False).muted(gid, who.seat)
         return {"seq": match.seq, "messages": rows, "muted": muted}
 

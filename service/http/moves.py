@@ -56,7 +56,7 @@ async def moves(gid: str, request: Request) -> Response:
     if not 1 <= limit <= MAX_LIMIT:
         raise ApiError(422, "bad_page", f"'limit' is from 1 to {MAX_LIMIT}")
     full = _full(q.get("full"))
-    lists = _kept(request)
+    lists = kept_lists(request)
     return await run_in_threadpool(lambda: _moves_page(lists, p.store, gid, who, before, limit, full))
 
 
@@ -88,7 +88,8 @@ class MoveLists:
         return moves
 
 
-def _kept(request: Request) -> MoveLists:
+def kept_lists(request: Request) -> MoveLists:
+    """The API process's kept move lists (one set, made on first use)."""
     state = request.app.state
     lists = getattr(state, "move_lists", None)
     if not isinstance(lists, MoveLists):
@@ -168,7 +169,7 @@ async def replay_step_of(gid: str, request: Request) -> Response:
         except ValueError:
             raise ApiError(422, "bad_seq", f"'seq' is a seq number, not {q['seq'][:20]!r}") from None
     await within_limit(p, request, who, "replays")
-    lists = _kept(request)
+    lists = kept_lists(request)
     return await run_in_threadpool(lambda: _step(lists, p.store, gid, who, step, full, sub))
 
 

@@ -495,7 +495,7 @@
     renderControls();
     renderLog();
     renderMoves();
-    if (window.BLTalk) BLTalk.update({ gid, token: S.token, role: S.role, seat: S.seat, summary: S.summary, moves: S.moves }); // talk.js
+    if (window.BLTalk) BLTalk.update({ gid, token: S.token, role: S.role, seat: S.seat, summary: S.summary }); // talk.js
     if (window.BLConduct) BLConduct.update({ gid, role: S.role, seat: S.seat, summary: S.summary, moves: S.moves, send }); // conduct.js
   }
 

@@ -19,11 +19,9 @@ window.BLTalk = (() => {
     return isNaN(d) ? "" : d.toLocaleString([], { dateStyle: "short", timeStyle: "short" });
   }
 
-  /* The move a message came with (`on`: its CommandAccepted's seq), as the move list numbers
-     it; the board holds the latest page of the list, so an older one is "a move". */
-  function moveOf(on) {
-    const e = BL.moveAt(T.moves, on);
-    return e ? `move ${e.move}` : "a move";
+  /* The move a message came with, numbered as the move list numbers it (the API's `move`). */
+  function moveOf(m) {
+    return Number.isInteger(m.move) ? `move ${m.move}` : "a move";
   }
 
   function render() {
@@ -38,7 +36,7 @@ window.BLTalk = (() => {
       const hidden = m.hidden !== null && m.hidden !== undefined;
       const item = el("li", { class: "talk-item" + (hidden ? " talk-hidden" : ""), "data-seq": m.seq },
         el("span", { class: "talk-who" }, m.who || `seat ${m.seat}`),
-        el("span", { class: "talk-at muted" }, when(m.at), m.on ? ` · with ${moveOf(m.on)}` : ""),
+        el("span", { class: "talk-at muted" }, when(m.at), m.on ? ` · with ${moveOf(m)}` : ""),
         el("div", { class: "talk-text" }, hidden && m.text === null ? `(${m.hidden})` : m.text));
       if (hidden && m.text !== null) item.append(el("div", { class: "talk-note muted" }, `(${m.hidden}: only you, the admin, see it)`));
       if (T.role === "admin" && !hidden) {
@@ -196,20 +194,15 @@ window.BLTalk = (() => {
   };
 
   /* After each render of the board page: who is viewing, and the game's seq and status. */
-  function update({ gid, token, role, seat, summary, moves }) {
+  function update({ gid, token, role, seat, summary }) {
     wire();
-    const numbered = (moves || []).length !== (T.moves || []).length;
-    T.moves = moves || [];
     const who = `${role}:${seat}:${token || ""}`;
     const changed = who !== `${T.role}:${T.seat}:${T.token || ""}`;
     T.gid = gid; T.token = token; T.role = role; T.seat = seat;
     $("queue").classList.toggle("hidden", role !== "seat" || !summary || summary.status !== "active");
     if (summary) $("queue-example").textContent = QUEUE_EXAMPLES[summary.game] || "if <their move> then <your answer>";
     const seq = summary ? summary.seq : -1;
-    if (!changed && seq === T.seq) {
-      if (numbered) render(); // the move list caught up with a message's move
-      return;
-    }
+    if (!changed && seq === T.seq) return;
     T.seq = seq;
     (changed ? reloadMessages() : loadMessages()).catch((e) => error($("talk-msg"), e));
     if (role === "seat" && summary && summary.status === "active") loadQueue().catch((e) => error($("queue-msg"), e));

@@ -122,6 +122,27 @@ def test_a_comment_follows_its_command(stack: Stack) -> None:
         assert (r.status_code, r.json()["error"]["code"]) == (422, "message_too_long")
 
 
+def test_a_comment_names_its_move_long_after_it(stack: Stack) -> None:
+    """The board keeps the newest page of the move list (40); a message on an older move is still
+    numbered, by the API, as the move list numbers that move."""
+    with stack.client() as c:
+        gid, tokens, _ = new_race(c)
+        assert command(c, gid, tokens[0]).status_code == 200
+        r = c.post(f"/v1/games/{gid}/commands?wait=1", headers=bearer(tokens[1]),
+                   json={"id": "early", "type": "race.roll", "args": {}, "comment": "an early one"})
+        assert r.status_code == 200, r.text
+        on = r.json()["seq"][0]
+        for k in range(60):
+            assert command(c, gid, tokens[k % 2]).status_code == 200
+        assert _post(c, gid, tokens[0], "a plain one").status_code == 200
+        moves = c.get(f"/v1/games/{gid}/moves", params={"limit": 500}).json()["entries"]
+        [entry] = [e for e in moves if e["seq_from"] == on]
+        assert entry["move"] == 2 and len(moves) >= 62
+        for token in (None, tokens[0], tokens[1]):
+            listed = c.get(f"/v1/games/{gid}/messages", headers=bearer(token) if token else {}).json()["messages"]
+            assert [(m["text"], m["on"], m["move"]) for m in listed] == [("an early one", on, 2), ("a plain one", None, None)]
+
+
 def test_a_flood_of_messages_is_refused_with_retry_after(stack: Stack) -> None:
     """BOARDLOG_MESSAGES_PER_MINUTE (20) a seat and game: 45 posts at once cross at most one
     minute's boundary, so at most 40 are taken, and the rest answer 429 with Retry-After."""
