@@ -365,13 +365,13 @@ const BL = (() => {
   }
 
   /* Tokens for the pieces of one cell, in up to `maxRows` rows inside a box centred on
-   * (cx, cy). A piece is {label, owner, title, fill, ink, square, dashed, ghost, count}; when
+   * (cx, cy) (`above`: the box's bottom edge there). A piece is {label, owner, title, fill, ink, square, dashed, ghost, count}; when
    * they do not all fit, the last token says how many more there are (every piece is still
    * listed in the cell's tooltip). */
   // An area's tokens are a little flatter than a tile's: three rows fit between its id and name.
   const AREA_PAD = 4;
 
-  function pieceTokens(pieces, cx, cy, width, names, maxRows = 2, fs = 11, pad = 6) {
+  function pieceTokens(pieces, cx, cy, width, names, maxRows = 2, fs = 11, pad = 6, above = false) {
     const g = svg("g", { class: "pieces" });
     if (!pieces || !pieces.length) return g;
     const h = fs + pad, gap = 2, charW = CHAR_W * fs;
@@ -402,7 +402,8 @@ const BL = (() => {
       const count = items.length - shown.reduce((a, r) => a + r.length, 0);
       last.push({ more: true, label: `+${count}`, w: moreW });
     }
-    let y = cy - (shown.length * h + (shown.length - 1) * gap) / 2;
+    const height = shown.length * h + (shown.length - 1) * gap;
+    let y = above ? cy - height : cy - height / 2;
     for (const row of shown) {
       const rw = row.reduce((a, it) => a + it.w, 0) + gap * (row.length - 1);
       let x = cx - rw / 2;
@@ -571,13 +572,30 @@ const BL = (() => {
       const lines = nameLines(name, nameFs, shapeW);
       const crowded = L.kind === "grid" && bottom - (lines === 2 ? 1.9 : 0.8) * nameFs < top + idFs * 0.25 + (pieces.length ? pieceFs + 8 : 0);
       const written = crowded ? "" : name;
-      const nameY = bottom - (L.kind === "grid" ? (lines === 2 ? nameFs * 0.55 : 0) : L.kind === "areas" && cell.hideId ? nameFs * 0.5 : nameFs * 0.2);
+      const bare = L.kind === "areas" && cell.hideId && !cell.mark; // a phone's area: no id line
+      let nameY = bottom - (L.kind === "grid" ? (lines === 2 ? nameFs * 0.55 : 0) : nameFs * 0.2);
+      // A phone's area holds the name (often two lines at 11 px) and a row of tokens above it in
+      // a circle about 48 px across: the name goes as low as the circle leaves it room (its last
+      // line's descent at 0.8 of the radius, a one-line name's at 0.6, where the circle is
+      // wider), the tokens between it and the top. With no tokens, the name is centred.
+      const R = L.radius;
+      if (bare) nameY = !pieces.length ? c.cy + nameFs * 0.36 : lines === 2 ? c.cy + R * 0.8 - nameFs * 0.78 : c.cy + R * 0.6 - nameFs * 0.23;
       if (written) g.append(fitText(c.cx, nameY, written, nameFs, shapeW, { class: "cell-label", fill: ink }));
       // A grid square holds one row of tokens between its id and name; a taller span, more.
       let rows = L.kind === "areas" ? 3 : L.kind === "grid" ? Math.max(1, Math.floor((bottom - (written ? nameFs : 0) - top - 4) / (pieceFs + 8))) : 2;
-      // Areas without an id line: the pieces up, the name (often two lines) down.
-      let pieceY = c.cy + (L.kind === "areas" && cell.hideId ? -L.radius * 0.28 : L.kind === "grid" ? 1 : 0);
-      if (L.kind === "areas" && !cell.hideId) {
+      let pieceY = c.cy + (L.kind === "grid" ? 1 : 0);
+      let pieceW = shapeW;
+      if (bare && pieces.length) {
+        // The drawn name's top (a text's box reaches 0.93 of its size above the baseline), and
+        // the rows of tokens that fit between it and 0.88 of the radius above the centre.
+        const nameTop = nameY - (lines === 2 ? nameFs * 0.55 : 0) - nameFs * 0.93 - 2;
+        const high = c.cy - R * 0.88;
+        const h = pieceFs + AREA_PAD;
+        rows = Math.max(1, Math.min(3, Math.floor((nameTop - high + 2) / (h + 2))));
+        pieceY = nameTop;
+        // As wide as the circle is at the middle of the row above the name.
+        pieceW = 2 * Math.sqrt(Math.max(0, R * R - (nameTop - h / 2 - c.cy) ** 2)) - 6;
+      } else if (L.kind === "areas" && !cell.hideId) {
         // Between the id line and the name, in as many rows as fit there (a camp of seven units
         // drew its third row over its name); the rest go in the last token's "+n".
         const idBottom = top + idFs * 0.25;
@@ -586,7 +604,7 @@ const BL = (() => {
         rows = Math.max(1, Math.min(rows, Math.floor((room + 2) / (pieceFs + AREA_PAD + 2))));
         pieceY = (idBottom + nameTop) / 2;
       }
-      g.append(pieceTokens(pieces, c.cx, pieceY, shapeW, names, rows, pieceFs, L.kind === "areas" ? AREA_PAD : 6));
+      g.append(pieceTokens(pieces, c.cx, pieceY, pieceW, names, rows, pieceFs, L.kind === "areas" ? AREA_PAD : 6, bare));
       const step = chosen.indexOf(id);
       if (step >= 0) {
         const bx = c.cx + c.hw - half * 0.45, by = c.cy - c.hh + half * 0.45;

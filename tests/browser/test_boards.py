@@ -200,6 +200,7 @@ def test_both_seats_play_by_clicking(stack: Stack, new_page: Any, shots: Path, g
                 assert phone.evaluate(FIRST_COMMAND_VISIBLE_JS) == "ok"
                 assert phone.evaluate(BOARD_LEFT_IN_VIEW_JS) == "ok"
                 assert phone.evaluate(TEXT_OVER_TEXT_JS) == []
+                assert phone.evaluate(TOKENS_OVER_TEXT_JS) == []
                 phone.screenshot(path=str(shots / f"board-{game_name}-phone.png"))
                 phone_checked = True
             # The game's own drawing (board-<game>.js) drew this board, not the plain fallback.
@@ -415,7 +416,9 @@ TEXT_OVER_TEXT_JS = """
 def test_dragon_dale_tokens_leave_each_territorys_name_readable(stack: Stack, new_page: Any, shots: Path,
                                                                seats: int) -> None:
     """A camp holds a tribe's six or seven units at the start: its tokens stay between its id
-    and its name (in the rows that fit, the rest in a "+n" token) instead of over them."""
+    and its name (in the rows that fit, the rest in a "+n" token) instead of over them. On a
+    phone, where an area has no id line and its name two lines at 11 px, every territory's tokens
+    (a tribe's, a tree, a rune stone, the Dragon) stay above its name."""
     with stack.client() as c:
         r = c.post("/v1/games", json={"game": "dragondale", "seats": ["ann", "bob", "cy", "di"][:seats], "options": {}})
         assert r.status_code == 201, r.text
@@ -427,6 +430,13 @@ def test_dragon_dale_tokens_leave_each_territorys_name_readable(stack: Stack, ne
     assert page.evaluate(OUTSIDE_CELL_JS) == []  # a camp's wide token and its "+n" stay inside it
     assert page.evaluate(TEXT_OVER_TEXT_JS) == []
     page.locator("#board").screenshot(path=str(shots / f"board-dragondale-{seats}-camps.png"))
+    phone = open_seat(new_page, stack, game, 1, PHONE)
+    expect(phone.locator('#board svg.board g.cell[data-id^="camp"] .piece').first).to_be_visible()
+    assert phone.locator("#board svg.board g.cell .pieces .piece").count() >= seats + 3  # camps, trees, stones
+    assert phone.evaluate(TOKENS_OVER_TEXT_JS) == []
+    assert phone.evaluate(OUTSIDE_CELL_JS) == []
+    assert phone.evaluate(TEXT_OVER_TEXT_JS) == []
+    phone.locator("#board").screenshot(path=str(shots / f"board-dragondale-{seats}-camps-phone.png"))
 
 
 # Tokens and names of a cell drawn outside its own shape (drawn boxes, in the SVG's units).
