@@ -111,6 +111,18 @@ class InvalidCommand(ValueError):
         self.message = message
 
 
+class UnknownOptions(InvalidCommand):
+    """Options a game's set-up does not take: the message names the ones it does (`known`), so
+    a caller adding options of its own (the platform's) can name those too."""
+
+    def __init__(self, extra: Iterable[str], known: Iterable[str]) -> None:
+        self.extra = sorted(extra)
+        self.known = sorted(known)
+        words = ", ".join(repr(k) for k in self.extra)
+        super().__init__("bad_options", f"unknown option{'s' if len(self.extra) > 1 else ''} {words}: "
+                         f"the game's options are {', '.join(self.known)}")
+
+
 class IllegalCommand(ValueError):
     """The rules refused a well-formed command; `code` is stable, `message` is for people."""
 

@@ -16,7 +16,7 @@ from events.domain.platform.base import split_options
 from events.mapping.chain import genesis, seal
 from events.redisstore.keys import new_game_id
 from events.redisstore.store import EventStore
-from rules.core import Game, InvalidCommand, Rng, SeatInfo, get_game
+from rules.core import Game, InvalidCommand, Rng, SeatInfo, UnknownOptions, get_game
 
 MAX_ENTROPY = 256
 
@@ -94,9 +94,7 @@ def create_match(store: EventStore, body: Mapping[str, Any],
     options = body.get("options", {})
     if not isinstance(options, dict):
         raise InvalidCommand("bad_options", "'options' must be an object")
-    extra = set(body) - {"game", "seats", "options", "referee"}
-    if extra:
-        raise InvalidCommand("bad_request", f"unknown fields: {sorted(extra)}")
+    unknown_fields(body, {"game", "seats", "options", "referee"})
     referee = referee_player[1] if referee_player is not None else referee_of(body.get("referee"))
     if referee is not None:
         require_distinct([*(s.name for s in seats), referee])
@@ -133,7 +131,10 @@ def store_match(
     entropy, `at` is given), so an open table's start, run twice after a crash, stores the
     game once: the second append finds seq 1 taken and writes nothing."""
     own, platform = split_options(options, PLATFORM_OPTIONS)
-    events = created_event(gid, game, seats, own, seed, entropy, referee, platform)
+    try:
+        events = created_event(gid, game, seats, own, seed, entropy, referee, platform)
+    except UnknownOptions as err:
+        raise _with_platform(err) from None
     envelopes = seal(gid, 1, genesis(gid), events, None, at)
     status = fold_match(events, gid).status
     store.create(gid, envelopes, status, seed, auth, at)
@@ -144,7 +145,27 @@ def check_setup(game: Game, options: Mapping[str, Any], seats: int) -> None:
     """Refuse options the game's set-up refuses, before a table waits days for its players:
     the set-up is run once on a throwaway seed (its events are dropped)."""
     own, _ = split_options(options, PLATFORM_OPTIONS)  # raises for a bad platform option
-    game.setup(own, [SeatInfo(i, f"seat {i}") for i in range(seats)], Rng(secrets.token_bytes(32), b"", "check", 0))
+    try:
+        game.setup(own, [SeatInfo(i, f"seat {i}") for i in range(seats)], Rng(secrets.token_bytes(32), b"", "check", 0))
+    except UnknownOptions as err:
+        raise _with_platform(err) from None
+
+
+def unknown_fields(body: Mapping[str, Any], allowed: set[str]) -> None:
+    """Refuse a create request's fields besides `allowed`, naming those; an option written
+    beside them rather than in "options" is told where it goes."""
+    extra = sorted(set(body) - allowed)
+    if not extra:
+        return
+    options = [k for k in extra if k in PLATFORM_OPTIONS]
+    where = f"; {', '.join(repr(k) for k in options)} go{'es' if len(options) == 1 else ''} in 'options'" if options else ""
+    raise InvalidCommand("bad_request", f"unknown fields {extra}: a new game takes {', '.join(sorted(allowed))}{where}")
+
+
+def _with_platform(err: UnknownOptions) -> InvalidCommand:
+    """The game's refusal of an option it does not take, naming the platform's options too (a
+    misspelt "takeback" reaches the game as one of its own)."""
+    return InvalidCommand(err.code, f"{err.message}; with any game, {', '.join(sorted(PLATFORM_OPTIONS))}")
 
 
 def principal_of(role: bytes | None) -> Principal | None:

@@ -39,6 +39,7 @@ from service.matches import (
     referee_field,
     referee_of,
     store_match,
+    unknown_fields,
 )
 from service.referees import referee_player
 
@@ -158,9 +159,7 @@ async def plan_table(p: ApiParts, creator: Player, body: Mapping[str, Any]) -> P
     options = body.get("options", {})
     if not isinstance(options, dict):
         raise InvalidCommand("bad_options", "'options' must be an object")
-    extra = set(body) - {"game", "seats", "options", "expires_in", "referee"}
-    if extra:
-        raise InvalidCommand("bad_request", f"unknown fields: {sorted(extra)}")
+    unknown_fields(body, {"game", "seats", "options", "expires_in", "referee"})
     longest = p.settings.table_expiry_seconds
     expires_in = body.get("expires_in", longest)
     if isinstance(expires_in, bool) or not isinstance(expires_in, int | float) or not 1 <= expires_in <= longest:

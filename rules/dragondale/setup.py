@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rules.core import Event, InvalidCommand, Rng, SeatInfo
+from rules.core import Event, InvalidCommand, Rng, SeatInfo, UnknownOptions
 from rules.dragondale.board import board_for, token_places
 from rules.dragondale.content import (
     CARDS,
@@ -33,7 +33,7 @@ def check_options(options: Mapping[str, Any], n: int) -> tuple[list[str], bool, 
         raise InvalidCommand("bad_options", "Dragon Dale is for 2, 3 or 4 tribes")
     extra = set(options) - OPTION_KEYS
     if extra:
-        raise InvalidCommand("bad_options", f"unknown options: {sorted(extra)}")
+        raise UnknownOptions(extra, OPTION_KEYS)
     tribes = options.get("tribes", list(TRIBE_ORDER[:n]))
     if not isinstance(tribes, list) or len(tribes) != n or len(set(tribes)) != n or any(
         t not in TRIBE_ORDER for t in tribes

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from rules.core import Event, InvalidCommand, Options, Rng, SeatInfo
+from rules.core import Event, InvalidCommand, Options, Rng, SeatInfo, UnknownOptions
 from rules.factions.content import FACTION_IDS
 
 DEFAULT_FACTIONS = ("zyan", "zermano", "baazaria", "doom_sand")
@@ -16,7 +16,7 @@ def _options(options: Options, n: int) -> tuple[list[str], int]:
         raise InvalidCommand("bad_options", "options must be an object")
     extra = set(options) - OPTION_KEYS
     if extra:
-        raise InvalidCommand("bad_options", f"unknown options {sorted(extra)}")
+        raise UnknownOptions(extra, OPTION_KEYS)
     if not 2 <= n <= 4:
         raise InvalidCommand("bad_options", "factions is played by 2, 3 or 4 players")
     facs = options.get("factions", list(DEFAULT_FACTIONS[:n]))

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rules.core import Event, IllegalCommand, InvalidCommand, Options, Rng, SeatInfo
+from rules.core import Event, IllegalCommand, InvalidCommand, Options, Rng, SeatInfo, UnknownOptions
 
 from .board import BLOCKING_KINDS
 from .content import CODE, FACTIONS, LINEUPS, OBJECTIVE_FACTIONS, TURN_TRACK
@@ -48,7 +48,7 @@ def check_options(options: Options, seats: int) -> dict[str, Any]:
         raise bad("options must be an object")
     extra = set(options) - _OPTION_KEYS
     if extra:
-        raise bad(f"unknown option(s) {sorted(extra)}")
+        raise UnknownOptions(extra, _OPTION_KEYS)
     if seats not in DEFAULT_FACTIONS:
         raise bad(f"Rite is played by 2 to 5 players, not {seats}")
     facs = options.get("factions", DEFAULT_FACTIONS[seats])

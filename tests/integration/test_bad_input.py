@@ -144,6 +144,15 @@ def test_bad_create_requests(stack: Stack) -> None:
         assert_error(c.post("/v1/games", json={"game": "race", "seats": [""]}), 422, "name_empty")
         assert_error(c.post("/v1/games", json={"game": "race", "seats": ["a"], "options": {"target": "x"}}), 422, "bad_options")
         assert_error(c.post("/v1/games", json={"game": "race", "seats": ["a"], "options": []}), 422, "bad_options")
+        # An unknown option or field names what the request may hold instead.
+        typo = c.post("/v1/games", json={"game": "factions", "seats": ["a", "b"], "options": {"takebacks": False}})
+        assert_error(typo, 422, "bad_options")
+        assert typo.json()["error"]["message"] == ("unknown option 'takebacks': the game's options are factions, "
+                                                   "resource_centers; with any game, clock, takeback")
+        beside = c.post("/v1/games", json={"game": "rite", "seats": ["a", "b"], "clock": {"per_move": "1d"}})
+        assert_error(beside, 422, "bad_request")
+        assert beside.json()["error"]["message"] == ("unknown fields ['clock']: a new game takes game, options, "
+                                                     "referee, seats; 'clock' goes in 'options'")
         assert_error(c.post("/v1/games", json={"seats": ["a"]}), 422, "bad_request")
         assert_error(c.post("/v1/games", content=b"nope", headers={"Content-Type": "application/json"}), 400, "bad_json")
         assert_error(c.get("/v1/games/p01-aaaaaaaaaaaa"), 404, "unknown_game")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from rules import catalog
-from rules.core import get_game
+from rules.core import InvalidCommand, get_game
 from service.gametypes import game_types
 from service.matches import check_setup
 
@@ -36,6 +36,20 @@ def test_every_default_and_every_choice_is_one_the_set_up_takes(name: str) -> No
             else:
                 for c in o["choices"]:
                     check_setup(game, {o["key"]: c["value"]}, n)
+
+
+@pytest.mark.parametrize("name", ["rite", "factions", "dragondale"])
+def test_an_unknown_option_is_refused_naming_every_option_the_form_offers(name: str) -> None:
+    """The lobby's form and the set-up agree on the options; the refusal names them all, the
+    platform's too (the form's takeback), so a misspelt one says what to write."""
+    t, game = TYPES[name], get_game(name)
+    with pytest.raises(InvalidCommand) as err:
+        check_setup(game, {"volcanoes": True}, t["min_seats"])
+    assert err.value.code == "bad_options"
+    message = err.value.message
+    assert message.startswith("unknown option 'volcanoes': the game's options are "), message
+    named = set(message.split("are ", 1)[1].replace(";", ",").replace("with any game,", "").replace(" ", "").split(","))
+    assert {o["key"] for o in t["options"]} <= named
 
 
 def test_a_game_without_a_form_takes_raw_json() -> None:
