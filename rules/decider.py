@@ -45,8 +45,8 @@ def decide(game: Game, state: object, command: Command, rng: Rng, names: Sequenc
         if names:
             verbs = ", ".join(sorted(t.partition(".")[2] or t for t in types)) or "nothing"
             asks = game.describe_prompt(state, seat, names).rstrip(".")
-            raise IllegalCommand("wrong_prompt", f"Not {command.type.partition('.')[2] or command.type} now: "
-                                                 f"the game asks {asks} (a command of: {verbs}).")
+            raise IllegalCommand("wrong_prompt", f"{command.type.partition('.')[2] or command.type} is not a move now: "
+                                                 f"the game asks {asks} (answered with: {verbs}).")
         raise IllegalCommand(
             "wrong_prompt",
             f"{command.type} does not answer the prompt '{prompt.kind}' "

@@ -60,9 +60,9 @@ COMMAND_TYPES = frozenset(f"factions.{v}" for v in SHAPES)
 
 
 def _choice(args: Mapping[str, Any], key: str, allowed: tuple[str, ...], message: str) -> str:
-    v = _str(args, key)
+    v = _str(args, key).lower()  # as a unit code or a space is read in any case
     if v not in allowed:
-        raise InvalidCommand("bad_args", message)
+        raise InvalidCommand("bad_args", f"{message}, not {v!r}")
     return v
 
 
@@ -76,7 +76,7 @@ def _step(args: Mapping[str, Any]) -> dict[str, Any]:
 # Each verb's check and normal form of its JSON args (their keys are already checked).
 _NORM: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
     "choose": lambda a: {"advantage": _choice(a, "advantage", ADVANTAGES,
-                                              f"advantage must be one of {ADVANTAGES}")},
+                                              "advantage must be one of " + ", ".join(ADVANTAGES))},
     "tile": lambda a: {"tile": _int(a, "tile", range(1, 6)), "spot": _int(a, "spot", range(1, 17)),
                        "rot": _int(a, "rot", (0, 180))},
     "center": lambda a: {"kind": _choice(a, "kind", ("gold", "mana"), "kind must be 'gold' or 'mana'"),

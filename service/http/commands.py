@@ -47,6 +47,9 @@ async def post_command(gid: str, request: Request, wait: int = 0) -> Response:
     bearer_token(request, required=not has_session_cookie(request))
     body = await json_body(request)
     cid = body.get("id")
+    if cid is None:
+        raise ApiError(422, "bad_command_id", "a command needs an 'id' of your making, such as a uuid: "
+                       "sent twice, it is played once, and GET .../commands/<id> answers what became of it")
     if not isinstance(cid, str) or not _CID.match(cid):
         raise ApiError(422, "bad_command_id", "'id' must be 1 to 64 letters, digits, '-' or '_' (a uuid)")
     p = parts(request)
@@ -120,7 +123,7 @@ def parse(game_name: str, body: dict[str, Any], who: Principal) -> Command:
     """The command a request's body names, for the bearer."""
     extra = set(body) - _FIELDS
     if extra:
-        raise ApiError(422, "bad_request", f"unknown fields: {sorted(extra)}")
+        raise ApiError(422, "bad_request", f"unknown fields {sorted(extra)}: a command takes {', '.join(sorted(_FIELDS))}")
     game = games()[game_name]
     ctype = body.get("type")
     if ctype == ABORT:

@@ -69,6 +69,15 @@ def test_every_command_type_answers_a_prompt() -> None:
     assert GAME.answers(Prompt((0,), "no_such_prompt")) == frozenset()
 
 
+def test_a_choice_is_read_in_any_case_and_a_wrong_one_names_the_choices() -> None:
+    assert GAME.parse_text("CHOOSE Terrain", 0) == Command("factions.choose", {"advantage": "terrain"}, 0)
+    assert GAME.parse_command("factions.center", {"kind": "Gold", "space": "c3"}, 0).args["kind"] == "gold"
+    with pytest.raises(InvalidCommand) as e:
+        GAME.parse_text("choose terain", 0)
+    assert e.value.message == ("advantage must be one of terrain, resource, tile_first, resources, recruit_last, "
+                               "not 'terain'")
+
+
 def test_wrong_number_of_words_shows_the_expected_form() -> None:
     with pytest.raises(InvalidCommand) as e:
         GAME.parse_text("use c5", 0)

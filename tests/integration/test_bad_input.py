@@ -64,6 +64,10 @@ def test_every_bad_command_is_refused_and_writes_nothing(game: tuple[httpx.Clien
     ]
     for r, status, code in cases:
         assert_error(r, status, code)
+    # A missing id and an unknown field say what to send.
+    assert "a command needs an 'id' of your making" in cases[6][0].json()["error"]["message"]
+    assert cases[10][0].json()["error"]["message"] == ("unknown fields ['color']: a command takes args, comment, expect, "
+                                                      "id, text, type")
     # A command for another seat: seat 1 may not roll on seat 0's turn (the rules refuse it).
     r = command(c, gid, tokens[1])
     assert_error(r, 422, "not_your_turn")

@@ -74,5 +74,5 @@ def test_a_refusal_for_the_prompt_says_in_words_what_the_game_waits_for() -> Non
     with pytest.raises(IllegalCommand) as e:
         decide_match(m, m.rules.parse_text("recruit MI", seat), "c2", b"s" * 32)
     assert e.value.code == "wrong_prompt"
-    assert e.value.message.startswith("Not recruit now: the game asks ")
-    assert e.value.message.endswith("(a command of: tile).") and "factions." not in e.value.message
+    assert e.value.message.startswith("recruit is not a move now: the game asks ")
+    assert e.value.message.endswith("(answered with: tile).") and "factions." not in e.value.message
