@@ -98,8 +98,11 @@ def do_summon(c: RiteEmitter, seat: int, a: dict[str, Any]) -> None:
     s = c.s
     need_action(s)
     kind = a["unit"]
-    if kind not in _summon_kinds(s, seat):
-        raise IllegalCommand("bad_unit", f"you cannot summon a {kind}")
+    kinds = _summon_kinds(s, seat)
+    if kind not in kinds:
+        either = " or ".join([", ".join(kinds[:-1]), kinds[-1]] if len(kinds) > 1 else kinds)
+        raise IllegalCommand("bad_unit", f"you cannot summon {str(kind)[:20]!r}: the {faction(s, seat).capitalize()} "
+                                         f"summon {either}")
     uid = _summon_source(s, seat, kind)
     if uid < 0:
         raise IllegalCommand("not_in_reserve", f"no {kind} in your reserve")

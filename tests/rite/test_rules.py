@@ -820,6 +820,7 @@ def test_bad_input_is_refused_and_changes_nothing() -> None:
     with pytest.raises(IllegalCommand) as e:
         decide(GAME, s, GAME.parse_text("summon angel a4", 0), rng())
     assert e.value.code == "bad_unit"
+    assert e.value.message == "you cannot summon 'angel': the Humans summon knight, lightbringer or cleric"
     with pytest.raises(IllegalCommand) as e:
         decide(GAME, s, GAME.parse_text("pay x1 y1", 0), rng())
     assert e.value.code == "wrong_prompt"
