@@ -62,7 +62,7 @@ def test_primals_summon_only_hatchlings() -> None:
     s = primal_turn(board(HGP, tiles={"a4": ("summon", "primals", 0)}), 3)
     assert [t for t in texts(s, P) if t.startswith("summon")] == ["summon hatchling a4"]
     refused(s, P, "summon raptor a4", "bad_unit")
-    with pytest.raises(IllegalCommand, match="^you cannot summon 'raptor': the Primals summon hatchling$"):
+    with pytest.raises(IllegalCommand, match=r"^you cannot summon 'raptor': the Primals summon hatchling$"):
         decide(GAME, s, GAME.parse_text("summon raptor a4", P), rng())
     s, _ = run(s, P, "summon hatchling a4")
     assert unit_on(s, "a4") == "hatchling"
