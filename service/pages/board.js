@@ -388,6 +388,7 @@
 
   function renderControls() {
     $("controls").classList.toggle("hidden", S.role !== "seat");
+    $("here").classList.toggle("hidden", S.role !== "seat");
     $("admin").classList.toggle("hidden", S.role !== "admin");
     $("referee").classList.toggle("hidden", S.role !== "referee");
     $("spectator").classList.toggle("hidden", S.role !== "spectator");

@@ -237,6 +237,11 @@ def test_both_seats_play_by_clicking(stack: Stack, new_page: Any, shots: Path, g
         desk.screenshot(path=str(shots / f"board-{game_name}-desktop.png"), full_page=True)
         phone.screenshot(path=str(shots / f"board-{game_name}-phone-end.png"))
         check_phone(phone)
+        # The receipts and "forget my seat" follow the move's bar in the page, outside it.
+        for part in ("#receipts-line", "#leave"):
+            phone.locator(part).scroll_into_view_if_needed()
+            expect(phone.locator(part)).to_be_visible()
+            assert phone.locator(f"#controls {part}").count() == 0
 
 
 def test_a_unit_the_volcano_removed_shows_as_a_ghost(stack: Stack, new_page: Any, shots: Path) -> None:
