@@ -100,7 +100,8 @@ class NoticePayload(BaseModel):
     seat: int
     seat_name: str
     asked: str = Field(description="what the turn asks, in the game's own words as this seat may read them "
-                                   "(the command types where the game has none), or the outcome when over; a "
+                                   "(the command types where the game has none), or the outcome when over, as told to "
+                                   "this seat ('you won (resigned: ann)', 'bob won'); a "
                                    "reminder: the deadline on the player's clock (the zone of their quiet "
                                    "hours, UTC until set), as 'at 15:00 on Thu 3 Dec (Europe/Paris)'; a "
                                    "timeout: who ran out of time and what follows")

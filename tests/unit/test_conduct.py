@@ -472,6 +472,19 @@ def test_a_resigned_seat_is_never_among_the_rules_winners() -> None:
     assert Conduct().outcome(None) is None
 
 
+def test_a_resignation_is_told_to_each_seat_as_its_own_result() -> None:
+    from workers.notify.notices import notices_for, step_groups
+
+    t = Table("rite", 2)
+    t.play(random.Random(1), 6)
+    before, start = t.match, len(t.envs)
+    t.send(conduct("resign", 0))
+    [step] = step_groups(t.envs[start:])
+    over = {n.seat: n for n in notices_for(before, t.match, step) if n.kind == "over"}
+    assert {s: n.asked for s, n in over.items()} == {0: "bob won (resigned: ann)", 1: "you won (resigned: ann)"}
+    assert over[1].subject().endswith(": the game is over, you won (resigned: ann)")
+
+
 def test_the_seats_asked_to_answer_are_notified() -> None:
     from workers.notify.notices import notices_for, step_groups
 

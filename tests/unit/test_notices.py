@@ -59,7 +59,13 @@ def test_the_end_of_a_game_notifies_every_seat_once() -> None:
     after, step = play(match, 0, 1)
     notices = notices_for(match, after, step)
     assert sorted((n.seat, n.kind) for n in notices) == [(0, "over"), (1, "over")]
-    assert all(n.asked == "winner ann" for n in notices)
+    # Each seat reads the outcome as told to it, with the game's reason.
+    reason = after.outcome().reason  # type: ignore[union-attr]
+    assert {n.seat: n.asked for n in notices} == {0: f"you won ({reason})" if reason else "you won",
+                                                 1: f"ann won ({reason})" if reason else "ann won"}
+    over = next(n for n in notices if n.seat == 1)
+    assert over.subject() == f"Race {GID}: the game is over, {over.asked}"
+    assert over.lines("http://x.test")[0] == f"bob, the game is over: {over.asked}."
     assert notices_for(after, after, step) == []  # already over: nothing again
 
 

@@ -84,7 +84,7 @@ class Notice:
         if self.kind == "dropped":
             return f"{self.title} {self.game}: your queued moves were dropped"
         if self.kind == "over":
-            return f"{self.title} {self.game}: the game is over ({self.asked})"
+            return f"{self.title} {self.game}: the game is over, {self.asked}"
         # a dash, not brackets: the game's words often end in their own "(round 2)"
         return f"{self.title} {self.game}: your turn — {self.asked}"
 
@@ -186,16 +186,20 @@ def _asked(match: Match, seat: int) -> str:
     return kinds[0] if len(kinds) == 1 else ", ".join(kinds[:-1]) + " or " + kinds[-1]
 
 
-def _outcome(match: Match) -> str:
+def _outcome(match: Match, seat: int) -> str:
+    """How the game ended, told to `seat`: "you won", "ann won", "you and bob won", with the
+    reason when the game gives one ("ann won (resigned: bob)"); a game without a winner, its reason."""
     out = match.outcome()
     if out is None:
         return "ended"
     names = [s.name for s in match.seats]
-    winners = [names[w] for w in getattr(out, "winners", ()) if isinstance(w, int) and 0 <= w < len(names)]
-    reason = getattr(out, "reason", "") or ""
-    if winners:
-        return ("winner " if len(winners) == 1 else "winners ") + ", ".join(winners)
-    return str(reason) or "ended"
+    winners = [w for w in getattr(out, "winners", ()) if isinstance(w, int) and 0 <= w < len(names)]
+    reason = str(getattr(out, "reason", "") or "")
+    if not winners:
+        return reason or "ended"
+    who = ["you" if w == seat else names[w] for w in sorted(winners, key=lambda w: w != seat)]
+    said = (who[0] if len(who) == 1 else ", ".join(who[:-1]) + " and " + who[-1]) + " won"
+    return f"{said} ({reason})" if reason else said
 
 
 def last_move(before: Match, accepted: Envelope | None, seat: int) -> str:
@@ -300,8 +304,7 @@ def notices_for(before: Match | None, after: Match, group: Sequence[Envelope],
     if after.over:
         if before is not None and before.over:
             return []
-        outcome = _outcome(after)
-        return [notice(s.seat, "over", outcome) for s in after.seats]
+        return [notice(s.seat, "over", _outcome(after, s.seat)) for s in after.seats]
     prompt = after.prompt
     if prompt is None:
         return []
