@@ -138,6 +138,16 @@ def choice_words(key: str) -> str | None:
     return None
 
 
+# What each placeholder of a choice's words stands for, as a player reads the form.
+_PLACEHOLDERS = {"t": "<territory>", "d": "<territory>", "e": "<territory>", "u": "<unit>", "*u": "<unit> ...",
+                 "i": "<number>", "s": "<tribe>", "a": "<side>", "b": "<side>"}
+
+
+def _readable(template: str) -> str:
+    """A choice's words with its placeholders named: "move {u} to {d}" -> "move <unit> to <territory>"."""
+    return " ".join(_PLACEHOLDERS.get(w[1:-1], w) if w.startswith("{") else w for w in template.split())
+
+
 def choice_key(words: list[str]) -> str | None:
     """The option key that a player's words name, or None."""
     for kp, tp in CHOICES:
@@ -166,13 +176,17 @@ def format_text(cmd: Command) -> str:
 def parse_text(text: str, seat: int) -> Command:
     words = text.split()
     if not words:
-        raise InvalidCommand("bad_text", "empty command")
+        raise InvalidCommand("bad_text", "the command is empty: write a move in notation, as the list of commands gives it")
     verb, rest = words[0].lower(), words[1:]
     # every word of an option is a lower-case id or name, so "Encounter Dragon Celts in oak" reads
     key = choice_key([w.lower() for w in ([verb, *rest] if verb != "choose" or len(rest) < 2 else rest)])
     if key is not None:
         return parse_command(P + "choose", {"option": key}, seat)
     if verb not in SHAPES:
+        forms = [_readable(tp) for _, tp in CHOICES if tp.split()[0] == verb]
+        if forms:  # the first word of a choice, with the rest missing or not an option
+            raise InvalidCommand("bad_text", f"{verb} is a choice, written {' or '.join(repr(f) for f in forms)}: "
+                                             "the list of commands gives the ones open now")
         raise InvalidCommand("bad_text", f"unknown command {verb!r}; the commands are {', '.join(sorted(SHAPES))}, "
                                          "or a choice in the words the list of commands gives it")
     args: dict[str, Any]

@@ -169,7 +169,7 @@ FORMS = {
 def parse_text(text: str, seat: int) -> Command:
     toks = text.split()
     if not toks:
-        raise InvalidCommand("bad_text", "empty command")
+        raise InvalidCommand("bad_text", "the command is empty: write a move in notation, as the list of commands gives it")
     verb, rest = toks[0].lower(), toks[1:]
     if verb == "step":
         if len(rest) == 1:

@@ -133,7 +133,7 @@ def parse_text(text: str, seat: int) -> Command:
     """Read the notation; raises InvalidCommand with a hint on anything it does not understand."""
     w = text.strip().lower().split()
     if not w:
-        raise InvalidCommand("bad_notation", "empty command")
+        raise InvalidCommand("bad_notation", "the command is empty: write a move in notation, as the list of commands gives it")
     verb, rest = w[0], w[1:]
     a: dict[str, Any]
     try:

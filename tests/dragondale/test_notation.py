@@ -49,7 +49,11 @@ def test_malformed_text_is_invalid(text: str) -> None:
 
 
 @pytest.mark.parametrize(("text", "says"), [
-    ("move fog1", "unknown command 'move'; the commands are announce, choose,"),
+    ("fly fog1", "unknown command 'fly'; the commands are announce, choose,"),
+    # the first word of a choice: its forms (was "unknown command 'move'")
+    ("move fog1", "move is a choice, written 'move all to <territory>' or 'move all to <territory> but <unit> to "
+                  "<territory>' or 'move <unit> to <territory>'"),
+    ("first", "first is a choice, written 'first <tribe>': the list of commands gives the ones open now"),
     ("explore fog1", "explore reads 'explore in <territory> from <territory> [<territory>]'"),
     ("stance raven", "stance reads 'stance <unit> <card>'"),
     ("plan now", "plan takes nothing after it"),
@@ -91,3 +95,10 @@ def test_format_text_of_a_redacted_stance_command() -> None:
     assert seen is not None and "card" not in seen.args
     assert GAME.format_text(seen) == "stance raven"
     assert GAME.format_text(GAME.redact_command(c, 0) or c) == "stance raven swooping_attack"
+
+
+@pytest.mark.parametrize("text", ["", "   "])
+def test_an_empty_command_says_what_to_write(text: str) -> None:
+    with pytest.raises(InvalidCommand) as e:
+        GAME.parse_text(text, 0)
+    assert e.value.message == "the command is empty: write a move in notation, as the list of commands gives it"

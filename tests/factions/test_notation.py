@@ -95,3 +95,10 @@ def test_wrong_number_of_words_shows_the_expected_form() -> None:
     with pytest.raises(InvalidCommand) as e:
         GAME.parse_text("march d4", 0)
     assert e.value.code == "unknown_command" and "activate" in e.value.message
+
+
+@pytest.mark.parametrize("text", ["", "   "])
+def test_an_empty_command_says_what_to_write(text: str) -> None:
+    with pytest.raises(InvalidCommand) as e:
+        GAME.parse_text(text, 0)
+    assert e.value.message == "the command is empty: write a move in notation, as the list of commands gives it"

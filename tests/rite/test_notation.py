@@ -53,3 +53,10 @@ def test_a_misread_command_says_how_it_is_written(text: str, code: str, says: st
     with pytest.raises(InvalidCommand) as e:
         GAME.parse_text(text, 0)
     assert e.value.code == code and says in e.value.message, e.value.message
+
+
+@pytest.mark.parametrize("text", ["", "   "])
+def test_an_empty_command_says_what_to_write(text: str) -> None:
+    with pytest.raises(InvalidCommand) as e:
+        GAME.parse_text(text, 0)
+    assert e.value.message == "the command is empty: write a move in notation, as the list of commands gives it"
