@@ -365,9 +365,9 @@ const BL = (() => {
   }
 
   /* Tokens for the pieces of one cell, in up to `maxRows` rows inside a box centred on
-   * (cx, cy) (`above`: the box's bottom edge there). A piece is {label, owner, title, fill, ink, square, dashed, ghost, count}; when
-   * they do not all fit, the last token says how many more there are (every piece is still
-   * listed in the cell's tooltip). */
+   * (cx, cy) (`above`: the box's bottom edge there). A piece is {label, owner, title, fill, ink,
+   * square, dashed, ghost, count}; when they do not all fit, the last token says how many more
+   * there are (every piece is still listed in the cell's tooltip). */
   // An area's tokens are a little flatter than a tile's: three rows fit between its id and name.
   const AREA_PAD = 4;
 
@@ -595,9 +595,9 @@ const BL = (() => {
         pieceY = nameTop;
         // As wide as the circle is at the middle of the row above the name.
         pieceW = 2 * Math.sqrt(Math.max(0, R * R - (nameTop - h / 2 - c.cy) ** 2)) - 6;
-      } else if (L.kind === "areas" && !cell.hideId) {
-        // Between the id line and the name, in as many rows as fit there (a camp of seven units
-        // drew its third row over its name); the rest go in the last token's "+n".
+      } else if (L.kind === "areas") {
+        // Between the id line (or the mark alone) and the name, in as many rows as fit there (a
+        // camp of seven units drew its third row over its name); the rest go in the last "+n".
         const idBottom = top + idFs * 0.25;
         const nameTop = !name ? bottom : bottom - nameFs * 0.2 - (lines === 2 ? nameFs * 0.55 : 0) - nameFs * 0.75;
         const room = nameTop - idBottom - 4; // 2 units clear of each line
