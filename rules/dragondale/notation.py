@@ -7,8 +7,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules.core import Command, InvalidCommand
+from rules.dragondale.content import CARDS
 
 P = "dragondale."
+# A card's id as the content spells it (two cards a tribe end in "-A" and "-B"), from any case,
+# so that the notation reads every word in any case as Rite's and Factions' do.
+_CARD_IDS = {str(c["id"]).lower(): str(c["id"]) for cards in CARDS.values() for c in cards}
 SHAPES: dict[str, dict[str, str]] = {
     "announce": {}, "skip": {}, "plan": {},
     "return": {"unit": "str"}, "discard": {"card": "str"}, "pay": {"tokens": "ints"},
@@ -177,9 +181,10 @@ def parse_text(text: str, seat: int) -> Command:
     words = text.split()
     if not words:
         raise InvalidCommand("bad_text", "the command is empty: write a move in notation, as the list of commands gives it")
-    verb, rest = words[0].lower(), words[1:]
-    # every word of an option is a lower-case id or name, so "Encounter Dragon Celts in oak" reads
-    key = choice_key([w.lower() for w in ([verb, *rest] if verb != "choose" or len(rest) < 2 else rest)])
+    # Every word is a lower-case id or name but a card's, looked up below: "Explore In Fog1 From
+    # Camp_A", "Special Vik-a" and "Encounter Dragon Celts in oak" read.
+    verb, rest = words[0].lower(), [w.lower() for w in words[1:]]
+    key = choice_key([verb, *rest] if verb != "choose" or len(rest) < 2 else rest)
     if key is not None:
         return parse_command(P + "choose", {"option": key}, seat)
     if verb not in SHAPES:
@@ -209,6 +214,8 @@ def parse_text(text: str, seat: int) -> Command:
                 shape = " ".join(f"<{f}>" for f in fields) or "nothing after it"
                 raise InvalidCommand("bad_text", f"{verb} reads '{verb} {shape}'" if fields else f"{verb} takes {shape}")
             args = {f: (int(v) if SHAPES[verb][f] == "int" else v) for f, v in zip(fields, rest, strict=True)}
+            if "card" in args:
+                args["card"] = _CARD_IDS.get(args["card"], args["card"])
     except ValueError as exc:
         if isinstance(exc, InvalidCommand):
             raise

@@ -25,6 +25,17 @@ def test_notation_round_trips(text: str) -> None:
     assert GAME.parse_command(c.type, dict(c.args), 0) == c
 
 
+@pytest.mark.parametrize(("text", "written"), [
+    ("Explore In Fog1 From Camp_A Thicket1", "explore in fog1 from camp_a thicket1"), ("TAKE V1 V4", "take v1 v4"),
+    ("Special Vik-Named", "special vik-named"), ("special vik-a", "special vik-A"), ("Discard DRU-b", "discard dru-B"),
+    ("Empower Vik-1 Fury_Up", "empower vik-1 fury_up"), ("Stance Raven Swooping_Attack", "stance raven swooping_attack"),
+    ("First Celts", "first celts"),
+])
+def test_notation_is_read_in_any_case(text: str, written: str) -> None:
+    """As Rite's and Factions' notations are: a card's id is found whatever its case."""
+    assert GAME.format_text(GAME.parse_text(text, 0)) == written
+
+
 @pytest.mark.parametrize("typ,args", [
     ("dragondale.fly", {}),
     ("dragondale.take", {"units": []}),
