@@ -17,14 +17,14 @@ def seat_name(names: Sequence[str], seat: Any) -> str:
     return f"seat {seat}" if isinstance(seat, int) and not isinstance(seat, bool) and seat >= 0 else "someone"
 
 
-def listing(items: Iterable[str], empty: str = "nothing") -> str:
-    """"a", "a and b", "a, b and c"."""
+def listing(items: Iterable[str], empty: str = "nothing", joint: str = "and") -> str:
+    """"a", "a and b", "a, b and c" (`joint` "or": "a, b or c")."""
     xs = list(items)
     if not xs:
         return empty
     if len(xs) == 1:
         return xs[0]
-    return ", ".join(xs[:-1]) + " and " + xs[-1]
+    return ", ".join(xs[:-1]) + f" {joint} " + xs[-1]
 
 
 def split_camel(name: str) -> str:

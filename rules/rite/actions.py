@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from rules.core import Command, IllegalCommand
+from rules.words import listing
 
 from . import primals
 from .chaos_control import rise_options, think_tiles
@@ -100,9 +101,8 @@ def do_summon(c: RiteEmitter, seat: int, a: dict[str, Any]) -> None:
     kind = a["unit"]
     kinds = _summon_kinds(s, seat)
     if kind not in kinds:
-        either = " or ".join([", ".join(kinds[:-1]), kinds[-1]] if len(kinds) > 1 else kinds)
         raise IllegalCommand("bad_unit", f"you cannot summon {str(kind)[:20]!r}: the {faction(s, seat).capitalize()} "
-                                         f"summon {either}")
+                                         f"summon {listing(kinds, joint='or')}")
     uid = _summon_source(s, seat, kind)
     if uid < 0:
         raise IllegalCommand("not_in_reserve", f"no {kind} in your reserve")

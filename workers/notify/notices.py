@@ -22,7 +22,7 @@ from events.domain.platform.conduct import PROPOSED, remaining
 from events.domain.platform.disputes import DISPUTE_OPENED
 from events.domain.platform.takeback import TAKEBACK_ASKED
 from events.mapping.envelope import Envelope
-from rules.words import asked
+from rules.words import asked, listing
 
 GAME_TITLES = {"rite": "Rite", "factions": "Factions: Battlegrounds", "dragondale": "Dragon Dale"}
 
@@ -183,7 +183,7 @@ def _asked(match: Match, seat: int) -> str:
     kinds = sorted(t.split(".", 1)[-1] for t in match.rules.answers(prompt))
     if not kinds:
         return prompt.kind
-    return kinds[0] if len(kinds) == 1 else ", ".join(kinds[:-1]) + " or " + kinds[-1]
+    return listing(kinds, joint="or")
 
 
 def _outcome(match: Match, seat: int) -> str:
@@ -198,7 +198,7 @@ def _outcome(match: Match, seat: int) -> str:
     if not winners:
         return reason or "ended"
     who = ["you" if w == seat else names[w] for w in sorted(winners, key=lambda w: w != seat)]
-    said = (who[0] if len(who) == 1 else ", ".join(who[:-1]) + " and " + who[-1]) + " won"
+    said = listing(who) + " won"
     return f"{said} ({reason})" if reason else said
 
 
