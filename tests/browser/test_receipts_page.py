@@ -45,6 +45,8 @@ def test_the_board_keeps_receipts_and_offers_them_for_download(
     assert valid(RECEIPT, kept[0], public)
     # still there after a reload (localStorage, not the tab's memory)
     page.reload()
+    expect(page.locator("#seq")).to_have_text("4")  # the page loaded (the count is there before it)
+    expect(page.locator("#receipts-line")).to_be_visible()
     expect(page.locator("#receipts-count")).to_have_text("1")
     page.screenshot(path=str(shots / "board-receipts.png"), full_page=True)
     with page.expect_download() as dl:
