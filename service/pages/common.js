@@ -370,6 +370,8 @@ const BL = (() => {
    * there are (every piece is still listed in the cell's tooltip). */
   // An area's tokens are a little flatter than a tile's: three rows fit between its id and name.
   const AREA_PAD = 4;
+  // A phone's area is a circle with little room above its name: its tokens hug their text.
+  const BARE_PAD = 1;
 
   function pieceTokens(pieces, cx, cy, width, names, maxRows = 2, fs = 11, pad = 6, above = false) {
     const g = svg("g", { class: "pieces" });
@@ -389,18 +391,36 @@ const BL = (() => {
       rows[k].push(it);
       widths[k] += (rows[k].length > 1 ? gap : 0) + it.w;
     }
+    // Past the last row, the tokens left over go in it squeezed (their text narrowed with them,
+    // to no less than 0.75 of its width) when they fit so; else the last row ends in a "+n"
+    // token, the tokens before it squeezed down to a circle (a camp's lone "Warriors ×3") to
+    // leave it room.
+    const span = (row, least) => row.reduce((a, it) => a + least(it), 0) + gap * (row.length - 1);
+    const legible = (it) => Math.max(h, 0.75 * it.w);
     let shown = rows;
     if (rows.length > maxRows) {
-      shown = rows.slice(0, maxRows).map((r) => [...r]);
-      const last = shown[shown.length - 1];
-      const moreW = 2.6 * fs;
-      let lw = widths[maxRows - 1];
-      while (last.length > 1 && lw + gap + moreW > width) lw -= last.pop().w + gap;
-      // A lone wide token (a camp's "Warriors ×3") narrows, its text squeezed, to leave the
-      // "+n" room inside the cell.
-      if (last.length === 1 && lw + gap + moreW > width) last[0] = { ...last[0], w: Math.max(h, width - gap - moreW) };
-      const count = items.length - shown.reduce((a, r) => a + r.length, 0);
-      last.push({ more: true, label: `+${count}`, w: moreW });
+      shown = rows.slice(0, maxRows - 1);
+      const tail = rows.slice(maxRows - 1).flat();
+      if (span(tail, legible) <= width) {
+        shown.push(tail);
+      } else {
+        const last = [...rows[maxRows - 1]];
+        const more = `+${items.length}`; // as wide as the widest count can be
+        const moreW = Math.max(h, more.length * charW + 8);
+        while (last.length > 1 && span(last, () => h) + gap + moreW > width) last.pop();
+        shown.push(last);
+        const count = items.length - shown.reduce((a, r) => a + r.length, 0);
+        last.push({ more: true, label: `+${count}`, w: moreW, least: h });
+        for (const it of last) it.least = h;
+      }
+      for (const row of shown) {
+        const over = span(row, (it) => it.w) - width;
+        const give = row.reduce((a, it) => a + it.w - (it.least || legible(it)), 0);
+        if (over > 0 && give > 0) {
+          const k = Math.min(1, over / give);
+          for (let i = 0; i < row.length; i++) row[i] = { ...row[i], w: row[i].w - (row[i].w - (row[i].least || legible(row[i]))) * k };
+        }
+      }
     }
     const height = shown.length * h + (shown.length - 1) * gap;
     let y = above ? cy - height : cy - height / 2;
@@ -590,11 +610,17 @@ const BL = (() => {
         // the rows of tokens that fit between it and 0.88 of the radius above the centre.
         const nameTop = nameY - (lines === 2 ? nameFs * 0.55 : 0) - nameFs * 0.93 - 2;
         const high = c.cy - R * 0.88;
-        const h = pieceFs + AREA_PAD;
+        const h = pieceFs + BARE_PAD;
         rows = Math.max(1, Math.min(3, Math.floor((nameTop - high + 2) / (h + 2))));
         pieceY = nameTop;
-        // As wide as the circle is at the middle of the row above the name.
-        pieceW = 2 * Math.sqrt(Math.max(0, R * R - (nameTop - h / 2 - c.cy) ** 2)) - 6;
+        // As wide as leaves the rows' end tokens whole inside the circle, a unit clear of its
+        // edge: a round token ends in a half circle as high as it, a square one in corners of
+        // radius 3, nearest the edge at the top row's top or the bottom row's bottom (the width
+        // at the row's middle let a square token's corners, and the "+n", stick out).
+        const end = pieces.some((p) => p.square) ? 3 : h / 2;
+        const top = nameTop - rows * h - (rows - 1) * 2;
+        const dy = Math.max(Math.abs(top + end - c.cy), Math.abs(nameTop - end - c.cy));
+        pieceW = 2 * (Math.sqrt(Math.max(0, (R - 1 - end) ** 2 - dy ** 2)) + end);
       } else if (L.kind === "areas") {
         // Between the id line (or the mark alone) and the name, in as many rows as fit there (a
         // camp of seven units drew its third row over its name); the rest go in the last "+n".
@@ -604,7 +630,7 @@ const BL = (() => {
         rows = Math.max(1, Math.min(rows, Math.floor((room + 2) / (pieceFs + AREA_PAD + 2))));
         pieceY = (idBottom + nameTop) / 2;
       }
-      g.append(pieceTokens(pieces, c.cx, pieceY, pieceW, names, rows, pieceFs, L.kind === "areas" ? AREA_PAD : 6, bare));
+      g.append(pieceTokens(pieces, c.cx, pieceY, pieceW, names, rows, pieceFs, bare ? BARE_PAD : L.kind === "areas" ? AREA_PAD : 6, bare));
       const step = chosen.indexOf(id);
       if (step >= 0) {
         const bx = c.cx + c.hw - half * 0.45, by = c.cy - c.hh + half * 0.45;

@@ -444,16 +444,70 @@ def test_dragon_dale_tokens_leave_each_territorys_name_readable(stack: Stack, ne
     phone.locator("#board").screenshot(path=str(shots / f"board-dragondale-{seats}-camps-phone.png"))
 
 
-# Tokens and names of a cell drawn outside its own shape (drawn boxes, in the SVG's units).
+# Redraws the phone's Dragon Dale board with `n` tokens in every territory, as its skin draws them
+# small (one "?n" token per tribe there, then the Dragon, a rune stone and trees), in the page's
+# own #board at the page's width, so the checks above read the crowded board.
+CROWD_JS = """
+async ([gid, n]) => {
+  const box = document.getElementById('board');
+  const width = box.clientWidth;
+  const view = await (await fetch(`/v1/games/${gid}/view`)).json();
+  const ctx = { seat: null, names: {}, summary: null, legal: [], width, compact: true };
+  const drawn = BL.skins.dragondale.board(view, ctx).board;
+  const tokens = [
+    { label: '?12', owner: 0, dashed: true }, { label: '?9', owner: 1, dashed: true },
+    { label: '?11', owner: 2, dashed: true }, { label: '?10', owner: 3, dashed: true },
+    { label: 'D', owner: null, fill: '#7a0c0c', square: true }, { label: 'RS', owner: null, fill: '#d9dee3', ink: '#111', square: true },
+    { label: 'T', owner: null, fill: '#2e6b2e', ink: '#fff', square: true }, { label: 'T', owner: null, fill: '#2e6b2e', ink: '#fff', square: true },
+    { label: '?8', owner: 0, dashed: true },
+  ];
+  const cells = drawn.cells.map((c) => ({ ...c, pieces: tokens.slice(0, n) }));
+  box.replaceChildren(BL.renderBoard({ ...drawn, cells }, { fit: width }));
+  return document.querySelectorAll('#board svg.board g.cell .pieces .piece').length;
+}
+"""
+
+
+def test_dragon_dale_tokens_stay_inside_a_crowded_territory_on_a_phone(stack: Stack, new_page: Any, shots: Path) -> None:
+    """On a phone a territory is a circle about 48 px across: with one to nine tokens in it
+    (tribes' counts, the Dragon, a rune stone, trees), every token and its "+n" stay whole
+    inside the circle (a row as wide as the circle at its middle let a square token's corners,
+    and the "+n", stick out), and above the territory's name."""
+    with stack.client() as c:
+        r = c.post("/v1/games", json={"game": "dragondale", "seats": ["ann", "bob", "cy", "di"], "options": {}})
+        assert r.status_code == 201, r.text
+        game = r.json()
+    phone = open_seat(new_page, stack, game, 0, PHONE)
+    for n in range(1, 10):
+        assert phone.evaluate(CROWD_JS, [game["id"], n]) >= 21 * min(n, 2)  # 21 territories
+        assert phone.evaluate(OUTSIDE_CELL_JS) == [], n
+        assert phone.evaluate(TOKENS_OVER_TEXT_JS) == [], n
+        if n in (3, 9):
+            phone.locator("#board").screenshot(path=str(shots / f"board-dragondale-crowded-{n}-phone.png"))
+
+
+# Tokens and names of a cell drawn outside its own shape (drawn boxes, in the SVG's units). A
+# circle's box has corners the circle does not: there a token counts by its rounded corners,
+# each a circle of the token's corner radius that must lie inside the cell's.
 OUTSIDE_CELL_JS = """
 () => {
   const out = [];
   for (const g of document.querySelectorAll('#board svg.board g.cell')) {
-    const s = g.querySelector('.cell-shape').getBBox();
+    const shape = g.querySelector('.cell-shape');
+    const s = shape.getBBox();
     for (const e of g.querySelectorAll('.pieces .piece rect, text.cell-label')) {
       const b = e.getBBox();
-      if (b.x < s.x - 0.5 || b.y < s.y - 0.5 || b.x + b.width > s.x + s.width + 0.5 || b.y + b.height > s.y + s.height + 0.5)
-        out.push(`${g.dataset.id}: "${e.parentElement.dataset.label || e.textContent}" outside the cell`);
+      const what = `${g.dataset.id}: "${e.parentElement.dataset.label || e.textContent}"`;
+      if (b.x < s.x - 0.5 || b.y < s.y - 0.5 || b.x + b.width > s.x + s.width + 0.5 || b.y + b.height > s.y + s.height + 0.5) {
+        out.push(`${what} outside the cell`);
+        continue;
+      }
+      if (shape.tagName !== 'circle' || e.tagName !== 'rect') continue;
+      const cx = +shape.getAttribute('cx'), cy = +shape.getAttribute('cy'), R = +shape.getAttribute('r');
+      const rx = Math.min(+e.getAttribute('rx') || 0, b.width / 2, b.height / 2);
+      const corners = [[b.x + rx, b.y + rx], [b.x + b.width - rx, b.y + rx], [b.x + rx, b.y + b.height - rx], [b.x + b.width - rx, b.y + b.height - rx]];
+      const by = Math.max(...corners.map(([x, y]) => Math.hypot(x - cx, y - cy) + rx - R));
+      if (by > 0.5) out.push(`${what} outside the circle by ${by.toFixed(1)}`);
     }
   }
   return out;
