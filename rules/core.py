@@ -389,3 +389,17 @@ def get_game(name: str, version: int | None = None) -> Game:
 
 def games() -> Mapping[str, Game]:
     return dict(_REGISTRY)
+
+
+def of_the_rules(module: str) -> bool:
+    """Whether `module` holds the rules' own classes: this package's, or the package of a game
+    registered from outside it (an extra game, the test game). Stored states name their classes'
+    modules, and only these may be made from stored data."""
+    if module == "rules" or module.startswith("rules."):
+        return True
+    for game in _REGISTRY.values():
+        home = type(game).__module__
+        package = home.rpartition(".")[0] or home
+        if module == home or module.startswith(package + "."):
+            return True
+    return False

@@ -17,7 +17,7 @@ from typing import Any
 import orjson
 
 from events.mapping.snapshot import SnapshotError, decode, encode
-from rules.core import Event, Game, games, rules_version
+from rules.core import Event, Game, of_the_rules, rules_version
 
 FORKED_FROM = "boardlog.ForkedFrom"
 
@@ -52,22 +52,10 @@ def forked_event(origin: tuple[str, int, str], state: Any) -> Event:
                                "state": orjson.loads(encode(state))})
 
 
-def _state_classes(module: str) -> bool:
-    """The classes a fork's state may be made of: the rules' and the registered games' own."""
-    if module == "rules" or module.startswith("rules."):
-        return True
-    for game in games().values():
-        home = type(game).__module__
-        package = home.rpartition(".")[0] or home
-        if module == home or module.startswith(package + "."):
-            return True
-    return False
-
-
 def forked_state(game: Game, event: Event) -> Any:
     """The state a ForkedFrom carries; ValueError when it is not a state these rules can make."""
     try:
-        state = decode(orjson.dumps(event.data["state"]), _state_classes)
+        state = decode(orjson.dumps(event.data["state"]), of_the_rules)
     except (SnapshotError, KeyError, TypeError) as e:
         raise ValueError(f"the fork's starting state cannot be read under these rules: {e}") from None
     if type(state) is not type(game.initial_state()):

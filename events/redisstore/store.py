@@ -43,7 +43,7 @@ from events.redisstore.keys import (
     queued_key,
 )
 from events.redisstore.wire import Links, checked, no_script
-from rules.core import games
+from rules.core import of_the_rules
 
 IMPORTED = "imported"  # the meta field of a game loaded by `boardlog import`
 SNAPSHOT_EVERY = 500
@@ -113,16 +113,8 @@ def _rules_fingerprint() -> bytes:
 def snapshot_classes(module: str) -> bool:
     """Whether a snapshot may make classes of `module`: the rules', the platform's Match and, for
     a game registered from outside rules/ (an extra game, the test game), its own package's."""
-    if module == "rules" or module.startswith("rules.") or module == Match.__module__:
-        return True
-    if module.startswith("events.domain.platform."):  # the capabilities' state in a Match
-        return True
-    for game in games().values():
-        home = type(game).__module__
-        package = home.rpartition(".")[0] or home
-        if module == home or module.startswith(package + "."):
-            return True
-    return False
+    # The capabilities' state (events.domain.platform) is part of a Match too.
+    return module == Match.__module__ or module.startswith("events.domain.platform.") or of_the_rules(module)
 
 
 FINISHED = frozenset({"over", "aborted"})

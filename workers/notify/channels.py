@@ -63,21 +63,27 @@ def message_id(key: str) -> str:
     return f"<{hashlib.sha256(key.encode()).hexdigest()[:32]}@boardlog>"
 
 
-def notice_mail(cfg: MailSettings, notice: Notice, to: str, public_url: str, unsubscribe: str, key: str,
-                reply_to: str | None = None) -> EmailMessage:
+def _mail(cfg: MailSettings, subject: str, to: str, unsubscribe: str, key: str) -> EmailMessage:
+    """A mail's headers, a notice's or a digest's."""
     msg = EmailMessage()
-    msg["Subject"] = notice.subject()
+    msg["Subject"] = subject
     msg["From"] = cfg.sender
     msg["To"] = to
     msg["Date"] = format_datetime(datetime.now(UTC))
     # The idempotency key, in its own header and as the Message-ID: a second send of the same
-    # notice (a worker killed after the server took it, before it was marked sent) is the same
+    # mail (a worker killed after the server took it, before it was marked sent) is the same
     # message to a mail client, which shows it once.
     msg["Message-ID"] = message_id(key)
     msg["X-Boardlog-Notice"] = key
     msg["List-Unsubscribe"] = f"<{unsubscribe}>"
     msg["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     msg["Auto-Submitted"] = "auto-generated"
+    return msg
+
+
+def notice_mail(cfg: MailSettings, notice: Notice, to: str, public_url: str, unsubscribe: str, key: str,
+                reply_to: str | None = None) -> EmailMessage:
+    msg = _mail(cfg, notice.subject(), to, unsubscribe, key)
     if reply_to is not None:  # reply to play: the move as the first line of the reply
         msg["Reply-To"] = reply_to
         text = notice.text(public_url, unsubscribe)
@@ -92,18 +98,10 @@ def notice_mail(cfg: MailSettings, notice: Notice, to: str, public_url: str, uns
 
 def digest_mail(cfg: MailSettings, notices: Sequence[Notice], to: str, public_url: str, unsubscribe: str,
                 key: str) -> EmailMessage:
-    msg = EmailMessage()
     waiting = sorted({n.game for n in notices if n.kind == "turn"})
-    msg["Subject"] = f"boardlog: {len(notices)} notice{'s' if len(notices) != 1 else ''}" + (
+    subject = f"boardlog: {len(notices)} notice{'s' if len(notices) != 1 else ''}" + (
         f", {len(waiting)} game{'s' if len(waiting) != 1 else ''} waiting on you" if waiting else "")
-    msg["From"] = cfg.sender
-    msg["To"] = to
-    msg["Date"] = format_datetime(datetime.now(UTC))
-    msg["Message-ID"] = message_id(key)
-    msg["X-Boardlog-Notice"] = key
-    msg["List-Unsubscribe"] = f"<{unsubscribe}>"
-    msg["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
-    msg["Auto-Submitted"] = "auto-generated"
+    msg = _mail(cfg, subject, to, unsubscribe, key)
     text = "\n\n".join("\n".join([n.subject(), *n.lines(public_url)]) for n in notices)
     msg.set_content(text + f"\n\n--\nStop these mails: {unsubscribe}\n")
     # A subject holds seat names, which players choose: "<a href=…>" in one is text, not a link.
