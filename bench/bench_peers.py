@@ -1,11 +1,14 @@
 """boardlog beside a peer: boardgame.io 0.50's own server, driven the way bench_spine drives boardlog.
 
-Four paths, run ALTERNATELY in one run (each round runs every path once, the order turned by
+Five paths, run ALTERNATELY in one run (each round runs every path once, the order turned by
 one each round, so a swing in the machine's load falls on all of them alike):
 
 - boardlog `POST /v1/games/{gid}/commands?wait=1`, 10 race games (a die roll a command, seats
   alternating), API + workers + projector + an embedded Redis with AOF `everysec`;
-- the same stack with the AOF fsynced `always` (`CONFIG SET appendfsync`, as `serve --fsync
+- the skeleton of that path (bench/skeleton.py): uvicorn, boardlog's dramatiq broker, a worker
+  that appends one stream entry and publishes the reply, on the same Redis, with none of
+  boardlog's work in it: what DESIGN.md's parts cost a command on their own;
+- the boardlog stack with the AOF fsynced `always` (`CONFIG SET appendfsync`, as `serve --fsync
   always` starts it);
 - boardgame.io's Server with its InMemory storage (not durable), 10 matches of a counter game
   (bench/peers/game.js: a die roll a move, seats alternating);
@@ -39,7 +42,8 @@ import orjson
 import psutil
 import redis
 
-from bench.bench_spine import ROOT, LoadResult, Stack, make_games, run_load, served_redis
+from bench.bench_spine import ROOT, LoadResult, Measured, Stack, make_games, run_load, served_redis
+from bench.skeleton import SkeletonStack
 from events.redisstore.store import EventStore
 from service.embedded import free_port
 
@@ -106,12 +110,13 @@ def _pct(xs: list[float], p: float) -> float:
     return xs[min(len(xs) - 1, int(p / 100 * len(xs)))] if xs else float("nan")
 
 
-def boardlog_run(stack: Stack, client: redis.Redis, fsync: str, games: list[tuple[str, list[str], int]],
-                 seconds: float) -> Figures:
+def boardlog_run(stack: Stack | SkeletonStack, client: redis.Redis, fsync: str,
+                 games: list[tuple[str, list[str], int]], seconds: float) -> Figures:
     client.config_set("appendfsync", fsync)
-    r: LoadResult = run_load(stack.port, games, seconds, warmup=WARMUP, stack=stack)
+    measured: Measured = stack
+    r: LoadResult = run_load(stack.port, games, seconds, warmup=WARMUP, stack=measured)
     if r.errors:
-        raise RuntimeError(f"boardlog {fsync}: {r.errors} commands not accepted")
+        raise RuntimeError(f"{type(stack).__name__} {fsync}: {r.errors} commands not accepted")
     parts = {k: v for k, v in (r.cpu_us or {}).items() if k != "loadgen"}
     return Figures(r.rate, r.pct(50), r.pct(99), sum(parts.values()), parts, (r.cpu_us or {})["loadgen"])
 
@@ -135,21 +140,24 @@ def main() -> None:
         client = served.client
         games = make_games(EventStore(client, served.ns), args.games, 50)
         with Stack(served.server.url, served.ns, args.workers, args.threads, redis_pid=served.pid) as stack:
+            skeleton = SkeletonStack(served.server.url, served.ns, args.threads, served.pid)
             try:
                 for storage in ("inmemory", "flatfile"):
                     peers[storage] = Peer(storage, served.tmp)
-                got = alternate(stack, client, peers, games, args)
+                got = alternate(stack, skeleton, client, peers, games, args)
             finally:
+                skeleton.stop()
                 for p in peers.values():
                     p.stop()
     report(got, args.rounds)
 
 
-def alternate(stack: Stack, client: redis.Redis, peers: dict[str, Peer], games: list[tuple[str, list[str], int]],
-              args: argparse.Namespace) -> dict[str, list[Figures]]:
-    """The four paths in rounds, the order turned by one each round; each round's figures."""
+def alternate(stack: Stack, skeleton: SkeletonStack, client: redis.Redis, peers: dict[str, Peer],
+              games: list[tuple[str, list[str], int]], args: argparse.Namespace) -> dict[str, list[Figures]]:
+    """The five paths in rounds, the order turned by one each round; each round's figures."""
     paths: dict[str, Callable[[], Figures]] = {
         "boardlog everysec": lambda: boardlog_run(stack, client, "everysec", games, args.seconds),
+        "skeleton everysec": lambda: boardlog_run(skeleton, client, "everysec", games, args.seconds),
         "boardlog always": lambda: boardlog_run(stack, client, "always", games, args.seconds),
         "bgio InMemory": lambda: peers["inmemory"].run(args.games, args.seconds),
         "bgio FlatFile": lambda: peers["flatfile"].run(args.games, args.seconds),
@@ -179,8 +187,9 @@ def report(got: dict[str, list[Figures]], rounds: int) -> None:
               f"p99 {med([f.p99 for f in fs]):5.1f} ms  server CPU {med([f.cpu_us for f in fs]):6,.0f} us/cmd "
               f"({parts}); driver {med([f.driver_us for f in fs]):,.0f}")
     pairs = [("boardlog everysec", "bgio InMemory", 1.0), ("boardlog always", "bgio FlatFile", 10.0),
-             ("boardlog everysec", "bgio FlatFile", None)]
-    print("ratios (boardlog / boardgame.io, each round's pair, then the median):")
+             ("boardlog everysec", "bgio FlatFile", None),
+             ("skeleton everysec", "bgio InMemory", None), ("boardlog everysec", "skeleton everysec", None)]
+    print("ratios (each round's pair, then the median):")
     for a, b, target in pairs:
         rate = [got[a][i].rate / got[b][i].rate for i in range(rounds)]
         cpu = [got[b][i].cpu_us / got[a][i].cpu_us for i in range(rounds)]

@@ -22,7 +22,7 @@ from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import orjson
 import psutil
@@ -108,6 +108,12 @@ async def sse_chunks(port: int, path: str, stop: asyncio.Event, token: str = "",
         writer.close()
 
 
+class Measured(Protocol):
+    def cpu(self) -> dict[str, float]:
+        """CPU seconds used so far by each server part, and by this process as "loadgen"."""
+        ...
+
+
 @dataclass
 class LoadResult:
     commands: int
@@ -147,7 +153,7 @@ async def _player(url_port: int, gid: str, tokens: list[str], start_seat: int, s
 
 
 def run_load(port: int, games: Sequence[tuple[str, list[str], int]], seconds: float, warmup: float = 1.5,
-             pause: float = 0.0, stack: Stack | None = None) -> LoadResult:
+             pause: float = 0.0, stack: Measured | None = None) -> LoadResult:
     async def main() -> LoadResult:
         warm: list[float] = []
         c0 = [0, 0]
