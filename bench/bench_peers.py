@@ -1,6 +1,6 @@
 """boardlog beside a peer: boardgame.io 0.50's own server, driven the way bench_spine drives boardlog.
 
-Five paths, run ALTERNATELY in one run (each round runs every path once, the order turned by
+Six paths, run ALTERNATELY in one run (each round runs every path once, the order turned by
 one each round, so a swing in the machine's load falls on all of them alike):
 
 - boardlog `POST /v1/games/{gid}/commands?wait=1`, 10 race games (a die roll a command, seats
@@ -141,23 +141,28 @@ def main() -> None:
         games = make_games(EventStore(client, served.ns), args.games, 50)
         with Stack(served.server.url, served.ns, args.workers, args.threads, redis_pid=served.pid) as stack:
             skeleton = SkeletonStack(served.server.url, served.ns, args.threads, served.pid)
+            inline = SkeletonStack(served.server.url, served.ns, args.threads, served.pid, inline=True)
             try:
                 for storage in ("inmemory", "flatfile"):
                     peers[storage] = Peer(storage, served.tmp)
-                got = alternate(stack, skeleton, client, peers, games, args)
+                got = alternate(stack, (skeleton, inline), client, peers, games, args)
             finally:
                 skeleton.stop()
+                inline.stop()
                 for p in peers.values():
                     p.stop()
     report(got, args.rounds)
 
 
-def alternate(stack: Stack, skeleton: SkeletonStack, client: redis.Redis, peers: dict[str, Peer],
-              games: list[tuple[str, list[str], int]], args: argparse.Namespace) -> dict[str, list[Figures]]:
-    """The five paths in rounds, the order turned by one each round; each round's figures."""
+def alternate(stack: Stack, skeletons: tuple[SkeletonStack, SkeletonStack], client: redis.Redis,
+              peers: dict[str, Peer], games: list[tuple[str, list[str], int]],
+              args: argparse.Namespace) -> dict[str, list[Figures]]:
+    """The six paths in rounds, the order turned by one each round; each round's figures."""
+    skeleton, inline = skeletons
     paths: dict[str, Callable[[], Figures]] = {
         "boardlog everysec": lambda: boardlog_run(stack, client, "everysec", games, args.seconds),
         "skeleton everysec": lambda: boardlog_run(skeleton, client, "everysec", games, args.seconds),
+        "inline everysec": lambda: boardlog_run(inline, client, "everysec", games, args.seconds),
         "boardlog always": lambda: boardlog_run(stack, client, "always", games, args.seconds),
         "bgio InMemory": lambda: peers["inmemory"].run(args.games, args.seconds),
         "bgio FlatFile": lambda: peers["flatfile"].run(args.games, args.seconds),
@@ -188,7 +193,8 @@ def report(got: dict[str, list[Figures]], rounds: int) -> None:
               f"({parts}); driver {med([f.driver_us for f in fs]):,.0f}")
     pairs = [("boardlog everysec", "bgio InMemory", 1.0), ("boardlog always", "bgio FlatFile", 10.0),
              ("boardlog everysec", "bgio FlatFile", None),
-             ("skeleton everysec", "bgio InMemory", None), ("boardlog everysec", "skeleton everysec", None)]
+             ("skeleton everysec", "bgio InMemory", None), ("boardlog everysec", "skeleton everysec", None),
+             ("inline everysec", "bgio InMemory", None)]
     print("ratios (each round's pair, then the median):")
     for a, b, target in pairs:
         rate = [got[a][i].rate / got[b][i].rate for i in range(rounds)]

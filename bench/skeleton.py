@@ -12,8 +12,10 @@ Redis, the reply) before any rule, hash, signature, receipt or projection:
   generator asks of it.
 - `worker`: a dramatiq Worker on the same broker, one actor: XADD one entry to the game's
   stream and PUBLISH the reply, in one round trip.
+- `api --inline`: no broker and no worker: the API appends the entry itself and answers. What a
+  command path in the API process would cost at the least, which DESIGN.md does not have.
 
-    python -m bench.skeleton api --redis URL --namespace NS --port N
+    python -m bench.skeleton api --redis URL --namespace NS --port N [--inline]
     python -m bench.skeleton worker --redis URL --namespace NS [--threads 4]
 """
 
@@ -78,8 +80,8 @@ def serve_worker(url: str, namespace: str, threads: int) -> None:
 class App:
     """The ASGI app: the command path and the one read the load generator makes."""
 
-    def __init__(self, url: str, namespace: str) -> None:
-        self.url, self.namespace = url, namespace
+    def __init__(self, url: str, namespace: str, inline: bool = False) -> None:
+        self.url, self.namespace, self.inline = url, namespace, inline
         self.broker = _broker(url, namespace)
         dramatiq.actor(lambda gid, cid, channel: None, actor_name="command", queue_name=QUEUE, broker=self.broker)
         self.aio: aioredis.Redis
@@ -101,6 +103,10 @@ class App:
                 break
         gid = path.split("/")[3]
         cid = str(orjson.loads(body)["id"])
+        if self.inline:
+            await self.aio.xadd(stream_key(self.namespace, gid), {"c": cid})
+            await self.answer(send, 200, orjson.dumps({"id": cid, "status": "accepted"}))
+            return
         fut = self.replies.expect(gid, cid)
         try:
             message = dramatiq.Message(queue_name=QUEUE, actor_name="command", args=(gid, cid, self.replies.channel),
@@ -140,7 +146,7 @@ class App:
 class SkeletonStack:
     """The skeleton's API and worker processes on a Redis; `cpu()` as bench_spine's Stack has it."""
 
-    def __init__(self, redis_url: str, namespace: str, threads: int, redis_pid: int) -> None:
+    def __init__(self, redis_url: str, namespace: str, threads: int, redis_pid: int, inline: bool = False) -> None:
         from bench.bench_spine import ROOT
         from service.embedded import free_port
 
@@ -149,10 +155,10 @@ class SkeletonStack:
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
         cmd = [sys.executable, "-m", "bench.skeleton"]
         common = ["--redis", redis_url, "--namespace", namespace]
-        self.procs = {
-            "worker": subprocess.Popen([*cmd, "worker", *common, "--threads", str(threads)], env=env),
-            "api": subprocess.Popen([*cmd, "api", *common, "--port", str(self.port)], env=env),
-        }
+        self.procs = {"api": subprocess.Popen([*cmd, "api", *common, "--port", str(self.port),
+                                               *(["--inline"] if inline else [])], env=env)}
+        if not inline:
+            self.procs["worker"] = subprocess.Popen([*cmd, "worker", *common, "--threads", str(threads)], env=env)
         deadline = time.monotonic() + 60
         while True:
             try:
@@ -187,13 +193,14 @@ def main() -> None:
     ap.add_argument("--namespace", required=True)
     ap.add_argument("--port", type=int, default=0)
     ap.add_argument("--threads", type=int, default=4)
+    ap.add_argument("--inline", action="store_true")
     args = ap.parse_args()
     if args.part == "worker":
         serve_worker(args.redis, args.namespace, args.threads)
         return
     import uvicorn
 
-    uvicorn.run(App(args.redis, args.namespace), host="127.0.0.1", port=args.port, loop="uvloop", http="httptools",
+    uvicorn.run(App(args.redis, args.namespace, args.inline), host="127.0.0.1", port=args.port, loop="uvloop", http="httptools",
                 log_level="warning", access_log=False, lifespan="on")
 
 
