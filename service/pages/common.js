@@ -393,8 +393,8 @@ const BL = (() => {
     }
     // Past the last row, the tokens left over go in it squeezed (their text narrowed with them,
     // to no less than 0.75 of its width) when they fit so; else the last row ends in a "+n"
-    // token, the tokens before it squeezed down to a circle (a camp's lone "Warriors ×3") to
-    // leave it room.
+    // token (or the one token left), the tokens before it squeezed down to a circle (a camp's
+    // lone "Warriors ×3") to leave it room.
     const span = (row, least) => row.reduce((a, it) => a + least(it), 0) + gap * (row.length - 1);
     const legible = (it) => Math.max(h, 0.75 * it.w);
     let shown = rows;
@@ -410,7 +410,9 @@ const BL = (() => {
         while (last.length > 1 && span(last, () => h) + gap + moreW > width) last.pop();
         shown.push(last);
         const count = items.length - shown.reduce((a, r) => a + r.length, 0);
-        last.push({ more: true, label: `+${count}`, w: moreW, least: h });
+        // One token left over takes the room its "+1" would, itself: a "+1" in place of a tree
+        // or a rune stone says less in as much room.
+        last.push(count === 1 ? { ...items[items.length - 1] } : { more: true, label: `+${count}`, w: moreW, least: h });
         for (const it of last) it.least = h;
       }
       for (const row of shown) {

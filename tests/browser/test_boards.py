@@ -472,7 +472,8 @@ def test_dragon_dale_tokens_stay_inside_a_crowded_territory_on_a_phone(stack: St
     """On a phone a territory is a circle about 48 px across: with one to nine tokens in it
     (tribes' counts, the Dragon, a rune stone, trees), every token and its "+n" stay whole
     inside the circle (a row as wide as the circle at its middle let a square token's corners,
-    and the "+n", stick out), and above the territory's name."""
+    and the "+n", stick out), and above the territory's name; one token left over is drawn
+    itself, never as a "+1"."""
     with stack.client() as c:
         r = c.post("/v1/games", json={"game": "dragondale", "seats": ["ann", "bob", "cy", "di"], "options": {}})
         assert r.status_code == 201, r.text
@@ -482,6 +483,8 @@ def test_dragon_dale_tokens_stay_inside_a_crowded_territory_on_a_phone(stack: St
         assert phone.evaluate(CROWD_JS, [game["id"], n]) >= 21 * min(n, 2)  # 21 territories
         assert phone.evaluate(OUTSIDE_CELL_JS) == [], n
         assert phone.evaluate(TOKENS_OVER_TEXT_JS) == [], n
+        # A "+1" would take the room of the one token it stands for, and say less.
+        assert phone.locator('#board .piece.more[data-label="+1"]').count() == 0, n
         if n in (3, 9):
             phone.locator("#board").screenshot(path=str(shots / f"board-dragondale-crowded-{n}-phone.png"))
 
