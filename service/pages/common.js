@@ -607,6 +607,21 @@ const BL = (() => {
       let rows = L.kind === "areas" ? 3 : L.kind === "grid" ? Math.max(1, Math.floor((bottom - (written ? nameFs : 0) - top - 4) / (pieceFs + 8))) : 2;
       let pieceY = c.cy + (L.kind === "grid" ? 1 : 0);
       let pieceW = shapeW;
+      let pad = bare ? BARE_PAD : L.kind === "areas" ? AREA_PAD : 6;
+      if (L.kind === "grid" && pieces.length) {
+        // Centred, a square's tokens clear its id line at desktop sizes; in a phone's 29 px square
+        // (a 4-player Factions board) they covered it. There they go in the band between the id
+        // line and the name (or the square's bottom edge), in the rows that fit, their padding
+        // cut to fit it (to 1 unit at the least).
+        const idBottom = top + idFs * 0.3 + 1;
+        const floor = written ? nameY - (lines === 2 ? nameFs * 0.55 : 0) - nameFs * 0.93 - 1 : c.cy + c.hh - 2;
+        if (pieceY - (rows * (pieceFs + pad) + (rows - 1) * 2) / 2 < idBottom) {
+          const band = floor - idBottom;
+          rows = Math.max(1, Math.min(rows, Math.floor((band + 2) / (pieceFs + 1 + 2))));
+          pad = Math.max(1, Math.min(pad, (band - (rows - 1) * 2) / rows - pieceFs));
+          pieceY = (idBottom + floor) / 2;
+        }
+      }
       if (bare && pieces.length) {
         // The drawn name's top (a text's box reaches 0.93 of its size above the baseline), and
         // the rows of tokens that fit between it and 0.88 of the radius above the centre.
@@ -632,7 +647,7 @@ const BL = (() => {
         rows = Math.max(1, Math.min(rows, Math.floor((room + 2) / (pieceFs + AREA_PAD + 2))));
         pieceY = (idBottom + nameTop) / 2;
       }
-      g.append(pieceTokens(pieces, c.cx, pieceY, pieceW, names, rows, pieceFs, bare ? BARE_PAD : L.kind === "areas" ? AREA_PAD : 6, bare));
+      g.append(pieceTokens(pieces, c.cx, pieceY, pieceW, names, rows, pieceFs, pad, bare));
       const step = chosen.indexOf(id);
       if (step >= 0) {
         const bx = c.cx + c.hw - half * 0.45, by = c.cy - c.hh + half * 0.45;

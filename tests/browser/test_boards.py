@@ -444,28 +444,45 @@ def test_dragon_dale_tokens_leave_each_territorys_name_readable(stack: Stack, ne
     phone.locator("#board").screenshot(path=str(shots / f"board-dragondale-{seats}-camps-phone.png"))
 
 
-# Redraws the phone's Dragon Dale board with `n` tokens in every territory, as its skin draws them
-# small (one "?n" token per tribe there, then the Dragon, a rune stone and trees), in the page's
-# own #board at the page's width, so the checks above read the crowded board.
+# Redraws the page's board as its game's skin draws it small (a phone), with the first `n` of
+# `tokens` in every cell, in the page's own #board at the page's width, so that the checks above
+# read the crowded board; answers how many tokens were drawn.
 CROWD_JS = """
-async ([gid, n]) => {
+async ([gid, game, tokens, n]) => {
   const box = document.getElementById('board');
   const width = box.clientWidth;
   const view = await (await fetch(`/v1/games/${gid}/view`)).json();
   const ctx = { seat: null, names: {}, summary: null, legal: [], width, compact: true };
-  const drawn = BL.skins.dragondale.board(view, ctx).board;
-  const tokens = [
-    { label: '?12', owner: 0, dashed: true }, { label: '?9', owner: 1, dashed: true },
-    { label: '?11', owner: 2, dashed: true }, { label: '?10', owner: 3, dashed: true },
-    { label: 'D', owner: null, fill: '#7a0c0c', square: true }, { label: 'RS', owner: null, fill: '#d9dee3', ink: '#111', square: true },
-    { label: 'T', owner: null, fill: '#2e6b2e', ink: '#fff', square: true }, { label: 'T', owner: null, fill: '#2e6b2e', ink: '#fff', square: true },
-    { label: '?8', owner: 0, dashed: true },
-  ];
+  const drawn = BL.skins[game].board(view, ctx).board;
   const cells = drawn.cells.map((c) => ({ ...c, pieces: tokens.slice(0, n) }));
   box.replaceChildren(BL.renderBoard({ ...drawn, cells }, { fit: width }));
   return document.querySelectorAll('#board svg.board g.cell .pieces .piece').length;
 }
 """
+
+# A Dragon Dale territory's tokens as its skin draws them small: one "?n" per tribe there, then
+# the Dragon, a rune stone and trees.
+DALE_TOKENS = [
+    {"label": "?12", "owner": 0, "dashed": True}, {"label": "?9", "owner": 1, "dashed": True},
+    {"label": "?11", "owner": 2, "dashed": True}, {"label": "?10", "owner": 3, "dashed": True},
+    {"label": "D", "owner": None, "fill": "#7a0c0c", "square": True},
+    {"label": "RS", "owner": None, "fill": "#d9dee3", "ink": "#111", "square": True},
+    {"label": "T", "owner": None, "fill": "#2e6b2e", "ink": "#fff", "square": True},
+    {"label": "T", "owner": None, "fill": "#2e6b2e", "ink": "#fff", "square": True},
+    {"label": "?8", "owner": 0, "dashed": True},
+]
+# Factions units as its skin draws them small: code and health.
+FACTIONS_TOKENS = [{"label": f"{code} {hp}\u2665", "owner": seat}
+                   for seat, (code, hp) in enumerate([("KI", 4), ("SK", 3), ("MI", 2), ("CH", 3)])]
+
+
+def crowded_phone(stack: Stack, new_page: Any, game_name: str) -> tuple[Any, str]:
+    with stack.client() as c:
+        r = c.post("/v1/games", json={"game": game_name, "seats": ["ann", "bob", "cy", "di"], "options": {}})
+        assert r.status_code == 201, r.text
+        game = r.json()
+        wait_for(lambda: c.get(f"/v1/games/{game['id']}").json()["seq"] > 1)
+    return open_seat(new_page, stack, game, 0, PHONE), game["id"]
 
 
 def test_dragon_dale_tokens_stay_inside_a_crowded_territory_on_a_phone(stack: Stack, new_page: Any, shots: Path) -> None:
@@ -474,19 +491,29 @@ def test_dragon_dale_tokens_stay_inside_a_crowded_territory_on_a_phone(stack: St
     inside the circle (a row as wide as the circle at its middle let a square token's corners,
     and the "+n", stick out), and above the territory's name; one token left over is drawn
     itself, never as a "+1"."""
-    with stack.client() as c:
-        r = c.post("/v1/games", json={"game": "dragondale", "seats": ["ann", "bob", "cy", "di"], "options": {}})
-        assert r.status_code == 201, r.text
-        game = r.json()
-    phone = open_seat(new_page, stack, game, 0, PHONE)
+    phone, gid = crowded_phone(stack, new_page, "dragondale")
     for n in range(1, 10):
-        assert phone.evaluate(CROWD_JS, [game["id"], n]) >= 21 * min(n, 2)  # 21 territories
+        assert phone.evaluate(CROWD_JS, [gid, "dragondale", DALE_TOKENS, n]) >= 21 * min(n, 2)  # 21 territories
         assert phone.evaluate(OUTSIDE_CELL_JS) == [], n
         assert phone.evaluate(TOKENS_OVER_TEXT_JS) == [], n
         # A "+1" would take the room of the one token it stands for, and say less.
         assert phone.locator('#board .piece.more[data-label="+1"]').count() == 0, n
         if n in (3, 9):
             phone.locator("#board").screenshot(path=str(shots / f"board-dragondale-crowded-{n}-phone.png"))
+
+
+def test_a_factions_unit_leaves_its_squares_id_readable_on_a_phone(stack: Stack, new_page: Any, shots: Path) -> None:
+    """A 4-player Factions board on a phone has 29 px squares: a unit's token centred in its
+    square covered the square's id line ("e8" under "KI 4\u2665" by 12 px). With one to four
+    units in every square, the tokens stay below the id line and inside the square."""
+    phone, gid = crowded_phone(stack, new_page, "factions")
+    for n in range(1, 5):
+        assert phone.evaluate(CROWD_JS, [gid, "factions", FACTIONS_TOKENS, n]) >= 64
+        assert phone.evaluate(TOKENS_OVER_TEXT_JS) == [], n
+        assert phone.evaluate(OUTSIDE_CELL_JS) == [], n
+        assert phone.evaluate(TEXT_OVER_TEXT_JS) == [], n
+        if n in (1, 4):
+            phone.locator("#board").screenshot(path=str(shots / f"board-factions-crowded-{n}-phone.png"))
 
 
 # Tokens and names of a cell drawn outside its own shape (drawn boxes, in the SVG's units). A
