@@ -593,7 +593,7 @@ const BL = (() => {
       // mark beside the id and the legend say what the square is, its tooltip and a tap name it.
       const lines = nameLines(name, nameFs, shapeW);
       const crowded = L.kind === "grid" && bottom - (lines === 2 ? 1.9 : 0.8) * nameFs < top + idFs * 0.25 + (pieces.length ? pieceFs + 8 : 0);
-      const written = crowded ? "" : name;
+      let written = crowded ? "" : name;
       const bare = L.kind === "areas" && cell.hideId && !cell.mark; // a phone's area: no id line
       let nameY = bottom - (L.kind === "grid" ? (lines === 2 ? nameFs * 0.55 : 0) : nameFs * 0.2);
       // A phone's area holds the name (often two lines at 11 px) and a row of tokens above it in
@@ -602,26 +602,32 @@ const BL = (() => {
       // wider), the tokens between it and the top. With no tokens, the name is centred.
       const R = L.radius;
       if (bare) nameY = !pieces.length ? c.cy + nameFs * 0.36 : lines === 2 ? c.cy + R * 0.8 - nameFs * 0.78 : c.cy + R * 0.6 - nameFs * 0.23;
-      if (written) g.append(fitText(c.cx, nameY, written, nameFs, shapeW, { class: "cell-label", fill: ink }));
       // A grid square holds one row of tokens between its id and name; a taller span, more.
       let rows = L.kind === "areas" ? 3 : L.kind === "grid" ? Math.max(1, Math.floor((bottom - (written ? nameFs : 0) - top - 4) / (pieceFs + 8))) : 2;
       let pieceY = c.cy + (L.kind === "grid" ? 1 : 0);
       let pieceW = shapeW;
       let pad = bare ? BARE_PAD : L.kind === "areas" ? AREA_PAD : 6;
-      if (L.kind === "grid" && pieces.length) {
-        // Centred, a square's tokens clear its id line at desktop sizes; in a phone's 29 px square
-        // (a 4-player Factions board) they covered it. There they go in the band between the id
-        // line and the name (or the square's bottom edge), in the rows that fit, their padding
-        // cut to fit it (to 1 unit at the least).
+      if ((L.kind === "grid" || L.kind === "hex") && pieces.length) {
+        // Centred, a cell's tokens clear its id line and its name at most sizes. In a phone's
+        // 29 px square (a 4-player Factions board) they covered the id, and on a 5-player Rite
+        // map a two-line name ("Firefly / 3") ran under them. There they go in the band between
+        // the id line and the name (or the cell's bottom), in the rows that fit, their padding
+        // cut to fit it (to 1 unit at the least); where not even that fits, the name is left
+        // out (the mark beside the id, the legend, the tooltip and a tap say what the cell is).
         const idBottom = top + idFs * 0.3 + 1;
-        const floor = written ? nameY - (lines === 2 ? nameFs * 0.55 : 0) - nameFs * 0.93 - 1 : c.cy + c.hh - 2;
-        if (pieceY - (rows * (pieceFs + pad) + (rows - 1) * 2) / 2 < idBottom) {
+        const nameTop = nameY - (lines === 2 ? nameFs * 0.55 : 0) - nameFs * 0.93 - 1;
+        const edge = L.kind === "grid" ? c.cy + c.hh - 2 : bottom;
+        const boxH = rows * (pieceFs + pad) + (rows - 1) * 2;
+        if (pieceY - boxH / 2 < idBottom || (written && pieceY + boxH / 2 > nameTop)) {
+          if (written && nameTop - idBottom < pieceFs + 1) written = "";
+          const floor = written ? nameTop : edge;
           const band = floor - idBottom;
           rows = Math.max(1, Math.min(rows, Math.floor((band + 2) / (pieceFs + 1 + 2))));
           pad = Math.max(1, Math.min(pad, (band - (rows - 1) * 2) / rows - pieceFs));
           pieceY = (idBottom + floor) / 2;
         }
       }
+      if (written) g.append(fitText(c.cx, nameY, written, nameFs, shapeW, { class: "cell-label", fill: ink }));
       if (bare && pieces.length) {
         // The drawn name's top (a text's box reaches 0.93 of its size above the baseline), and
         // the rows of tokens that fit between it and 0.88 of the radius above the centre.
