@@ -314,15 +314,7 @@
     const p = turn ? plan() : { next: [] };
     const since = sinceMine();
     if (!S.seen && drawn && Array.isArray(drawn.cells)) markSeen(drawn);
-    let rotate = 0;
-    if (sk && sk.home && S.seat !== null && drawn && drawn.cells) {
-      const homes = new Set(sk.home(v, S.seat).map(String));
-      const cells = drawn.cells.filter((c) => Number.isFinite(c.y));
-      const ys = cells.map((c) => c.y);
-      const mid = (Math.min(...ys) + Math.max(...ys)) / 2;
-      const mine = cells.filter((c) => homes.has(String(c.id)));
-      if (mine.length && mine.reduce((a, c) => a + c.y, 0) / mine.length < mid - 1e-6) rotate = 180;
-    }
+    const rotate = BL.facing(sk, v, S.seat, drawn);
     const svgBoard = renderBoard(drawn, {
       names: names(), onCell: turn ? pick : null, title: `${BL.gameTitle(v.game)} board at seq ${v.seq}`,
       targets: p.next, path: S.sel, marked: S.pointed ? S.pointed.cells : since.cells, ghosts: drawn ? ghostsFor(drawn) : null,

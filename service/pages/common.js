@@ -452,6 +452,18 @@ const BL = (() => {
     return g;
   }
 
+  /* How far to turn a drawn board (0 or 180 degrees) so that a seat's home (the skin's `home`
+   * cells) is at the bottom, as a player sits at the table; 0 for a spectator. */
+  function facing(sk, view, seat, drawn) {
+    if (!sk || !sk.home || seat === null || seat === undefined || !drawn || !Array.isArray(drawn.cells)) return 0;
+    const homes = new Set(sk.home(view, seat).map(String));
+    const cells = drawn.cells.filter((c) => Number.isFinite(c.y));
+    const ys = cells.map((c) => c.y);
+    const mid = (Math.min(...ys) + Math.max(...ys)) / 2;
+    const mine = cells.filter((c) => homes.has(String(c.id)));
+    return mine.length && mine.reduce((a, c) => a + c.y, 0) / mine.length < mid - 1e-6 ? 180 : 0;
+  }
+
   /* The board {"kind", "cells": [{id, x, y, label, fill, pieces}], "edges"} as an SVG. A game's
    * skin (board-<game>.js) may give each cell a readable `name`, a `mark` (a glyph), a `tip`, a
    * `ring` colour, on a grid a `span` [columns, rows] for a cell drawn wider or taller than one
@@ -1018,7 +1030,7 @@ const BL = (() => {
     el, svg, clear, setTitle, content, gameTitles, gameTitle, watchGame, gameIdFromPath, takeToken, forgetToken, api, ApiError, commandId,
     signedIn, signedOut, asksMe, NOT_SIGNED_IN, moveAt,
     seatColour, seatName, seatChip, whoseTurn, outcomeText, when, statusBadge, compact,
-    kvPanel, replaceKeepingOpen, renderBoard, seatLegend, describeEvent, logEntry, layout,
+    kvPanel, replaceKeepingOpen, renderBoard, facing, seatLegend, describeEvent, logEntry, layout,
     // Each game's drawing and panels (board-<game>.js registers itself here); none for a game without one.
     skins: {},
   };

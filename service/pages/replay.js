@@ -356,12 +356,15 @@
     } else $("board").dataset.skin = "none";
     const changed = d.changes || {};
     const marked = [...new Set([...(S.sub ? [] : d.entry.cells || []), ...(changed.cells || [])])];
+    // Replayed as a seat, the board faces that seat as its board page does.
+    const rotate = S.mode === "seat" ? BL.facing(sk, v, S.seat, drawn) : 0;
     const root = renderBoard(drawn, {
       names: names(), title: `${BL.gameTitle(v.game)} board after step ${d.step} (seq ${d.seq})`, marked,
       ghosts: hasCells ? ghostsOf(v, changed.removed || [], sk, ctx) : null, overlays,
-      fit: sk ? boardWidth() : 0, onInfo: showInfo,
+      fit: sk ? boardWidth() : 0, onInfo: showInfo, rotate,
     });
     clear($("board")).append(root);
+    $("board").dataset.rotate = String(rotate);
     $("board").setAttribute("data-seq", String(d.seq));
     $("board").setAttribute("data-step", String(d.step));
     if (root.tagName && root.tagName.toLowerCase() === "svg") arrows(root, changed.moved || []);

@@ -308,3 +308,49 @@ def test_what_changed_reads_in_each_games_own_words(stack: Stack, new_page: Any,
     page.screenshot(path=str(shots / "replay-dragondale-moved.png"), full_page=True)
     page.goto(f"{stack.url}/games/{did}#token={dtok[0]}")
     expect(page.locator("#title")).to_have_text(f"Dragon Dale · {did}")
+
+
+# How far below the board's middle a seat's home cells are drawn (the skin's `home`), in the SVG's
+# units: positive when they are in its lower half, where a player's own side is.
+HOME_BELOW_MIDDLE_JS = """
+async ([gid, game, seat]) => {
+  const view = await (await fetch(`/v1/games/${gid}/view`)).json();
+  const centre = (s) => { const b = s.getBBox(); return b.y + b.height / 2; };
+  const ys = [...document.querySelectorAll('#board svg.board g.cell .cell-shape')].map(centre);
+  const mid = (Math.min(...ys) + Math.max(...ys)) / 2;
+  const mine = BL.skins[game].home(view, seat)
+    .map((id) => document.querySelector(`#board svg.board g.cell[data-id="${CSS.escape(String(id))}"] .cell-shape`))
+    .filter(Boolean).map(centre);
+  return mine.length ? mine.reduce((a, y) => a + y, 0) / mine.length - mid : null;
+}
+"""
+
+
+@pytest.mark.parametrize("game", ["rite", "factions", "dragondale"])
+def test_a_seat_replays_its_game_facing_its_own_side(stack: Stack, new_page: Any, shots: Path, game: str) -> None:
+    """The board page turns the board so that the viewer's side is at the bottom; a seat's
+    replay, as that seat, now turns it the same way (it was drawn as the spectators see it, so a
+    player stepping through their own game saw the board upside down). The public replay keeps
+    the board as it is."""
+    with stack.client() as c:
+        r = c.post("/v1/games", json={"game": game, "seats": ["ann", "bob"], "options": {}})
+        assert r.status_code == 201, r.text
+        g = r.json()
+        gid = g["id"]
+        wait_for(lambda: c.get(f"/v1/games/{gid}").json()["seq"] > 1)
+    public = new_page(1280, 900)
+    public.goto(f"{stack.url}/games/{gid}/replay")
+    expect(public.locator("#board")).to_have_attribute("data-skin", "ok")
+    unturned = {seat: public.evaluate(HOME_BELOW_MIDDLE_JS, [gid, game, seat]) for seat in (0, 1)}
+    assert None not in unturned.values() and min(unturned.values()) < 0, unturned  # one side is on top
+    for seat in (0, 1):
+        board = new_page(1280, 900)
+        board.goto(f"{stack.url}/games/{gid}#token={g['seats'][seat]['token']}")
+        expect(board.locator("#board")).to_have_attribute("data-skin", "ok")
+        assert board.evaluate(HOME_BELOW_MIDDLE_JS, [gid, game, seat]) > 0
+        replay = new_page(390, 844)
+        replay.goto(f"{stack.url}/games/{gid}/replay#token={g['seats'][seat]['token']}")
+        expect(replay.locator("#viewer")).to_contain_text(f"(seat {seat}) sees it")
+        expect(replay.locator("#board")).to_have_attribute("data-skin", "ok")
+        assert replay.evaluate(HOME_BELOW_MIDDLE_JS, [gid, game, seat]) > 0, (game, seat)
+        replay.locator("#board").screenshot(path=str(shots / f"replay-{game}-seat{seat}-facing.png"))
