@@ -183,6 +183,25 @@ def run_load(port: int, games: Sequence[tuple[str, list[str], int]], seconds: fl
 # -- the stack under test ---------------------------------------------------------------
 
 
+def answering(url: str, seconds: float) -> None:
+    """Wait until `url` answers 200; raise the last error after `seconds`."""
+    import httpx
+
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            status = httpx.get(url, timeout=1).status_code
+        except Exception:
+            if time.monotonic() > deadline:
+                raise
+        else:
+            if status == 200:
+                return
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"{url} answered {status} for {seconds:g} s")
+        time.sleep(0.1)
+
+
 class Stack:
     def __init__(self, redis_url: str, namespace: str, workers: int, threads: int, wake: bool = True,
                  redis_pid: int | None = None) -> None:
@@ -198,17 +217,7 @@ class Stack:
         self.procs.append(subprocess.Popen([*cmd, "projector"], env=env, stdout=self.log, stderr=self.log))
         self.procs.append(subprocess.Popen([*cmd, "api", "--port", str(self.port)], env=env, stdout=self.log,
                                            stderr=self.log))
-        deadline = time.monotonic() + 120  # a loaded machine starts the API slowly
-        while True:
-            try:
-                import httpx
-
-                if httpx.get(f"http://127.0.0.1:{self.port}/openapi.json", timeout=1).status_code == 200:
-                    break
-            except Exception:
-                if time.monotonic() > deadline:
-                    raise
-            time.sleep(0.1)
+        answering(f"http://127.0.0.1:{self.port}/openapi.json", 120)  # a loaded machine starts the API slowly
         # structlog's per-command info lines cost CPU; the bench runs them as production would.
         self.roles = ["worker"] * workers + ["projector", "api"]
 

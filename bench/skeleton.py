@@ -147,7 +147,7 @@ class SkeletonStack:
     """The skeleton's API and worker processes on a Redis; `cpu()` as bench_spine's Stack has it."""
 
     def __init__(self, redis_url: str, namespace: str, threads: int, redis_pid: int, inline: bool = False) -> None:
-        from bench.bench_spine import ROOT
+        from bench.bench_spine import ROOT, answering
         from service.embedded import free_port
 
         self.port = free_port()
@@ -159,17 +159,7 @@ class SkeletonStack:
                                                *(["--inline"] if inline else [])], env=env)}
         if not inline:
             self.procs["worker"] = subprocess.Popen([*cmd, "worker", *common, "--threads", str(threads)], env=env)
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                import httpx
-
-                if httpx.get(f"http://127.0.0.1:{self.port}/v1/games/x/legal", timeout=1).status_code == 200:
-                    break
-            except Exception:
-                if time.monotonic() > deadline:
-                    raise
-            time.sleep(0.1)
+        answering(f"http://127.0.0.1:{self.port}/v1/games/x/legal", 60)
 
     def cpu(self) -> dict[str, float]:
         import psutil

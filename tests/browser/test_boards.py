@@ -87,9 +87,9 @@ BOARD_LEFT_IN_VIEW_JS = """
 """
 
 
-def create(stack: Stack, game: str) -> dict[str, Any]:
+def create(stack: Stack, game: str, seats: int = 2) -> dict[str, Any]:
     with stack.client() as c:
-        r = c.post("/v1/games", json={"game": game, "seats": ["ann", "bob"], "options": {}})
+        r = c.post("/v1/games", json={"game": game, "seats": ["ann", "bob", "cy", "di", "ed"][:seats], "options": {}})
         assert r.status_code == 201, r.text
         out: dict[str, Any] = r.json()
         wait_for(lambda: c.get(f"/v1/games/{out['id']}").status_code == 200 and c.get(f"/v1/games/{out['id']}").json()["seq"] > 1)
@@ -478,11 +478,7 @@ FACTIONS_TOKENS = [{"label": f"{code} {hp}\u2665", "owner": seat}
 
 def crowded_page(stack: Stack, new_page: Any, game_name: str, seats: int = 4,
                  size: tuple[int, int] = PHONE) -> tuple[Any, str]:
-    with stack.client() as c:
-        r = c.post("/v1/games", json={"game": game_name, "seats": ["ann", "bob", "cy", "di", "ed"][:seats], "options": {}})
-        assert r.status_code == 201, r.text
-        game = r.json()
-        wait_for(lambda: c.get(f"/v1/games/{game['id']}").json()["seq"] > 1)
+    game = create(stack, game_name, seats)
     return open_seat(new_page, stack, game, 0, size), game["id"]
 
 

@@ -19,7 +19,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import CHROMIUM
-from tests.browser.test_boards import SMALL_TEXT_JS
+from tests.browser.test_boards import SMALL_TEXT_JS, create
 from tests.conftest import Stack, wait_for
 from tests.integration.helpers import bearer, command, new_race
 from tests.support.replaying import new_rite, play_rite_until_a_move
@@ -332,12 +332,8 @@ def test_a_seat_replays_its_game_facing_its_own_side(stack: Stack, new_page: Any
     replay, as that seat, now turns it the same way (it was drawn as the spectators see it, so a
     player stepping through their own game saw the board upside down). The public replay keeps
     the board as it is."""
-    with stack.client() as c:
-        r = c.post("/v1/games", json={"game": game, "seats": ["ann", "bob"], "options": {}})
-        assert r.status_code == 201, r.text
-        g = r.json()
-        gid = g["id"]
-        wait_for(lambda: c.get(f"/v1/games/{gid}").json()["seq"] > 1)
+    g = create(stack, game)
+    gid = g["id"]
     public = new_page(1280, 900)
     public.goto(f"{stack.url}/games/{gid}/replay")
     expect(public.locator("#board")).to_have_attribute("data-skin", "ok")
