@@ -653,8 +653,8 @@ const BL = (() => {
         // radius 3, nearest the edge at the top row's top or the bottom row's bottom (the width
         // at the row's middle let a square token's corners, and the "+n", stick out).
         const end = pieces.some((p) => p.square) ? 3 : h / 2;
-        const top = nameTop - rows * h - (rows - 1) * 2;
-        const dy = Math.max(Math.abs(top + end - c.cy), Math.abs(nameTop - end - c.cy));
+        const rowsTop = nameTop - rows * h - (rows - 1) * 2;
+        const dy = Math.max(Math.abs(rowsTop + end - c.cy), Math.abs(nameTop - end - c.cy));
         pieceW = 2 * (Math.sqrt(Math.max(0, (R - 1 - end) ** 2 - dy ** 2)) + end);
       } else if (L.kind === "areas") {
         // Between the id line (or the mark alone) and the name, in as many rows as fit there (a
