@@ -42,7 +42,7 @@ import orjson
 import psutil
 import redis
 
-from bench.bench_spine import ROOT, LoadResult, Measured, Stack, make_games, run_load, served_redis
+from bench.bench_spine import ROOT, LoadResult, Stack, make_games, run_load, served_redis
 from bench.skeleton import SkeletonStack
 from events.redisstore.store import EventStore
 from service.embedded import free_port
@@ -113,8 +113,7 @@ def _pct(xs: list[float], p: float) -> float:
 def boardlog_run(stack: Stack | SkeletonStack, client: redis.Redis, fsync: str,
                  games: list[tuple[str, list[str], int]], seconds: float) -> Figures:
     client.config_set("appendfsync", fsync)
-    measured: Measured = stack
-    r: LoadResult = run_load(stack.port, games, seconds, warmup=WARMUP, stack=measured)
+    r: LoadResult = run_load(stack.port, games, seconds, warmup=WARMUP, stack=stack)
     if r.errors:
         raise RuntimeError(f"{type(stack).__name__} {fsync}: {r.errors} commands not accepted")
     parts = {k: v for k, v in (r.cpu_us or {}).items() if k != "loadgen"}

@@ -1,7 +1,8 @@
 """The skeleton of `make bench-peers` (bench/skeleton.py) does the path it stands for: each command
 posted with `?wait=1` crosses its API, boardlog's broker and its worker, which appends one stream
-entry and publishes the reply that answers it (`--inline`: the API appends it itself). Without this, a skeleton that answered without its
-worker would make the floor it measures look lower than it is."""
+entry and publishes the reply that answers it (`--inline`: the API appends it itself). Without
+this, a skeleton that answered without its worker would make the floor it measures look lower
+than it is."""
 
 from __future__ import annotations
 
