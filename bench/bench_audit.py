@@ -32,8 +32,8 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from events.domain.audit import audit
 from events.domain.verdict import judge
-from events.mapping.export import export_lines, read_record
-from events.mapping.signing import Signer
+from events.records.export import export_lines, read_record
+from events.records.signing import Signer
 from rules import catalog
 
 RESULTS = Path(__file__).parent / "results"
@@ -94,8 +94,8 @@ def bench_audit(rounds: int, seeds: int) -> None:
 
 
 def bench_receipts(rounds: int, per_block: int = 200) -> None:
-    from events.redisstore.store import EventStore
-    from service.embedded import EmbeddedRedis
+    from events.store.store import EventStore
+    from service.runtime.embedded import EmbeddedRedis
     from workers.commands import CommandHandler
 
     catalog.load(["tests.support.racegame"])
@@ -128,8 +128,8 @@ def bench_receipts(rounds: int, per_block: int = 200) -> None:
 def _block(store: Any, handler: Any, n: int) -> float:
     """CPU seconds of `n` commands handled (two seats rolling in a long race)."""
     from events.domain.match import created_event
-    from events.mapping.chain import genesis, seal
-    from events.redisstore.keys import new_game_id
+    from events.records.chain import genesis, seal
+    from events.store.layout import new_game_id
     from rules.core import SeatInfo, get_game
 
     gid = new_game_id(8)

@@ -24,14 +24,14 @@ import orjson  # noqa: E402
 import redis  # noqa: E402
 
 from bench.bench_memory import play  # noqa: E402
-from events.mapping import compact  # noqa: E402
-from events.mapping.codec import canonical  # noqa: E402
-from events.mapping.envelope import Envelope  # noqa: E402
-from events.redisstore.entries import stored_all  # noqa: E402
-from events.redisstore.store import EventStore  # noqa: E402
+from events.records import compact  # noqa: E402
+from events.records.codec import canonical  # noqa: E402
+from events.records.envelope import Envelope  # noqa: E402
+from events.store.entries import stored_all  # noqa: E402
+from events.store.store import EventStore  # noqa: E402
 from rules import catalog  # noqa: E402
-from service.embedded import EmbeddedRedis  # noqa: E402
-from service.logs import configure  # noqa: E402
+from service.runtime.embedded import EmbeddedRedis  # noqa: E402
+from service.runtime.logs import configure  # noqa: E402
 from workers.commands import CommandHandler  # noqa: E402
 
 GAMES = ("rite", "factions", "dragondale")

@@ -21,11 +21,11 @@ sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
 import redis  # noqa: E402
 
-from events.redisstore.store import EventStore  # noqa: E402
+from events.store.store import EventStore  # noqa: E402
 from rules import catalog  # noqa: E402
-from service.embedded import EmbeddedRedis  # noqa: E402
-from service.logs import configure  # noqa: E402
-from service.matches import create_match  # noqa: E402
+from service.runtime.embedded import EmbeddedRedis  # noqa: E402
+from service.runtime.logs import configure  # noqa: E402
+from service.usecases.matches import create_match  # noqa: E402
 from workers.commands import CommandHandler  # noqa: E402
 
 

@@ -22,7 +22,7 @@ import statistics
 import time
 
 from bench.bench_spine import Conn, Stack, make_games, run_load, served_redis
-from events.redisstore.store import EventStore
+from events.store.store import EventStore
 
 CONNECTIONS = 10
 

@@ -17,8 +17,8 @@ import statistics
 from contextlib import ExitStack
 
 from bench.bench_spine import LoadResult, Stack, make_games, run_load, served_redis
-from events.redisstore.store import EventStore
-from service.embedded import FSYNC_MODES
+from events.store.store import EventStore
+from service.runtime.embedded import FSYNC_MODES
 
 
 def main() -> None:

@@ -24,8 +24,8 @@ import orjson
 import redis
 
 from bench.bench_spine import Conn, Stack, make_games
-from events.redisstore.store import EventStore
-from service.embedded import EmbeddedRedis
+from events.store.store import EventStore
+from service.runtime.embedded import EmbeddedRedis
 
 
 def pct(xs: list[float], p: float) -> float:

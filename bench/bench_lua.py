@@ -22,9 +22,9 @@ sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
 import redis  # noqa: E402
 
-from events.redisstore.store import APPEND_LUA  # noqa: E402
-from events.redisstore.wire import Links, checked  # noqa: E402
-from service.embedded import EmbeddedRedis  # noqa: E402
+from events.store.store import APPEND_LUA  # noqa: E402
+from events.store.wire import Links, checked  # noqa: E402
+from service.runtime.embedded import EmbeddedRedis  # noqa: E402
 
 ENVELOPE = (b'{"at":"2026-11-29T23:00:00.000Z","command":"c0b1a5e2-9f4e-4c1b-8d7a-3e2f1a0b9c8d",'
             b'"data":{"bonus":0,"die":3},"game":"p01-benchappend01","hash":"' + b"a" * 64

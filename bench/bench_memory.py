@@ -30,14 +30,14 @@ import redis  # noqa: E402
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey  # noqa: E402
 
 from events.domain.match import fold_match  # noqa: E402
-from events.mapping.signing import Signer  # noqa: E402
-from events.redisstore.store import EventStore  # noqa: E402
+from events.records.signing import Signer  # noqa: E402
+from events.store.store import EventStore  # noqa: E402
 from projections.projector import rebuild  # noqa: E402
 from rules import catalog  # noqa: E402
 from rules.core import Command  # noqa: E402
-from service.embedded import EmbeddedRedis  # noqa: E402
-from service.logs import configure  # noqa: E402
-from service.matches import create_match  # noqa: E402
+from service.runtime.embedded import EmbeddedRedis  # noqa: E402
+from service.runtime.logs import configure  # noqa: E402
+from service.usecases.matches import create_match  # noqa: E402
 from tests.rite.bot import seeking  # noqa: E402
 from workers.commands import CommandHandler  # noqa: E402
 

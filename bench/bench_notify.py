@@ -31,8 +31,8 @@ import orjson
 import psutil
 
 from bench.bench_spine import Conn
-from service.embedded import EmbeddedRedis, free_port
-from service.logs import configure
+from service.runtime.embedded import EmbeddedRedis, free_port
+from service.runtime.logs import configure
 from tests.support.receivers import MailBox, Web
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -54,7 +54,7 @@ class Stack:
                # The receivers listen on loopback, which targets may reach only when allowed.
                "BOARDLOG_NOTIFY_ALLOW": "127.0.0.1"}
         self.log = tempfile.NamedTemporaryFile(prefix="bench-notify-", suffix=".log", delete=False)  # noqa: SIM115
-        cmd = [sys.executable, "-m", "service.cli"]
+        cmd = [sys.executable, "-m", "service.runtime.cli"]
         self.roles = ["worker", "projector", "notifier", "api"]
         args = {"worker": ["worker", "--threads", "4"], "projector": ["projector"],
                 "notifier": ["notifier", "--threads", "8"], "api": ["api", "--port", str(self.port)]}

@@ -44,8 +44,8 @@ import redis
 
 from bench.bench_spine import ROOT, LoadResult, Stack, make_games, run_load, served_redis
 from bench.skeleton import SkeletonStack
-from events.redisstore.store import EventStore
-from service.embedded import free_port
+from events.store.store import EventStore
+from service.runtime.embedded import free_port
 
 PEERS = ROOT / "bench" / "peers"
 WARMUP = 1.5

@@ -16,13 +16,13 @@ import time
 from functools import partial
 
 import events.domain.match as match_module
-import events.mapping.envelope as envelope_module
+import events.records.envelope as envelope_module
 import rules.catalog
 from events.domain.audit import audit
 from events.domain.forks import fork_opening
 from events.domain.match import fold_match
-from events.mapping.codec import canonical
-from events.mapping.export import export_lines, read_record
+from events.records.codec import canonical
+from events.records.export import export_lines, read_record
 from tests.support.records import play_offline
 
 

@@ -18,10 +18,10 @@ from pathlib import Path
 
 import redis
 
-from events.redisstore.store import EventStore
+from events.store.store import EventStore
 from rules import catalog
-from service.embedded import EmbeddedRedis
-from service.matches import create_match
+from service.runtime.embedded import EmbeddedRedis
+from service.usecases.matches import create_match
 from workers.commands import CommandHandler
 
 

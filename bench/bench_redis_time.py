@@ -16,7 +16,7 @@ import argparse
 import os
 
 from bench.bench_spine import Stack, make_games, run_load, served_redis
-from events.redisstore.store import EventStore
+from events.store.store import EventStore
 
 
 def main() -> None:

@@ -13,7 +13,7 @@ import time
 import fakeredis
 
 from events.domain.match import fold_match
-from events.redisstore.store import SNAPSHOT_EVERY, EventStore
+from events.store.store import SNAPSHOT_EVERY, EventStore
 from projections import replay
 from projections.moves import MoveList
 from rules import catalog

@@ -34,14 +34,14 @@ import redis  # noqa: E402
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey  # noqa: E402
 
 from bench.bench_memory import play  # noqa: E402
-from events.mapping.signing import Signer  # noqa: E402
-from events.redisstore.keys import new_game_id  # noqa: E402
-from events.redisstore.store import EventStore  # noqa: E402
+from events.records.signing import Signer  # noqa: E402
+from events.store.layout import new_game_id  # noqa: E402
+from events.store.store import EventStore  # noqa: E402
 from projections.lobby import lobby_rows  # noqa: E402
 from projections.projector import rebuild  # noqa: E402
 from rules import catalog  # noqa: E402
-from service.embedded import EmbeddedRedis  # noqa: E402
-from service.logs import configure  # noqa: E402
+from service.runtime.embedded import EmbeddedRedis  # noqa: E402
+from service.runtime.logs import configure  # noqa: E402
 from workers.commands import CommandHandler  # noqa: E402
 
 TYPES = ("rite", "factions", "dragondale")

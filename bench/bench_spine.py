@@ -29,16 +29,16 @@ import psutil
 import redis
 
 from events.domain.match import fold_match
-from events.mapping.chain import genesis, seal
-from events.mapping.codec import canonical
-from events.redisstore.store import APPEND_LUA, EventStore, Lua
-from events.redisstore.wire import Links
+from events.records.chain import genesis, seal
+from events.records.codec import canonical
+from events.store.store import APPEND_LUA, EventStore, Lua
+from events.store.wire import Links
 from projections.replay import match_at
 from rules import catalog
 from rules.core import Event
-from service.embedded import EmbeddedRedis, free_port
-from service.logs import configure
-from service.matches import create_match
+from service.runtime.embedded import EmbeddedRedis, free_port
+from service.runtime.logs import configure
+from service.usecases.matches import create_match
 from workers.commands import CommandHandler
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -211,7 +211,7 @@ class Stack:
                "BOARDLOG_EXTRA_GAMES": RACE, "BOARDLOG_LOG": "json", "PYTHONPATH": str(ROOT),
                "BOARDLOG_WAKE_CONSUMER": "1" if wake else "0"}
         self.log = tempfile.NamedTemporaryFile(prefix="bench-", suffix=".log", delete=False)  # noqa: SIM115
-        cmd = [sys.executable, "-m", "service.cli"]
+        cmd = [sys.executable, "-m", "service.runtime.cli"]
         self.procs = [subprocess.Popen([*cmd, "worker", "--threads", str(threads)], env=env, stdout=self.log,
                                        stderr=self.log) for _ in range(workers)]
         self.procs.append(subprocess.Popen([*cmd, "projector"], env=env, stdout=self.log, stderr=self.log))

@@ -40,8 +40,8 @@ def one(seconds: float, games: int, workers: int, threads: int) -> dict[str, Any
     import redis
 
     from bench.bench_spine import Stack, make_games, run_load
-    from events.redisstore.store import EventStore
-    from service.embedded import EmbeddedRedis
+    from events.store.store import EventStore
+    from service.runtime.embedded import EmbeddedRedis
 
     tmp = Path(tempfile.mkdtemp(prefix="bench-trips-"))
     server = EmbeddedRedis(tmp / "redis", appendonly=True, fsync="everysec").start()
@@ -87,8 +87,8 @@ def inproc(commands: int, fsync: str) -> dict[str, Any]:
     import redis
 
     from bench.bench_spine import make_games
-    from events.redisstore.store import EventStore
-    from service.embedded import EmbeddedRedis
+    from events.store.store import EventStore
+    from service.runtime.embedded import EmbeddedRedis
     from workers.commands import CommandHandler
 
     tmp = Path(tempfile.mkdtemp(prefix="bench-trips-"))

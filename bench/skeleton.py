@@ -6,7 +6,7 @@ Redis, the reply) before any rule, hash, signature, receipt or projection:
 
 - `api`: uvicorn (uvloop, httptools) with a bare ASGI app, no FastAPI. `POST
   /v1/games/{gid}/commands?wait=1` reads the JSON body's `id`, registers a waiter on boardlog's
-  reply subscription (events.redisstore.replies), enqueues a dramatiq message on boardlog's
+  reply subscription (events.store.replies), enqueues a dramatiq message on boardlog's
   broker (workers.broker, the async enqueue with its wake-up), and answers 200 when the reply
   is published. `GET .../legal` answers that seat 0 may move, which is all bench_spine's load
   generator asks of it.
@@ -35,7 +35,7 @@ import orjson
 import redis
 import redis.asyncio as aioredis
 
-from events.redisstore.replies import Replies
+from events.store.replies import Replies
 from workers.broker import WakingRedisBroker, make_broker
 
 QUEUE = "skeleton"
@@ -148,7 +148,7 @@ class SkeletonStack:
 
     def __init__(self, redis_url: str, namespace: str, threads: int, redis_pid: int, inline: bool = False) -> None:
         from bench.bench_spine import ROOT, answering
-        from service.embedded import free_port
+        from service.runtime.embedded import free_port
 
         self.port = free_port()
         self.redis_pid = redis_pid

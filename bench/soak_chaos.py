@@ -41,13 +41,13 @@ import psutil
 
 from events.domain.audit import audit
 from events.domain.match import COMMAND_ACCEPTED
-from events.mapping.export import read_record
+from events.records.export import read_record
 from rules import catalog
-from service.embedded import free_port
+from service.runtime.embedded import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 TYPES = ("rite", "factions", "dragondale")
-PARTS = ("service.cli worker", "service.cli projector", "service.cli api", "redis-server")
+PARTS = ("service.runtime.cli worker", "service.runtime.cli projector", "service.runtime.cli api", "redis-server")
 
 
 @dataclass
@@ -122,7 +122,7 @@ def start_serve(data: Path, port: int, log: Path) -> subprocess.Popen[bytes]:
                # The webhook receiver listens on loopback, which targets may reach only when allowed.
                BOARDLOG_NOTIFY_ALLOW="127.0.0.1")
     return subprocess.Popen(
-        [sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--data", str(data), "--workers", "2"],
+        [sys.executable, "-m", "service.runtime.cli", "serve", "--port", str(port), "--data", str(data), "--workers", "2"],
         env=env, cwd=ROOT, stdout=log.open("ab"), stderr=subprocess.STDOUT, start_new_session=True)
 
 

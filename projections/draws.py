@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, TypeVar
 
 from events.domain.match import Match, mix_entropy
-from events.mapping.envelope import Envelope
+from events.records.envelope import Envelope
 from rules.core import Command, Event, IllegalCommand, InvalidCommand, Rng, SeatInfo, get_game
 from rules.decider import decide
 

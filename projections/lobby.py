@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from events.mapping.codec import loads
-from events.redisstore.store import EventStore
+from events.records.codec import loads
+from events.store.store import EventStore
 
 # Candidates looked at in one request before it answers with what it found and a cursor
 # (a filter that matches few games must not make one request read every summary).

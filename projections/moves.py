@@ -19,7 +19,7 @@ from events.domain.describe import describe_platform_command, describe_platform_
 from events.domain.match import COMMAND_ACCEPTED, GAME_CREATED, Match, fold_match
 from events.domain.platform.talk import MESSAGE_HIDDEN, MESSAGE_POSTED
 from events.domain.queued import QUEUED_PART
-from events.mapping.envelope import Envelope
+from events.records.envelope import Envelope
 from projections.readmodels import redact_envelope
 from rules.core import EVERYTHING_SHOWN, Command, Event, Game
 from rules.words import seat_name

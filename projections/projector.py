@@ -18,13 +18,13 @@ from typing import Any
 import structlog
 
 from events.domain.match import fold_match
-from events.mapping.codec import canonical, loads
-from events.mapping.envelope import Envelope
-from events.redisstore.cache import Loaded, MatchCache, Memo
-from events.redisstore.errors import StoreUnavailable
-from events.redisstore.feed import Entry
-from events.redisstore.follow import Follower
-from events.redisstore.store import EventStore
+from events.records.codec import canonical, loads
+from events.records.envelope import Envelope
+from events.store.cache import Loaded, MatchCache, Memo
+from events.store.errors import StoreUnavailable
+from events.store.feed import Entry
+from events.store.follow import Follower
+from events.store.store import EventStore
 from projections.readmodels import read_model_fields, summary_of, unfolded_summary, with_failure
 
 log = structlog.get_logger("boardlog.projector")

@@ -9,9 +9,9 @@ from events.domain.platform.clock import deadline_view
 from events.domain.platform.conduct import conduct_summary
 from events.domain.platform.takeback import TAKEN_BACK
 from events.domain.provenance import provenance_of
-from events.mapping.codec import canonical
-from events.mapping.envelope import Envelope
-from events.redisstore.archive import packed_view
+from events.records.codec import canonical
+from events.records.envelope import Envelope
+from events.store.archive import packed_view
 from rules.core import Command, Event
 
 PUBLIC = "public"

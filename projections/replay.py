@@ -6,8 +6,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from events.domain.match import COMMAND_ACCEPTED, SEED_REVEALED, Match, fold_match
-from events.mapping.envelope import Envelope
-from events.redisstore.store import EventStore
+from events.records.envelope import Envelope
+from events.store.store import EventStore
 from projections.changes import board_changes, merged_view
 from projections.draws import noted_in_words, rederive_command, rederive_setup, seed_matches
 from projections.readmodels import redact_envelope, view_of

@@ -11,8 +11,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from events.domain.match import Match
-from events.mapping.codec import canonical
-from events.redisstore.store import EventStore
+from events.records.codec import canonical
+from events.store.store import EventStore
 from projections.readmodels import view_of
 from projections.replay import events_for
 

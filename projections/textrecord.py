@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from events.mapping.codec import canonical
-from events.mapping.envelope import Envelope
+from events.records.codec import canonical
+from events.records.envelope import Envelope
 from projections.moves import move_entries
 
 

@@ -20,9 +20,9 @@ import httpx
 import pytest
 import redis
 
-from events.redisstore.store import EventStore
+from events.store.store import EventStore
 from rules import catalog
-from service.embedded import EmbeddedRedis, free_port
+from service.runtime.embedded import EmbeddedRedis, free_port
 
 if TYPE_CHECKING:
     from tests.support.receivers import Web
@@ -165,7 +165,7 @@ class Stack:
         assert self.logdir is not None
         log = (self.logdir / f"{name}.log").open("ab")
         p = subprocess.Popen(
-            [sys.executable, "-m", "service.cli", *args],
+            [sys.executable, "-m", "service.runtime.cli", *args],
             env={**self.env, **extra_env}, cwd=ROOT, stdout=log, stderr=log,
         )
         self.procs[name] = p

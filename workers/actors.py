@@ -9,7 +9,7 @@ from typing import Any
 import dramatiq
 import structlog
 
-from events.redisstore.errors import StoreUnavailable
+from events.store.errors import StoreUnavailable
 from workers.broker import StoreUnreachable
 from workers.commands import CommandHandler
 

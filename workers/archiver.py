@@ -1,5 +1,5 @@
 """The archiver: every `every` seconds, games that ended `after` seconds ago or more are swapped
-for their archive record (events.redisstore.archive). It runs as a thread of each projector
+for their archive record (events.store.archive). It runs as a thread of each projector
 process (so `serve` starts it); two of them archiving one game at once is harmless, the swap is
 one script and the second finds it done.
 """
@@ -10,9 +10,9 @@ import threading
 
 import structlog
 
-from events.redisstore.archive import archive_due
-from events.redisstore.errors import StoreUnavailable
-from events.redisstore.store import EventStore
+from events.store.archive import archive_due
+from events.store.errors import StoreUnavailable
+from events.store.store import EventStore
 
 log = structlog.get_logger("boardlog.archiver")
 

@@ -30,9 +30,9 @@ from dramatiq.errors import ConnectionClosed
 from dramatiq.middleware import Retries
 from redis.exceptions import NoScriptError
 
-from events.redisstore.errors import StoreUnavailable
-from events.redisstore.store import Lua
-from events.redisstore.wire import Links, checked, no_script
+from events.store.errors import StoreUnavailable
+from events.store.store import Lua
+from events.store.wire import Links, checked, no_script
 
 log = structlog.get_logger("boardlog.worker")
 

@@ -8,16 +8,16 @@ from typing import Any
 
 import structlog
 
-from events.domain.clock import utcnow
 from events.domain.match import Match, automatic, decide_and_fold
 from events.domain.platform import Context
 from events.domain.platform.talk import POST
-from events.mapping.chain import seal
-from events.mapping.envelope import Envelope
-from events.mapping.signing import Receipts
-from events.mapping.snapshot import SnapshotError
-from events.redisstore.cache import Loaded, MatchCache, Memo
-from events.redisstore.store import SNAPSHOT_EVERY, EventStore
+from events.domain.wallclock import utcnow
+from events.records.chain import seal
+from events.records.envelope import Envelope
+from events.records.signing import Receipts
+from events.records.snapshot import SnapshotError
+from events.store.cache import Loaded, MatchCache, Memo
+from events.store.store import SNAPSHOT_EVERY, EventStore
 from rules.core import Command, IllegalCommand, InvalidCommand
 from workers.conditional import Due, QueuedAnswers
 
@@ -216,8 +216,8 @@ class CommandHandler:
         signed, so a player can later prove a record that lacks it was cut or altered.
 
         Signed only for a waiter (`reply`, the channel its answer is published on): answers are
-        stored without their receipts (events.mapping.compact.result_value), and a read signs
-        one again (service/http/receipts.py), so a receipt made for nobody, for a command sent
+        stored without their receipts (events.records.compact.result_value), and a read signs
+        one again (service/api/receipts.py), so a receipt made for nobody, for a command sent
         with ?wait=0, an automatic one or a comment, was an Ed25519 signature thrown away."""
         if self.signer is not None and reply:
             result["receipt"] = self.signer.receipt(gid, last.seq, last.hash, last.at)

@@ -7,7 +7,7 @@ due. An entry is taken (compare-and-set on the queue's version) before its comma
 a worker killed between the two loses that queued answer (the seat plays by hand, told by its
 turn notice) rather than ever playing it twice; an append that loses a race puts it back.
 
-A queue dropped is told to its seat through `tell` (workers/notify/dropped.py queues the notify
+A queue dropped is told to its seat through `tell` (workers/notifications/dropped.py queues the notify
 jobs), right after the drop is written; the drop is stored `told: false` until then, so a worker
 killed between the two tells it on the next look (a redelivery), and the notice's idempotency key
 sends it once. A TakenBack voids the queues it undid the ground of (events.domain.queued
@@ -22,12 +22,12 @@ from typing import Any
 
 import structlog
 
-from events.domain.clock import utcnow
 from events.domain.match import COMMAND_ACCEPTED, Match, command_of
 from events.domain.platform.conduct import conduct_of
 from events.domain.queued import QUEUED_PART, entries_of, in_force, pick, seen_notation, void_reason
-from events.redisstore.private import SeatPrivate, SeatQueue
-from events.redisstore.store import EventStore
+from events.domain.wallclock import utcnow
+from events.store.private import SeatPrivate, SeatQueue
+from events.store.store import EventStore
 from rules.core import Command
 
 log = structlog.get_logger("boardlog.worker")

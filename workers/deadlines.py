@@ -38,12 +38,12 @@ from events.domain.platform.clock import (
     to_iso,
     to_ms,
 )
-from events.redisstore.cache import MatchCache
-from events.redisstore.errors import StoreUnavailable
-from events.redisstore.follow import Follower
-from events.redisstore.store import EventStore
-from events.redisstore.vacations import VacationStore
+from events.store.cache import MatchCache
+from events.store.errors import StoreUnavailable
+from events.store.follow import Follower
+from events.store.store import EventStore
 from rules.core import Command
+from service.stores.vacations import VacationStore
 
 log = structlog.get_logger("boardlog.deadlines")
 

@@ -14,9 +14,9 @@ import orjson
 import structlog
 
 from events.domain.platform.clock import VACATION, to_iso
-from events.redisstore.store import EventStore
-from events.redisstore.vacations import Vacation, VacationStore
+from events.store.store import EventStore
 from rules.core import Command
+from service.stores.vacations import Vacation, VacationStore
 from workers.deadlines import DEADLINES_QUEUE, Submit
 
 log = structlog.get_logger("boardlog.vacations")

@@ -17,9 +17,9 @@ from events.domain.match import (
 )
 from events.domain.platform import Context
 from events.domain.versions import opening, rules_for
-from events.mapping.chain import verify
-from events.mapping.envelope import Envelope
-from events.mapping.export import Record
+from events.records.chain import verify
+from events.records.envelope import Envelope
+from events.records.export import Record
 from rules.core import Event, IllegalCommand, InvalidCommand
 
 
@@ -47,7 +47,7 @@ class AuditReport:
 
 
 def _same(env: Envelope, e: Event) -> bool:
-    # The data as upcast (events/mapping/upcast.py): an older record reads in today's format.
+    # The data as upcast (events/records/upcast.py): an older record reads in today's format.
     return env.type == e.type and dict(env.event.data) == dict(e.data) and env.seat == e.seat
 
 

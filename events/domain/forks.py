@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from events.domain.match import COMMAND_ACCEPTED, GAME_CREATED, Match, commitment, fold_match
 from events.domain.provenance import fork_matches_origin, forked_event, provenance, provenance_of
-from events.mapping.envelope import Envelope
+from events.records.envelope import Envelope
 from rules.core import Command, Event, RulesVersionUnavailable, get_game
 
 

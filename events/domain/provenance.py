@@ -16,7 +16,7 @@ from typing import Any
 
 import orjson
 
-from events.mapping.snapshot import SnapshotError, decode, encode
+from events.records.snapshot import SnapshotError, decode, encode
 from rules.core import Event, Game, of_the_rules, rules_version
 
 FORKED_FROM = "boardlog.ForkedFrom"
@@ -36,7 +36,7 @@ def provenance(game: Game, referee: str | None = None,
 
 def provenance_of(data: Mapping[str, Any]) -> tuple[int, str | None, tuple[str, int, str] | None]:
     """(rules version, referee's name, origin) from a GameCreated's data, as upcast
-    (events.mapping.upcast gives a record from before versions were named its version 1)."""
+    (events.records.upcast gives a record from before versions were named its version 1)."""
     referee = data.get("referee")
     fork = data.get("fork")
     return (

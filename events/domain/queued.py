@@ -2,7 +2,7 @@
 the opponent command it answers ("if `summon knight g1` then `summon fighter b3`").
 
 Pure: reading a queue a seat sends, and choosing the entry to play on a match. The queue itself
-is private to its seat (events.redisstore.private), never in the game's log; the command chosen
+is private to its seat (events.store.private), never in the game's log; the command chosen
 is appended as an ordinary command of that seat, which the audit re-runs like any other.
 
 When the prompt reaches the seat, the entries are tried in order: the first whose guard matches

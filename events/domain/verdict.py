@@ -16,8 +16,8 @@ from typing import Any, Literal
 
 from events.domain.audit import AuditReport, audit
 from events.domain.match import SEED_REVEALED, fold_match
-from events.mapping.export import Record
-from events.mapping.signing import RECEIPT, TRAILER, key_id, valid
+from events.records.export import Record
+from events.records.signing import RECEIPT, TRAILER, key_id, valid
 
 Verdict = Literal["verified", "unverifiable", "failed"]
 

@@ -54,7 +54,7 @@ def new_page(chromium: Any) -> Iterator[Callable[..., Any]]:
         contexts.append(ctx)
         page = ctx.new_page()
         page.on("pageerror", lambda e: errors.append(f"{page.url}: {e}"))
-        # The pages' Content-Security-Policy (service/http/responses.py) refusing something they do
+        # The pages' Content-Security-Policy (service/api/responses.py) refusing something they do
         page.on("console", lambda m: errors.append(f"{page.url}: {m.text}") if "Content Security Policy" in m.text
                 else None)
         return page

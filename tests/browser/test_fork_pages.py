@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from events.mapping.export import export_lines
+from events.records.export import export_lines
 from tests.browser.conftest import CHROMIUM
 from tests.conftest import Stack, wait_for
 from tests.integration.helpers import bearer

@@ -12,7 +12,7 @@ import httpx
 import pytest
 from playwright.sync_api import expect
 
-from service.embedded import EmbeddedRedis
+from service.runtime.embedded import EmbeddedRedis
 from tests.browser.conftest import CHROMIUM
 from tests.conftest import child_env, running_stack
 from tests.integration.helpers import bearer, new_race

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from events.mapping.signing import RECEIPT, valid
+from events.records.signing import RECEIPT, valid
 from tests.browser.conftest import CHROMIUM
 from tests.conftest import Stack
 from tests.support.clirun import run_cli

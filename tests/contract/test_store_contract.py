@@ -10,12 +10,12 @@ import fakeredis
 import pytest
 import redis
 
-from events.mapping.chain import genesis, seal, verify
-from events.mapping.codec import canonical
-from events.redisstore.private import SeatPrivate
-from events.redisstore.store import EventStore
+from events.records.chain import genesis, seal, verify
+from events.records.codec import canonical
+from events.store.private import SeatPrivate
+from events.store.store import EventStore
 from rules.core import Event
-from service.bootstrap import redis_client
+from service.runtime.bootstrap import redis_client
 
 
 # The real servers' params are `integration`; fakeredis needs none (so the URL is asked for lazily).

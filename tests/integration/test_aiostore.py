@@ -1,4 +1,4 @@
-"""The API's async store facade (events/redisstore/aiostore.py) on a plain Redis (raw batches) and
+"""The API's async store facade (events/store/aiostore.py) on a plain Redis (raw batches) and
 on a Redis Cluster (redis-py's pipeline): the same answers from both."""
 
 from __future__ import annotations
@@ -10,11 +10,11 @@ from collections.abc import Iterator
 import pytest
 import redis
 
-from events.redisstore.aiostore import AsyncStore, CommandHead
-from events.redisstore.store import EventStore
-from events.redisstore.wire import Batch
-from service.bootstrap import async_redis_client, redis_client
-from service.matches import create_match, token_digest
+from events.store.aiostore import AsyncStore, CommandHead
+from events.store.store import EventStore
+from events.store.wire import Batch
+from service.runtime.bootstrap import async_redis_client, redis_client
+from service.usecases.matches import create_match, token_digest
 
 pytestmark = pytest.mark.integration
 

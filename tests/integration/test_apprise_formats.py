@@ -6,9 +6,9 @@ from __future__ import annotations
 import apprise
 import orjson
 
+from service.usecases.notifications.channels import apprise_text, markdown_text, send_apprise
+from service.usecases.notifications.notices import Notice
 from tests.support.receivers import Web
-from workers.notify.channels import apprise_text, markdown_text, send_apprise
-from workers.notify.notices import Notice
 
 NAME = '<a href="https://evil.example">[sign in](https://evil.example)</a>'
 

@@ -21,25 +21,25 @@ import redis
 import redis.asyncio as aioredis
 
 from events.domain.audit import audit
-from events.domain.clock import utcnow
 from events.domain.forks import ForkRefused
 from events.domain.provenance import FORKED_FROM, forked_state
-from events.mapping.archived import unpack
-from events.mapping.chain import seal, verify
-from events.mapping.codec import canonical
-from events.mapping.export import export_lines, read_record
-from events.redisstore.aiostore import AsyncStore
-from events.redisstore.archive import SHORT, SNAPSHOT_EVERY, ZSTD_MAGIC, archive_due, due
-from events.redisstore.entries import stored
-from events.redisstore.errors import StoreUnavailable
-from events.redisstore.store import EventStore
+from events.domain.wallclock import utcnow
+from events.records.archived import unpack
+from events.records.chain import seal, verify
+from events.records.codec import canonical
+from events.records.export import export_lines, read_record
+from events.store.aiostore import AsyncStore
+from events.store.archive import SHORT, SNAPSHOT_EVERY, ZSTD_MAGIC, archive_due, due
+from events.store.entries import stored
+from events.store.errors import StoreUnavailable
+from events.store.store import EventStore
 from projections.projector import rebuild
 from projections.replay import replay
 from rules.core import Command, Event, get_game
-from service.bootstrap import redis_client
-from service.embedded import EmbeddedRedis
-from service.forks import plan_fork
-from service.matches import create_match
+from service.runtime.bootstrap import redis_client
+from service.runtime.embedded import EmbeddedRedis
+from service.usecases.forks import plan_fork
+from service.usecases.matches import create_match
 from tests.conftest import ROOT, child_env, running_stack, wait_for
 from tests.integration.helpers import bearer, command, new_race
 from workers.commands import CommandHandler
@@ -221,7 +221,7 @@ def test_kill_9_of_the_archiving_process_loses_nothing(played: tuple[EventStore,
     env = child_env(server.url, "tarchive")
     outcomes = set()
     for delay in (0.3, 0.6, 0.9, 1.2, 1.6, 2.2):
-        p = subprocess.Popen([sys.executable, "-m", "service.cli", "archive", gid], env=env, cwd=ROOT,
+        p = subprocess.Popen([sys.executable, "-m", "service.runtime.cli", "archive", gid], env=env, cwd=ROOT,
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         time.sleep(delay)
         p.send_signal(signal.SIGKILL)
@@ -232,7 +232,7 @@ def test_kill_9_of_the_archiving_process_loses_nothing(played: tuple[EventStore,
             break
         if archived:  # this killed run got as far as the swap: start again from the stream
             assert store.archives.restore(gid)
-    done = subprocess.run([sys.executable, "-m", "service.cli", "archive", gid], env=env, cwd=ROOT,
+    done = subprocess.run([sys.executable, "-m", "service.runtime.cli", "archive", gid], env=env, cwd=ROOT,
                           capture_output=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert _consistent(store, gid, before)

@@ -10,7 +10,7 @@ import httpx
 import orjson
 import pytest
 
-from events.redisstore.store import EventStore
+from events.store.store import EventStore
 from tests.conftest import Stack
 from tests.integration.helpers import bearer, command, new_race
 from tests.support.racegame import RULES_BUG_NOTE, VIEW_BUG_NOTE

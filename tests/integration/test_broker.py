@@ -11,7 +11,7 @@ import pytest
 import redis
 from dramatiq.errors import ConnectionClosed
 
-from service.embedded import free_port
+from service.runtime.embedded import free_port
 from workers.broker import StoreUnreachable, WakeConsumer, WakingRedisBroker, make_broker
 
 pytestmark = pytest.mark.integration

@@ -16,8 +16,8 @@ pytestmark = pytest.mark.integration
 
 
 def real_cli(stack: Stack, *args: str) -> subprocess.CompletedProcess[bytes]:
-    """`python -m service.cli` itself: the entry point, as a person runs it."""
-    return subprocess.run([sys.executable, "-m", "service.cli", *args], env=stack.env, cwd=ROOT,
+    """`python -m service.runtime.cli` itself: the entry point, as a person runs it."""
+    return subprocess.run([sys.executable, "-m", "service.runtime.cli", *args], env=stack.env, cwd=ROOT,
                           capture_output=True, timeout=60)
 
 

@@ -8,10 +8,10 @@ from collections.abc import Iterator
 import pytest
 
 from events.domain.audit import audit
-from events.mapping.export import read_record
-from events.redisstore.store import EventStore
+from events.records.export import read_record
+from events.store.store import EventStore
 from projections.projector import all_games, rebuild
-from service.bootstrap import redis_client
+from service.runtime.bootstrap import redis_client
 from tests.conftest import Stack, child_env, running_stack, wait_for
 from tests.integration.helpers import bearer, command
 

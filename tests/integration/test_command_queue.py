@@ -1,4 +1,4 @@
-"""The command-queue port (events/redisstore/queue.py): its three adapters, as the bootstrap picks
+"""The command-queue port (events/store/queue.py): its three adapters, as the bootstrap picks
 them from settings, against real Redis servers, with the same semantics on each."""
 
 from __future__ import annotations
@@ -14,13 +14,13 @@ import orjson
 import pytest
 import redis
 
-from events.redisstore.aiostore import AsyncStore
-from events.redisstore.errors import StoreUnavailable
-from events.redisstore.keys import GameKeys, new_game_id
-from events.redisstore.queue import ClusterQueue, OneTripQueue, SeparateBrokerQueue
-from events.redisstore.store import queued_member
-from events.redisstore.wire import Batch
-from service.bootstrap import (
+from events.store.aiostore import AsyncStore
+from events.store.errors import StoreUnavailable
+from events.store.layout import GameKeys, new_game_id
+from events.store.queue import ClusterQueue, OneTripQueue, SeparateBrokerQueue
+from events.store.store import queued_member
+from events.store.wire import Batch
+from service.runtime.bootstrap import (
     ApiParts,
     api_parts,
     async_redis_client,
@@ -28,8 +28,8 @@ from service.bootstrap import (
     command_queue,
     redis_client,
 )
-from service.embedded import free_port
-from service.settings import Settings
+from service.runtime.embedded import free_port
+from service.runtime.settings import Settings
 from tests.conftest import TEST_DATA
 
 pytestmark = pytest.mark.integration

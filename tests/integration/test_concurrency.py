@@ -6,8 +6,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from events.mapping.chain import verify
-from events.redisstore.store import EventStore
+from events.records.chain import verify
+from events.store.store import EventStore
 from tests.conftest import Stack, wait_for
 from tests.integration.helpers import command, new_race, unacked
 

@@ -13,10 +13,10 @@ import pytest
 
 from events.domain.platform import clock as clockmod
 from events.domain.platform.clock import clock_of, to_ms
-from events.redisstore.keys import new_game_id
-from events.redisstore.store import EventStore
+from events.store.layout import new_game_id
+from events.store.store import EventStore
 from rules.core import Command, SeatInfo, get_game
-from service.matches import store_match
+from service.usecases.matches import store_match
 from tests.conftest import wait_for
 from workers.commands import CommandHandler
 from workers.deadlines import Deadlines

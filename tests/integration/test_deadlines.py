@@ -19,8 +19,8 @@ import orjson
 import pytest
 import redis
 
-from events.mapping.envelope import Envelope
-from events.redisstore.store import EventStore
+from events.records.envelope import Envelope
+from events.store.store import EventStore
 from tests.conftest import Stack, child_env, start_api, wait_for
 from tests.integration.helpers import bearer, command
 from tests.support.receivers import Web

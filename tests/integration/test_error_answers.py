@@ -1,5 +1,5 @@
 """The commands fast path (answered before FastAPI's routing) and the routed handler answer every
-mistake alike: the same status, body and headers, from the same builders (service/http/errors.py)."""
+mistake alike: the same status, body and headers, from the same builders (service/api/errors.py)."""
 
 from __future__ import annotations
 

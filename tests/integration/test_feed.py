@@ -7,11 +7,11 @@ import threading
 
 import pytest
 
-from events.redisstore.feed import FeedGroup, GroupMissing
-from events.redisstore.store import EventStore
+from events.store.feed import FeedGroup, GroupMissing
+from events.store.store import EventStore
 from projections.projector import GROUP, Projector
 from projections.replay import match_at
-from service.matches import create_match
+from service.usecases.matches import create_match
 from tests.conftest import wait_for
 
 pytestmark = pytest.mark.integration

@@ -16,10 +16,10 @@ import structlog
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
-from events.redisstore.follow import Follower
-from events.redisstore.store import EventStore
-from service.embedded import EmbeddedRedis
-from service.matches import create_match
+from events.store.follow import Follower
+from events.store.store import EventStore
+from service.runtime.embedded import EmbeddedRedis
+from service.usecases.matches import create_match
 from tests.conftest import wait_for
 
 pytestmark = pytest.mark.integration
@@ -78,7 +78,7 @@ def test_a_dead_consumers_entries_are_claimed_and_caught_up(store: EventStore) -
 @pytest.fixture
 def every_level() -> Iterator[None]:
     """Info lines reach capture_logs whatever level an earlier test in this process configured
-    (service.logs filters below its level in the bound logger itself, which capture_logs keeps)."""
+    (service.runtime.logs filters below its level in the bound logger itself, which capture_logs keeps)."""
     saved = structlog.get_config()
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.DEBUG),
                         cache_logger_on_first_use=False)

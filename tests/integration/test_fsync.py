@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import redis
 
-from service.embedded import FSYNC_MODES, EmbeddedRedis
+from service.runtime.embedded import FSYNC_MODES, EmbeddedRedis
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.integration
@@ -30,7 +30,7 @@ def test_the_embedded_redis_fsyncs_its_aof_as_chosen(mode: str, tmp_path: Path) 
 def test_a_mode_redis_has_not_is_refused(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="always, everysec"):
         EmbeddedRedis(tmp_path, fsync="no")
-    run = subprocess.run([sys.executable, "-m", "service.cli", "serve", "--fsync", "never", "--data", str(tmp_path)],
+    run = subprocess.run([sys.executable, "-m", "service.runtime.cli", "serve", "--fsync", "never", "--data", str(tmp_path)],
                          capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert run.returncode == 2 and "never" in run.stderr
     assert not (tmp_path / "redis.password").exists()  # nothing started

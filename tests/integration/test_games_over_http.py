@@ -12,7 +12,7 @@ import uuid
 import pytest
 
 from events.domain.audit import audit
-from events.mapping.export import read_record
+from events.records.export import read_record
 from rules import catalog
 from rules.core import get_game
 from tests.conftest import Stack

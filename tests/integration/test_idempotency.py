@@ -9,7 +9,7 @@ import uuid
 import pytest
 
 from events.domain.match import COMMAND_ACCEPTED
-from events.redisstore.store import EventStore
+from events.store.store import EventStore
 from tests.conftest import Stack, wait_for
 from tests.integration.helpers import bearer, command, new_race
 from tests.support import brokers

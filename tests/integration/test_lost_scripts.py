@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 import redis
 
-from events.mapping.chain import verify
-from events.redisstore.store import EventStore
+from events.records.chain import verify
+from events.store.store import EventStore
 from tests.conftest import Stack, child_env, running_stack, wait_for
 from tests.integration.helpers import command, new_race, unacked
 

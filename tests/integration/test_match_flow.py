@@ -8,7 +8,7 @@ import orjson
 import pytest
 
 from events.domain.audit import audit
-from events.mapping.export import read_record
+from events.records.export import read_record
 from tests.conftest import Stack, wait_for
 from tests.support import brokers
 

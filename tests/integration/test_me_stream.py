@@ -12,7 +12,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from service.http.credentials import COOKIE
+from service.api.credentials import COOKIE
 from tests.conftest import Stack, child_env, running_stack, start_api
 from tests.integration.helpers import Events, bearer, command, player, reopened, table
 

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from events.redisstore.store import EventStore
+from events.store.store import EventStore
 from tests.conftest import Stack, wait_for
 
 # One stack for the module: the refusals test compares the namespace's keys and games before and

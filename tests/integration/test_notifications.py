@@ -25,17 +25,17 @@ from hypothesis import strategies as st
 from standardwebhooks import Webhook
 from standardwebhooks.webhooks import WebhookVerificationError
 
-from events.redisstore.errors import StoreUnavailable
-from events.redisstore.store import EventStore
-from events.redisstore.targets import Target, TargetStore
-from service.embedded import free_port
+from events.store.errors import StoreUnavailable
+from events.store.store import EventStore
+from service.runtime.embedded import free_port
+from service.stores.notifications import Target, TargetStore
+from service.usecases.notifications.channels import SendFailed
+from service.usecases.notifications.egress import Egress, networks
+from service.usecases.notifications.notices import Notice
 from tests.conftest import Stack, child_env, start_api, wait_for
 from tests.integration.helpers import bearer, command, player, table
 from tests.support.receivers import MailBox, Web
-from workers.notify.channels import SendFailed
-from workers.notify.egress import Egress, networks
-from workers.notify.jobs import NotifyConfig, Sender, holding
-from workers.notify.notices import Notice
+from workers.notifications.jobs import NotifyConfig, Sender, holding
 
 pytestmark = pytest.mark.integration
 

@@ -12,15 +12,15 @@ import orjson
 import pytest
 import redis.asyncio as aioredis
 
-from events.redisstore.feed import FeedGroup
-from events.redisstore.players import PlayerStore
-from events.redisstore.store import EventStore
-from events.redisstore.targets import Confirmed, TargetStore, with_choices
+from events.store.feed import FeedGroup
+from events.store.store import EventStore
 from projections.projector import GROUP
-from service.matches import create_match
+from service.stores.notifications import Confirmed, TargetStore, with_choices
+from service.stores.players import PlayerStore
+from service.usecases.matches import create_match
+from service.usecases.notifications.notices import Notice
 from workers.commands import CommandHandler
-from workers.notify.follower import Notifier
-from workers.notify.notices import Notice
+from workers.notifications.follower import Notifier
 
 pytestmark = pytest.mark.integration
 

@@ -246,7 +246,7 @@ def test_any_input_answers_2xx_or_4xx_and_a_refusal_moves_no_seq(stack: Stack, l
 
 def _documented(doc: dict[str, Any], status: int, body: bytes) -> None:
     """`body` is what the command operation documents for `status` (its pydantic model, strictly)."""
-    from service.http import schemas
+    from service.api import schemas
 
     responses = doc["paths"]["/v1/games/{gid}/commands"]["post"]["responses"]
     assert str(status) in responses, f"{status} is not documented"

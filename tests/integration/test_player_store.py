@@ -1,4 +1,4 @@
-"""The players' store (events/redisstore/players.py) and the rate limits on a plain Redis and on
+"""The players' store (service/stores/players.py) and the rate limits on a plain Redis and on
 a Redis Cluster (every write one MULTI on one slot), and StoreUnavailable when Redis is away."""
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ from collections.abc import Awaitable, Callable
 
 import pytest
 
-from events.redisstore.errors import StoreUnavailable
-from events.redisstore.players import SESSION_SECONDS, PlayerStore
-from events.redisstore.ratelimit import RateLimits
-from service.bootstrap import async_redis_client
+from events.store.errors import StoreUnavailable
+from service.runtime.bootstrap import async_redis_client
+from service.stores.players import SESSION_SECONDS, PlayerStore
+from service.stores.ratelimit import RateLimits
 from tests.conftest import free_port
 
 pytestmark = pytest.mark.integration

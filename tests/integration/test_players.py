@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from service.http.credentials import COOKIE
+from service.api.credentials import COOKIE
 from tests.conftest import Stack, child_env, running_stack
 from tests.integration.helpers import bearer, command, new_race
 

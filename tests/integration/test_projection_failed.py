@@ -14,15 +14,15 @@ import pytest
 import structlog
 
 from events.domain.match import COMMAND_ACCEPTED
-from events.mapping.chain import seal
-from events.mapping.codec import loads
-from events.redisstore.store import EventStore
+from events.records.chain import seal
+from events.records.codec import loads
+from events.store.store import EventStore
 from projections.lobby import lobby_rows
 from projections.projector import Projector, rebuild
 from projections.readmodels import view_field
 from projections.replay import match_at
 from rules.core import Event
-from service.matches import create_match
+from service.usecases.matches import create_match
 from tests.conftest import Stack, wait_for
 from tests.integration.helpers import bearer, command, new_race
 from tests.support import racegame

@@ -8,12 +8,12 @@ import uuid
 import pytest
 
 from events.domain.match import decide_match
-from events.mapping.chain import seal
-from events.redisstore.store import EventStore
+from events.records.chain import seal
+from events.store.store import EventStore
 from projections.projector import GROUP, Projector, all_games, rebuild
 from projections.replay import match_at
 from rules.core import Command
-from service.matches import create_match
+from service.usecases.matches import create_match
 from tests.support.racegame import VIEW_BUG_NOTE
 from workers.commands import CommandHandler
 

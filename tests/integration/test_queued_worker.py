@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 from events.domain.match import COMMAND_ACCEPTED
-from events.redisstore.private import SeatPrivate
-from events.redisstore.store import EventStore
-from service.matches import create_match
+from events.store.private import SeatPrivate
+from events.store.store import EventStore
+from service.usecases.matches import create_match
 from workers.commands import CommandHandler
 from workers.conditional import QueuedAnswers
 

@@ -13,7 +13,7 @@ import httpx
 import orjson
 import pytest
 
-from events.redisstore.store import EventStore
+from events.store.store import EventStore
 from tests.conftest import Stack
 from tests.integration.helpers import bearer, command, new_race
 
@@ -83,7 +83,7 @@ def test_twenty_anonymous_auditors_leave_health_quick_and_get_429s(stack: Stack,
     ok = [r for r in answers if r.status_code == 200]
     limited = [r for r in answers if r.status_code == 429]
     assert len(ok) + len(limited) == len(answers)
-    # The limit is a fixed window of a minute (events.redisstore.ratelimit): a run that crosses a
+    # The limit is a fixed window of a minute (service.stores.ratelimit): a run that crosses a
     # minute's end gets the next window's share too.
     assert len(ok) <= 20 * windows[0] and limited, (len(ok), len(limited), windows)
     assert all(r.content == first.content for r in ok)

@@ -13,10 +13,10 @@ import httpx
 import pytest
 import redis
 
-from events.redisstore.feed import URGENT
-from events.redisstore.store import EventStore
+from events.store.feed import URGENT
+from events.store.store import EventStore
 from projections.projector import Projector
-from service.matches import create_match
+from service.usecases.matches import create_match
 from tests.conftest import Stack, child_env, running_stack, start_api
 from tests.integration.helpers import bearer, command, new_race
 from workers.commands import CommandHandler
@@ -330,7 +330,7 @@ def test_a_game_not_projected_yet_reads_as_its_opening_so_its_summary_never_step
     """Before the projector's first summary of a game, a read folds the game's opening, not its
     head: that first summary may be of a seq before a head read at the same moment (it was
     projected from an earlier read of the log)."""
-    from service.http.games import current_summary
+    from service.api.games import current_summary
 
     gid = create_match(store, {"game": "race", "seats": ["a", "b"], "options": {"target": 1000}})["id"]
     opening = store.head(gid).seq  # type: ignore[union-attr]

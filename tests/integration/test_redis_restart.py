@@ -14,9 +14,9 @@ import orjson
 import pytest
 import redis
 
-from events.mapping.chain import verify
-from events.redisstore.store import EventStore
-from service.embedded import EmbeddedRedis
+from events.records.chain import verify
+from events.store.store import EventStore
+from service.runtime.embedded import EmbeddedRedis
 from tests.conftest import child_env, running_stack, wait_for
 from tests.integration.helpers import bearer, new_race, unacked
 

@@ -15,7 +15,7 @@ import httpx
 import psutil
 import pytest
 
-from service.embedded import free_port
+from service.runtime.embedded import free_port
 from tests.conftest import ROOT, child_env, wait_for, wait_http
 from tests.integration.helpers import command, new_race
 
@@ -26,7 +26,7 @@ def start_serve(data: Path, port: int, log: Path) -> subprocess.Popen[bytes]:
     env = child_env("unused", "bl", BOARDLOG_CLOCK_MIN_SECONDS="1")  # a clock of seconds (issue #15)
     del env["REDIS_URL"]
     return subprocess.Popen(
-        [sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--data", str(data), "--workers", "1"],
+        [sys.executable, "-m", "service.runtime.cli", "serve", "--port", str(port), "--data", str(data), "--workers", "1"],
         env=env, cwd=ROOT, stdout=log.open("ab"), stderr=subprocess.STDOUT, start_new_session=True,
     )
 
@@ -153,7 +153,7 @@ def test_serve_starts_again_every_part_that_dies(tmp_path: Path) -> None:
             gid, tokens, _ = new_race(c)
         texts = ["first"]
         answered(url, gid, tokens[0], texts[-1], tmp_path / "serve.log")
-        for part in ("service.cli worker", "service.cli projector", "service.cli api", "redis-server"):
+        for part in ("service.runtime.cli worker", "service.runtime.cli projector", "service.runtime.cli api", "redis-server"):
             child = find_child(p, part)
             child.kill()
             child.wait(10)
@@ -226,7 +226,7 @@ def test_deploy_redis_conf_lets_the_app_play_and_refuses_what_it_locks(tmp_path:
         port, log = free_port(), tmp_path / "serve.log"
         env = child_env(f"redis://boardlog:app-pw-1@127.0.0.1:{rport}/0", "bl")
         p = subprocess.Popen(
-            [sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--data", str(tmp_path / "var"),
+            [sys.executable, "-m", "service.runtime.cli", "serve", "--port", str(port), "--data", str(tmp_path / "var"),
              "--workers", "1"],
             env=env, cwd=ROOT, stdout=log.open("ab"), stderr=subprocess.STDOUT, start_new_session=True)
         try:
@@ -263,7 +263,7 @@ def test_serve_on_a_taken_port_says_so_and_exits_at_once(tmp_path: Path) -> None
         port = taken.getsockname()[1]
         t0 = time.monotonic()
         done = subprocess.run(
-            [sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--data", str(tmp_path / "var")],
+            [sys.executable, "-m", "service.runtime.cli", "serve", "--port", str(port), "--data", str(tmp_path / "var")],
             env={**child_env("unused", "bl")}, cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert done.returncode == 1
     assert f"cannot listen on 127.0.0.1:{port}: Address already in use" in done.stderr
@@ -273,10 +273,10 @@ def test_serve_on_a_taken_port_says_so_and_exits_at_once(tmp_path: Path) -> None
 
 
 def test_serve_with_a_bad_notify_allow_says_which_item_and_starts_nothing(tmp_path: Path) -> None:
-    from service.embedded import free_port
+    from service.runtime.embedded import free_port
 
     done = subprocess.run(
-        [sys.executable, "-m", "service.cli", "serve", "--port", str(free_port()), "--data", str(tmp_path / "var")],
+        [sys.executable, "-m", "service.runtime.cli", "serve", "--port", str(free_port()), "--data", str(tmp_path / "var")],
         env={**child_env("unused", "bl", BOARDLOG_NOTIFY_ALLOW="127.0.0.1,10.0.0.0/33")}, cwd=ROOT,
         capture_output=True, text=True, timeout=60)
     assert done.returncode == 1

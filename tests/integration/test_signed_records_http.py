@@ -17,14 +17,14 @@ import pytest
 import redis
 
 from events.domain.match import fold_match
-from events.mapping.codec import loads
-from events.mapping.compact import result_json
-from events.mapping.export import read_record
-from events.mapping.signing import RECEIPT, valid
-from events.redisstore.store import EventStore
+from events.records.codec import loads
+from events.records.compact import result_json
+from events.records.export import read_record
+from events.records.signing import RECEIPT, valid
+from events.store.store import EventStore
 from projections.projector import Projector
 from projections.replay import match_at
-from service.http.games import current_summary
+from service.api.games import current_summary
 from tests.conftest import ROOT, Stack, child_env, running_stack
 from tests.integration.helpers import bearer, command, new_race
 from tests.support.clirun import Ran, run_cli
@@ -52,8 +52,8 @@ def stack(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[
 
 
 def real_cli(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    """`python -m service.cli` itself (tests/integration/test_cli.py runs export and audit so)."""
-    return subprocess.run([sys.executable, "-m", "service.cli", *args], env=env, cwd=ROOT,
+    """`python -m service.runtime.cli` itself (tests/integration/test_cli.py runs export and audit so)."""
+    return subprocess.run([sys.executable, "-m", "service.runtime.cli", *args], env=env, cwd=ROOT,
                           capture_output=True, timeout=120, text=True)
 
 

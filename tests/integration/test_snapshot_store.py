@@ -1,4 +1,4 @@
-"""Snapshots in the store (events/redisstore/store.py): the folded match stored as data and read
+"""Snapshots in the store (events/store/store.py): the folded match stored as data and read
 back equal; a snapshot that does not decode is a cache miss, and the match is folded from its
 events instead."""
 
@@ -11,10 +11,10 @@ import pytest
 import zstandard
 
 from events.domain.match import fold_match
-from events.mapping.snapshot import encode
-from events.redisstore.cache import MatchCache
-from events.redisstore.store import EventStore
-from service.matches import create_match
+from events.records.snapshot import encode
+from events.store.cache import MatchCache
+from events.store.store import EventStore
+from service.usecases.matches import create_match
 from workers.commands import CommandHandler
 
 pytestmark = pytest.mark.integration

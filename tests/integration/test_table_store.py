@@ -1,4 +1,4 @@
-"""The open tables' store (events/redisstore/tables.py) on a plain Redis and on a Redis Cluster:
+"""The open tables' store (service/stores/tables.py) on a plain Redis and on a Redis Cluster:
 every script on the players' slot; a join applies only to the table as read; twenty joins at
 once for the last seat, one winner; closing only a forming table; the start claims the seats."""
 
@@ -10,9 +10,9 @@ from collections.abc import Awaitable, Callable
 
 import pytest
 
-from events.redisstore.players import PlayerStore
-from events.redisstore.tables import TableSeat, TableStore
-from service.bootstrap import async_redis_client
+from service.runtime.bootstrap import async_redis_client
+from service.stores.players import PlayerStore
+from service.stores.tables import TableSeat, TableStore
 
 pytestmark = pytest.mark.integration
 

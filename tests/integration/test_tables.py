@@ -19,9 +19,9 @@ import redis
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from events.redisstore.tables import TableSeat, TableStore
-from service.bootstrap import async_redis_client
-from service.http.credentials import COOKIE
+from service.api.credentials import COOKIE
+from service.runtime.bootstrap import async_redis_client
+from service.stores.tables import TableSeat, TableStore
 from tests.conftest import Stack, child_env, running_stack, wait_for
 from tests.integration.helpers import bearer
 from tests.integration.test_players import new_player, same_site, sign_in

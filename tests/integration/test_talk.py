@@ -14,7 +14,7 @@ import httpx
 import pytest
 
 from events.domain.audit import audit
-from events.mapping.export import read_record
+from events.records.export import read_record
 from tests.conftest import Stack, wait_for
 from tests.integration.helpers import bearer, command, new_race
 

@@ -14,7 +14,7 @@ import httpx
 import orjson
 import pytest
 
-from events.redisstore.store import EventStore
+from events.store.store import EventStore
 from tests.conftest import Stack, child_env, running_stack, wait_for
 from tests.integration.helpers import bearer, command, new_race, unacked
 from workers.actors import declare

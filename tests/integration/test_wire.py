@@ -1,4 +1,4 @@
-"""The raw Redis protocol (events/redisstore/wire.py) against a real Redis: replies, errors, reconnects, sync and async."""
+"""The raw Redis protocol (events/store/wire.py) against a real Redis: replies, errors, reconnects, sync and async."""
 
 from __future__ import annotations
 
@@ -20,9 +20,9 @@ from redis.asyncio.retry import Retry as AsyncRetry
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
-from events.redisstore.errors import StoreUnavailable
-from events.redisstore.wire import Batch, Link, Links, message_data, subscribe
-from service.embedded import EmbeddedRedis, free_port
+from events.store.errors import StoreUnavailable
+from events.store.wire import Batch, Link, Links, message_data, subscribe
+from service.runtime.embedded import EmbeddedRedis, free_port
 
 pytestmark = pytest.mark.integration
 

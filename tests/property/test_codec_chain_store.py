@@ -6,9 +6,9 @@ import fakeredis
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from events.mapping.chain import genesis, link, seal, verify
-from events.mapping.codec import canonical, loads
-from events.redisstore.store import EventStore
+from events.records.chain import genesis, link, seal, verify
+from events.records.codec import canonical, loads
+from events.store.store import EventStore
 from rules.core import Event
 
 json_values = st.recursive(

@@ -10,11 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from events.mapping import archived, compact
-from events.mapping.chain import genesis, seal
-from events.mapping.codec import canonical, loads
-from events.mapping.envelope import Envelope
-from events.redisstore.entries import StampMissing, envelopes, stamp_before, stored_all
+from events.records import archived, compact
+from events.records.chain import genesis, seal
+from events.records.codec import canonical, loads
+from events.records.envelope import Envelope
+from events.store.entries import StampMissing, envelopes, stamp_before, stored_all
 from rules.core import Event
 
 GID = "p03-compactrows1"

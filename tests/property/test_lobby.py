@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from events.redisstore.store import EventStore
+from events.store.store import EventStore
 from projections.lobby import Cursor, lobby_rows
 
 

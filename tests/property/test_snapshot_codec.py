@@ -1,4 +1,4 @@
-"""Snapshots as data (events/mapping/snapshot.py): every state of every registered game, and any
+"""Snapshots as data (events/records/snapshot.py): every state of every registered game, and any
 tree of the supported kinds, reads back equal and of the same types; anything else is refused.
 """
 
@@ -19,8 +19,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from events.domain.match import Match
-from events.mapping.snapshot import SnapshotError, decode, encode
-from events.redisstore.store import snapshot_classes
+from events.records.snapshot import SnapshotError, decode, encode
+from events.store.store import snapshot_classes
 from rules import catalog
 from rules.core import SeatInfo, fold, games
 from tests.support.randomplay import play_random

@@ -15,9 +15,9 @@ import zstandard
 import rules.core as core
 from events.domain.audit import audit
 from events.domain.match import decide_match, fold_match
-from events.mapping.chain import seal
-from events.mapping.envelope import Envelope
-from events.mapping.export import export_lines, read_record
+from events.records.chain import seal
+from events.records.envelope import Envelope
+from events.records.export import export_lines, read_record
 from rules.core import get_game, rules_version
 from rules.rite import GAME, RULES_VERSION
 from rules.rite.engine import EOR_STEPS

@@ -3,7 +3,7 @@
 A `boardlog` subprocess imports the whole app first: one to two seconds of CPU each on a 2-core
 machine shared by the suite's workers. The same typer app run in-process answers the same exit
 code, standard output and error; each module that uses this keeps one real subprocess per
-command family so that the entry point (`python -m service.cli`) stays tested too.
+command family so that the entry point (`python -m service.runtime.cli`) stays tested too.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from typing import Any
 import structlog
 from typer.testing import CliRunner
 
-import service.cli
+import service.runtime.cli
 
 
 @dataclass(frozen=True)
@@ -40,23 +40,23 @@ class Ran:
 
 @contextmanager
 def _own_logging() -> Iterator[None]:
-    """The command configures structlog and the root logger for its run (service/logs.py) onto
+    """The command configures structlog and the root logger for its run (service/runtime/logs.py) onto
     the runner's captured stderr; the test process gets its own set-up back afterwards. Loggers
     are not cached during the run, so none stays bound to that captured stream."""
     saved: dict[str, Any] = structlog.get_config()
     root = logging.getLogger()
     handlers, level = root.handlers[:], root.level
-    real = service.cli.configure
+    real = service.runtime.cli.configure
 
     def configure(*args: Any, **kw: Any) -> None:
         real(*args, **kw)
         structlog.configure(cache_logger_on_first_use=False)
 
-    service.cli.configure = configure  # type: ignore[assignment]
+    service.runtime.cli.configure = configure  # type: ignore[assignment]
     try:
         yield
     finally:
-        service.cli.configure = real  # type: ignore[assignment]
+        service.runtime.cli.configure = real  # type: ignore[assignment]
         structlog.configure(**saved)
         root.handlers[:] = handlers
         root.setLevel(level)
@@ -68,7 +68,7 @@ def run_cli(env: dict[str, str], *args: str) -> Ran:
     environ: dict[str, str | None] = {k: None for k in os.environ if k not in env}
     environ.update(env)
     with _own_logging():
-        result = CliRunner().invoke(service.cli.app, list(args), env=environ, catch_exceptions=True)
+        result = CliRunner().invoke(service.runtime.cli.app, list(args), env=environ, catch_exceptions=True)
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         # A crash is a crash: a subprocess would show its traceback, never a quiet exit code 1.
         raise result.exception

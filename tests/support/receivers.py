@@ -15,9 +15,9 @@ from typing import Any
 
 from aiosmtpd.controller import Controller
 
-from service.embedded import free_port
+from service.runtime.embedded import free_port
 
-CONFIRM_SUBJECT = "boardlog: confirm your email address"  # service/http/mails.py's
+CONFIRM_SUBJECT = "boardlog: confirm your email address"  # service/api/mails.py's
 
 
 class MailBox:

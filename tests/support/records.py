@@ -7,8 +7,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from events.domain.match import created_event, decide_match, fold_match
-from events.mapping.chain import genesis, seal
-from events.mapping.envelope import Envelope
+from events.records.chain import genesis, seal
+from events.records.envelope import Envelope
 from rules.core import SeatInfo, get_game
 
 

@@ -7,9 +7,9 @@ from dataclasses import replace
 import pytest
 
 from events.domain.audit import audit
-from events.mapping.chain import link
-from events.mapping.envelope import Envelope
-from events.mapping.export import export_lines, read_record
+from events.records.chain import link
+from events.records.envelope import Envelope
+from events.records.export import export_lines, read_record
 from tests.support.records import play_offline
 
 

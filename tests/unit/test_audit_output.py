@@ -7,8 +7,8 @@ from pathlib import Path
 
 from rich.console import Console
 
-from events.mapping.export import export_lines
-from service.auditing import run_audit
+from events.records.export import export_lines
+from service.runtime.auditing import run_audit
 from tests.support.records import play_offline
 
 # An escape sequence that clears the screen and prints a green "VERIFIED", then Rich markup.

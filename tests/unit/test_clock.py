@@ -185,7 +185,7 @@ def _record(steps: list[tuple[Command, int]], clock: dict[str, object]) -> list[
 
 
 def _sealed(groups: list[tuple[list[object], str]]) -> list[object]:
-    from events.mapping.chain import genesis, seal
+    from events.records.chain import genesis, seal
 
     envs: list[object] = []
     prev, seq = genesis("p01-clock"), 1
@@ -198,7 +198,7 @@ def _sealed(groups: list[tuple[list[object], str]]) -> list[object]:
 
 def test_the_audit_re_runs_a_timeout_with_the_record_s_own_time() -> None:
     from events.domain.audit import audit
-    from events.mapping.export import Record
+    from events.records.export import Record
 
     m = _start(_new({"per_move": 60, "on_timeout": "forfeit"}))
     seat = m.prompt.seats[0]  # type: ignore[union-attr]
@@ -248,8 +248,8 @@ def replace_last(m: Match, seq: int) -> Match:
 
 
 def test_a_snapshot_of_a_match_keeps_its_clock() -> None:
-    from events.mapping.snapshot import decode, encode
-    from events.redisstore.store import snapshot_classes
+    from events.records.snapshot import decode, encode
+    from events.store.store import snapshot_classes
 
     m = _start(_new({"per_move": 100, "bank": 50, "increment": 5, "on_timeout": "pause"}))
     seat = m.prompt.seats[0]  # type: ignore[union-attr]

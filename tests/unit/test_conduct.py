@@ -18,9 +18,9 @@ from events.domain.audit import audit
 from events.domain.match import Match, automatic, created_event, decide_and_fold, fold_match
 from events.domain.platform import Context
 from events.domain.platform.conduct import conduct_of
-from events.mapping.chain import genesis, link, seal
-from events.mapping.envelope import Envelope
-from events.mapping.export import export_lines, read_record
+from events.records.chain import genesis, link, seal
+from events.records.envelope import Envelope
+from events.records.export import export_lines, read_record
 from rules.core import Command, Event, IllegalCommand, SeatInfo, get_game
 
 SEED = b"c" * 32
@@ -473,7 +473,7 @@ def test_a_resigned_seat_is_never_among_the_rules_winners() -> None:
 
 
 def test_a_resignation_is_told_to_each_seat_as_its_own_result() -> None:
-    from workers.notify.notices import notices_for, step_groups
+    from service.usecases.notifications.notices import notices_for, step_groups
 
     t = Table("rite", 2)
     t.play(random.Random(1), 6)
@@ -486,7 +486,7 @@ def test_a_resignation_is_told_to_each_seat_as_its_own_result() -> None:
 
 
 def test_the_seats_asked_to_answer_are_notified() -> None:
-    from workers.notify.notices import notices_for, step_groups
+    from service.usecases.notifications.notices import notices_for, step_groups
 
     t = Table("factions", 3)
     t.play(random.Random(13), 3)
@@ -507,7 +507,7 @@ def test_the_seats_asked_to_answer_are_notified() -> None:
 
 def test_a_dispute_notice_names_the_move_as_the_move_list_numbers_it() -> None:
     from projections.moves import move_entries, move_number
-    from workers.notify.notices import notices_for, step_groups
+    from service.usecases.notifications.notices import notices_for, step_groups
 
     t = Table("factions", 2)
     t.play(random.Random(13), 6)
@@ -525,8 +525,8 @@ def test_a_dispute_notice_names_the_move_as_the_move_list_numbers_it() -> None:
 
 
 def test_the_conduct_state_is_written_and_read_back_by_snapshots() -> None:
-    from events.mapping.snapshot import decode, encode
-    from events.redisstore.store import snapshot_classes
+    from events.records.snapshot import decode, encode
+    from events.store.store import snapshot_classes
 
     t = Table("rite", 3)
     bot = random.Random(15)

@@ -1,4 +1,4 @@
-"""Where a notification target may make boardlog connect (workers/notify/egress.py): public
+"""Where a notification target may make boardlog connect (service/usecases/notifications/egress.py): public
 addresses, and the networks the operator allows; checked when a target is added and at every
 connect of a send, against a real socket server on loopback."""
 
@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from workers.notify.egress import Egress, Refused, networks, refused
+from service.usecases.notifications.egress import Egress, Refused, networks, refused
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ import re
 from functools import cache
 from typing import Any
 
-from events.mapping.envelope import Envelope
+from events.records.envelope import Envelope
 from projections.moves import move_entries
 from rules import catalog
 from rules.core import EVERYTHING_SHOWN, Event

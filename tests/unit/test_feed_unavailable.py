@@ -11,10 +11,10 @@ import redis
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
-from events.redisstore.errors import StoreUnavailable
-from events.redisstore.feed import FeedGroup
-from events.redisstore.store import EventStore
-from service.embedded import free_port
+from events.store.errors import StoreUnavailable
+from events.store.feed import FeedGroup
+from events.store.store import EventStore
+from service.runtime.embedded import free_port
 
 CALLS: dict[str, Callable[[FeedGroup], Any]] = {
     "ensure": lambda f: f.ensure(),

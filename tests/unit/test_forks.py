@@ -12,9 +12,9 @@ from events.domain.audit import audit
 from events.domain.forks import ForkRefused, check_fork, fork_opening, origin_problem
 from events.domain.match import decide_match, fold_match
 from events.domain.provenance import FORKED_FROM, fork_matches_origin, forked_state
-from events.mapping.chain import genesis, link, seal
-from events.mapping.envelope import Envelope
-from events.mapping.export import export_lines, read_record
+from events.records.chain import genesis, link, seal
+from events.records.envelope import Envelope
+from events.records.export import export_lines, read_record
 from projections.readmodels import summary_of, view_of
 from tests.support.records import play_offline
 

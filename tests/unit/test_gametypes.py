@@ -7,8 +7,8 @@ import pytest
 
 from rules import catalog
 from rules.core import InvalidCommand, get_game
-from service.gametypes import game_types
-from service.matches import check_setup
+from service.usecases.gametypes import game_types
+from service.usecases.matches import check_setup
 
 catalog.load()
 TYPES = {t["game"]: t for t in game_types()}

@@ -7,7 +7,7 @@ import sys
 
 SCRIPT = """
 import logging, structlog
-from service.logs import configure
+from service.runtime.logs import configure
 configure("{fmt}")
 structlog.get_logger().warning("notice.failed", error="HTTP 500: \\x1b[2J\\x1b[32mall fine\\u202e", n=3)
 logging.getLogger("apprise").warning("Failed to send: %s", "\\x1b[2J\\x1b]0;title\\x07\\u202e")

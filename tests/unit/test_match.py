@@ -6,8 +6,8 @@ import pytest
 
 from events.domain.audit import audit
 from events.domain.match import JOIN, SEED_REVEALED, created_event, decide_match, fold_match
-from events.mapping.chain import genesis, seal
-from events.mapping.export import export_lines, read_record
+from events.records.chain import genesis, seal
+from events.records.export import export_lines, read_record
 from rules.core import Command, IllegalCommand, SeatInfo, get_game
 
 GID = "p04-0123456789ab"

@@ -8,7 +8,7 @@ from functools import cache
 import pytest
 
 from events.domain.match import COMMAND_ACCEPTED
-from events.mapping.envelope import Envelope
+from events.records.envelope import Envelope
 from projections.moves import MoveList, move_entries, page
 from rules import catalog
 from tests.support.records import play_offline

@@ -1,5 +1,5 @@
-"""What a notice says and which notices a step calls for (workers/notify/notices.py), and quiet
-hours (workers/notify/quiet.py): pure, from hand-built matches of the test game."""
+"""What a notice says and which notices a step calls for (service/usecases/notifications/notices.py), and quiet
+hours (service/usecases/notifications/quiet.py): pure, from hand-built matches of the test game."""
 
 from __future__ import annotations
 
@@ -7,12 +7,18 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from events.domain.match import Match, created_event, decide_and_fold, fold_match
-from events.mapping.envelope import Envelope
-from events.redisstore.targets import Quiet
+from events.records.envelope import Envelope
 from rules.core import Command, SeatInfo, get_game
-from workers.notify.channels import MailSettings, digest_mail, masked, message_id, notice_mail
-from workers.notify.notices import Notice, deadline_words, notices_for, step_groups
-from workers.notify.quiet import check_quiet, held_for_ms
+from service.stores.notifications import Quiet
+from service.usecases.notifications.channels import (
+    MailSettings,
+    digest_mail,
+    masked,
+    message_id,
+    notice_mail,
+)
+from service.usecases.notifications.notices import Notice, deadline_words, notices_for, step_groups
+from service.usecases.notifications.quiet import check_quiet, held_for_ms
 
 GID = "p01-abcdef123456"
 

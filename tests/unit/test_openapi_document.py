@@ -1,4 +1,4 @@
-"""The OpenAPI document describes every operation (service/http/schemas.py): its bodies, every
+"""The OpenAPI document describes every operation (service/api/schemas.py): its bodies, every
 status with its body, its credentials; and the error object lists docs/errors.md's codes."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from service.http.app import create_app
-from service.http.schemas import ERROR_CODES
+from service.api.app import create_app
+from service.api.schemas import ERROR_CODES
 
 ROOT = Path(__file__).resolve().parents[2]
 NO_BODY = {("POST", "/v1/games/{gid}/abort"), ("POST", "/v1/tables/{gid}/cancel"),

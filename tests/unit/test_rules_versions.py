@@ -19,9 +19,9 @@ from events.domain.audit import audit
 from events.domain.forks import ForkRefused, check_fork
 from events.domain.match import decide_and_fold, fold_match
 from events.domain.verdict import judge
-from events.mapping.chain import link
-from events.mapping.envelope import Envelope
-from events.mapping.export import export_lines, read_record
+from events.records.chain import link
+from events.records.envelope import Envelope
+from events.records.export import export_lines, read_record
 from rules.core import Command, Decision, Event, IllegalCommand, get_game, register, rules_version
 from rules.dragondale import RULES_VERSION as DD_VERSION
 from rules.factions import RULES_VERSION as F_VERSION

@@ -7,7 +7,7 @@ from dataclasses import fields
 
 import pytest
 
-from service.settings import ENV, Settings
+from service.runtime.settings import ENV, Settings
 
 
 def test_every_setting_has_one_variable_and_env_round_trips(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from service.launcher import stop_event
+from service.runtime.launcher import stop_event
 
 
 @pytest.fixture

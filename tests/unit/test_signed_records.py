@@ -10,11 +10,11 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from events.domain.verdict import Judgement, judge
-from events.mapping.chain import link
-from events.mapping.codec import canonical, loads
-from events.mapping.envelope import Envelope
-from events.mapping.export import export_lines, read_record
-from events.mapping.signing import RECEIPT, TRAILER, Signer, valid
+from events.records.chain import link
+from events.records.codec import canonical, loads
+from events.records.envelope import Envelope
+from events.records.export import export_lines, read_record
+from events.records.signing import RECEIPT, TRAILER, Signer, valid
 from tests.support.records import play_offline
 
 SERVICE = Signer.of(Ed25519PrivateKey.generate())

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from events.mapping.signing import RECEIPT, TRAILER, valid
-from service.keys import LiveKeys, SigningKeyError, load_keys, pem_of, rotate
-from service.settings import Settings
+from events.records.signing import RECEIPT, TRAILER, valid
+from service.runtime.settings import Settings
+from service.runtime.signingkeys import LiveKeys, SigningKeyError, load_keys, pem_of, rotate
 
 
 def settings(tmp: Path, **kw: str) -> Settings:

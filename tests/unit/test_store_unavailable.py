@@ -12,12 +12,12 @@ import redis
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
-from events.domain.clock import utcnow
-from events.mapping.chain import seal
-from events.redisstore.errors import StoreUnavailable
-from events.redisstore.store import EventStore
+from events.domain.wallclock import utcnow
+from events.records.chain import seal
+from events.store.errors import StoreUnavailable
+from events.store.store import EventStore
 from rules.core import Event
-from service.embedded import free_port
+from service.runtime.embedded import free_port
 
 GID = "p01-unreachable01"
 NO_IO = {"keys", "feed", "lobby", "queued", "ended", "lua", "fingerprint", "project_call"}

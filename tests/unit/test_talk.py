@@ -22,9 +22,9 @@ from events.domain.platform.talk import (
     talk_of,
 )
 from events.domain.queued import Entry, in_force, pick, read_queue, seen_notation, void_reason
-from events.mapping.chain import genesis, seal
-from events.mapping.envelope import Envelope
-from events.mapping.export import Record
+from events.records.chain import genesis, seal
+from events.records.envelope import Envelope
+from events.records.export import Record
 from rules import catalog
 from rules.core import Command, Event, IllegalCommand, SeatInfo, get_game
 
@@ -234,8 +234,8 @@ def test_any_queue_reads_or_is_refused_as_bad_queue(raw: object) -> None:
 
 
 def test_a_snapshot_holds_the_talk_as_folded() -> None:
-    from events.mapping.snapshot import decode, encode
-    from events.redisstore.store import snapshot_classes
+    from events.records.snapshot import decode, encode
+    from events.store.store import snapshot_classes
 
     g = new()
     run(g, Command(POST, {"text": "hi <b>"}, 0), "m1")

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from redis import exceptions as rx
 
-from events.redisstore.errors import StoreUnavailable
-from events.redisstore.wire import checked, loading, message_data, no_script, pack, reply_reader
+from events.store.errors import StoreUnavailable
+from events.store.wire import checked, loading, message_data, no_script, pack, reply_reader
 
 
 def test_packed_commands_parse_back_and_error_replies_come_out_in_place() -> None:

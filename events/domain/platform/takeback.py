@@ -34,7 +34,7 @@ from events.domain.platform.conduct import (
     with_conduct,
 )
 from events.domain.provenance import forked_state
-from events.mapping.snapshot import encode
+from events.records.snapshot import encode
 from rules.core import Command, Event, IllegalCommand, InvalidCommand
 
 ASK = "boardlog.takeback"

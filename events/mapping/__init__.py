@@ -1,1 +1,0 @@
-"""Pure mapping between events and stored bytes: envelope, canonical codec, hash chain, export."""

@@ -1,0 +1,183 @@
+"""The API's reads of the store from its event loop, behind one small facade.
+
+Every Redis call the API makes from its event loop for a read (a game's head with the bearer's
+role and a command's answer, a stored result, a read model, a game's notices for its stream)
+goes through `AsyncStore`. Like the sync store, it raises `StoreUnavailable` wherever Redis is
+out of reach (refused, dropped, timed out, still loading its data), so the API handles no Redis
+client's exceptions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager, suppress
+from typing import Any, NamedTuple, Protocol
+
+import redis.asyncio as aioredis
+
+from events.records import archived
+from events.records.compact import result_json
+from events.store.archive import ARCHIVED, archived_head, plain
+from events.store.errors import UNREACHABLE, StoreUnavailable, reaching_redis
+from events.store.layout import GameKeys
+from events.store.wire import checked
+
+
+class RoundTrip(Protocol):
+    """Several commands in one round trip, the replies in order, an error reply in its place
+    (the wire's `Batch`); raises StoreUnavailable when Redis is out of reach."""
+
+    async def run(self, commands: Sequence[Sequence[Any]]) -> list[Any]: ...
+
+
+class CommandHead(NamedTuple):
+    """What the command path reads in one round trip before it queues a command (a tuple:
+    made on every command, and the cheapest typed record to make)."""
+
+    seq: int  # seq counts from 1 and an event stream is never trimmed: its length
+    status: str | None  # None: there is no such game
+    game: str
+    role: bytes | None  # what the bearer's token names ("seat:N", "admin"); None: not valid here
+    result: bytes | None  # the command's stored answer, if it has one
+
+
+class Notices:
+    """One game's notices (the projector publishes each new summary), as they come."""
+
+    def __init__(self, pubsub: Any) -> None:
+        self._pubsub = pubsub
+
+    async def next(self, timeout: float) -> bytes | None:
+        """The next notice's payload; None when none came within `timeout` seconds."""
+        with reaching_redis():
+            msg = await self._pubsub.get_message(ignore_subscribe_messages=True, timeout=timeout)
+        return None if msg is None else bytes(msg["data"])
+
+
+class AsyncStore:
+    """Reads one deployment's games from an event loop; takes its clients, never makes one.
+
+    `trip` (the wire's raw batches, for a plain Redis) carries the command path's read; without
+    it (a Redis Cluster client, which picks the node) redis-py's pipeline does.
+    """
+
+    def __init__(self, aio: aioredis.Redis, keys: Callable[[str], GameKeys], trip: RoundTrip | None) -> None:
+        self.aio = aio
+        self.keys = keys
+        self.trip = trip
+        self._archived: dict[tuple[str, bytes], dict[str, bytes]] = {}  # answers of archived games
+
+    async def head(self, gid: str, token_digest: str, cid: str) -> CommandHead:
+        """The game's seq, status and type, the role of a token's digest and the answer of
+        command `cid` ("" for none), in one round trip."""
+        k = self.keys(gid)
+        with reaching_redis():
+            if self.trip is not None:
+                seq, meta, role, result = checked(await self.trip.run([
+                    ("XLEN", k.events),
+                    ("HMGET", k.meta, "status", "game", ARCHIVED),
+                    ("HGET", k.auth, token_digest),
+                    ("HGET", k.results, cid),
+                ]))
+            else:
+                pipe = self.aio.pipeline(transaction=False)
+                pipe.xlen(k.events)
+                pipe.hmget(k.meta, ["status", "game", ARCHIVED])
+                pipe.hget(k.auth, token_digest)
+                pipe.hget(k.results, cid)
+                seq, meta, role, result = await pipe.execute()
+        status, game, archived = meta
+        if status is None:
+            return CommandHead(0, None, "", None, None)
+        if archived is not None and not seq:  # its stream is in its archive record
+            seq = archived_head(archived)[0]
+            if result is None and cid:
+                result = await self._archived_result(gid, cid)
+        return CommandHead(int(seq), status.decode(), game.decode(), role,
+                           None if result is None else result_json(result))
+
+    async def _archived_result(self, gid: str, cid: str) -> bytes | None:
+        """A command's answer from the game's archive record (None: not archived, or no such
+        answer); the record's answers are kept for the next ask."""
+        k = self.keys(gid)
+        with reaching_redis():
+            value: Any = await self.aio.hget(k.meta, ARCHIVED)
+            blob: Any = await self.aio.get(k.archive)
+        if value is None or blob is None:
+            return None
+        key = (gid, bytes(value))
+        results = self._archived.get(key)
+        if results is None:
+            results = self._archived[key] = archived.unpack(bytes(blob)).results
+            while len(self._archived) > 16:
+                self._archived.pop(next(iter(self._archived)))
+        return results.get(cid)
+
+    async def _call(self, *command: Any) -> Any:
+        with reaching_redis():
+            return await self.aio.execute_command(*command)
+
+    async def exists(self, gid: str) -> bool:
+        return bool(await self._call("EXISTS", self.keys(gid).meta))
+
+    async def role(self, gid: str, token_digest: str) -> bytes | None:
+        """What a token's digest names in this game ("seat:N", "admin"); None: not valid here."""
+        role: bytes | None = await self._call("HGET", self.keys(gid).auth, token_digest)
+        return role
+
+    async def read_model(self, gid: str, field: str) -> bytes | None:
+        raw: bytes | None = await self._call("HGET", self.keys(gid).rm, field)
+        return raw if raw is None or raw[:1] == b"{" else plain(raw)  # compressed once archived
+
+    async def result(self, gid: str, cid: str) -> bytes | None:
+        """A command's stored answer (JSON), if it has one."""
+        raw: bytes | None = await self._call("HGET", self.keys(gid).results, cid)
+        if raw is None:
+            raw = await self._archived_result(gid, cid)
+        return None if raw is None else result_json(raw)
+
+    async def answered(self, gid: str, cid: str) -> bool:
+        if await self._call("HEXISTS", self.keys(gid).results, cid):
+            return True
+        return await self._archived_result(gid, cid) is not None
+
+    async def cached_audit(self, gid: str, field: str) -> bytes | None:
+        """The audit answer kept for a finished game's record (`field` names the head seq and
+        the code that audited it), if one is kept."""
+        raw: bytes | None = await self._call("HGET", self.keys(gid).base + ":audit", field)
+        return raw
+
+    async def keep_audit(self, gid: str, field: str, answer: bytes) -> None:
+        # One field: a game ends once, and a rules change makes a new field (the old one is dropped).
+        key = self.keys(gid).base + ":audit"
+        with reaching_redis():
+            pipe = self.aio.pipeline(transaction=True)
+            pipe.delete(key)
+            pipe.hset(key, field, answer)
+            await pipe.execute()
+
+    async def pending(self, gid: str, cid: str) -> bytes | None:
+        """A queued, unsettled command's pending record (JSON), if it is still there."""
+        raw: bytes | None = await self._call("HGET", self.keys(gid).pending, cid)
+        return raw
+
+    async def queued(self, gid: str, cid: str) -> bool:
+        """Whether a command is queued and not yet settled (its pending record is there)."""
+        return bool(await self._call("HEXISTS", self.keys(gid).pending, cid))
+
+    @asynccontextmanager
+    async def notices(self, gid: str) -> AsyncIterator[Notices]:
+        """Subscribed to the game's notices for as long as the block runs."""
+        channel = self.keys(gid).notify
+        pubsub = self.aio.pubsub()
+        try:
+            await pubsub.subscribe(channel)
+        except UNREACHABLE as e:
+            await pubsub.aclose()
+            raise StoreUnavailable(str(e)) from e
+        try:
+            yield Notices(pubsub)
+        finally:
+            with suppress(*UNREACHABLE):  # the connection is gone, and the subscription with it
+                await pubsub.unsubscribe(channel)
+            await pubsub.aclose()

@@ -1,0 +1,125 @@
+"""The FastAPI app: the routers by concern, the error handlers, and the parts for its lifespan."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+
+import structlog
+from fastapi import APIRouter, FastAPI, Request
+from fastapi.responses import Response
+from starlette.types import Receive, Scope, Send
+
+from service.api import (
+    commands,
+    conditional,
+    confirmations,
+    docs,
+    errors,
+    forks,
+    games,
+    gamestreams,
+    health,
+    messages,
+    moves,
+    ownemail,
+    pages,
+    players,
+    publickeys,
+    reads,
+    schemas,
+    seats,
+    tables,
+    vacation,
+)
+from service.api import metrics as metrics_
+from service.api import notifications as notifications_
+from service.api.edge import refusal
+from service.api.parts import keep
+from service.runtime.bootstrap import Parts, api_parts
+from service.runtime.logs import configure
+from service.runtime.settings import Settings
+
+log = structlog.get_logger("boardlog.api")
+
+# In the order their paths appear in the OpenAPI. Notifications go here too.
+ROUTERS: tuple[APIRouter, ...] = (health.router, games.router, commands.router, reads.router, gamestreams.router,
+                                  moves.router,
+                                  messages.router, conditional.router,
+                                  players.router, ownemail.router, seats.router, tables.router, notifications_.router,
+                                  confirmations.router, vacation.router,
+                                  metrics_.router,
+                                  publickeys.router, forks.router, pages.router, docs.router)
+
+_POST_COMMANDS = re.compile(r"^/v1/games/([^/]+)/commands$")
+_FAST_QUERIES = {b"": 0, b"wait=0": 0, b"wait=1": 1}
+
+
+class BoardlogApp(FastAPI):
+    """FastAPI, with `POST /v1/games/{gid}/commands` (the hot path) answered before its routing.
+
+    FastAPI's middleware stack, router and parameter validation cost about as much CPU as
+    the command's own work; the fast path calls the same endpoint function with a plain
+    Request and answers its errors with the same builders (errors.answer) as the exception
+    handlers. Any other query string takes the normal route.
+    """
+
+    fast_post: Callable[[str, Request, int], Awaitable[Response]] | None = None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await super().__call__(scope, receive, send)
+            return
+        refused = refusal(scope["path"], scope["query_string"])
+        if refused is not None:
+            await refused(scope, receive, send)
+            return
+        if scope["method"] == "POST" and self.fast_post is not None:
+            m = _POST_COMMANDS.match(scope["path"])
+            wait = _FAST_QUERIES.get(scope["query_string"])
+            if m is not None and wait is not None:
+                scope["app"] = self
+                try:
+                    response = await self.fast_post(m.group(1), Request(scope, receive), wait)
+                except Exception as exc:
+                    response = errors.answer(exc, scope["path"])
+                await response(scope, receive, send)
+                return
+        try:
+            await super().__call__(scope, receive, send)
+        except Exception:
+            # Starlette has answered the standard JSON 500 (the Exception handler) and raises it
+            # again for the server, which would log it and drop the connection: log it here.
+            log.exception("api.failed", path=scope["path"])
+
+
+def create_app(settings: Settings | None = None, parts: Parts | None = None) -> FastAPI:
+    """The app for `settings` (from the environment by default); its parts are built by the
+    bootstrap when it starts (from `parts`, the sync ones, when given)."""
+    settings = settings or Settings.from_env()
+    if not structlog.is_configured():  # a process uvicorn started for itself (--processes)
+        configure(settings.log_format)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        async with api_parts(settings, parts) as built:
+            keep(app, built)
+            yield
+        keep(app, None)
+
+    app = BoardlogApp(
+        title="boardlog",
+        version="1",
+        lifespan=lifespan,
+        docs_url=None,  # service/api/docs.py serves /docs and /redoc with their assets
+        redoc_url=None,
+        description="Event-sourced board game matches: create, command, replay, export, audit.",
+    )
+    errors.install(app)
+    for router in ROUTERS:
+        app.include_router(router)
+    notifications_.install_webhooks(app)
+    app.fast_post = commands.post_command
+    schemas.document(app)  # the OpenAPI as the contract (service/api/schemas.py)
+    return app

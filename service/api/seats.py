@@ -1,0 +1,203 @@
+"""Seats that belong to players: claiming a seat with its token, the seat a player holds in a
+game, and the player's games (those waiting on them first).
+
+A claim is account data, not a game fact: it is kept with the players (PlayerStore) and never
+written to the game's event log, so a game's record, its replay and its audit are the same
+whoever claimed its seats.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Annotated, Any
+
+import structlog
+from fastapi import APIRouter, Depends, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import Response, StreamingResponse
+
+from events.records.codec import canonical, loads
+from events.store.watchers import GamesWatch, TooManyWatchers
+from rules.words import asked
+from service.api.access import game_exists
+from service.api.auth import Caller, current_player
+from service.api.body import json_body
+from service.api.errors import ApiError
+from service.api.games import current_summary
+from service.api.parts import parts
+from service.api.responses import json_response
+from service.api.streams import WatchStream, refused
+from service.runtime.bootstrap import ApiParts
+from service.usecases.matches import principal_of, token_digest
+
+log = structlog.get_logger("boardlog.api")
+
+router = APIRouter()
+
+Me = Annotated[Caller, Depends(current_player)]
+
+
+@router.post("/v1/games/{gid}/claim", summary="Claim a seat for the signed-in player, with the seat's token")
+async def claim(gid: str, who: Me, request: Request) -> Response:
+    """The player by the cookie (or a player key as Bearer), the seat by its token in the body:
+    `{"token": "<seat token>"}`. Once: a seat claimed by another player is theirs (409)."""
+    p = parts(request)
+    await game_exists(p, gid)
+    body = await json_body(request)
+    token = body.get("token")
+    if not isinstance(token, str) or not token or set(body) != {"token"}:
+        raise ApiError(422, "bad_request", "send {\"token\": \"<the seat's token, from its link>\"}")
+    head = await p.reads.head(gid, token_digest(token), "")
+    seat = principal_of(head.role)
+    if seat is None or seat.seat is None:
+        raise ApiError(422, "bad_seat_token", "that is not a seat token of this game")
+    # The steps to here are on the claimant's screen: the notifier tells them of later ones.
+    got = await p.players.claim(gid, seat.seat, who.player.id, head.seq)
+    if got.code == "seat_claimed":
+        raise ApiError(409, "seat_claimed", f"seat {seat.seat} of this game belongs to another player")
+    if got.code == "already_seated":
+        raise ApiError(409, "already_seated", f"you already hold seat {got.seat} of this game")
+    if got.code == "claimed":
+        log.info("seat.claimed", game=gid, seat=seat.seat, player=who.player.id)
+    return json_response({"game": gid, "seat": seat.seat, "claimed": got.code == "claimed"})
+
+
+@router.get("/v1/games/{gid}/seat", summary="The seat the signed-in player holds in this game")
+async def my_seat(gid: str, who: Me, request: Request) -> Response:
+    p = parts(request)
+    await game_exists(p, gid)
+    seat = await p.players.seat_of(gid, who.player.id)
+    if seat is None:
+        raise ApiError(404, "not_seated", "you hold no seat in this game")
+    return json_response({"game": gid, "seat": seat})
+
+
+async def _summary(p: ApiParts, gid: str) -> dict[str, Any] | None:
+    """The game's summary; None for a game not stored yet (an open table's seats are claimed
+    a moment before its game is stored: service/usecases/tables.py)."""
+    raw = await p.reads.read_model(gid, "summary")
+    if raw is not None:
+        out: dict[str, Any] = loads(raw)
+        return out
+    if not await p.reads.exists(gid):
+        return None
+    return await run_in_threadpool(lambda: current_summary(p.store, gid))
+
+
+def game_row(summary: dict[str, Any], seat: int) -> dict[str, Any]:
+    names = {s["seat"]: s["name"] for s in summary["seats"]}
+    prompt = summary["prompt"]
+    turn = [] if prompt is None or summary["status"] != "active" else list(prompt["seats"])
+    return {
+        "id": summary["id"], "game": summary["game"], "seat": seat, "name": names.get(seat),
+        "opponents": [n for s, n in sorted(names.items()) if s != seat],
+        "turn": [names.get(s) for s in turn], "your_turn": seat in turn, "asked": _asked(prompt) if turn else None,
+        "since": summary["updated"], "status": summary["status"],
+        "analysis": bool(summary.get("analysis")), "refereed": bool(summary.get("refereed")),
+        **_clock_row(summary.get("clock"), seat),
+    }
+
+
+def _asked(prompt: dict[str, Any] | None) -> str | None:
+    """What the prompt asks, without the names it starts with ("take an action, use a power or
+    pass (round 2)"); None for a summary projected before it carried the words."""
+    text = prompt.get("text") if prompt else None
+    return (asked(text) if isinstance(text, str) else "") or None
+
+
+def _clock_row(clock: dict[str, Any] | None, seat: int) -> dict[str, Any]:
+    """The seat's own clock: its running deadline, or the time it has left while stopped."""
+    if not clock:
+        return {"deadline": None, "left_ms": None, "away": False}
+    return {"deadline": (clock.get("deadlines") or {}).get(str(seat)),
+            "left_ms": (clock.get("left_ms") or {}).get(str(seat)), "away": seat in (clock.get("vacation") or [])}
+
+
+def _group(row: dict[str, Any]) -> int:
+    return 0 if row["your_turn"] else 1 if row["status"] == "active" else 2
+
+
+KEEP_ALIVE_SECONDS = 15.0
+
+Held = dict[str, tuple[dict[str, Any] | None, int]]  # game id -> its summary (None: not stored yet), the seat
+
+
+async def _held(p: ApiParts, seats: dict[str, int], known: Held | None = None) -> Held:
+    """Each seat's game with its summary, read unless `known` has it."""
+    known = known or {}
+    return {gid: (known[gid][0] if gid in known else await _summary(p, gid), seat) for gid, seat in seats.items()}
+
+
+def _games(held: Held, waiting: bool) -> dict[str, Any]:
+    rows = [game_row(summary, seat) for summary, seat in held.values() if summary is not None]
+    # Latest first within a group: sort by time descending, then (stably) by group.
+    rows.sort(key=lambda r: r["since"], reverse=True)
+    rows.sort(key=_group)
+    if waiting:
+        rows = [r for r in rows if r["your_turn"]]
+    return {"games": rows, "waiting": sum(1 for r in rows if r["your_turn"])}
+
+
+@router.get("/v1/me/games", summary="The signed-in player's games: those waiting on them first")
+async def my_games(who: Me, request: Request, waiting: int = 0) -> Response:
+    """Waiting on the player first, then their other active games, then finished ones; each
+    group by last activity, the latest first. `?waiting=1`: the waiting ones only."""
+    p = parts(request)
+    return json_response(_games(await _held(p, await p.players.seats(who.player.id)), bool(waiting)))
+
+
+@router.get("/v1/me/stream", summary="Server-sent events: the signed-in player's games waiting on them")
+async def my_stream(who: Me, request: Request) -> StreamingResponse:
+    """`event: waiting` with the body of `/v1/me/games?waiting=1`, when the stream opens and each
+    time it changes: pushed from the projector's notices of the player's games (one watcher
+    against the caps, however many games), so a page need not poll. Games the player takes a
+    seat in later join within BOARDLOG_ME_STREAM_REFRESH_SECONDS, when the credential is checked
+    again (the stream ends once it is no longer valid); a keep-alive every 15 s."""
+    p = parts(request)
+    client = request.client.host if request.client else "unknown"
+    seats = await p.players.seats(who.player.id)
+    try:
+        watch = p.watchers.open_games(seats, client)
+    except TooManyWatchers as e:
+        raise refused(e) from None
+    try:
+        await p.watchers.games_subscribed(watch, timeout=2.0)  # before the reads: no change between
+        held = await _held(p, seats)
+    except BaseException:
+        p.watchers.close_games(watch)
+        raise
+    return WatchStream(_waiting(request, who.player.id, held, watch), lambda: p.watchers.close_games(watch))
+
+
+async def _waiting(request: Request, pid: str, held: Held, watch: GamesWatch) -> AsyncIterator[bytes]:
+    p = parts(request)
+    loop = asyncio.get_running_loop()
+    refresh = p.settings.me_stream_refresh_seconds
+    seats_at = loop.time() + refresh
+    said, wrote = b"", loop.time()
+    while True:
+        body = canonical(_games(held, True))
+        if body != said:
+            said, wrote = body, loop.time()
+            yield b"event: waiting\ndata: " + body + b"\n\n"
+        elif loop.time() - wrote >= KEEP_ALIVE_SECONDS:
+            wrote = loop.time()
+            yield b": keep-alive\n\n"  # a client gone is seen when a write to it fails
+        changed = await watch.next(timeout=max(0.05, min(wrote + KEEP_ALIVE_SECONDS, seats_at) - loop.time()))
+        if watch.broken:
+            return  # the subscription broke (notices lost): the client reconnects and reads afresh
+        for gid, summary in changed.items():
+            if gid in held:
+                held[gid] = (loads(summary), held[gid][1])
+        if loop.time() >= seats_at:
+            seats_at = loop.time() + refresh
+            try:
+                await current_player(request)  # signed out or revoked since: the stream ends
+            except ApiError:
+                return
+            seats = await p.players.seats(pid)
+            if seats.keys() != held.keys():
+                p.watchers.watch_games(watch, seats)
+                await p.watchers.games_subscribed(watch, timeout=2.0)
+                held = await _held(p, seats, held)

@@ -1,0 +1,63 @@
+"""A player's vacation (issue #15 item 3): see it, start it, end it, from /me or with a player key.
+
+While away, their clock stops in every active game of theirs (each game's log says so, and its
+summary lists the seat under `clock.vacation`); a vacation ends when the player ends it or when
+its days run out. Each player has `BOARDLOG_VACATION_DAYS` days a calendar year (UTC).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import Response
+from pydantic import BaseModel, ConfigDict, Field
+
+from service.api.auth import Caller, current_player
+from service.api.errors import ApiError
+from service.api.parts import parts
+from service.api.responses import json_response
+from service.runtime.bootstrap import vacations
+from service.stores.vacations import VacationRefused
+
+router = APIRouter()
+
+Me = Annotated[Caller, Depends(current_player)]
+# How long an answer waits for each game's vacation command to be applied (its clock stopped).
+ANSWER_WAIT = 5.0
+
+
+class VacationIn(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)  # 0 is not false, "1" not 1 (the schema's types)
+    days: float | None = Field(None, gt=0, le=366, description="how long (days, fractions allowed); omitted: "
+                                                               "every day left this year")
+
+
+def _answer(request: Request, pid: str, status: int = 200) -> Response:
+    v = vacations(parts(request).core)
+    return json_response(v.vacations.status(pid).to_json(v.allowance_days, v.vacations.now_ms()), status)
+
+
+@router.get("/v1/me/vacation", summary="The signed-in player's vacation: running or not, days used and left")
+async def my_vacation(who: Me, request: Request) -> Response:
+    return await run_in_threadpool(_answer, request, who.player.id)
+
+
+@router.post("/v1/me/vacation", summary="Start a vacation: the player's clocks stop in every game")
+async def start_vacation(body: VacationIn, who: Me, request: Request) -> Response:
+    v = vacations(parts(request).core)
+    try:
+        await run_in_threadpool(v.start, who.player.id, body.days, ANSWER_WAIT)
+    except VacationRefused as e:
+        raise ApiError(409 if e.code == "vacation_on" else 422, e.code, e.message) from None
+    return await run_in_threadpool(_answer, request, who.player.id)
+
+
+@router.delete("/v1/me/vacation", summary="End the running vacation: the player's clocks run again")
+async def end_vacation(who: Me, request: Request) -> Response:
+    v = vacations(parts(request).core)
+    ended = await run_in_threadpool(v.end, who.player.id, None, ANSWER_WAIT)
+    if ended is None:
+        raise ApiError(409, "no_vacation", "no vacation is running")
+    return await run_in_threadpool(_answer, request, who.player.id)

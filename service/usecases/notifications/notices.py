@@ -1,0 +1,314 @@
+"""What a notice says, and which notices a game's new events call for.
+
+Pure: from a match before and after a command's events, the seats to tell (a turn arriving, the
+game's end); and from a notice, its mail subject, plain and HTML bodies and webhook payload. The
+last move is told as the notified seat may see it: the command record redacted for that seat,
+then in words (the game's `describe_command` where it has one, else its notation).
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, replace
+from datetime import datetime
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from events.domain.describe import MoveOf, describe_platform_event, no_moves
+from events.domain.match import COMMAND_ACCEPTED, Match, command_of
+from events.domain.platform.clock import REMINDER_DUE, TURN_TIMED_OUT
+from events.domain.platform.conduct import PROPOSED, remaining
+from events.domain.platform.disputes import DISPUTE_OPENED
+from events.domain.platform.takeback import TAKEBACK_ASKED
+from events.records.envelope import Envelope
+from rules.words import asked, listing
+
+GAME_TITLES = {"rite": "Rite", "factions": "Factions: Battlegrounds", "dragondale": "Dragon Dale"}
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """One notice for one player's seat, before it is addressed to a target."""
+
+    game: str
+    game_type: str
+    seq: int  # the last event of the command that called for it
+    seat: int
+    seat_name: str
+    # "turn" | "over" | "reminder" (a deadline nears) | "timeout" (a seat ran out of time) | "ask"
+    # (another seat asks this one to accept or refuse: a draw, an abandonment, a takeback, a dispute)
+    # | "dropped" (the seat's own queue of conditional moves was dropped: `asked` says why)
+    kind: str
+    asked: str  # what the turn asks, in words ("roll or note"); the outcome when over
+    last: str  # the last move in words ("" at the start of a game)
+    at: str  # when that command was accepted (ISO, UTC): notice latency counts from here
+    deadline: str = ""  # a reminder's deadline (ISO, UTC), told in the player's own time zone
+
+    @property
+    def choice(self) -> str:
+        """The target choice (`events`) this notice goes by: a clock's reminder and timeout are
+        news of a turn."""
+        return "turn" if self.kind in ("reminder", "timeout", "ask", "dropped") else self.kind
+
+    def key(self, player: str, target: str) -> str:
+        """The idempotency key: one notice per (game, seq, player, target), ever. A queue dropped
+        is news beside the turn notice of the same seq, so its key says so."""
+        if self.kind == "dropped":
+            return f"{self.game}:{self.seq}:{player}:{target}:dropped"
+        return f"{self.game}:{self.seq}:{player}:{target}"
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Notice:
+        return cls(**d)
+
+    def in_zone(self, tz: str) -> Notice:
+        """This notice as told to a player whose time zone is `tz` (their quiet hours' zone): a
+        reminder names its deadline in that zone's clock time."""
+        if self.kind != "reminder" or not self.deadline:
+            return self
+        return replace(self, asked=deadline_words(self.deadline, tz))
+
+    @property
+    def title(self) -> str:
+        return GAME_TITLES.get(self.game_type, self.game_type.capitalize())
+
+    def subject(self) -> str:
+        if self.kind == "reminder":
+            return f"{self.title} {self.game}: reminder, your turn ends {self.asked}"
+        if self.kind in ("timeout", "ask"):
+            return f"{self.title} {self.game}: {self.asked}"
+        if self.kind == "dropped":
+            return f"{self.title} {self.game}: your queued moves were dropped"
+        if self.kind == "over":
+            return f"{self.title} {self.game}: the game is over, {self.asked}"
+        # a dash, not brackets: the game's words often end in their own "(round 2)"
+        return f"{self.title} {self.game}: your turn — {self.asked}"
+
+    def seat_link(self, public_url: str) -> str:
+        return f"{public_url.rstrip('/')}/games/{self.game}"
+
+    def replay_link(self, public_url: str) -> str:
+        """The replay at this notice's step: what the last move changed, step by step."""
+        return f"{public_url.rstrip('/')}/games/{self.game}/replay?seq={self.seq}"
+
+    def lines(self, public_url: str) -> list[str]:
+        if self.kind == "reminder":
+            first = f"it is still your turn in {self.title} {self.game}: your time runs out {self.asked}."
+        elif self.kind == "timeout":
+            first = f"in {self.title} {self.game}, {self.asked}."
+        elif self.kind == "ask":
+            first = f"in {self.title} {self.game}, {self.asked}: accept or refuse it on your seat."
+        elif self.kind == "dropped":
+            first = (f"your queue of conditional moves in {self.title} {self.game} was dropped: {self.asked}. "
+                     "Play by hand, or queue again, on your seat.")
+        elif self.kind == "over":
+            first = "the game is over: " + self.asked + "."
+        else:
+            first = f"it is your turn in {self.title} {self.game}: {self.asked}."
+        out = [f"{self.seat_name}, {first}"]
+        if self.last:
+            # the move in words, and where to see it: a seq here would be a number no page shows
+            out.append(f"Last move: {self.last}")
+            out.append(f"See it in the replay: {self.replay_link(public_url)}")
+        out.append(f"Your seat: {self.seat_link(public_url)}")
+        return out
+
+    def text(self, public_url: str, unsubscribe: str | None = None) -> str:
+        body = "\n".join(self.lines(public_url))
+        if unsubscribe:
+            body += f"\n\n--\nStop these mails: {unsubscribe}\n"
+        return body + "\n"
+
+    def html(self, public_url: str, unsubscribe: str | None = None) -> str:
+        link = html.escape(self.seat_link(public_url), quote=True)
+        parts = [f"<p>{html.escape(self.lines(public_url)[0])}</p>"]
+        if self.last:
+            replay = html.escape(self.replay_link(public_url), quote=True)
+            parts.append(f"<p>Last move: <strong>{html.escape(self.last)}</strong> "
+                         f'(<a href="{replay}">see it in the replay</a>)</p>')
+        parts.append(f'<p><a href="{link}">Open your seat</a></p>')
+        if unsubscribe:
+            parts.append(f'<p style="color:#666;font-size:small"><a href="{html.escape(unsubscribe, quote=True)}">'
+                         "Stop these mails</a></p>")
+        return "<!doctype html><html><body>" + "".join(parts) + "</body></html>"
+
+    def payload(self, public_url: str, key: str) -> dict[str, Any]:
+        """The webhook's JSON body (documented in the OpenAPI as NoticePayload)."""
+        return {"type": f"boardlog.notice.{self.kind}", "id": key, "game": self.game, "game_type": self.game_type,
+                "seq": self.seq, "seat": self.seat, "seat_name": self.seat_name, "asked": self.asked,
+                "last_move": self.last, "at": self.at, "deadline": self.deadline or None,
+                "url": self.seat_link(public_url)}
+
+
+_DAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
+def deadline_words(deadline: str, tz: str = "UTC") -> str:
+    """A deadline as a player reads it on their own clock: "at 15:00 on Thu 3 Dec (Europe/Paris)"
+    (an ISO instant told a player to work out their own offset). Seconds only where there are
+    some (a clock of seconds); a zone that is no zone reads as UTC."""
+    try:
+        instant = datetime.fromisoformat(deadline.replace("Z", "+00:00"))
+    except ValueError:
+        return f"at {deadline}"
+    try:
+        zone = ZoneInfo(tz)
+    except (ZoneInfoNotFoundError, ValueError):
+        zone, tz = ZoneInfo("UTC"), "UTC"
+    local = instant.astimezone(zone)
+    clock = local.strftime("%H:%M:%S" if local.second else "%H:%M")
+    # English names whatever the process's locale (strftime's %a and %b follow it)
+    return f"at {clock} on {_DAYS[local.weekday()]} {local.day} {_MONTHS[local.month - 1]} ({tz})"
+
+
+def _asked(match: Match, seat: int) -> str:
+    """What the prompt asks of `seat`, in the game's own sentence as that seat may read it,
+    without the names it starts with ("take an action, use a power or pass (round 2)"); where a
+    game has no sentence, the commands that answer it ("note or roll")."""
+    prompt = match.prompt
+    if prompt is None:
+        return ""
+    try:
+        said = str(match.rules.describe_prompt(match.state, seat, [s.name for s in match.seats]))
+    except Exception:
+        said = ""  # a game whose words fail here: its commands say it
+    what = asked(said)
+    if what:
+        return what
+    kinds = sorted(t.split(".", 1)[-1] for t in match.rules.answers(prompt))
+    if not kinds:
+        return prompt.kind
+    return listing(kinds, joint="or")
+
+
+def _outcome(match: Match, seat: int) -> str:
+    """How the game ended, told to `seat`: "you won", "ann won", "you and bob won", with the
+    reason when the game gives one ("ann won (resigned: bob)"); a game without a winner, its reason."""
+    out = match.outcome()
+    if out is None:
+        return "ended"
+    names = [s.name for s in match.seats]
+    winners = [w for w in getattr(out, "winners", ()) if isinstance(w, int) and 0 <= w < len(names)]
+    reason = str(getattr(out, "reason", "") or "")
+    if not winners:
+        return reason or "ended"
+    who = ["you" if w == seat else names[w] for w in sorted(winners, key=lambda w: w != seat)]
+    said = listing(who) + " won"
+    return f"{said} ({reason})" if reason else said
+
+
+def last_move(before: Match, accepted: Envelope | None, seat: int) -> str:
+    """The command of `accepted` in words, as `seat` may see it."""
+    if accepted is None:
+        return ""
+    game = before.rules
+    command = command_of(accepted.event)
+    try:
+        seen = game.redact_command(command, seat)
+    except Exception:
+        seen = None
+    if seen is None:
+        return "a move you cannot see"
+    names = [s.name for s in before.seats]
+    who = names[command.seat] if command.seat is not None and 0 <= command.seat < len(names) else "someone"
+    describe = getattr(game, "describe_command", None)
+    if describe is not None:
+        try:
+            return str(describe(before.state, seen, seat, names))
+        except Exception:
+            pass  # a game whose words are not there yet: its notation says it
+    try:
+        return f"{who}: {game.format_text(seen)}"
+    except Exception:
+        return f"{who}: {seen.type}"
+
+
+def step_groups(tail: Sequence[Envelope]) -> list[list[Envelope]]:
+    """The tail cut where each command (or the game's creation) begins."""
+    groups: list[list[Envelope]] = []
+    for env in tail:
+        if env.event.type == COMMAND_ACCEPTED or not groups:
+            groups.append([env])
+        else:
+            groups[-1].append(env)
+    return groups
+
+
+def clock_notices(after: Match, group: Sequence[Envelope]) -> list[Notice]:
+    """A clock's news in one step: a reminder to the seat whose deadline nears; when a seat ran
+    out of time, every other seat is told what follows (under `pause`, that the game waits)."""
+    names = [s.name for s in after.seats]
+    out: list[Notice] = []
+    last = group[-1]
+    for env in group:
+        t, d = env.event.type, env.event.data
+        seat = d.get("seat")
+        if not isinstance(seat, int) or not 0 <= seat < len(names):
+            continue
+        if t == REMINDER_DUE:
+            deadline = str(d.get("deadline", ""))
+            out.append(Notice(after.gid, after.game, last.seq, seat, names[seat], "reminder",
+                              deadline_words(deadline), "", last.at, deadline))
+        elif t == TURN_TIMED_OUT:
+            follows = {"pause": "the game waits for them", "forfeit": "they forfeit",
+                       "skip": "the platform answered for them"}.get(str(d.get("action")), "")
+            words = f"{names[seat]} ran out of time: {follows}" if follows else f"{names[seat]} ran out of time"
+            out += [Notice(after.gid, after.game, last.seq, s.seat, s.name, "timeout", words, "", last.at)
+                    for s in after.seats if s.seat != seat]
+    return out
+
+
+ASKING = (PROPOSED, TAKEBACK_ASKED, DISPUTE_OPENED)
+
+
+def conduct_notices(after: Match, group: Sequence[Envelope], move_of: MoveOf = no_moves) -> list[Notice]:
+    """A draw or an abandonment proposed, a takeback asked, a dispute opened: every other seat
+    still playing is asked to answer (a refereed game's dispute is the referee's, no seat's).
+    `move_of` numbers the move a takeback or a dispute is about, as the move list does."""
+    names = [s.name for s in after.seats]
+    last = group[-1]
+    out: list[Notice] = []
+    for env in group:
+        t, d = env.event.type, env.event.data
+        if t not in ASKING or (t == DISPUTE_OPENED and after.referee is not None):
+            continue
+        words = describe_platform_event(t, d, names, move_of).text.rstrip(".")
+        out += [Notice(after.gid, after.game, last.seq, s, names[s], "ask", words, "", last.at)
+                for s in remaining(after) if s != d.get("seat")]
+    return out
+
+
+def notices_for(before: Match | None, after: Match, group: Sequence[Envelope],
+                move_of: MoveOf = no_moves) -> list[Notice]:
+    """The notices one step calls for: each seat the prompt now names that it did not name
+    before, or that it names again after another seat moved (a turn arriving); every seat when
+    the game has just ended."""
+    first, last = group[0], group[-1]
+    accepted = first if first.event.type == COMMAND_ACCEPTED else None
+    names = [s.name for s in after.seats]
+    base = before if before is not None else after
+
+    def notice(seat: int, kind: str, asked: str) -> Notice:
+        words = last_move(base, accepted, seat) if before is not None else ""
+        return Notice(after.gid, after.game, last.seq, seat, names[seat] if seat < len(names) else f"seat {seat}",
+                      kind, asked, words, last.at)
+
+    # First: a seat asked to answer is told that, rather than of its turn again (one notice a
+    # game, seq, player and target).
+    clock = [*conduct_notices(after, group, move_of), *clock_notices(after, group)] if before is not None else []
+    if after.over:
+        if before is not None and before.over:
+            return []
+        return [notice(s.seat, "over", _outcome(after, s.seat)) for s in after.seats]
+    prompt = after.prompt
+    if prompt is None:
+        return []
+    was = set(before.prompt.seats) if before is not None and before.prompt is not None else set()
+    actor = accepted.event.seat if accepted is not None else None
+    return clock + [notice(s, "turn", _asked(after, s)) for s in prompt.seats
+                    if s not in was or (actor is not None and actor != s)]

@@ -1,0 +1,151 @@
+"""The notifier: follows every partition's feed with its own consumer group, and for each game
+that moved, the notices its new steps call for, one dramatiq `notify` job per player and target.
+
+It reacts to the log, never to the HTTP request. Each game has a checkpoint (the last seq whose
+notices were queued), written after the jobs are queued and before the feed entries are
+acknowledged: a notifier killed at any point queues some jobs again when it (or another) takes
+the game up, and each job does nothing for a notice already marked sent (its idempotency key,
+per game, seq, player and target). Quiet hours delay a job to the hours' end.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from typing import Any
+
+import structlog
+
+from events.domain.match import Match, fold_match
+from events.store.follow import Follower
+from events.store.store import EventStore
+from projections.moves import move_number
+from service.stores.notifications import TargetStore
+from service.usecases.notifications.notices import Notice, notices_for, step_groups
+from service.usecases.notifications.quiet import held_for_ms
+
+log = structlog.get_logger("boardlog.notifier")
+
+GROUP = "notifier"
+CACHE_GAMES = 1024
+
+# A job to queue: the notice, its player, the target's id, and a delay in ms (0: now).
+Enqueue = Callable[[Notice, str, str, int], object]
+
+
+def _ms(iso: str) -> float:
+    return datetime.fromisoformat(iso.replace("Z", "+00:00")).timestamp()
+
+
+class Notifier(Follower):
+    def __init__(
+        self,
+        store: EventStore,
+        targets: TargetStore,
+        enqueue: Enqueue,
+        consumer: str | None = None,
+        *,
+        block_ms: int = 1000,
+        claim_idle_ms: int = 10_000,
+        batch: int = 200,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        # From the feeds' start: what the projector has not trimmed yet is read once; a game
+        # older than the notifier's first run is told only its latest step (see catch_up).
+        super().__init__(store, GROUP, consumer, name="notifier", log=log,
+                         block_ms=block_ms, claim_idle_ms=claim_idle_ms, batch=batch)
+        self.targets = targets
+        self.enqueue = enqueue
+        self.clock = clock
+        self._matches: OrderedDict[str, Match] = OrderedDict()
+        self._born = 0.0
+
+    def ensure_groups(self) -> None:
+        self.feed.ensure()
+        self._born = self.targets.born()
+
+    def _match_at(self, gid: str, seq: int) -> Match | None:
+        """The match after `seq` events (None for seq 0), from this process's cache or the log."""
+        if seq == 0:
+            return None
+        cached = self._matches.get(gid)
+        if cached is not None and cached.seq == seq:
+            return cached
+        return fold_match((e.event for e in self.store.read(gid, 1, seq)), gid)
+
+    def catch_up(self, gid: str) -> int:
+        """Queue the notices of `gid`'s steps after its checkpoint; how many jobs were queued."""
+        checkpoint = self.targets.checkpoint(gid)
+        tail = self.store.read(gid, 1 if checkpoint is None else checkpoint + 1)
+        if not tail:
+            return 0
+        groups = step_groups(tail)
+        before = None if checkpoint is None else self._match_at(gid, checkpoint)
+        quiet_start = 0
+        if checkpoint is None and tail[0].seq == 1 and _ms(tail[0].at) < self._born:
+            # A game older than the notifier: its past turns are history, not news. Fold them
+            # and tell only its latest step.
+            quiet_start = len(groups) - 1
+        claims = self.targets.claims_after(gid)
+        targets = self.targets.targets_of({pid for pid, _ in claims.values()}) if claims else {}
+        queued = 0
+        for i, group in enumerate(groups):
+            after = fold_match((e.event for e in group), gid, before)
+            # A seat claimed by its link is told of the steps after the one its claimant saw:
+            # so whether the game's opening prompt is news does not hang on how soon this runs.
+            held = {seat: pid for seat, (pid, seen) in claims.items() if group[0].seq > seen}
+            if i >= quiet_start and held:
+                queued += self._queue(notices_for(before, after, group, self._move_of(gid)), held, targets)
+            before = after
+        assert before is not None
+        self._remember(gid, before)
+        self.targets.set_checkpoint(gid, tail[-1].seq)
+        return queued
+
+    def _move_of(self, gid: str) -> Callable[[int], int | None]:
+        # Read only when a notice names a move (a takeback asked, a dispute opened): rare, and
+        # the move list's numbers need the log from its start.
+        return lambda seq: move_number(self.store.read(gid, 1, seq), seq)
+
+    def _queue(self, notices: Sequence[Notice], claims: dict[int, str], targets: dict[str, list[Any]]) -> int:
+        return queue_notices(self.targets, self.enqueue, self.clock(), notices, claims, targets)
+
+    def _remember(self, gid: str, match: Match) -> None:
+        self._matches[gid] = match
+        self._matches.move_to_end(gid)
+        while len(self._matches) > CACHE_GAMES:
+            self._matches.popitem(last=False)
+
+
+def queue_notices(store: TargetStore, enqueue: Enqueue, now: float, notices: Sequence[Notice],
+                  claims: dict[int, str], targets: dict[str, list[Any]]) -> int:
+    """Queue a notify job for each notice, its seat's player and each of the player's targets
+    that takes its kind (an email target once its address is confirmed), unless marked sent
+    already; held to the end of the player's quiet hours. How many were queued. (The
+    notifier's, and the worker's for a queue it dropped.)"""
+    jobs = []
+    for n in notices:
+        pid = claims.get(n.seat)
+        if pid is None:
+            continue
+        for t in targets.get(pid, []):
+            if n.choice in t.events and t.confirmed:  # an address not confirmed is sent nothing
+                jobs.append((n, pid, t))
+    if not jobs:
+        return 0
+    done = store.sent([n.key(pid, t.id) for n, pid, t in jobs])
+    quiet = {pid: store.quiet(pid) for pid in {pid for _, pid, _ in jobs}}
+    by_kind: dict[str, int] = {}
+    for (n, pid, t), sent in zip(jobs, done, strict=True):
+        if sent:
+            continue
+        delay = held_for_ms(quiet[pid], now)
+        enqueue(n, pid, t.id, delay)
+        by_kind[t.kind] = by_kind.get(t.kind, 0) + 1
+        log.info("notice.queued", game=n.game, seq=n.seq, player=pid, channel=t.kind, target=t.id,
+                 kind=n.kind, held_ms=delay or None)
+    for kind, count in by_kind.items():
+        store.count("queued", kind, count)
+    return sum(by_kind.values())

@@ -1,1 +1,0 @@
-"""Notifications: the feed follower, what a notice says, the channels and the notify jobs."""
