@@ -42,7 +42,7 @@ def _message(context: bytes, obj: Mapping[str, Any]) -> bytes:
 
 
 class Receipts(Protocol):
-    """What signs receipts: a Signer, or a key ring that follows rotations (service/runtime/signingkeys.py)."""
+    """What signs receipts: a Signer, or a key ring that follows rotations (service/stores/signingkeys.py)."""
 
     def receipt(self, game: str, seq: int, head: str, at: str) -> dict[str, Any]: ...
 

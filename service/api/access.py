@@ -9,7 +9,7 @@ from events.store.layout import is_game_id, partition_of
 from service.api.auth import current_player
 from service.api.credentials import bearer_token, has_session_cookie
 from service.api.errors import ApiError
-from service.runtime.bootstrap import ApiParts
+from service.api.parts import ApiParts
 from service.usecases.matches import Principal, principal_of, referee_field, token_digest
 
 

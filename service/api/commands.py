@@ -25,10 +25,9 @@ from service.api.body import json_body
 from service.api.credentials import bearer_token, has_session_cookie
 from service.api.errors import ApiError, result_response
 from service.api.metrics import command_metrics
-from service.api.parts import parts
+from service.api.parts import ApiParts, parts
 from service.api.receipts import with_receipt
 from service.api.responses import json_response
-from service.runtime.bootstrap import ApiParts
 from service.usecases.matches import Principal
 
 log = structlog.get_logger("boardlog.api")

@@ -18,9 +18,8 @@ from rules.core import IllegalCommand
 from service.api.access import game_exists, principal
 from service.api.body import json_body
 from service.api.errors import ApiError
-from service.api.parts import parts
+from service.api.parts import ApiParts, parts
 from service.api.responses import json_response
-from service.runtime.bootstrap import ApiParts
 
 router = APIRouter()
 

@@ -8,7 +8,7 @@ from events.store.errors import reaching_redis
 from events.store.feed import URGENT
 from service.api.access import game_exists, our_gid, unknown_game
 from service.api.errors import ApiError
-from service.runtime.bootstrap import ApiParts
+from service.api.parts import ApiParts
 
 MIN_SEQ_DOC = ("wait (up to BOARDLOG_MIN_SEQ_WAIT_SECONDS, 2 s) until the read model has reached this seq, "
                "e.g. the last seq of your accepted command; 504 projection_behind if it does not")

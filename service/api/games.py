@@ -21,10 +21,9 @@ from service.api.auth import current_player
 from service.api.body import json_body
 from service.api.errors import ApiError
 from service.api.freshness import MIN_SEQ_DOC, at_least
-from service.api.parts import parts
+from service.api.parts import ApiParts, parts
 from service.api.players import limited
 from service.api.responses import json_response
-from service.runtime.bootstrap import ApiParts
 from service.usecases.gametypes import game_types
 from service.usecases.matches import create_match
 from service.usecases.referees import referee_player

@@ -27,10 +27,9 @@ from service.api.credentials import bearer_token, has_session_cookie
 from service.api.errors import ApiError
 from service.api.freshness import MIN_SEQ_DOC, at_least
 from service.api.games import summary_frame
-from service.api.parts import parts
+from service.api.parts import ApiParts, parts
 from service.api.responses import NOSNIFF, json_response
 from service.api.streams import WatchStream, refused
-from service.runtime.bootstrap import ApiParts
 from service.usecases.matches import Principal
 
 router = APIRouter()

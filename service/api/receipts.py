@@ -8,7 +8,7 @@ from typing import Any
 
 from fastapi.concurrency import run_in_threadpool
 
-from service.runtime.bootstrap import ApiParts
+from service.api.parts import ApiParts
 
 
 async def with_receipt(p: ApiParts, gid: str, answer: dict[str, Any]) -> dict[str, Any]:

@@ -25,10 +25,9 @@ from service.api.auth import Caller, current_player
 from service.api.body import json_body
 from service.api.errors import ApiError
 from service.api.games import current_summary
-from service.api.parts import parts
+from service.api.parts import ApiParts, parts
 from service.api.responses import json_response
 from service.api.streams import WatchStream, refused
-from service.runtime.bootstrap import ApiParts
 from service.usecases.matches import principal_of, token_digest
 
 log = structlog.get_logger("boardlog.api")

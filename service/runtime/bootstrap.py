@@ -28,11 +28,12 @@ from events.store.store import EventStore
 from events.store.watchers import Watchers
 from events.store.wire import Batch
 from rules import catalog
+from service.api.parts import ApiParts
 from service.runtime.settings import Settings
-from service.runtime.signingkeys import LiveKeys
 from service.stores.notifications import TargetStore
 from service.stores.players import PlayerStore
 from service.stores.ratelimit import RateLimits
+from service.stores.signingkeys import LiveKeys
 from service.stores.tables import TableStore
 from service.stores.vacations import VacationStore
 from service.usecases.notifications.channels import MailSettings
@@ -61,31 +62,6 @@ class Parts:
     store: EventStore
     broker: WakingRedisBroker | NamespacedRabbitmqBroker
     actor: dramatiq.Actor
-
-
-@dataclass(frozen=True)
-class ApiParts:
-    """What the API's handlers use: the sync parts, and the event loop's own (reads, the
-    command queue, the reply subscription) with the match cache of `legal`."""
-
-    core: Parts
-    reads: AsyncStore
-    queue: CommandQueue
-    replies: Replies
-    cache: MatchCache
-    players: PlayerStore
-    limits: RateLimits
-    tables: TableStore
-    watchers: Watchers
-    keys: LiveKeys | None = None  # the signing keys: exports' trailers, /v1/keys, the audit's trust
-
-    @property
-    def settings(self) -> Settings:
-        return self.core.settings
-
-    @property
-    def store(self) -> EventStore:
-        return self.core.store
 
 
 CLUSTER_SCHEME = "redis+cluster://"

@@ -175,7 +175,7 @@ def export(
     from events.records.export import export_lines, trailer_of
     from projections.textrecord import text_lines
     from service.runtime.bootstrap import build
-    from service.runtime.signingkeys import SigningKeyError, load_keys
+    from service.stores.signingkeys import SigningKeyError, load_keys
 
     settings = _settings()
     try:
@@ -274,7 +274,7 @@ app.add_typer(keys_app, name="keys")
 def keys_list() -> None:
     """Print the public keys as /v1/keys answers them (made on first use)."""
     from events.records.codec import canonical
-    from service.runtime.signingkeys import load_keys
+    from service.stores.signingkeys import load_keys
 
     ring = load_keys(_settings())
     typer.echo(canonical({"current": ring.signer.id, "keys": [k.to_json() for k in ring.keys]}).decode())
@@ -283,7 +283,7 @@ def keys_list() -> None:
 @keys_app.command("rotate")
 def keys_rotate() -> None:
     """Make a new current key; the old one's public half stays listed. Running processes switch within 5 s."""
-    from service.runtime.signingkeys import SigningKeyError, rotate
+    from service.stores.signingkeys import SigningKeyError, rotate
 
     try:
         old, new = rotate(_settings())

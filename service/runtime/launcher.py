@@ -22,7 +22,7 @@ from projections.projector import Projector
 from service.runtime.bootstrap import Parts, build
 from service.runtime.embedded import EmbeddedRedis
 from service.runtime.settings import Settings
-from service.runtime.signingkeys import SigningKeyError, load_keys
+from service.stores.signingkeys import SigningKeyError, load_keys
 from service.usecases.notifications.egress import networks
 
 log = structlog.get_logger("boardlog.launcher")

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from service.api.errors import ApiError
-from service.runtime.bootstrap import ApiParts
+from service.api.parts import ApiParts
 from service.stores.players import Player
 
 _PLAYER_ID = re.compile(r"^[0-9a-f]{16}$")  # as service/usecases/tables.py reads an invitee

@@ -29,7 +29,7 @@ from events.domain.wallclock import utcnow
 from events.store.layout import new_game_id
 from rules.core import InvalidCommand, SeatInfo, get_game
 from service.api.errors import ApiError
-from service.runtime.bootstrap import ApiParts
+from service.api.parts import ApiParts
 from service.stores.players import Player, digest
 from service.stores.tables import Table, TableSeat
 from service.usecases.matches import (

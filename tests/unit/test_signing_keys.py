@@ -11,7 +11,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from events.records.signing import RECEIPT, TRAILER, valid
 from service.runtime.settings import Settings
-from service.runtime.signingkeys import LiveKeys, SigningKeyError, load_keys, pem_of, rotate
+from service.stores.signingkeys import LiveKeys, SigningKeyError, load_keys, pem_of, rotate
 
 
 def settings(tmp: Path, **kw: str) -> Settings:
