@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 
 import structlog
 from fastapi import APIRouter, FastAPI, Request
@@ -36,10 +36,7 @@ from service.api import (
 from service.api import metrics as metrics_
 from service.api import notifications as notifications_
 from service.api.edge import refusal
-from service.api.parts import keep
-from service.runtime.bootstrap import Parts, api_parts
-from service.runtime.logs import configure
-from service.runtime.settings import Settings
+from service.api.parts import ApiParts, keep
 
 log = structlog.get_logger("boardlog.api")
 
@@ -94,16 +91,13 @@ class BoardlogApp(FastAPI):
             log.exception("api.failed", path=scope["path"])
 
 
-def create_app(settings: Settings | None = None, parts: Parts | None = None) -> FastAPI:
-    """The app for `settings` (from the environment by default); its parts are built by the
-    bootstrap when it starts (from `parts`, the sync ones, when given)."""
-    settings = settings or Settings.from_env()
-    if not structlog.is_configured():  # a process uvicorn started for itself (--processes)
-        configure(settings.log_format)
+def create_app(parts_for: Callable[[], AbstractAsyncContextManager[ApiParts]]) -> FastAPI:
+    """The app whose lifespan holds the parts `parts_for()` builds (the composition root's,
+    service/runtime/asgi.py), kept on the app's state while it runs."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        async with api_parts(settings, parts) as built:
+        async with parts_for() as built:
             keep(app, built)
             yield
         keep(app, None)

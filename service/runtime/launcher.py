@@ -164,7 +164,7 @@ def run_mail_in(settings: Settings, host: str, port: int) -> None:
 def run_api(settings: Settings, host: str, port: int, processes: int = 1) -> None:
     import uvicorn
 
-    from service.api.app import create_app
+    from service.runtime.asgi import create_app
 
     if processes == 1:
         # log_config=None: uvicorn's records go to the root handler, in this service's format.
@@ -173,7 +173,7 @@ def run_api(settings: Settings, host: str, port: int, processes: int = 1) -> Non
         return
     # Several processes share the port; each builds its app from the same environment.
     os.environ.update(settings.env())
-    uvicorn.run("service.api.app:create_app", factory=True, host=host, port=port, workers=processes,
+    uvicorn.run("service.runtime.asgi:create_app", factory=True, host=host, port=port, workers=processes,
                 log_level="warning", access_log=False, log_config=None, timeout_graceful_shutdown=5)
 
 

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from service.api.app import create_app
 from service.api.schemas import ERROR_CODES
+from service.runtime.asgi import create_app
 
 ROOT = Path(__file__).resolve().parents[2]
 NO_BODY = {("POST", "/v1/games/{gid}/abort"), ("POST", "/v1/tables/{gid}/cancel"),
