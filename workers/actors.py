@@ -67,6 +67,3 @@ def declare(
     )
     return actor
 
-
-def enqueue(actor: dramatiq.Actor, gid: str, cid: str) -> Any:
-    return actor.send(gid, cid)

@@ -101,10 +101,6 @@ class Deadlines(Follower):
     def _now_ms(self) -> int:
         return int(self.clock() * 1000)
 
-    def _key(self, gid: str) -> str:
-        # The clock seq whose deadlines are scheduled, beside the game's own keys.
-        return f"{self.store.keys(gid).base}:deadline"
-
     def catch_up(self, gid: str) -> int:
         """Schedule the deadlines of `gid`'s clock if not scheduled yet; how many were."""
         match = self.cache.refresh(gid).match
@@ -122,8 +118,8 @@ class Deadlines(Follower):
             return 0
         if not clock.deadlines:
             return 0
-        done = self.store.r.get(self._key(gid))
-        if done is not None and int(done) >= clock.seq:
+        done = self.store.deadlines_scheduled(gid)
+        if done is not None and done >= clock.seq:
             return 0
         now = self._now_ms()
         n, latest = 0, now
@@ -136,7 +132,7 @@ class Deadlines(Follower):
                 self.schedule(gid, clock.seq, seat, "remind", max(0, at - setting.reminder * 1000 - now) + MARGIN_MS)
                 n += 1
         # Kept a day past the last deadline; a lost mark only schedules them again (harmless).
-        self.store.r.set(self._key(gid), clock.seq, px=latest - now + 86_400_000)
+        self.store.mark_deadlines_scheduled(gid, clock.seq, latest - now + 86_400_000)
         log.info("deadlines.scheduled", game=gid, clock=clock.seq, messages=n)
         return n
 

@@ -27,12 +27,6 @@ from dramatiq.middleware import Retries
 
 from workers.broker import StoreUnreachable
 
-AMQP_SCHEMES = ("amqp://", "amqps://")
-
-
-def is_amqp(url: str) -> bool:
-    return url.startswith(AMQP_SCHEMES)
-
 
 class _Consumer(_RabbitmqConsumer):
     def nack(self, message: Any) -> None:

@@ -1,6 +1,6 @@
 """A match: the platform's facts (creation, accepted commands, seed reveal) around a game's state.
 
-The same fold and the same `decide_match` serve the worker, the projector, replay and
+The same fold and the same `decide_and_fold` serve the worker, the projector, replay and
 the offline audit, so what the audit re-runs is exactly what the worker ran.
 """
 
@@ -164,17 +164,11 @@ def fold_match(events: Iterable[Event], gid: str, match: Match | None = None) ->
     return m if m.gid == gid else replace(m, gid=gid)
 
 
-def decide_match(
-    match: Match, command: Command, command_id: str, seed: bytes, context: Context | None = None
-) -> list[Event]:
-    """All events one command appends: CommandAccepted, the game's events, and the seed reveal."""
-    return decide_and_fold(match, command, command_id, seed, context)[0]
-
-
 def decide_and_fold(
     match: Match, command: Command, command_id: str, seed: bytes, context: Context | None = None
 ) -> tuple[list[Event], Match]:
-    """`decide_match`'s events and the match with them folded in (the fold it needs anyway).
+    """All events one command appends (CommandAccepted, the game's events, and the seed reveal)
+    and the match with them folded in (the fold it needs anyway).
     `context` is what a platform command may read besides the match (the time, past matches)."""
     platform = PLATFORM_COMMANDS.get(command.type)
     if match.over and not (platform is not None and platform.after_end):

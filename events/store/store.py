@@ -17,7 +17,6 @@ from redis.exceptions import NoScriptError
 
 import rules
 from events.domain.match import Match
-from events.records.chain import genesis
 from events.records.codec import canonical, loads
 from events.records.compact import result_json, result_value
 from events.records.envelope import Envelope
@@ -402,13 +401,6 @@ class EventStore:
             back = self.r.xrevrange(self.keys(gid).events, f"{start - 1}-0", "-", count=256)
             return envelopes(gid, rows, start, stamp_before(back))
 
-    def prev_hash(self, gid: str, seq: int) -> str:
-        """The hash a new event at seq+1 must link to."""
-        if seq == 0:
-            return genesis(gid)
-        env = self.read(gid, seq, seq)
-        return env[0].hash
-
     @reports_unavailable
     def result(self, gid: str, command_id: str) -> dict[str, Any] | None:
         raw = self.r.hget(self.keys(gid).results, command_id)
@@ -610,7 +602,31 @@ class EventStore:
             pipe.zrem(key, *members)
         pipe.execute()
 
+    # -- the deadlines worker's mark ----------------------------------------------------------
+
+    def _deadline_key(self, gid: str) -> str:
+        # The clock seq whose deadlines are scheduled, beside the game's own keys.
+        return f"{self.keys(gid).base}:deadline"
+
+    @reports_unavailable
+    def deadlines_scheduled(self, gid: str) -> int | None:
+        """The clock seq whose deadlines the deadlines worker has scheduled for `gid`, if any."""
+        done = self.r.get(self._deadline_key(gid))
+        return None if done is None else int(done)
+
+    @reports_unavailable
+    def mark_deadlines_scheduled(self, gid: str, clock_seq: int, keep_ms: int) -> None:
+        """Say that `clock_seq`'s deadlines are scheduled, for `keep_ms` (a lost mark only has
+        them scheduled again, which is harmless)."""
+        self.r.set(self._deadline_key(gid), clock_seq, px=keep_ms)
+
     # -- maintenance ----------------------------------------------------------------------
+
+    @reports_unavailable
+    def status(self, gid: str) -> str | None:
+        """The game's status as its meta says ('active', 'finished', ...); None for no such game."""
+        got = self.r.hget(self.keys(gid).meta, "status")
+        return None if got is None else got.decode() if isinstance(got, bytes) else str(got)
 
     @reports_unavailable
     def game_ids(self) -> list[str]:

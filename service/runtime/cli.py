@@ -149,8 +149,8 @@ def archive(
     named = bool(gids)
     failed = False
     for gid in gids or store.game_ids():
-        status = store.r.hget(store.keys(gid).meta, "status")
-        if status is None or status.decode() not in FINISHED:
+        status = store.status(gid)
+        if status is None or status not in FINISHED:
             if named:
                 typer.echo(f"{gid}: not archived: " + ("no such game" if status is None else "not finished"), err=True)
                 failed = True

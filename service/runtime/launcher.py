@@ -250,17 +250,10 @@ def port_taken(host: str, port: int) -> str | None:
     return None
 
 
-def serve(settings: Settings, host: str, port: int, data: Path, workers: int, threads: int,
-          dev_mail: bool = False, fsync: str = "everysec") -> int:
-    """Start Redis (embedded unless REDIS_URL is set), workers, projector and API; start a part
-    again when it dies; stop them all on a signal."""
-    taken = port_taken(host, port)
-    if taken:
-        # Before anything starts: seconds of Redis, workers and projector for nothing, otherwise.
-        print(f"boardlog: cannot listen on {host}:{port}: {taken}. Stop what uses it, or pass --port.",
-              file=sys.stderr, flush=True)
-        return 1
-    stop = stop_event(dump_after=None)  # serve waits on its parts: their stacks tell, not its own
+def _prepared(settings: Settings, host: str, port: int, data: Path, fsync: str
+              ) -> tuple[Settings, EmbeddedRedis | None]:
+    """The settings `serve` hands its parts, and the embedded Redis it started (none when
+    REDIS_URL is set). Raises SigningKeyError or ValueError for a setting that cannot work."""
     embedded: EmbeddedRedis | None = None
     if "REDIS_URL" not in os.environ:
         embedded = EmbeddedRedis(data, private=True, fsync=fsync).start()
@@ -271,43 +264,31 @@ def serve(settings: Settings, host: str, port: int, data: Path, workers: int, th
     try:
         networks(settings.notify_allow)  # said here, not in the log of the part that reads it
         load_keys(settings)  # made once here, before the parts that sign start
-    except (SigningKeyError, ValueError) as e:
-        print(f"boardlog: {e}", file=sys.stderr, flush=True)
-        return 1
+    except (SigningKeyError, ValueError):
+        if embedded is not None:
+            embedded.stop()
+        raise
     if "BOARDLOG_PUBLIC_URL" not in os.environ:  # the links in mails point at this serve
         settings = dataclasses.replace(settings, public_url=f"http://{host}:{port}")
-    # --dev-mail: a local SMTP server that prints every mail it receives; the notices go to it.
-    mail_sink = None
-    if dev_mail:
-        from service.runtime.mailservers import DevMail  # here: aiosmtpd only for --dev-mail
+    return settings, embedded
 
-        mail_sink = DevMail().start()
-    if mail_sink is not None:
-        settings = dataclasses.replace(settings, smtp_host="127.0.0.1", smtp_port=mail_sink.port, smtp_tls="none")
-        print(f"dev mail: an SMTP server on 127.0.0.1:{mail_sink.port} prints every mail it receives", flush=True)
-    env = {**os.environ, **settings.env(), "PYTHONPATH": os.pathsep.join(sys.path)}
-    parts = [Part(f"worker-{i + 1}", ["worker", "--processes", "1", "--threads", str(threads)]) for i in range(workers)]
-    parts.append(Part("projector", ["projector"]))
-    parts.append(Part("api", ["api", "--host", host, "--port", str(port)]))
-    # The notifications' parts start once the API answers: on a busy machine every process
-    # started at once slows them all, and nothing is lost meanwhile (the notifier catches up).
+
+def _parts(settings: Settings, host: str, port: int, workers: int, threads: int) -> tuple[list[Part], list[Part]]:
+    """The parts started at once, and those started once the API answers: on a busy machine
+    every process started at once slows them all, and nothing is lost meanwhile (the notifier
+    catches up)."""
+    now = [Part(f"worker-{i + 1}", ["worker", "--processes", "1", "--threads", str(threads)]) for i in range(workers)]
+    now.append(Part("projector", ["projector"]))
+    now.append(Part("api", ["api", "--host", host, "--port", str(port)]))
     later = [Part("notifier", ["notifier"]), Part("deadlines", ["deadlines"])]
     if settings.reply_domain:  # reply to play: the inbound listener, its own part
         later.append(Part("mail-in", ["mail-in"]))
-    for part in parts:
-        part.start(env)
-    procs = [p.proc for p in parts if p.proc is not None]
-    code = 0
-    if _wait_for_api(f"http://{host}:{port}/v1/health", procs, stop):
-        for part in later:
-            part.start(env)
-        parts.extend(later)
-        print(f"boardlog is up: open http://{host}:{port}/ (Ctrl-C stops it)", flush=True)
-    elif not stop.is_set():
-        # Not up at all (the port taken, a bad setting): say so and stop, rather than retry.
-        log.error("serve.start_failed", codes={p.name: p.proc.poll() for p in parts if p.proc is not None})
-        code = 1
-        stop.set()
+    return now, later
+
+
+def _keep_running(parts: list[Part], embedded: EmbeddedRedis | None, env: dict[str, str],
+                  stop: threading.Event) -> None:
+    """Start again the embedded Redis and any part that exits, until `stop` is set."""
     redis_down_since: float | None = None
     while not stop.is_set():
         now = time.monotonic()
@@ -335,6 +316,10 @@ def serve(settings: Settings, host: str, port: int, data: Path, workers: int, th
                 part.start(env)
                 log.warning("serve.part_restarted", part=part.name, pid=part.proc.pid if part.proc else None)
         stop.wait(0.25)
+
+
+def _stop_parts(parts: list[Part]) -> None:
+    """SIGTERM to every running part, last started first; a kill for any still there after 15 s."""
     running = [p.proc for p in reversed(parts) if p.proc is not None and p.proc.poll() is None]
     for proc in running:
         proc.send_signal(signal.SIGTERM)
@@ -345,6 +330,49 @@ def serve(settings: Settings, host: str, port: int, data: Path, workers: int, th
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+
+
+def serve(settings: Settings, host: str, port: int, data: Path, workers: int, threads: int,
+          dev_mail: bool = False, fsync: str = "everysec") -> int:
+    """Start Redis (embedded unless REDIS_URL is set), workers, projector and API; start a part
+    again when it dies; stop them all on a signal."""
+    taken = port_taken(host, port)
+    if taken:
+        # Before anything starts: seconds of Redis, workers and projector for nothing, otherwise.
+        print(f"boardlog: cannot listen on {host}:{port}: {taken}. Stop what uses it, or pass --port.",
+              file=sys.stderr, flush=True)
+        return 1
+    stop = stop_event(dump_after=None)  # serve waits on its parts: their stacks tell, not its own
+    try:
+        settings, embedded = _prepared(settings, host, port, data, fsync)
+    except (SigningKeyError, ValueError) as e:
+        print(f"boardlog: {e}", file=sys.stderr, flush=True)
+        return 1
+    # --dev-mail: a local SMTP server that prints every mail it receives; the notices go to it.
+    mail_sink = None
+    if dev_mail:
+        from service.runtime.mailservers import DevMail  # here: aiosmtpd only for --dev-mail
+
+        mail_sink = DevMail().start()
+        settings = dataclasses.replace(settings, smtp_host="127.0.0.1", smtp_port=mail_sink.port, smtp_tls="none")
+        print(f"dev mail: an SMTP server on 127.0.0.1:{mail_sink.port} prints every mail it receives", flush=True)
+    env = {**os.environ, **settings.env(), "PYTHONPATH": os.pathsep.join(sys.path)}
+    parts, later = _parts(settings, host, port, workers, threads)
+    for part in parts:
+        part.start(env)
+    code = 0
+    if _wait_for_api(f"http://{host}:{port}/v1/health", [p.proc for p in parts if p.proc is not None], stop):
+        for part in later:
+            part.start(env)
+        parts.extend(later)
+        print(f"boardlog is up: open http://{host}:{port}/ (Ctrl-C stops it)", flush=True)
+    elif not stop.is_set():
+        # Not up at all (the port taken, a bad setting): say so and stop, rather than retry.
+        log.error("serve.start_failed", codes={p.name: p.proc.poll() for p in parts if p.proc is not None})
+        code = 1
+        stop.set()
+    _keep_running(parts, embedded, env, stop)
+    _stop_parts(parts)
     if embedded is not None:
         embedded.stop()
     if mail_sink is not None:

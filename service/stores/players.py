@@ -422,11 +422,6 @@ class PlayerStore:
                 return int(seat)
         return None
 
-    async def claimants(self, gid: str) -> dict[int, str]:
-        """Seat -> the player holding it, for the claimed seats of `gid`."""
-        claims: dict[bytes, bytes] = await self._run(lambda: self.aio.hgetall(self.keys.claims(gid)))  # type: ignore[arg-type, return-value]
-        return {int(seat): _text(holder) for seat, holder in claims.items()}
-
     async def seats(self, pid: str) -> dict[str, int]:
         """Game id -> the seat `pid` holds there, for every game they hold a seat of."""
         gids = [_text(g) for g in await self._run(lambda: self.aio.zrange(self.keys.games(pid), 0, -1))]

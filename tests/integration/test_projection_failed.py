@@ -27,6 +27,7 @@ from tests.conftest import Stack, wait_for
 from tests.integration.helpers import bearer, command, new_race
 from tests.support import racegame
 from tests.support.racegame import VIEW_BUG_NOTE
+from tests.support.records import prev_hash
 from workers.commands import CommandHandler
 
 pytestmark = pytest.mark.integration
@@ -139,7 +140,7 @@ def test_an_event_its_evolve_cannot_fold_marks_that_seq_and_later_events_cannot_
     # leave), then a good one after it.
     match = match_at(store, gid)
     accepted = {"type": "race.note", "args": {}, "rng": [match.draws, match.draws]}
-    envs = seal(gid, match.seq + 1, store.prev_hash(gid, match.seq),
+    envs = seal(gid, match.seq + 1, prev_hash(store, gid, match.seq),
                 [Event(COMMAND_ACCEPTED, {**accepted, "id": "c1"}, 0), Event("race.Vanished", {}, 0),
                  Event(COMMAND_ACCEPTED, {**accepted, "id": "c2"}, 0), Event("race.NoteWritten", {"text": "x"}, 0)],
                 None, "2026-11-29T00:00:00.000Z")

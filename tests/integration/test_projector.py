@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import time
 import uuid
+from typing import Any
 
 import pytest
 
-from events.domain.match import decide_match
+from events.domain.match import decide_and_fold
 from events.records.chain import seal
 from events.store.store import EventStore
 from projections.projector import GROUP, Projector, all_games, rebuild
@@ -15,9 +16,15 @@ from projections.replay import match_at
 from rules.core import Command
 from service.usecases.matches import create_match
 from tests.support.racegame import VIEW_BUG_NOTE
+from tests.support.records import prev_hash
 from workers.commands import CommandHandler
 
 pytestmark = pytest.mark.integration
+
+
+def decide_events(*args: Any, **kw: Any) -> list[Any]:
+    """The events one command appends (without the folded match)."""
+    return decide_and_fold(*args, **kw)[0]
 
 
 def play(store: EventStore, gid: str, n: int) -> None:
@@ -99,8 +106,8 @@ def test_entries_of_a_dead_consumer_are_claimed(store: EventStore) -> None:
 def test_a_forged_event_cannot_be_appended_out_of_order(store: EventStore) -> None:
     gid = create_match(store, {"game": "race", "seats": ["a", "b"]})["id"]
     match = match_at(store, gid)
-    events = decide_match(match, Command("race.roll", {}, 0), "c1", store.seed(gid))
-    envs = seal(gid, match.seq + 1, store.prev_hash(gid, match.seq), events, "c1", "t")
+    events = decide_events(match, Command("race.roll", {}, 0), "c1", store.seed(gid))
+    envs = seal(gid, match.seq + 1, prev_hash(store, gid, match.seq), events, "c1", "t")
     assert store.append(gid, match.seq - 1, envs, "c1", {}).status == "conflict"
     assert store.append(gid, match.seq, envs, "c1", {}).status == "ok"
 

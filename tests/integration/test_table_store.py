@@ -13,6 +13,7 @@ import pytest
 from service.runtime.bootstrap import async_redis_client
 from service.stores.players import PlayerStore
 from service.stores.tables import TableSeat, TableStore
+from tests.support.stores import claimants
 
 pytestmark = pytest.mark.integration
 
@@ -66,7 +67,7 @@ def test_a_table_fills_once_and_its_start_claims_every_seat(url: str) -> None:
         assert [(x.gid, x.status) for x in (await tables.forming())[0]] == [(gid, "full")]
         assert await tables.close(gid, "cancelled") == "full"  # a full table starts instead
         assert await tables.started(full, final=False) == "ok"  # the claims, before the game is stored
-        assert await players.claimants(gid) == {0: "pid-ann", 1: "pid-bob", 2: "pid-cy"}
+        assert await claimants(players, gid) == {0: "pid-ann", 1: "pid-bob", 2: "pid-cy"}
         listed = await tables.get(gid)
         assert listed is not None and listed.status == "full" and listed.seed is not None
         assert await tables.started(full) == "ok"
@@ -74,7 +75,7 @@ def test_a_table_fills_once_and_its_start_claims_every_seat(url: str) -> None:
         assert (await tables.forming())[0] == []
         done = await tables.get(gid)
         assert done is not None and done.status == "started" and done.seed is None
-        assert await players.claimants(gid) == {0: "pid-ann", 1: "pid-bob", 2: "pid-cy"}
+        assert await claimants(players, gid) == {0: "pid-ann", 1: "pid-bob", 2: "pid-cy"}
         assert await players.seats("pid-cy") == {gid: 2}
 
     run(url, test)

@@ -14,7 +14,7 @@ import zstandard
 
 import rules.core as core
 from events.domain.audit import audit
-from events.domain.match import decide_match, fold_match
+from events.domain.match import decide_and_fold, fold_match
 from events.records.chain import seal
 from events.records.envelope import Envelope
 from events.records.export import export_lines, read_record
@@ -113,7 +113,7 @@ def test_a_version_1_game_in_progress_plays_on_under_version_1(v1_newest: None) 
             break
         seat = bot.choice(list(match.prompt.seats))  # type: ignore[union-attr]
         cmd = seeking()(match.state, seat, list(GAME_V1.legal_commands(match.state, seat)), bot)
-        new = decide_match(match, cmd, f"later-{n}", secret)
+        new = decide_and_fold(match, cmd, f"later-{n}", secret)[0]
         envs += seal(envs[0].game, match.seq + 1, envs[-1].hash, new, f"later-{n}", "2026-12-01T12:00:00.000Z")
         match = fold_match(new, envs[0].game, match)
         seen = any(e.type == "rite.FlowStepped" for e in new)

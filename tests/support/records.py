@@ -6,9 +6,10 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from events.domain.match import created_event, decide_match, fold_match
+from events.domain.match import created_event, decide_and_fold, fold_match
 from events.records.chain import genesis, seal
 from events.records.envelope import Envelope
+from events.store.store import EventStore
 from rules.core import SeatInfo, get_game
 
 
@@ -31,7 +32,12 @@ def play_offline(
         legal = list(game.legal_commands(match.state, seat))
         cmd = bot.choice(legal) if policy is None else policy(match.state, seat, legal, bot)
         cid = f"c{n}"
-        new = decide_match(match, cmd, cid, secret)
+        new = decide_and_fold(match, cmd, cid, secret)[0]
         envs += seal(gid, match.seq + 1, envs[-1].hash, new, cid, "2026-11-29T12:00:01.000Z")
         match = fold_match(new, gid, match)
     return envs
+
+
+def prev_hash(store: EventStore, gid: str, seq: int) -> str:
+    """The hash a new event at seq+1 must link to, read from the store (tests that append by hand)."""
+    return genesis(gid) if seq == 0 else store.read(gid, seq, seq)[0].hash

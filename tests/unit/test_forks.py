@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
 from events.domain.audit import audit
 from events.domain.forks import ForkRefused, check_fork, fork_opening, origin_problem
-from events.domain.match import decide_match, fold_match
+from events.domain.match import decide_and_fold, fold_match
 from events.domain.provenance import FORKED_FROM, fork_matches_origin, forked_state
 from events.records.chain import genesis, link, seal
 from events.records.envelope import Envelope
@@ -19,6 +20,11 @@ from projections.readmodels import summary_of, view_of
 from tests.support.records import play_offline
 
 FID = "p02-0123456789ab"
+
+
+def decide_events(*args: Any, **kw: Any) -> list[Any]:
+    """The events one command appends (without the folded match)."""
+    return decide_and_fold(*args, **kw)[0]
 
 
 def rechain(envs: list[Envelope]) -> list[Envelope]:
@@ -45,7 +51,7 @@ def fork_and_play(origin: list[Envelope], n: int, seed: int = 5, moves: int = 10
             break
         seat = bot.choice(list(match.prompt.seats))  # type: ignore[union-attr]
         cmd = bot.choice(list(match.rules.legal_commands(match.state, seat)))
-        new = decide_match(match, cmd, f"f{i}", secret)
+        new = decide_events(match, cmd, f"f{i}", secret)
         envs += seal(FID, match.seq + 1, envs[-1].hash, new, f"f{i}", "2026-12-01T12:00:01.000Z")
         match = fold_match(new, FID, match)
     return envs
