@@ -208,12 +208,12 @@ def decide_and_fold(
 
 def _require_rules(match: Match) -> None:
     """A game is never switched silently to other rules: a game whose rules version this build
-    does not have refuses its moves (README, "Rules versions", says how to migrate)."""
+    does not have refuses its moves (docs/referees-and-forks.md, "Rules versions", says how to migrate)."""
     try:
         get_game(match.game, match.rules_version)
     except RulesVersionUnavailable as e:
         raise IllegalCommand(e.code, f"this game was {e.message}: its moves are refused rather than played "
-                                     "under other rules (see 'Rules versions' in the README)") from None
+                                     "under other rules (see 'Rules versions' in docs/referees-and-forks.md)") from None
 
 
 def _accepted(command: Command, command_id: str, start: int, end: int) -> Event:

@@ -50,7 +50,7 @@ async def get_queue(gid: str, request: Request) -> Response:
 async def put_queue(gid: str, request: Request) -> Response:
     """`{"queue": [{"if": "<opponent command>"?, "then": "<your command>"}, ...]}`, in notation;
     each entry is read by the game's notation now (a clear 422 otherwise), and played by the
-    worker when the prompt reaches the seat (README, "Conditional moves")."""
+    worker when the prompt reaches the seat (docs/play-by-post.md, "Conditional moves")."""
     p = parts(request)
     seat = await _seat(p, request, gid)
     body = await json_body(request)

@@ -6,7 +6,7 @@
 - hypothesis over every endpoint's parameters and bodies: the answer is 2xx or 4xx, never
   5xx, and a refused request moved no game's seq.
 
-The longer run is the README's (Testing): the same `st run` with more examples.
+The longer run is docs/testing.md's (The API contract): the same `st run` with more examples.
 """
 
 from __future__ import annotations

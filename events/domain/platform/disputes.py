@@ -10,7 +10,7 @@ it votes (`DisputeVoted`), and it is settled when all of them name the same verd
 compensating `TakenBack` a takeback appends: the game returns to the state before `seq`, the
 undone commands stay in the log (conduct's `undone`, which replay strikes through), and the
 draws counter returns with it, so a re-played command draws the same values at the same
-indexes (README, "Takebacks and disputes", says why). One dispute is open at a time; while it
+indexes (docs/conduct.md, "What a takeback undoes", says why). One dispute is open at a time; while it
 is, the clock stops (events.domain.platform.clock reads `Conduct.dispute_open`).
 """
 
