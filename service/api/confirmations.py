@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from service.api.auth import Caller, check_origin, current_player
 from service.api.errors import ApiError
-from service.api.mails import ask_confirmation, notify, tell_replaced
+from service.api.mails import ask_confirmation, tell_replaced
 from service.api.notifications import own_target
 from service.api.parts import parts
 from service.api.players import limited
@@ -69,17 +69,18 @@ async def use_confirmation(body: ConfirmationToken, request: Request) -> Respons
     """No sign-in: the token is the proof that whoever holds it reads the address's mail."""
     if request.headers.get("origin") or request.headers.get("referer"):
         check_origin(request)
-    refused = await limited(request, "confirmations", parts(request).settings.signins_per_minute)
+    p = parts(request)
+    refused = await limited(request, "confirmations", p.settings.signins_per_minute)
     if refused is not None:
         return refused
-    got = await run_in_threadpool(notify(request).targets.confirm, body.token)
+    got = await run_in_threadpool(p.notifications.targets.confirm, body.token)
     if got is None:
         raise ApiError(404, "bad_confirmation_link",
                        "that confirmation link is used, expired or wrong: ask for another on your player's page")
     pid, address = got.player, got.address
-    player = await parts(request).players.player(pid)
+    player = await p.players.player(pid)
     log.info("address.confirmed", player=pid, to=masked(address))
     if got.replaced is not None and player is not None:
-        await tell_replaced(notify(request), player.id, player.name, got.replaced, address)
+        await tell_replaced(p.notifications, player.id, player.name, got.replaced, address)
     return json_response({"address": address, "player": None if player is None else player.name},
                          200, {"Cache-Control": "no-store"})

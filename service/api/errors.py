@@ -19,6 +19,7 @@ from starlette.routing import Match
 from events.store.errors import StoreUnavailable
 from rules.core import InvalidCommand
 from service.api.responses import json_response
+from service.usecases.errors import Kind, UseCaseError
 
 log = structlog.get_logger("boardlog.api")
 
@@ -31,12 +32,20 @@ class ApiError(Exception):
         self.status, self.code, self.message, self.headers = status, code, message, headers
 
 
+# The status of each kind of use-case refusal: the only place the use cases meet HTTP.
+USE_CASE_STATUS: dict[Kind, int] = {"bad_input": 422, "forbidden": 403, "not_found": 404, "conflict": 409}
+
+
 def error_response(status: int, code: str, message: str) -> Response:
     return json_response({"error": {"code": code, "message": message}}, status)
 
 
 def crash_response(path: str) -> Response:
     return error_response(500, "internal_error", f"the server failed on {path} (a bug, logged)")
+
+
+def refused_response(exc: UseCaseError) -> Response:
+    return error_response(USE_CASE_STATUS[exc.kind], exc.code, exc.message)
 
 
 def invalid_response(exc: InvalidCommand) -> Response:
@@ -78,6 +87,8 @@ def answer(exc: Exception, path: str) -> Response:
     """The answer to an exception a handler raised, as the exception handlers give it."""
     if isinstance(exc, ApiError):
         return json_response({"error": {"code": exc.code, "message": exc.message}}, exc.status, exc.headers)
+    if isinstance(exc, UseCaseError):
+        return refused_response(exc)
     if isinstance(exc, InvalidCommand):
         return invalid_response(exc)
     if isinstance(exc, StoreUnavailable):
@@ -87,7 +98,7 @@ def answer(exc: Exception, path: str) -> Response:
 
 
 async def _api_error(_: Request, exc: Exception) -> Response:
-    assert isinstance(exc, ApiError | InvalidCommand | StoreUnavailable)
+    assert isinstance(exc, ApiError | UseCaseError | InvalidCommand | StoreUnavailable)
     return answer(exc, "")
 
 
@@ -126,7 +137,7 @@ async def _crash(request: Request, exc: Exception) -> Response:
 
 def install(app: FastAPI) -> None:
     """Register the exception handlers that answer every error the routed handlers raise."""
-    for known in (ApiError, InvalidCommand, StoreUnavailable):
+    for known in (ApiError, UseCaseError, InvalidCommand, StoreUnavailable):
         app.add_exception_handler(known, _api_error)
     app.add_exception_handler(RequestValidationError, _validation)
     app.add_exception_handler(StarletteHTTPException, _http)

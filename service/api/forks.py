@@ -71,7 +71,7 @@ async def _invited(request: Request, raw: Any, seats: int) -> dict[int, tuple[st
             continue
         if not isinstance(s, dict) or set(s) != {"player"}:
             raise ApiError(422, "bad_seats", f"seat {i}: null (yours) or {{\"player\": id or name}}")
-        found = await find_player(parts(request), s["player"], f"seat {i}")
+        found = await find_player(parts(request).players, s["player"], f"seat {i}")
         if any(pid == found.id for pid, _ in out.values()):
             raise ApiError(422, "player_twice", f"seat {i}: {found.name} is invited to another seat (one seat a player)")
         out[i] = (found.id, found.name)

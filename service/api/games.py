@@ -63,18 +63,18 @@ async def create(request: Request) -> Response:
     """Seats by name (their tokens in the answer), or, signed in, seats that invite players by
     id or name (`{"player": "..."}`) and open seats (`{"open": true}`): a game with an open
     seat is a forming table (service/usecases/tables.py) until its last seat is taken."""
-    store = parts(request).store
+    p = parts(request)
     body = await json_body(request)
     if has_player_seats(body.get("seats")):
         who = await current_player(request)
-        plan = await plan_table(parts(request), who.player, body)
-        refused = await limited(request, "tables", parts(request).settings.tables_per_minute)
+        plan = await plan_table(p.players, who.player, body, p.settings.table_expiry_seconds)
+        refused = await limited(request, "tables", p.settings.tables_per_minute)
         if refused is not None:
             return refused
-        made, where = await create_with_players(parts(request), who.player, plan)
+        made, where = await create_with_players(p.players, p.tables, p.store, who.player, plan)
         return json_response(made, 201, {"Location": where})
-    plain, referee = await referee_player(parts(request), body)  # a player as referee, resolved
-    out = await run_in_threadpool(lambda: create_match(store, plain, referee))
+    plain, referee = await referee_player(p.players, body)  # a player as referee, resolved
+    out = await run_in_threadpool(lambda: create_match(p.store, plain, referee))
     log.info("game.created", game=out["id"], type=out["game"], seats=len(out["seats"]))
     return json_response(out, 201, {"Location": f"/v1/games/{out['id']}"})
 

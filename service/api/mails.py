@@ -1,5 +1,5 @@
-"""The mails the API sends itself (a sign-in link, an address's confirmation link) and the
-notifications' parts they go through.
+"""The mails the API sends itself (a sign-in link, an address's confirmation link), through the
+notifications port the composition root built (`parts(request).notifications`).
 
 An email address counts for a player only once the link mailed to it is used: before that
 boardlog sends it no notice and no sign-in link, so nobody can point boardlog's mail at an
@@ -20,23 +20,14 @@ from fastapi.concurrency import run_in_threadpool
 
 from service.api.errors import ApiError
 from service.api.parts import parts
-from service.runtime.bootstrap import NotifyParts, notify_parts
 from service.stores.notifications import CONFIRM_SECONDS
-from service.usecases.notifications.channels import SendFailed, masked, send_mail_async
+from service.usecases.notifications.channels import SendFailed, masked
+from service.usecases.notifications.ports import Notifications
 
 log = structlog.get_logger("boardlog.api")
 
 
-def notify(request: Request) -> NotifyParts:
-    """The notifications' parts of this app, made from its parts on first use."""
-    state = request.app.state
-    got = getattr(state, "notify", None)
-    if not isinstance(got, NotifyParts):
-        got = state.notify = notify_parts(parts(request).core)
-    return got
-
-
-def link_mail(n: NotifyParts, address: str, subject: str, text: str, html: str) -> EmailMessage:
+def link_mail(n: Notifications, address: str, subject: str, text: str, html: str) -> EmailMessage:
     """A mail of boardlog's own to `address`: plain text and HTML, marked auto-generated."""
     msg = EmailMessage()
     msg["Subject"] = subject
@@ -50,11 +41,11 @@ def link_mail(n: NotifyParts, address: str, subject: str, text: str, html: str) 
     return msg
 
 
-async def send(n: NotifyParts, msg: EmailMessage, what: str, pid: str) -> bool:
+async def send(n: Notifications, msg: EmailMessage, what: str, pid: str) -> bool:
     """Send one of these mails; whether the SMTP server took it (a failure is logged)."""
     to = masked(str(msg["To"]))
     try:
-        await send_mail_async(n.config.mail, msg)
+        await n.mail(msg)
     except SendFailed as e:
         log.warning(f"{what}.failed", player=pid, to=to, error=str(e))
         return False
@@ -71,7 +62,7 @@ async def ask_confirmation(request: Request, pid: str, name: str, address: str) 
     if wait:
         raise ApiError(429, "rate_limited", f"this player has asked for this minute's confirmation mails "
                        f"({p.settings.signin_mails_per_minute}); try again in {wait} s", {"Retry-After": str(wait)})
-    n = notify(request)
+    n = p.notifications
     token = await run_in_threadpool(n.targets.confirm_link, pid, address)
     link = f"{n.config.public_url.rstrip('/')}/confirm#token={token}"
     days = CONFIRM_SECONDS // 86400
@@ -88,7 +79,7 @@ async def ask_confirmation(request: Request, pid: str, name: str, address: str) 
     return await send(n, msg, "confirm_mail", pid)
 
 
-async def tell_replaced(n: NotifyParts, pid: str, name: str, old: str, new: str) -> bool:
+async def tell_replaced(n: Notifications, pid: str, name: str, old: str, new: str) -> bool:
     """Tell a player's old address that a confirmed new one took its place (so that a change
     made from a stolen session does not pass unseen); the new one is shown masked."""
     shown = masked(new)

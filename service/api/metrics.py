@@ -25,7 +25,6 @@ from prometheus_client.registry import Collector
 
 from service.api.credentials import bearer_token
 from service.api.errors import ApiError
-from service.api.mails import notify
 from service.api.parts import parts
 from service.stores.notifications import LATENCY_BUCKETS, TargetStore
 
@@ -112,7 +111,7 @@ async def metrics(request: Request) -> Response:
     command_metrics(request)
     registry: CollectorRegistry = request.app.state.metrics_registry
     if not getattr(request.app.state, "notice_collector", None):
-        registry.register(NoticeCollector(notify(request).targets))
+        registry.register(NoticeCollector(parts(request).notifications.targets))
         request.app.state.notice_collector = True
     body = await run_in_threadpool(generate_latest, registry)
     return Response(body, media_type=CONTENT_TYPE_LATEST)

@@ -23,11 +23,10 @@ from pydantic import BaseModel, ConfigDict, Field
 from service.api.auth import Caller, check_origin, current_player, request_scheme
 from service.api.credentials import set_session_cookies
 from service.api.errors import ApiError
-from service.api.mails import ask_confirmation, link_mail, notify, send
+from service.api.mails import ask_confirmation, link_mail, send
 from service.api.parts import parts
 from service.api.players import email_of, limited, player_json
 from service.api.responses import html_page, json_response
-from service.runtime.bootstrap import NotifyParts
 from service.stores.notifications import Quiet, Target, with_choices
 from service.usecases.notifications.channels import (
     SendFailed,
@@ -37,8 +36,8 @@ from service.usecases.notifications.channels import (
 )
 from service.usecases.notifications.egress import Egress
 from service.usecases.notifications.notices import Notice
+from service.usecases.notifications.ports import Notifications
 from service.usecases.notifications.quiet import check_quiet
-from workers.notifications.jobs import Sender
 
 log = structlog.get_logger("boardlog.api")
 
@@ -120,7 +119,7 @@ def _shown(t: Target, failing: dict[str, dict[str, Any]]) -> dict[str, Any]:
 
 @router.get("/v1/me/targets", summary="The signed-in player's notification targets, failing ones with their last error")
 async def list_targets(who: Me, request: Request) -> Response:
-    n = notify(request)
+    n = parts(request).notifications
     pid = who.player.id
     targets, failing, dead, quiet = await run_in_threadpool(
         lambda: (n.targets.targets(pid), n.targets.failing(pid), n.targets.dead_letters(pid), n.targets.quiet(pid)))
@@ -177,7 +176,7 @@ async def add_target(body: NewTarget, who: Me, request: Request) -> Response:
         raise ApiError(422, "bad_target", "digest: only an email target sends a daily digest")
     if not body.events:
         raise ApiError(422, "bad_target", "events: at least one of turn, over")
-    n = notify(request)
+    n = parts(request).notifications
     pid = who.player.id
     address = await run_in_threadpool(_address, body, who, n.config.egress)
     confirmed = body.kind != "email" or await parts(request).players.address_confirmed(pid, address)
@@ -198,7 +197,7 @@ async def add_target(body: NewTarget, who: Me, request: Request) -> Response:
 
 async def own_target(request: Request, who: Caller, tid: str) -> Target:
     """The signed-in player's target `tid`; 404 for none of theirs."""
-    t = await run_in_threadpool(notify(request).targets.target, who.player.id, tid)
+    t = await run_in_threadpool(parts(request).notifications.targets.target, who.player.id, tid)
     if t is None:
         raise ApiError(404, "unknown_target", f"you have no target {tid!r}")
     return t
@@ -212,14 +211,14 @@ async def change_target(tid: str, body: TargetChange, who: Me, request: Request)
     if body.digest and t.kind != "email":
         raise ApiError(422, "bad_target", "digest: only an email target sends a daily digest")
     changed = with_choices(t, None if body.events is None else list(dict.fromkeys(body.events)), body.digest)
-    if not await run_in_threadpool(notify(request).targets.update, changed):
+    if not await run_in_threadpool(parts(request).notifications.targets.update, changed):
         raise ApiError(404, "unknown_target", f"you have no target {tid!r}")
     return json_response({"target": _shown(changed, {})})
 
 
 @router.delete("/v1/me/targets/{tid}", status_code=204, summary="Remove a target")
 async def remove_target(tid: str, who: Me, request: Request) -> Response:
-    if not await run_in_threadpool(notify(request).targets.remove, who.player.id, tid):
+    if not await run_in_threadpool(parts(request).notifications.targets.remove, who.player.id, tid):
         raise ApiError(404, "unknown_target", f"you have no target {tid!r}")
     log.info("target.removed", player=who.player.id, target=tid)
     return Response(status_code=204)
@@ -232,26 +231,16 @@ async def test_target(tid: str, who: Me, request: Request) -> Response:
     if not t.confirmed:
         raise ApiError(409, "address_unconfirmed", f"{t.address} is not confirmed yet: open the link mailed to it "
                        "(or ask for another), then test")
-    n = notify(request)
+    n = parts(request).notifications
     now = time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime())
     notice = Notice("test", "boardlog", 0, 0, who.player.name, "turn", "a test: nothing to do", "", now)
-    sender = Sender(n.targets, n.config, lambda *_: None)
     key = f"test-{uuid.uuid4().hex[:12]}"
     try:
-        await run_in_threadpool(_test_send, sender, t, notice, key)
+        await run_in_threadpool(n.send_test, t, notice, key)
     except SendFailed as e:
         await run_in_threadpool(n.targets.failed, key, t, t.kind, str(e))
         return json_response({"sent": False, "error": str(e)})
     return json_response({"sent": True})
-
-
-def _test_send(sender: Sender, t: Target, notice: Notice, key: str) -> None:
-    if t.kind == "atom":
-        entry = {**notice.to_json(), "key": key, "title": "boardlog: a test notice", "body": "A test notice."}
-        sender.targets.feed_once(key, t, entry, None)
-        return
-    sender._send(t, notice, key)
-    sender.targets.mark_sent(key, t, t.kind, None)
 
 
 @router.put("/v1/me/quiet", summary="Quiet hours: notices are held from start to end, in the player's time zone")
@@ -259,13 +248,14 @@ async def set_quiet(body: QuietHours, who: Me, request: Request) -> Response:
     why = check_quiet(body.tz, body.start, body.end)
     if why:
         raise ApiError(422, "bad_quiet_hours", why)
-    await run_in_threadpool(notify(request).targets.set_quiet, who.player.id, Quiet(body.tz, body.start, body.end))
+    targets = parts(request).notifications.targets
+    await run_in_threadpool(targets.set_quiet, who.player.id, Quiet(body.tz, body.start, body.end))
     return json_response({"tz": body.tz, "start": body.start, "end": body.end})
 
 
 @router.get("/me/feed.atom", summary="A player's notices as an Atom feed (the key from the feed target)")
 async def atom_feed(request: Request, key: Annotated[str, Query(max_length=100)] = "") -> Response:
-    n = notify(request)
+    n = parts(request).notifications
     t = await run_in_threadpool(n.targets.by_token, key) if key else None
     if t is None or t.kind != "atom":
         raise ApiError(404, "unknown_feed", "no feed with that key (it was removed, or the link is incomplete)")
@@ -299,7 +289,7 @@ _UNSUB_PAGE = ("<!doctype html><html lang=en><meta charset=utf-8><meta name=view
 
 @router.get("/unsubscribe/{token}", summary="The unsubscribe page of a mail's link: asks before removing its target")
 async def unsubscribe_page(token: str, request: Request) -> HTMLResponse:
-    t = await run_in_threadpool(notify(request).targets.by_token, token)
+    t = await run_in_threadpool(parts(request).notifications.targets.by_token, token)
     if t is None:
         return html_page(_UNSUB_PAGE.format(body="<h1>Already unsubscribed</h1><p>This link's target is gone.</p>"), 404)
     body = (f"<h1>Stop these mails?</h1><p>boardlog will send no more notices to {html.escape(masked(t.address))}.</p>"
@@ -311,7 +301,7 @@ async def unsubscribe_page(token: str, request: Request) -> HTMLResponse:
 async def unsubscribe(token: str, request: Request) -> HTMLResponse:
     """The token is the capability (the mail's `List-Unsubscribe` link): no sign-in, no Origin
     check, as RFC 8058 asks, since a mail client posts it from no page."""
-    n = notify(request)
+    n = parts(request).notifications
     t = await run_in_threadpool(n.targets.by_token, token)
     if t is None or t.kind == "atom":
         return html_page(_UNSUB_PAGE.format(body="<h1>Already unsubscribed</h1>"), 404)
@@ -332,7 +322,7 @@ async def signin_mail(body: SigninMail, request: Request) -> Response:
     refused = await limited(request, "signin-mail", p.settings.signin_mails_per_minute)
     if refused is not None:
         return refused
-    n = notify(request)
+    n = p.notifications
     pid = await run_in_threadpool(n.targets.player_by_email, address)
     if pid is not None:
         token = await run_in_threadpool(n.targets.magic_link, pid)
@@ -341,7 +331,7 @@ async def signin_mail(body: SigninMail, request: Request) -> Response:
                          202, {"Cache-Control": "no-store"})
 
 
-async def _mail_link(n: NotifyParts, address: str, token: str, pid: str) -> None:
+async def _mail_link(n: Notifications, address: str, token: str, pid: str) -> None:
     link = f"{n.config.public_url.rstrip('/')}/signin#magic={token}"
     await send(n, link_mail(
         n, address, "boardlog: your sign-in link",
@@ -359,7 +349,7 @@ async def magic_sign_in(body: MagicToken, request: Request) -> Response:
     refused = await limited(request, "sessions", p.settings.signins_per_minute)
     if refused is not None:
         return refused
-    pid = await run_in_threadpool(notify(request).targets.use_magic, body.token)
+    pid = await run_in_threadpool(p.notifications.targets.use_magic, body.token)
     player = None if pid is None else await p.players.player(pid)
     if player is None:
         raise ApiError(401, "bad_magic_link", "that sign-in link is used, expired or wrong: ask for another")

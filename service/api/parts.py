@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from fastapi import FastAPI, Request
 
@@ -19,16 +18,18 @@ from service.stores.players import PlayerStore
 from service.stores.ratelimit import RateLimits
 from service.stores.signingkeys import LiveKeys
 from service.stores.tables import TableStore
+from service.usecases.notifications.ports import Notifications
+from service.usecases.vacations import Vacations
 
 
 @dataclass(frozen=True)
 class ApiParts:
-    """What the API's handlers use: the sync parts, and the event loop's own (reads, the
-    command queue, the reply subscription) with the match cache of `legal`."""
+    """What the API's handlers use: the settings and the sync event store, the event loop's own
+    parts (reads, the command queue, the reply subscription) with the match cache of `legal`,
+    the stores, and the ports and use cases the composition root built for the API."""
 
-    # The runtime's sync parts (service.runtime.bootstrap.Parts); only the vacation and mail
-    # handlers still reach into them, to build their parts per request.
-    core: Any
+    settings: Settings
+    store: EventStore
     reads: AsyncStore
     queue: CommandQueue
     replies: Replies
@@ -37,17 +38,9 @@ class ApiParts:
     limits: RateLimits
     tables: TableStore
     watchers: Watchers
+    notifications: Notifications  # targets, and the sends the API makes itself (tests, its mails)
+    vacations: Vacations  # on the sync clients: the handlers call it from the thread pool
     keys: LiveKeys | None = None  # the signing keys: exports' trailers, /v1/keys, the audit's trust
-
-    @property
-    def settings(self) -> Settings:
-        settings: Settings = self.core.settings
-        return settings
-
-    @property
-    def store(self) -> EventStore:
-        store: EventStore = self.core.store
-        return store
 
 
 def keep(app: FastAPI, parts: ApiParts | None) -> None:

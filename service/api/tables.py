@@ -91,7 +91,7 @@ async def forming(request: Request, mine: int = 0) -> Response:
     """Soonest to expire first. `?mine=1`: only those the asking player opened or sits at."""
     p = parts(request)
     who = await viewer(request)
-    rows = [tables.table_json(t, who) for t in await tables.forming(p)]
+    rows = [tables.table_json(t, who) for t in await tables.forming(p.tables, p.store)]
     if mine:
         rows = [r for r in rows if r["yours"] or r["you"] is not None]
     return json_response({"tables": rows})
@@ -100,7 +100,7 @@ async def forming(request: Request, mine: int = 0) -> Response:
 @router.get("/v1/tables/{gid}", response_model=TableOut, summary="One table, forming or closed")
 async def one(gid: str, request: Request) -> Response:
     p = parts(request)
-    table = await tables.table_now(p, _gid(gid))
+    table = await tables.table_now(p.tables, p.store, _gid(gid))
     return json_response(tables.table_json(table, await viewer(request)))
 
 
@@ -108,10 +108,12 @@ async def one(gid: str, request: Request) -> Response:
 async def join(gid: str, body: JoinIn, who: Me, request: Request) -> Response:
     """Signed in (the cookie, or a player key as Bearer). The last free seat starts the game:
     its set-up runs then, with every seat's entropy."""
-    out = await tables.join(parts(request), who.player, _gid(gid), body.entropy, body.seat, body.name)
+    p = parts(request)
+    out = await tables.join(p.tables, p.store, who.player, _gid(gid), body.entropy, body.seat, body.name)
     return json_response(out)
 
 
 @router.post("/v1/tables/{gid}/cancel", response_model=CancelOut, summary="Cancel a forming table (its creator)")
 async def cancel(gid: str, who: Me, request: Request) -> Response:
-    return json_response(await tables.cancel(parts(request), who.player, _gid(gid)))
+    p = parts(request)
+    return json_response(await tables.cancel(p.tables, p.store, who.player, _gid(gid)))

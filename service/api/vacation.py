@@ -18,7 +18,6 @@ from service.api.auth import Caller, current_player
 from service.api.errors import ApiError
 from service.api.parts import parts
 from service.api.responses import json_response
-from service.runtime.bootstrap import vacations
 from service.stores.vacations import VacationRefused
 
 router = APIRouter()
@@ -35,8 +34,7 @@ class VacationIn(BaseModel):
 
 
 def _answer(request: Request, pid: str, status: int = 200) -> Response:
-    v = vacations(parts(request).core)
-    return json_response(v.vacations.status(pid).to_json(v.allowance_days, v.vacations.now_ms()), status)
+    return json_response(parts(request).vacations.shown(pid), status)
 
 
 @router.get("/v1/me/vacation", summary="The signed-in player's vacation: running or not, days used and left")
@@ -46,7 +44,7 @@ async def my_vacation(who: Me, request: Request) -> Response:
 
 @router.post("/v1/me/vacation", summary="Start a vacation: the player's clocks stop in every game")
 async def start_vacation(body: VacationIn, who: Me, request: Request) -> Response:
-    v = vacations(parts(request).core)
+    v = parts(request).vacations
     try:
         await run_in_threadpool(v.start, who.player.id, body.days, ANSWER_WAIT)
     except VacationRefused as e:
@@ -56,7 +54,7 @@ async def start_vacation(body: VacationIn, who: Me, request: Request) -> Respons
 
 @router.delete("/v1/me/vacation", summary="End the running vacation: the player's clocks run again")
 async def end_vacation(who: Me, request: Request) -> Response:
-    v = vacations(parts(request).core)
+    v = parts(request).vacations
     ended = await run_in_threadpool(v.end, who.player.id, None, ANSWER_WAIT)
     if ended is None:
         raise ApiError(409, "no_vacation", "no vacation is running")

@@ -37,17 +37,20 @@ from service.stores.signingkeys import LiveKeys
 from service.stores.tables import TableStore
 from service.stores.vacations import VacationStore
 from service.usecases.notifications.channels import MailSettings
+from service.usecases.notifications.config import NotifyConfig
 from service.usecases.notifications.egress import Egress, networks
+from service.usecases.vacations import Vacations
 from workers.actors import declare
 from workers.broker import WakingRedisBroker, make_broker
 from workers.commands import CommandHandler
 from workers.conditional import QueuedAnswers
 from workers.deadlines import Deadlines, declare_deadlines, submitter
 from workers.encoding import OrjsonEncoder
+from workers.notifications.direct import DirectNotifications
 from workers.notifications.dropped import DropNotices, broker_enqueue
-from workers.notifications.jobs import NotifyActors, NotifyConfig, Sender, declare_notify
+from workers.notifications.jobs import NotifyActors, Sender, declare_notify
 from workers.notifications.play import ReplyPlayer
-from workers.vacations import Vacations, declare_vacation_over, vacation_over_message
+from workers.vacations import declare_vacation_over, vacation_over_message
 
 if TYPE_CHECKING:
     from workers.rabbit import NamespacedRabbitmqBroker
@@ -205,10 +208,14 @@ async def api_parts(settings: Settings, core: Parts | None = None) -> AsyncItera
         await watchers.start()
         closing.push_async_callback(watchers.stop)
         await _warm(core.broker)
-        yield ApiParts(core, AsyncStore(aio, core.store.keys, batch), command_queue(core, aio, broker_aio, batch),
-                       replies, MatchCache(core.store, size=512),
-                       PlayerStore(aio, settings.namespace), RateLimits(aio, settings.namespace),
-                       TableStore(aio, settings.namespace), watchers, keys=LiveKeys(settings))
+        notify = notify_parts(core)
+        yield ApiParts(
+            settings=core.settings, store=core.store, reads=AsyncStore(aio, core.store.keys, batch),
+            queue=command_queue(core, aio, broker_aio, batch), replies=replies, cache=MatchCache(core.store, size=512),
+            players=PlayerStore(aio, settings.namespace), limits=RateLimits(aio, settings.namespace),
+            tables=TableStore(aio, settings.namespace), watchers=watchers,
+            notifications=DirectNotifications(notify.targets, notify.config), vacations=vacations(core),
+            keys=LiveKeys(settings))
 
 
 @dataclass(frozen=True)
@@ -228,7 +235,7 @@ def notify_config(settings: Settings) -> NotifyConfig:
 
 
 def notify_parts(core: Parts) -> NotifyParts:
-    """On the process's sync client (the API calls it from its thread pool)."""
+    """On the process's sync client (the API calls its targets from its thread pool)."""
     return NotifyParts(TargetStore(core.redis, core.settings.namespace), notify_config(core.settings))
 
 

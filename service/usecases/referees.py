@@ -11,35 +11,37 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from service.api.errors import ApiError
-from service.api.parts import ApiParts
-from service.stores.players import Player
+from service.stores.players import Player, PlayerStore
+from service.usecases.errors import UseCaseError
 
 _PLAYER_ID = re.compile(r"^[0-9a-f]{16}$")  # as service/usecases/tables.py reads an invitee
 
 
-async def find_player(p: ApiParts, asked: object, what: str) -> Player:
-    """The player `asked` names: by id, else by a name only one player has (422 otherwise)."""
+async def find_player(players: PlayerStore, asked: object, what: str) -> Player:
+    """The player `asked` names: by id, else by a name only one player has (refused as bad
+    input otherwise)."""
     if not isinstance(asked, str) or not asked:
-        raise ApiError(422, "bad_request", f"{what}: a player is named by their id or name")
-    found = await p.players.player(asked) if _PLAYER_ID.match(asked) else None
+        raise UseCaseError("bad_input", "bad_request", f"{what}: a player is named by their id or name")
+    found = await players.player(asked) if _PLAYER_ID.match(asked) else None
     if found is None:
-        ids = await p.players.named(asked)
+        ids = await players.named(asked)
         if len(ids) > 1:
-            raise ApiError(422, "ambiguous_player", f"{what}: {len(ids)} players are named {asked!r}; name one by id")
-        found = await p.players.player(ids[0]) if ids else None
+            raise UseCaseError("bad_input", "ambiguous_player",
+                               f"{what}: {len(ids)} players are named {asked!r}; name one by id")
+        found = await players.player(ids[0]) if ids else None
     if found is None:
-        raise ApiError(422, "unknown_player", f"{what}: no player has the id or name {asked!r}")
+        raise UseCaseError("bad_input", "unknown_player", f"{what}: no player has the id or name {asked!r}")
     return found
 
 
-async def referee_player(p: ApiParts, body: Mapping[str, Any]) -> tuple[dict[str, Any], tuple[str, str] | None]:
+async def referee_player(players: PlayerStore,
+                         body: Mapping[str, Any]) -> tuple[dict[str, Any], tuple[str, str] | None]:
     """`body` without a `{"player": ...}` referee, and that player's (id, name); the body as it
     is and None when the referee, if any, is not a player."""
     raw = body.get("referee")
     if not (isinstance(raw, dict) and "player" in raw):
         return dict(body), None
     if set(raw) != {"player"} or not isinstance(raw["player"], str):
-        raise ApiError(422, "bad_referee", "a player as referee is {\"player\": their id or name}")
-    found = await find_player(p, raw["player"], "the referee")
+        raise UseCaseError("bad_input", "bad_referee", "a player as referee is {\"player\": their id or name}")
+    found = await find_player(players, raw["player"], "the referee")
     return {k: v for k, v in body.items() if k != "referee"}, (found.id, found.name)

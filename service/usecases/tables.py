@@ -27,11 +27,11 @@ from fastapi.concurrency import run_in_threadpool
 from events.domain.names import display_name, name_key
 from events.domain.wallclock import utcnow
 from events.store.layout import new_game_id
+from events.store.store import EventStore
 from rules.core import InvalidCommand, SeatInfo, get_game
-from service.api.errors import ApiError
-from service.api.parts import ApiParts
-from service.stores.players import Player, digest
-from service.stores.tables import Table, TableSeat
+from service.stores.players import Player, PlayerStore, digest
+from service.stores.tables import Table, TableSeat, TableStore
+from service.usecases.errors import UseCaseError
 from service.usecases.matches import (
     MAX_ENTROPY,
     REFEREE,
@@ -98,21 +98,21 @@ def _asks(raw: list[Any]) -> list[Ask]:
     return out
 
 
-async def _invitee(p: ApiParts, asked: str, i: int) -> Player:
+async def _invitee(players: PlayerStore, asked: str, i: int) -> Player:
     """The player a seat invites: by id, else by name (which must be one player's)."""
     if _PLAYER_ID.match(asked):
-        found = await p.players.player(asked)
+        found = await players.player(asked)
         if found is not None:
             return found
-    ids = await p.players.named(asked)
+    ids = await players.named(asked)
     if not ids:
-        raise ApiError(422, "unknown_player", f"seat {i}: no player has the id or name {asked!r}")
+        raise UseCaseError("bad_input", "unknown_player", f"seat {i}: no player has the id or name {asked!r}")
     if len(ids) > 1:
-        raise ApiError(422, "ambiguous_player",
-                       f"seat {i}: {len(ids)} players are named {asked!r}; invite one by their player id")
-    player = await p.players.player(ids[0])
+        raise UseCaseError("bad_input", "ambiguous_player",
+                           f"seat {i}: {len(ids)} players are named {asked!r}; invite one by their player id")
+    player = await players.player(ids[0])
     if player is None:
-        raise ApiError(422, "unknown_player", f"seat {i}: no player has the id or name {asked!r}")
+        raise UseCaseError("bad_input", "unknown_player", f"seat {i}: no player has the id or name {asked!r}")
     return player
 
 
@@ -143,9 +143,10 @@ class Plan:
     referee: tuple[str, str | None] | None = None  # (name, player id or None: a referee token)
 
 
-async def plan_table(p: ApiParts, creator: Player, body: Mapping[str, Any]) -> Plan:
-    """Check a create request whose seats invite players or stay open; refuse it (422, 404 for
-    an unknown game) before anything is written."""
+async def plan_table(players: PlayerStore, creator: Player, body: Mapping[str, Any], longest: float) -> Plan:
+    """Check a create request whose seats invite players or stay open; refuse it (an unknown
+    game, bad seats or options, an invitee nobody or many are named) before anything is written.
+    `longest`: the most seconds a table may wait for players (BOARDLOG_TABLE_EXPIRY_SECONDS)."""
     name = body.get("game")
     if not isinstance(name, str):
         raise InvalidCommand("bad_request", "'game' must be a game name")
@@ -160,7 +161,6 @@ async def plan_table(p: ApiParts, creator: Player, body: Mapping[str, Any]) -> P
     if not isinstance(options, dict):
         raise InvalidCommand("bad_options", "'options' must be an object")
     unknown_fields(body, {"game", "seats", "options", "expires_in", "referee"})
-    longest = p.settings.table_expiry_seconds
     expires_in = body.get("expires_in", longest)
     if isinstance(expires_in, bool) or not isinstance(expires_in, int | float) or not 1 <= expires_in <= longest:
         raise InvalidCommand("bad_expiry", f"'expires_in' is how long the table waits for players: 1 to {longest:g} "
@@ -168,7 +168,7 @@ async def plan_table(p: ApiParts, creator: Player, body: Mapping[str, Any]) -> P
     invited: dict[int, Player] = {}
     for i, a in enumerate(asks):
         if a.kind == "player" and a.player is not None:
-            invited[i] = await _invitee(p, a.player, i)
+            invited[i] = await _invitee(players, a.player, i)
             if a.entropy and invited[i].id != creator.id:
                 raise InvalidCommand("bad_seats", f"seat {i}: entropy is the seat holder's own; "
                                                   "an invited player adds theirs by joining an open seat instead")
@@ -179,7 +179,7 @@ async def plan_table(p: ApiParts, creator: Player, body: Mapping[str, Any]) -> P
             raise InvalidCommand("player_twice", f"seats {j} and {i} invite the same player: one seat a player")
     names = {i: (a.name or invited[i].name) for i, a in enumerate(asks) if a.kind != "open"}
     _distinct(names)
-    _, named = await referee_player(p, body)  # (id, name) of a player as referee
+    _, named = await referee_player(players, body)  # (id, name) of a player as referee
     referee: tuple[str, str | None] | None = None if named is None else (named[1], named[0])
     if referee is None:
         ref_name = referee_of(body.get("referee"))
@@ -195,11 +195,12 @@ async def plan_table(p: ApiParts, creator: Player, body: Mapping[str, Any]) -> P
     return Plan(name, asks, options, invited, names, float(expires_in), referee)
 
 
-async def create_with_players(p: ApiParts, creator: Player, plan: Plan) -> tuple[dict[str, Any], str]:
+async def create_with_players(players: PlayerStore, tables: TableStore, store: EventStore, creator: Player,
+                              plan: Plan) -> tuple[dict[str, Any], str]:
     """A game whose seats invite players or stay open, as planned; the answer and where the game
     (or the table) is read."""
     name, asks, options, invited, names = plan.name, plan.asks, plan.options, plan.invited, plan.names
-    gid = new_game_id(p.store.partitions)
+    gid = new_game_id(store.partitions)
     seed = secrets.token_bytes(32)
     admin = _new_token()
     tokens = {i: _new_token() for i, a in enumerate(asks) if a.kind == "named"}
@@ -220,19 +221,19 @@ async def create_with_players(p: ApiParts, creator: Player, plan: Plan) -> tuple
     if all(s.name is not None for s in seats):
         table = Table(gid, name, options, creator.id, creator.name, 0.0, 0.0, "full", "0", tuple(seats), seed,
                       digest(admin), utcnow(), referee)
-        await _claim_all(p, table)  # first, as a table's start does
-        out["status"] = await _set_up(p, table)
+        await _claim_all(players, table)  # first, as a table's start does
+        out["status"] = await _set_up(store, table)
         log.info("game.created", game=gid, type=name, seats=len(seats), invited=len(invited))
         return out, f"/v1/games/{gid}"
-    expires = p.tables.clock() + plan.expires_in
-    await p.tables.open(gid, name, options, (creator.id, creator.name), expires, seats, seed, digest(admin), referee)
+    expires = tables.clock() + plan.expires_in
+    await tables.open(gid, name, options, (creator.id, creator.name), expires, seats, seed, digest(admin), referee)
     out.update(status="forming", expires=expires)
     log.info("table.opened", game=gid, type=name, seats=len(seats), open=sum(1 for s in seats if s.open),
              player=creator.id)
     return out, f"/v1/tables/{gid}"
 
 
-async def _set_up(p: ApiParts, table: Table) -> str:
+async def _set_up(store: EventStore, table: Table) -> str:
     """Store the game of a full table (idempotent: a game already stored is left as it is)."""
     if table.seed is None or table.filled_at is None:
         raise ValueError(f"table {table.gid} is not full")
@@ -245,58 +246,59 @@ async def _set_up(p: ApiParts, table: Table) -> str:
     if ref is not None:
         auth[referee_field(ref["player"]) if ref.get("player") else ref["token"]] = REFEREE
 
-    def store() -> str:
-        head = p.store.head(table.gid)
+    def stored() -> str:
+        head = store.head(table.gid)
         if head is not None:
             return head.status
-        return store_match(p.store, table.gid, game, seats, table.options, seed, [s.entropy for s in table.seats],
+        return store_match(store, table.gid, game, seats, table.options, seed, [s.entropy for s in table.seats],
                            auth, at, None if ref is None else str(ref["name"]))
 
-    return await run_in_threadpool(store)
+    return await run_in_threadpool(stored)
 
 
-async def _claim_all(p: ApiParts, table: Table) -> None:
+async def _claim_all(players: PlayerStore, table: Table) -> None:
     for s in table.seats:
         if s.player is not None:
-            await p.players.claim(table.gid, s.seat, s.player)
+            await players.claim(table.gid, s.seat, s.player)
 
 
-async def start(p: ApiParts, table: Table) -> str:
+async def start(tables: TableStore, store: EventStore, table: Table) -> str:
     """A full table's players' seats claimed and its game set up; the game's status. The claims
     come first, so that what follows the game's first events (the notifier) finds its players."""
-    await p.tables.started(table, final=False)
-    status = await _set_up(p, table)
-    await p.tables.started(table)
+    await tables.started(table, final=False)
+    status = await _set_up(store, table)
+    await tables.started(table)
     log.info("table.started", game=table.gid, type=table.game, seats=len(table.seats))
     return status
 
 
-async def table_now(p: ApiParts, gid: str) -> Table:
+async def table_now(tables: TableStore, store: EventStore, gid: str) -> Table:
     """The table as it is now: an expired one closed, a full one (its start cut short) started."""
-    table = await p.tables.get(gid)
+    table = await tables.get(gid)
     if table is None:
-        raise ApiError(404, "unknown_table", f"no table {gid!r}")
-    if table.status == "forming" and table.expires <= p.tables.clock():
-        await p.tables.close(gid, "expired", table.expires)
-        table = await p.tables.get(gid) or table
+        raise UseCaseError("not_found", "unknown_table", f"no table {gid!r}")
+    if table.status == "forming" and table.expires <= tables.clock():
+        await tables.close(gid, "expired", table.expires)
+        table = await tables.get(gid) or table
     elif table.status == "full":
-        await start(p, table)
-        table = await p.tables.get(gid) or table
+        await start(tables, store, table)
+        table = await tables.get(gid) or table
     return table
 
 
-def closed(table: Table) -> ApiError:
+def closed(table: Table) -> UseCaseError:
     why = {"started": "its seats are all taken and the game has started", "cancelled": "its creator cancelled it",
            "expired": "nobody took its free seats in time", "full": "its seats are all taken"}
-    return ApiError(409, "table_closed", f"table {table.gid} is closed: {why.get(table.status, table.status)}")
+    return UseCaseError("conflict", "table_closed",
+                        f"table {table.gid} is closed: {why.get(table.status, table.status)}")
 
 
-async def join(p: ApiParts, player: Player, gid: str, entropy: str, seat: int | None,
+async def join(tables: TableStore, store: EventStore, player: Player, gid: str, entropy: str, seat: int | None,
                name: str | None) -> dict[str, Any]:
     """Take a free seat of a forming table (the one asked for, else the first free one); the
     last one starts the game. Two players racing for one seat: one takes it, the other is told."""
     for _ in range(JOIN_TRIES):
-        table = await table_now(p, gid)
+        table = await table_now(tables, store, gid)
         if table.status != "forming":
             mine = table.seat_of(player.id)
             if mine is not None and table.status == "started":
@@ -304,44 +306,44 @@ async def join(p: ApiParts, player: Player, gid: str, entropy: str, seat: int | 
             raise closed(table)
         held = table.seat_of(player.id)
         if held is not None:
-            raise ApiError(409, "already_seated", f"you already hold seat {held} of this table")
+            raise UseCaseError("conflict", "already_seated", f"you already hold seat {held} of this table")
         if table.referee is not None and table.referee.get("player") == player.id:
-            raise ApiError(409, "already_seated", "you referee this table: a referee takes no seat")
+            raise UseCaseError("conflict", "already_seated", "you referee this table: a referee takes no seat")
         if not table.free:
-            raise ApiError(409, "table_full", "every seat of this table is taken")
+            raise UseCaseError("conflict", "table_full", "every seat of this table is taken")
         if seat is not None and not 0 <= seat < len(table.seats):
-            raise ApiError(422, "bad_seat", f"this table has seats 0 to {len(table.seats) - 1}")
+            raise UseCaseError("bad_input", "bad_seat", f"this table has seats 0 to {len(table.seats) - 1}")
         if seat is not None and seat not in table.free:
-            raise ApiError(409, "seat_taken", f"seat {seat} of this table is not free")
+            raise UseCaseError("conflict", "seat_taken", f"seat {seat} of this table is not free")
         take = table.free[0] if seat is None else seat
         seat_name = display_name(name if name is not None else player.name, "your seat's name")
         _distinct({**{s.seat: s.name for s in table.seats if s.name is not None}, take: seat_name})
         token = _new_token()
         taken = TableSeat(take, seat_name, player.id, entropy, digest(token), True)
-        got = await p.tables.join(table, taken, utcnow())
+        got = await tables.join(table, taken, utcnow())
         if got == "retry" or got.startswith("is:"):
             continue  # the table changed since it was read: read it again, and say what it is now
         log.info("table.joined", game=gid, seat=take, player=player.id)
         status = "forming"
         if got == "full":
-            full = await p.tables.get(gid)
+            full = await tables.get(gid)
             if full is not None and full.status == "full":
-                await start(p, full)
+                await start(tables, store, full)
             status = "started"
         left = len(table.free) - 1
         return {"game": gid, "seat": take, "name": seat_name, "token": token, "status": status, "free": left}
-    raise ApiError(409, "table_busy", "this table changed under every try; try again")
+    raise UseCaseError("conflict", "table_busy", "this table changed under every try; try again")
 
 
-async def cancel(p: ApiParts, player: Player, gid: str) -> dict[str, Any]:
-    table = await table_now(p, gid)
+async def cancel(tables: TableStore, store: EventStore, player: Player, gid: str) -> dict[str, Any]:
+    table = await table_now(tables, store, gid)
     if table.creator != player.id:
-        raise ApiError(403, "not_creator", "only the player who opened this table may cancel it")
+        raise UseCaseError("forbidden", "not_creator", "only the player who opened this table may cancel it")
     if table.status != "forming":
         raise closed(table)
-    got = await p.tables.close(gid, "cancelled")
+    got = await tables.close(gid, "cancelled")
     if got != "ok":
-        raise closed(await table_now(p, gid))
+        raise closed(await table_now(tables, store, gid))
     log.info("table.cancelled", game=gid, player=player.id)
     return {"game": gid, "status": "cancelled"}
 
@@ -358,17 +360,17 @@ def table_json(table: Table, viewer: str | None) -> dict[str, Any]:
     }
 
 
-async def forming(p: ApiParts) -> list[Table]:
+async def forming(tables: TableStore, store: EventStore) -> list[Table]:
     """The forming tables, soonest to expire first. On the way, those whose time is up are
     closed, and a full one whose start was cut short (a crash) is started."""
-    tables, expired = await p.tables.forming()
+    listed, expired = await tables.forming()
     for gid in expired:
-        if await p.tables.close(gid, "expired", p.tables.clock()) == "ok":
+        if await tables.close(gid, "expired", tables.clock()) == "ok":
             log.info("table.expired", game=gid)
         else:
-            await table_now(p, gid)
-    for t in tables:
+            await table_now(tables, store, gid)
+    for t in listed:
         if t.status == "full":
-            await table_now(p, t.gid)
-    return [t for t in tables if t.status == "forming"]
+            await table_now(tables, store, t.gid)
+    return [t for t in listed if t.status == "forming"]
 

@@ -30,12 +30,13 @@ from events.store.store import EventStore
 from service.runtime.embedded import free_port
 from service.stores.notifications import Target, TargetStore
 from service.usecases.notifications.channels import SendFailed
+from service.usecases.notifications.config import NotifyConfig
 from service.usecases.notifications.egress import Egress, networks
 from service.usecases.notifications.notices import Notice
 from tests.conftest import Stack, child_env, start_api, wait_for
 from tests.integration.helpers import bearer, command, player, table
 from tests.support.receivers import MailBox, Web
-from workers.notifications.jobs import NotifyConfig, Sender, holding
+from workers.notifications.jobs import Sender, holding
 
 pytestmark = pytest.mark.integration
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -25,7 +25,6 @@ from dramatiq.middleware import CurrentMessage
 from events.store.errors import StoreUnavailable
 from service.stores.notifications import Target, TargetStore
 from service.usecases.notifications.channels import (
-    MailSettings,
     SendFailed,
     digest_mail,
     masked,
@@ -35,7 +34,8 @@ from service.usecases.notifications.channels import (
     send_webhook,
     webhook_client,
 )
-from service.usecases.notifications.egress import Egress, refused
+from service.usecases.notifications.config import NotifyConfig
+from service.usecases.notifications.egress import refused
 from service.usecases.notifications.notices import Notice
 from workers.notifications.play import reply_address
 
@@ -48,22 +48,6 @@ NOTIFY_QUEUE = "notify"
 NOTIFY = "notify"
 DIGEST = "notify_digest"
 GAVE_UP = "notify_gave_up"
-
-
-@dataclass(frozen=True, slots=True)
-class NotifyConfig:
-    public_url: str = "http://127.0.0.1:8000"
-    mail: MailSettings = field(default_factory=MailSettings)
-    timeout: float = 10.0
-    digest_seconds: float = 86400.0
-    max_retries: int = 8
-    min_backoff_ms: int = 1000
-    max_backoff_ms: int = 600_000
-    reply_domain: str = ""  # set: turn mails carry a reply-to-play address at this domain
-    egress: Egress = field(default_factory=Egress)  # where webhook and Apprise targets may connect
-
-    def unsubscribe_url(self, t: Target) -> str:
-        return f"{self.public_url.rstrip('/')}/unsubscribe/{t.unsubscribe}"
 
 
 def _latency(at: str, now: float) -> float:
@@ -136,6 +120,16 @@ class Sender:
         log.info("notice.sent", game=notice.game, seq=notice.seq, player=pid, channel=t.kind,
                  to=masked(t.address), latency_ms=round(latency * 1000, 1))
         return "sent"
+
+    def send_test(self, t: Target, notice: Notice, key: str) -> None:
+        """A test notice to `t` now, asked for by its player: no lease, no digest, no quiet
+        hours; marked sent (an Atom target: added to its feed) under `key`. Raises `SendFailed`."""
+        if t.kind == "atom":
+            entry = {**notice.to_json(), "key": key, "title": "boardlog: a test notice", "body": "A test notice."}
+            self.targets.feed_once(key, t, entry, None)
+            return
+        self._send(t, notice, key)
+        self.targets.mark_sent(key, t, t.kind, None)
 
     def _send(self, t: Target, notice: Notice, key: str) -> None:
         if t.kind == "email":
