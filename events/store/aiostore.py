@@ -1,26 +1,30 @@
 """The API's reads of the store from its event loop, behind one small facade.
 
 Every Redis call the API makes from its event loop for a read (a game's head with the bearer's
-role and a command's answer, a stored result, a read model, a game's notices for its stream)
-goes through `AsyncStore`. Like the sync store, it raises `StoreUnavailable` wherever Redis is
-out of reach (refused, dropped, timed out, still loading its data), so the API handles no Redis
-client's exceptions.
+role and a command's answer, a board with the bearer's role and the projection's progress, a
+stored result, a read model, a game's notices for its stream) goes through `AsyncStore`, and so
+does the one write a read may make: asking the projector for a game now. Like the sync store,
+it raises `StoreUnavailable` wherever Redis is out of reach (refused, dropped, timed out, still
+loading its data), so the API handles no Redis client's exceptions.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager, suppress
 from typing import Any, NamedTuple, Protocol
 
 import redis.asyncio as aioredis
+from redis.exceptions import NoScriptError
 
 from events.records import archived
 from events.records.compact import result_json
 from events.store.archive import ARCHIVED, archived_head, plain
 from events.store.errors import UNREACHABLE, StoreUnavailable, reaching_redis
+from events.store.feed import URGENT
 from events.store.layout import GameKeys
-from events.store.wire import checked
+from events.store.wire import checked, no_script
 
 
 class RoundTrip(Protocol):
@@ -39,6 +43,35 @@ class CommandHead(NamedTuple):
     game: str
     role: bytes | None  # what the bearer's token names ("seat:N", "admin"); None: not valid here
     result: bytes | None  # the command's stored answer, if it has one
+
+
+class BoardRead(NamedTuple):
+    """What a read of a board needs, read in one round trip at one moment (a tuple, as
+    `CommandHead`: made on every board read)."""
+
+    exists: bool  # False: there is no such game (and the rest is empty)
+    role: bytes | None  # what the bearer's token names; None: no token, or not valid here
+    checkpoint: int  # the seq the game's read models are projected to (0: none yet)
+    head: int  # the length of the game's event stream (0 once archived, as `progress` says)
+    field: str  # the read model field read: the view of the role's seat, else the public one
+    view: bytes | None  # that field's JSON, as `read_model` gives it
+
+
+# The board's read is a script rather than a batch because which view to read depends on the
+# token's role, read in the same trip. The role-to-field rule here ("seat:N" -> "view:N", any
+# other role or none -> "view:public") is only a guess: the caller checks `field` against its
+# own rule (projections.readmodels.view_field) and reads again when they differ. Nothing is
+# written, so it is safe to send twice after a dropped connection.
+_BOARD_LUA = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return {0} end
+local role = false
+if ARGV[1] ~= '' then role = redis.call('HGET', KEYS[2], ARGV[1]) end
+local field = 'view:public'
+if role and string.sub(role, 1, 5) == 'seat:' then field = 'view:' .. string.sub(role, 6) end
+local rm = redis.call('HMGET', KEYS[3], 'checkpoint', field)
+return {1, role, rm[1], redis.call('XLEN', KEYS[4]), field, rm[2]}
+"""
+_BOARD_SHA = hashlib.sha1(_BOARD_LUA.encode()).hexdigest()
 
 
 class Notices:
@@ -95,6 +128,53 @@ class AsyncStore:
                 result = await self._archived_result(gid, cid)
         return CommandHead(int(seq), status.decode(), game.decode(), role,
                            None if result is None else result_json(result))
+
+    async def board(self, gid: str, token_digest: str) -> BoardRead:
+        """The game's existence, the role of a token's digest ("" for no token), the progress of
+        its projection and the board the role's seat sees, in one round trip."""
+        k = self.keys(gid)
+        got = await self._eval(_BOARD_LUA, _BOARD_SHA, (k.meta, k.auth, k.rm, k.events), (token_digest,))
+        if not got[0]:
+            return BoardRead(False, None, 0, 0, "", None)
+        _, role, done, head, field, view = got
+        if view is not None and view[:1] != b"{":
+            view = plain(view)  # compressed once archived, as `read_model` reads it
+        return BoardRead(True, role, 0 if done is None else int(done), int(head), bytes(field).decode(), view)
+
+    async def _eval(self, source: str, sha: str, keys: Sequence[str], args: Sequence[Any]) -> Any:
+        """A script's reply, by EVALSHA, loading the script where the server has not got it
+        (restarted or flushed); an error reply raised."""
+        call = ("EVALSHA", sha, len(keys), *keys, *args)
+        with reaching_redis():
+            if self.trip is not None:
+                (reply,) = await self.trip.run([call])
+                if no_script(reply):
+                    reply = (await self.trip.run([("SCRIPT", "LOAD", source), call]))[1]
+                return checked([reply])[0]
+            try:
+                return await self.aio.execute_command(*call)
+            except NoScriptError:
+                await self.aio.script_load(source)  # on a cluster, on every primary
+                return await self.aio.execute_command(*call)
+
+    async def progress(self, gid: str) -> tuple[int, int]:
+        """The seq the game's read models are projected to (0: none yet), and the length of its
+        event stream, in one round trip."""
+        k = self.keys(gid)
+        with reaching_redis():
+            if self.trip is not None:
+                done, head = checked(await self.trip.run([("HGET", k.rm, "checkpoint"), ("XLEN", k.events)]))
+            else:
+                pipe = self.aio.pipeline(transaction=False)
+                pipe.hget(k.rm, "checkpoint")
+                pipe.xlen(k.events)
+                done, head = await pipe.execute()
+        return (0 if done is None else int(done)), int(head)
+
+    async def urge_projection(self, gid: str) -> None:
+        """Ask the projector for this game at its next read of the feed, ahead of its burst
+        merge (an URGENT feed entry; projecting a game twice is harmless)."""
+        await self._call("XADD", self.keys(gid).feed, "*", "g", gid, URGENT, "1")
 
     async def _archived_result(self, gid: str, cid: str) -> bytes | None:
         """A command's answer from the game's archive record (None: not archived, or no such

@@ -14,6 +14,7 @@ from events.domain.platform.talk import hidden_in_log
 from events.domain.verdict import judge
 from events.records.codec import canonical
 from events.records.export import export_lines, read_record, trailer_of
+from events.store.aiostore import BoardRead
 from events.store.store import EventStore, Head
 from events.store.watchers import TooManyWatchers, Watch, sse_frame
 from projections.readmodels import view_field, view_of
@@ -30,7 +31,7 @@ from service.api.games import summary_frame
 from service.api.parts import ApiParts, parts
 from service.api.responses import NOSNIFF, json_response
 from service.api.streams import WatchStream, refused
-from service.usecases.matches import Principal
+from service.usecases.matches import Principal, principal_of, token_digest
 
 router = APIRouter()
 
@@ -41,8 +42,7 @@ MAX_EVENTS = 5000
 async def view(gid: str, request: Request,
                min_seq: Annotated[int | None, Query(description=MIN_SEQ_DOC)] = None) -> Response:
     p = parts(request)
-    await game_exists(p, gid)
-    who = await principal(p, request, gid)
+    who, board = await _board_reader(p, request, gid)
     seat = who.seat
     at = seq_param(request.query_params.get("at"))
     if who.referee:  # every seat's board: no read model holds it
@@ -51,13 +51,47 @@ async def view(gid: str, request: Request,
         return await run_in_threadpool(
             lambda: json_response(referee_view(match_at(p.store, gid, within_log(p.store, gid, at)))))
     if at is None:
-        await at_least(p, gid, min_seq)
-        raw = await p.reads.read_model(gid, view_field(seat))
+        field = view_field(seat)
+        if board is None:
+            await at_least(p, gid, min_seq)
+            raw = await p.reads.read_model(gid, field)
+        else:
+            waited = await at_least(p, gid, min_seq, (board.checkpoint, board.head))
+            # The board read with the checkpoint is as new as it: good unless the wait was needed
+            # (or the store's guess of the seat's field was not this seat's).
+            raw = board.view if not waited and board.field == field else await p.reads.read_model(gid, field)
         if raw is not None:
             return Response(raw, media_type="application/json")
     else:
         await within_limit(p, request, who, "replays")
     return await run_in_threadpool(lambda: json_response(view_of(match_at(p.store, gid, within_log(p.store, gid, at)), seat)))
+
+
+async def _board_reader(p: ApiParts, request: Request, gid: str) -> tuple[Principal, BoardRead | None]:
+    """Who asks for the game's board (404 first for no such game, then 401/403, as `game_exists`
+    then `principal`) and, read in the same round trip, the projection's progress and the board
+    of the bearer's seat. That one trip serves a seat token or no credentials at all; a session
+    cookie, a player key as Bearer, or a malformed Authorization header take the way of every
+    other read (their board is None)."""
+    if not our_gid(p, gid):
+        raise unknown_game(gid)
+    try:
+        token = bearer_token(request)
+    except ApiError:  # a malformed header: its 401 comes after the game's 404, from `principal`
+        token, one_trip = None, False
+    else:
+        one_trip = token is not None or not has_session_cookie(request)
+    if not one_trip:
+        await game_exists(p, gid)
+        return await principal(p, request, gid), None
+    board = await p.reads.board(gid, "" if token is None else token_digest(token))
+    if not board.exists:
+        raise unknown_game(gid)
+    who = Principal() if token is None else principal_of(board.role)
+    if who is None:
+        # A Bearer token that names no role here may be a player's key (their claimed seat).
+        return await principal(p, request, gid), None
+    return who, board
 
 
 def seq_param(raw: str | None) -> int | None:

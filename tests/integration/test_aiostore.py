@@ -10,11 +10,16 @@ from collections.abc import Iterator
 import pytest
 import redis
 
-from events.store.aiostore import AsyncStore, CommandHead
+from events.store.aiostore import AsyncStore, BoardRead, CommandHead
+from events.store.archive import plain
+from events.store.feed import URGENT
 from events.store.store import EventStore
 from events.store.wire import Batch
+from projections.projector import Projector
+from projections.readmodels import view_field
 from service.runtime.bootstrap import async_redis_client, redis_client
 from service.usecases.matches import create_match, token_digest
+from workers.commands import CommandHandler
 
 pytestmark = pytest.mark.integration
 
@@ -71,6 +76,75 @@ def test_the_command_head_names_the_game_the_role_and_the_answer(url: str, store
         assert not await reads.queued(gid, "c1")
 
     facade_run(url, store, check)
+
+
+def _projected_game(store: EventStore) -> tuple[str, list[str], str, int]:
+    """A race game with one move, projected: its id, seat tokens, admin token and head seq."""
+    game = create_match(store, {"game": "race", "seats": ["a", "b"], "options": {"target": 1000}})
+    gid = game["id"]
+    store.put_pending(gid, "m1", {"type": "race.roll", "args": {}, "seat": 0, "expect": None})
+    CommandHandler(store).handle(gid, "m1")
+    projector = Projector(store, consumer=f"c{uuid.uuid4().hex[:8]}", block_ms=50)
+    projector.ensure_groups()
+    head = store.head(gid)
+    assert head is not None
+    for _ in range(20):
+        projector.step()
+        if store.stored_summary(gid)[0] == head.seq:
+            break
+    assert store.stored_summary(gid)[0] == head.seq
+    return gid, [s["token"] for s in game["seats"]], game["admin_token"], head.seq
+
+
+def test_a_board_read_names_the_game_the_role_the_progress_and_the_seats_view(url: str, store: EventStore) -> None:
+    gid, tokens, admin, seq = _projected_game(store)
+    rm = store.keys(gid).rm
+
+    def stored(field: str) -> bytes:
+        raw = store.r.hget(rm, field)
+        assert raw is not None
+        return plain(bytes(raw))
+
+    async def check(reads: AsyncStore) -> None:
+        assert await reads.progress(gid) == (seq, seq)
+        assert await reads.board("p03-000000000000", token_digest(tokens[0])) == BoardRead(False, None, 0, 0, "", None)
+        assert await reads.board(gid, token_digest(tokens[1])) == BoardRead(
+            True, b"seat:1", seq, seq, view_field(1), stored(view_field(1)))
+        assert await reads.board(gid, "") == BoardRead(True, None, seq, seq, view_field(None), stored(view_field(None)))
+        assert await reads.board(gid, token_digest(admin)) == BoardRead(
+            True, b"admin", seq, seq, view_field(None), stored(view_field(None)))
+        assert await reads.board(gid, token_digest("nobody's")) == BoardRead(
+            True, None, seq, seq, view_field(None), stored(view_field(None)))
+
+    facade_run(url, store, check)
+
+
+def test_a_board_read_loads_its_script_where_the_server_has_lost_it(url: str, store: EventStore) -> None:
+    """After a restart or a SCRIPT FLUSH the server answers NOSCRIPT: the read loads the script
+    (on a cluster, on every primary) and answers as before."""
+    gid, tokens, _, seq = _projected_game(store)
+
+    async def check(reads: AsyncStore) -> None:
+        first = await reads.board(gid, token_digest(tokens[0]))
+        store.r.script_flush()
+        assert await reads.board(gid, token_digest(tokens[0])) == first
+        assert first.role == b"seat:0" and first.checkpoint == seq and first.view is not None
+
+    facade_run(url, store, check)
+
+
+def test_urging_a_projection_adds_an_urgent_feed_entry(url: str, store: EventStore) -> None:
+    gid = create_match(store, {"game": "race", "seats": ["a", "b"]})["id"]
+    feed = store.keys(gid).feed
+    before = store.r.xrevrange(feed, count=1)
+
+    async def check(reads: AsyncStore) -> None:
+        await reads.urge_projection(gid)
+
+    facade_run(url, store, check)
+    [(entry_id, fields)] = store.r.xrevrange(feed, count=1)
+    assert entry_id not in [e for e, _ in before]  # a new entry, the last
+    assert fields == {b"g": gid.encode(), URGENT: b"1"}
 
 
 def test_notices_come_as_they_are_published(url: str, store: EventStore) -> None:

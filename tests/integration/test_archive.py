@@ -28,7 +28,7 @@ from events.records.archived import unpack
 from events.records.chain import seal, verify
 from events.records.codec import canonical
 from events.records.export import export_lines, read_record
-from events.store.aiostore import AsyncStore
+from events.store.aiostore import AsyncStore, BoardRead
 from events.store.archive import SHORT, SNAPSHOT_EVERY, ZSTD_MAGIC, archive_due, due
 from events.store.entries import stored
 from events.store.errors import StoreUnavailable
@@ -135,6 +135,15 @@ async def async_view(url: str, store: EventStore, gid: str) -> bytes | None:
         await aio.aclose()
 
 
+async def async_board(url: str, store: EventStore, gid: str) -> BoardRead:
+    """The board as the API's view reads it (no token: the public one), from its event loop."""
+    aio = aioredis.Redis.from_url(url)
+    try:
+        return await AsyncStore(aio, store.keys, None).board(gid, "")
+    finally:
+        await aio.aclose()
+
+
 def test_an_archived_game_reads_as_before(played: tuple[EventStore, dict[str, str]], server: EmbeddedRedis) -> None:
     store, games = played
     for game in ("dragondale", "factions"):
@@ -154,6 +163,9 @@ def test_an_archived_game_reads_as_before(played: tuple[EventStore, dict[str, st
         store.archives._items.clear()  # as a fresh process reads it: from the record
         assert record(store, gid) == before, game
         assert asyncio.run(async_view(server.url, store, gid)) == before["read models"]["view:public"]
+        board = asyncio.run(async_board(server.url, store, gid))
+        assert board.exists and board.view == before["read models"]["view:public"]
+        assert (board.checkpoint, board.head) == (n, 0)  # its stream is in the record now
         rebuild(store)  # the lobby and read models made again from the archived record
         assert store.read_model(gid, "summary") == summary
 
