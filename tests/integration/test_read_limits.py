@@ -13,25 +13,12 @@ import httpx
 import orjson
 import pytest
 
+from bench.bench_read_limits import HEALTH_SAMPLER
 from events.store.store import EventStore
 from tests.conftest import Stack
 from tests.integration.helpers import bearer, command, new_race
 
 pytestmark = pytest.mark.integration
-
-# Times GET /v1/health one call after another for the given seconds; prints the seconds each took.
-HEALTH_SAMPLER = """
-import sys, time, httpx, orjson
-with httpx.Client(base_url=sys.argv[1], timeout=30) as c:
-    c.get("/v1/health")
-    took, end = [], time.monotonic() + float(sys.argv[2])
-    while time.monotonic() < end:
-        t0 = time.perf_counter()
-        assert c.get("/v1/health").status_code == 200
-        took.append(time.perf_counter() - t0)
-        time.sleep(0.01)
-print(orjson.dumps(took).decode())
-"""
 
 
 def finished_race(c: httpx.Client) -> tuple[str, list[str]]:
