@@ -31,7 +31,7 @@ from service.api import (
     schemas,
     seats,
     tables,
-    vacation,
+    vacations,
 )
 from service.api import metrics as metrics_
 from service.api import notifications as notifications_
@@ -45,7 +45,7 @@ ROUTERS: tuple[APIRouter, ...] = (health.router, games.router, commands.router, 
                                   moves.router,
                                   messages.router, conditional.router,
                                   players.router, ownemail.router, seats.router, tables.router, notifications_.router,
-                                  confirmations.router, vacation.router,
+                                  confirmations.router, vacations.router,
                                   metrics_.router,
                                   publickeys.router, forks.router, pages.router, docs.router)
 

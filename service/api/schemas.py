@@ -39,7 +39,7 @@ ERROR_CODES: tuple[str, ...] = (
     "bad_message", "message_empty", "message_too_long", "unknown_message", "already_hidden", "bad_queue",
     # Referees, forks and rules versions (service/usecases/matches.py, events/domain/forks.py, events/domain/match.py)
     "bad_referee", "inside_a_command", "nothing_to_play", "fork_would_reveal", "rules_version_unavailable",
-    # Clocks and vacations (events/domain/platform/clock.py, service/api/vacation.py)
+    # Clocks and vacations (events/domain/platform/clock.py, service/api/vacations.py)
     "vacation_on", "no_vacation_left", "no_vacation", "deadline_moved_on", "deadline_not_reached",
     "reminder_not_due", "vacation_unchanged", "clock_unchanged", "no_clock", "forfeit_unavailable",
     # Resign, agreements, takebacks, disputes (events/domain/platform/conduct.py, takeback.py, disputes.py)
