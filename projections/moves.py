@@ -141,13 +141,15 @@ class MoveList:
                 current.seq_to = env.seq
                 return
             if platform:
-                text, notation = describe_platform_command(cmd, names, self.move_of), None
+                text, notation = describe_platform_command(cmd, names, self.move_of, match.referee), None
             else:
                 text = game.describe_command(before, cmd, viewer, names)
                 notation = None if seen.get("redacted") else game.format_text(cmd)
             self.moves += 1
             self._command_seqs.append(env.seq)
-            self._open(_Entry(self._count + 1, env.seq, env.seq, env.seat, seat_name(names, env.seat), None,
+            by_referee = env.seat is None and cmd.args.get("referee") is True and match.referee is not None
+            who = f"{match.referee} (referee)" if by_referee else seat_name(names, env.seat)
+            self._open(_Entry(self._count + 1, env.seq, env.seq, env.seat, who, None,
                               notation, text, None if platform else cmd, before,
                               redacted=bool(seen.get("redacted")), move=self.moves, at=env.at, rng=self._rng,
                               queued=QUEUED_PART in (env.command or "")))
@@ -155,7 +157,7 @@ class MoveList:
         if env.type == GAME_CREATED:
             self._rng = {"from": 0, "to": int(seen["data"].get("draws", 0)), "seq": env.seq}
         if env.type.startswith("boardlog."):
-            told = describe_platform_event(seen["type"], seen["data"], names, self.move_of)
+            told = describe_platform_event(seen["type"], seen["data"], names, self.move_of, match.referee)
         else:
             told = game.describe_event(before, Event(seen["type"], seen["data"], env.seat), viewer, names)
         opens = told.heading is not None and (current is None or current.seat is not None

@@ -13,10 +13,25 @@ from typing import Any
 
 from events.records.codec import canonical
 from events.records.envelope import Envelope
+from events.records.export import trailer_of
+from events.records.origin import origin_record
+from events.records.signing import Signer
 from projections.moves import move_entries
 
 
-def text_lines(envelopes: Sequence[Envelope], trailer: Mapping[str, Any]) -> Iterator[str]:
+def record_text(envelopes: Sequence[Envelope], signer: Signer | None, status: str | None,
+                origin: bytes | None) -> Iterator[str]:
+    """The text record as exported here: signed with `signer`, or for an imported game
+    (`origin`, the store's) with the trailer it came with and its countersignatures."""
+    if origin is None:
+        return text_lines(envelopes, trailer_of(envelopes, signer, status))
+    came = origin_record(origin)
+    return text_lines(envelopes, came.trailer or {}, came.countersignatures)
+
+
+def text_lines(envelopes: Sequence[Envelope], trailer: Mapping[str, Any],
+               countersignatures: Sequence[Mapping[str, Any]] = ()) -> Iterator[str]:
+    """`countersignatures`: an imported record's, beside the trailer its origin signed."""
     if not envelopes:
         return
     gid = envelopes[0].game
@@ -38,6 +53,8 @@ def text_lines(envelopes: Sequence[Envelope], trailer: Mapping[str, Any]) -> Ite
             yield f"# result: {trailer.get('status')}; won by {winners}" + (f"; scores {scores}" if scores else "") \
                 + (f" ({outcome.reason})" if outcome.reason else "")
     yield f"# signed by key: {trailer.get('key') or 'none (unsigned)'}"
+    for c in countersignatures:
+        yield f"# imported and countersigned by key: {c.get('key')} ({c.get('verdict')} on import, {c.get('at')})"
     yield ""
     for e in entries:
         seqs = f"[{e['seq_from']}]" if e["seq_from"] == e["seq_to"] else f"[{e['seq_from']}-{e['seq_to']}]"
@@ -52,3 +69,5 @@ def text_lines(envelopes: Sequence[Envelope], trailer: Mapping[str, Any]) -> Ite
     yield f"# head: seq {trailer.get('seq', trailer.get('events'))} hash {trailer.get('head')}"
     yield f"# signature: {trailer.get('sig') or 'none'}"
     yield "# trailer: " + canonical({"trailer": dict(trailer)}).decode()
+    for c in countersignatures:
+        yield "# countersignature: " + canonical({"countersignature": dict(c)}).decode()

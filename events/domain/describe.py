@@ -150,15 +150,32 @@ def _dispute_opened(d: Mapping[str, Any], names: Sequence[str], move_of: MoveOf 
 
 def _dispute_voted(d: Mapping[str, Any], names: Sequence[str]) -> str:
     verdict = "upheld" if d.get("verdict") == "upheld" else "voided"
-    return f"{seat_name(names, d.get('seat'))} votes that the disputed move be {verdict}."
+    reason = str(d.get("reason") or "").strip()
+    return f"{seat_name(names, d.get('seat'))} votes that the disputed move be {verdict}" + (f": {reason}" if reason else ".")
 
 
-def _dispute_resolved(d: Mapping[str, Any], names: Sequence[str], move_of: MoveOf = no_moves) -> str:
-    who = "The referee" if d.get("by") == "referee" else "The players"
+def the_referee(referee: str | None) -> str:
+    """The referee as every reader names them: "The referee (carol)"."""
+    return f"The referee ({referee})" if referee else "The referee"
+
+
+def _dispute_resolved(d: Mapping[str, Any], names: Sequence[str], move_of: MoveOf = no_moves,
+                      referee: str | None = None) -> str:
+    by_referee = d.get("by") == "referee"
+    who = the_referee(referee) if by_referee else "The players"
     move = _move(d.get("on"), move_of)
-    if d.get("verdict") == "upheld":
-        return f"{who} uphold{'s' if who == 'The referee' else ''} {move}: nothing changes."
-    return f"{who} void{'s' if who == 'The referee' else ''} {move} and every move after it."
+    upheld = d.get("verdict") == "upheld"
+    verb = ("upholds" if upheld else "voids") if by_referee else ("uphold" if upheld else "void")
+    reason = str(d.get("reason") or "").strip()
+    if reason:
+        return f"{who} {verb} {move}: {reason}"
+    # a record from before rulings gave reasons, or a vote without one
+    return f"{who} {verb} {move}: nothing changes." if upheld else f"{who} {verb} {move} and every move after it."
+
+
+def _posted(d: Mapping[str, Any], names: Sequence[str], referee: str | None = None) -> str:
+    who = the_referee(referee) if d.get("referee") is True else seat_name(names, d.get("seat"))
+    return f"{who} writes: {d.get('text', '')}"
 
 
 # The events that name a move by its seq: worded with the move list's numbering when given one.
@@ -166,7 +183,6 @@ _NAMING_MOVES: dict[str, Callable[[Mapping[str, Any], Sequence[str], MoveOf], st
     "boardlog.TakenBack": _taken_back,
     "boardlog.TakebackAsked": _takeback_asked,
     "boardlog.DisputeOpened": _dispute_opened,
-    "boardlog.DisputeResolved": _dispute_resolved,
 }
 
 
@@ -189,7 +205,6 @@ _EVENTS: dict[str, Callable[[Mapping[str, Any], Sequence[str]], str]] = {
     "boardlog.ProposalAccepted": _answered("accepts"),
     "boardlog.ProposalRefused": _answered("refuses"),
     "boardlog.DisputeVoted": _dispute_voted,
-    "boardlog.MessagePosted": lambda d, n: f"{seat_name(n, d.get('seat'))} writes: {d.get('text', '')}",
     # the hidden message itself reads "A message hidden by the admin." where it was
     "boardlog.MessageHidden": lambda d, n: "The admin hides a message.",
     "boardlog.ForkedFrom": lambda d, n: "This game starts as a copy of another game's position.",
@@ -202,14 +217,25 @@ _HEADINGS = {GAME_CREATED: "Set-up", SEED_REVEALED: "The end", GAME_ABORTED: "Th
 
 
 def describe_platform_event(type: str, data: Mapping[str, Any], names: Sequence[str],
-                            move_of: MoveOf = no_moves) -> Told:
-    """A `boardlog.*` event in words (CommandAccepted is described through its command)."""
+                            move_of: MoveOf = no_moves, referee: str | None = None) -> Told:
+    """A `boardlog.*` event in words (CommandAccepted is described through its command).
+    `referee`: the game's referee's name (Match.referee), which a ruling or the referee's
+    message names them by; without it they are "The referee"."""
     naming, word = _NAMING_MOVES.get(type), _EVENTS.get(type)
-    if naming is not None:
+    if type == "boardlog.DisputeResolved":
+        text = _dispute_resolved(data, names, move_of, referee)
+    elif type == "boardlog.MessagePosted":
+        text = _posted(data, names, referee)
+    elif naming is not None:
         text = naming(data, names, move_of)
     else:
         text = word(data, names) if word else split_camel(type.partition(".")[2]).capitalize() + "."
     return Told(text, heading=_HEADINGS.get(type), quiet=type == "boardlog.ClockStarted")
+
+
+def _resolve(who: str, a: Mapping[str, Any], m: MoveOf) -> str:
+    verdict = "upheld" if a.get("verdict") == "upheld" else "voided"
+    return f"{who} rules the dispute {verdict}."
 
 
 _CONDUCT_COMMANDS: dict[str, Callable[[str, Mapping[str, Any], MoveOf], str]] = {
@@ -223,13 +249,15 @@ _CONDUCT_COMMANDS: dict[str, Callable[[str, Mapping[str, Any], MoveOf], str]] = 
     "boardlog.timeout": lambda who, a, m: "The deadline passes.",
     "boardlog.remind": lambda who, a, m: "The platform sends a reminder.",
     "boardlog.vacation": lambda who, a, m: f"{who} {'starts' if a.get('on') else 'ends'} a vacation.",
-    "boardlog.resolve": lambda who, a, m: (("The referee" if a.get("referee") is True else who)
-                                        + f" rules the dispute {'upheld' if a.get('verdict') == 'upheld' else 'voided'}."),
+    "boardlog.resolve": _resolve,
 }
 
 
-def describe_platform_command(command: Command, names: Sequence[str], move_of: MoveOf = no_moves) -> str:
-    who = seat_name(names, command.seat)
+def describe_platform_command(command: Command, names: Sequence[str], move_of: MoveOf = no_moves,
+                              referee: str | None = None) -> str:
+    """A `boardlog.*` command in words; `referee` as describe_platform_event's."""
+    by_referee = command.seat is None and command.args.get("referee") is True
+    who = the_referee(referee) if by_referee else seat_name(names, command.seat)
     if command.type == JOIN:
         return f"{who} joins the game."
     if command.type == ABORT:

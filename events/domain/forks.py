@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from events.domain.match import COMMAND_ACCEPTED, GAME_CREATED, Match, commitment, fold_match
+from events.domain.platform.base import NEW_GAMES
 from events.domain.provenance import fork_matches_origin, forked_event, provenance, provenance_of
 from events.records.envelope import Envelope
 from rules.core import Command, Event, RulesVersionUnavailable, get_game
@@ -71,6 +72,8 @@ def fork_opening(origin_gid: str, head: str, origin: Match, seed: bytes, names: 
         "commitment": commitment(seed),
         "entropy": ["" for _ in names],
         "draws": 0,
+        # a fork's voided dispute draws afresh too (events.domain.platform.disputes)
+        "platform": dict(NEW_GAMES),
         **provenance(origin.rules, None, where),
     })
     return [created, forked_event(where, origin.state)]

@@ -18,6 +18,7 @@ from events.domain.platform import AUTOMATIC as PLATFORM_AUTOMATIC
 from events.domain.platform import COMMANDS as PLATFORM_COMMANDS
 from events.domain.platform import EVENTS as PLATFORM_EVENTS
 from events.domain.platform import Context
+from events.domain.platform.conduct import require_no_dispute
 from events.domain.provenance import FORKED_FROM, forked_state, provenance, provenance_of
 from rules.core import (
     Command,
@@ -191,6 +192,7 @@ def decide_and_fold(
         game_events = [Event(ENTROPY_ADDED, {"seat": seat, "entropy": entropy}, seat)]
         end = start
     else:
+        require_no_dispute(match)  # the game waits for the ruling
         _require_rules(match)
         rng = Rng(seed, bytes.fromhex(match.entropy), match.gid, start)
         decision = decide(match.rules, match.state, command, rng, [x.name for x in match.seats])

@@ -6,6 +6,12 @@ the service's key proves: the signed trailer (the head seq and hash, the status 
 as the service exported them) and any receipts a player kept (the head hash the service
 answered at a seq). Only a trailer signed by a key the caller trusts makes a record verified;
 the key named in the file itself proves nothing, so that gives "unverifiable".
+
+An imported record (events/records/origin.py) keeps its origin's trailer and carries each
+importer's countersignature: each must hold for the key it names (or the key given for its id),
+and the verdict names both ("trailer signed by key A, imported and countersigned by key B").
+The origin's key given alone verifies it; so does an importer's key given alone, when its
+countersignature says it verified the trailer of that origin key on import.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from typing import Any, Literal
 from events.domain.audit import AuditReport, audit
 from events.domain.match import SEED_REVEALED, fold_match
 from events.records.export import Record
+from events.records.origin import countersignature_problem, countersigner_key
 from events.records.signing import RECEIPT, TRAILER, key_id, valid
 
 Verdict = Literal["verified", "unverifiable", "failed"]
@@ -35,6 +42,7 @@ class Judgement:
     complete: bool = False  # a finished game with every draw re-derived
     receipts: int = 0
     draws: int | None = None  # a game in progress: the draws made so far, checkable at the end
+    countersigned: list[str] = field(default_factory=list)  # importers' key ids, in order
 
     @property
     def verified(self) -> bool:
@@ -70,7 +78,7 @@ class Judgement:
         return {"ok": self.verified, "verdict": self.verdict, "summary": self.summary(), "game": self.game,
                 "events": self.events, "seq": self.seq, "reason": self.reason, "checked": self.checked,
                 "status": self.status, "key": self.key, "complete": self.complete, "receipts": self.receipts,
-                "draws": self.draws}
+                "draws": self.draws, "countersigned_by": self.countersigned}
 
 
 def _failed(j: Judgement, seq: int | None, reason: str) -> Judgement:
@@ -122,36 +130,81 @@ def judge(record: Record, keys: Mapping[str, bytes] | None = None,
     if j.receipts:
         j.checked.append(f"{j.receipts} receipt{'s' if j.receipts != 1 else ''} match")
     t = record.trailer
+    for c in record.countersignatures:
+        altered = countersignature_problem(c, t, envs, trusted)
+        if altered is not None:
+            return _failed(j, None, altered)
+        j.countersigned.append(str(c.get("key")))
     if t is None:
         j.verdict = "unverifiable"
         j.reason = ("the record has no trailer: nothing signed says where it ends or that the service "
                     "wrote it (an export made before records were signed, or one cut short)")
-        return j
+        return _with_importers(j)
     wrong = _trailer_problem(t, gid, envs, j.status)
     if wrong is not None:
         return _failed(j, *wrong)
     if "sig" not in t:
         j.verdict = "unverifiable"
         j.reason = "the trailer is not signed (an export made before records were signed)"
-        return j
+        return _with_importers(j)
     j.key = str(t.get("key"))
     if trusted:
-        public = trusted.get(j.key)
-        if public is None:
-            return _failed(j, None, f"the trailer is signed by key {j.key}, not by a key given "
-                           f"({', '.join(sorted(trusted))})")
-        if not valid(TRAILER, t, public):
-            return _failed(j, None, f"the trailer's signature is not valid for key {j.key}")
-        j.checked.append(f"trailer signed by key {j.key}")
-        j.verdict = "verified"
-        return j
+        return _judge_trailer(j, t, trusted, record.countersignatures)
     own = _own_key(t)
     if own is None or not valid(TRAILER, t, own):
         return _failed(j, None, "the trailer's signature is not valid for the key it names")
-    j.checked.append(f"trailer signature matches the key in the file ({j.key})")
+    j.checked.append(f"trailer signature matches the key in the file ({j.key})" + _importers(j))
     j.verdict = "unverifiable"
     j.reason = (f"no key was given, so the key the file names ({j.key}) was used, and anyone can make a key "
                 "and sign a forged record with it; give the service's key (--key, from /v1/keys)")
+    return j
+
+
+def _importers(j: Judgement) -> str:
+    """", imported and countersigned by key B" (and C...) for an imported record, else ""."""
+    if not j.countersigned:
+        return ""
+    return ", imported and countersigned by key " + ", then by key ".join(j.countersigned)
+
+
+def _with_importers(j: Judgement) -> Judgement:
+    if j.countersigned:
+        j.checked.append(f"imported and countersigned by key {', then by key '.join(j.countersigned)}")
+    return j
+
+
+def _judge_trailer(j: Judgement, t: Mapping[str, Any], trusted: Mapping[str, bytes],
+                   countersignatures: Sequence[Mapping[str, Any]]) -> Judgement:
+    """The trailer's signature with keys given: by a key given, or by the origin key a trusted
+    importer's countersignature says it verified on import."""
+    assert j.key is not None
+    public = trusted.get(j.key)
+    if public is not None:
+        if not valid(TRAILER, t, public):
+            return _failed(j, None, f"the trailer's signature is not valid for key {j.key}"
+                           + (": the trailer was altered after it was signed" if j.countersigned else ""))
+        j.checked.append(f"trailer signed by key {j.key}" + _importers(j))
+        j.verdict = "verified"
+        return j
+    vouching = [c for c in countersignatures if countersigner_key(c, trusted)[1] and c.get("origin_key") == j.key]
+    if not vouching:
+        return _failed(j, None, f"the trailer is signed by key {j.key}, not by a key given "
+                       f"({', '.join(sorted(trusted))})" + (_importers(j) and f" (it was{_importers(j)[1:]})"))
+    own = _own_key(t)
+    if own is None or not valid(TRAILER, t, own):
+        return _failed(j, None, f"the trailer's signature is not valid for the key it names ({j.key}): "
+                       "the trailer was altered after it was signed")
+    verified_by = [str(c.get("key")) for c in vouching if c.get("verdict") == "verified"]
+    if not verified_by:
+        by = str(vouching[0].get("key"))
+        j.checked.append(f"trailer signature matches the key in the file ({j.key})" + _importers(j))
+        j.verdict = "unverifiable"
+        j.reason = (f"the trailer is signed by key {j.key}, not a key given, and key {by} imported the "
+                    "record without verifying it (--unverified); give the origin's key (--key, from its /v1/keys)")
+        return j
+    j.checked.append(f"trailer signed by key {j.key}{_importers(j)} (key {j.key} trusted through the "
+                     f"countersignature of key {verified_by[0]}, which verified the trailer with it on import)")
+    j.verdict = "verified"
     return j
 
 

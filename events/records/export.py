@@ -1,9 +1,13 @@
-"""The JSON Lines record of a game: every envelope in order, then a trailer (signed, with the seed)."""
+"""The JSON Lines record of a game: every envelope in order, then a trailer (signed, with the seed).
+
+A record imported from another deployment ends with the lines it came with instead: its own
+trailer, byte for byte, and the countersignatures of the deployments that imported it
+(events/records/origin.py), one `{"countersignature": {...}}` line each."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from events.domain.match import GAME_ABORTED, SEED_REVEALED
@@ -12,11 +16,13 @@ from events.records.envelope import Envelope
 from events.records.signing import Signer
 
 ENVELOPE_KEYS = frozenset({"game", "seq", "type", "data", "seat", "command", "at", "prev", "hash"})
+COUNTERSIGNATURE_FIELD = "countersignature"
 
 
 def export_lines(envelopes: Iterable[Envelope], signer: Signer | None = None,
-                 status: str | None = None) -> Iterator[bytes]:
-    """The record's lines: every envelope, then the trailer (`trailer_of`)."""
+                 status: str | None = None, origin: bytes | None = None) -> Iterator[bytes]:
+    """The record's lines: every envelope, then the trailer (`trailer_of`), or, for an imported
+    record, `origin`: the lines it ended with as imported (never signed again here)."""
     marks: list[Envelope] = []
     last: Envelope | None = None
     count = 0
@@ -26,6 +32,9 @@ def export_lines(envelopes: Iterable[Envelope], signer: Signer | None = None,
             marks.append(env)
         last = env
         count += 1
+    if origin is not None:
+        yield from origin.splitlines(keepends=True)
+        return
     if last is None:
         trailer = trailer_of([], signer, status)
     else:
@@ -61,18 +70,31 @@ class Record:
     trailer: dict[str, Any] | None
     problem: str | None = None  # a line that could not be read, with its number
     redacted: bool = False  # a log as one viewer may see it (projections/sight.py), not a record
+    trailer_line: bytes | None = None  # the trailer's line as read, kept byte for byte on import
+    countersignatures: list[dict[str, Any]] = field(default_factory=list)  # importers', in order
+    countersignature_lines: list[bytes] = field(default_factory=list)  # the same, as read
 
 
 def read_record(lines: Iterable[bytes | str]) -> Record:
     envelopes: list[Envelope] = []
     trailer: dict[str, Any] | None = None
+    trailer_line: bytes | None = None
+    signed: list[dict[str, Any]] = []
+    signed_lines: list[bytes] = []
     for n, line in enumerate(lines, 1):
         if not line.strip():
             continue
+        raw = (line if isinstance(line, bytes) else line.encode()).rstrip(b"\r\n")
         try:
             obj = loads(line)
             if "trailer" in obj:
-                trailer = obj["trailer"]
+                trailer, trailer_line = obj["trailer"], raw
+                continue
+            if COUNTERSIGNATURE_FIELD in obj:
+                if not isinstance(obj[COUNTERSIGNATURE_FIELD], dict):
+                    raise ValueError("a countersignature is an object")
+                signed.append(obj[COUNTERSIGNATURE_FIELD])
+                signed_lines.append(raw)
                 continue
             if "redacted" in obj:  # a redacted row, or the line that says the file is one
                 return Record(envelopes, trailer, f"line {n} is redacted: the file is a log as one viewer "
@@ -82,4 +104,5 @@ def read_record(lines: Iterable[bytes | str]) -> Record:
             envelopes.append(Envelope.from_json(obj))
         except (ValueError, KeyError, TypeError) as e:
             return Record(envelopes, trailer, f"line {n} is not a valid envelope: {e}")
-    return Record(envelopes, trailer)
+    return Record(envelopes, trailer, trailer_line=trailer_line, countersignatures=signed,
+                  countersignature_lines=signed_lines)

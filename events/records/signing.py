@@ -1,7 +1,8 @@
 """Ed25519 signatures over a record's trailer and a command's receipt: pure, no key storage.
 
 What is signed is the canonical JSON of the object without its `sig`, after a context line
-that names what it is, so a receipt's signature can never pass for a trailer's. Keys are named
+that names what it is, so a receipt's signature can never pass for a trailer's (nor either for
+an importer's countersignature, events/records/origin.py). Keys are named
 by an id, the first 16 hex digits of the sha256 of the raw public key.
 """
 
@@ -27,6 +28,7 @@ from events.records.codec import canonical
 ALGORITHM = "Ed25519"
 RECEIPT = b"boardlog/receipt/v1\n"
 TRAILER = b"boardlog/trailer/v1\n"
+COUNTERSIGNATURE = b"boardlog/countersignature/v1\n"
 
 
 def key_id(public: bytes) -> str:

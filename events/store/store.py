@@ -45,6 +45,7 @@ from events.store.wire import Links, checked, no_script
 from rules.core import of_the_rules
 
 IMPORTED = "imported"  # the meta field of a game loaded by `boardlog import`
+ORIGIN = "origin"  # an imported game's: the trailer and countersignatures its record ends with
 SNAPSHOT_EVERY = 500
 
 _P = ParamSpec("_P")
@@ -203,14 +204,18 @@ class EventStore:
     def create(
         self, gid: str, envelopes: Sequence[Envelope], status: str, seed: bytes,
         tokens: dict[str, str], created_at: str, imported: dict[str, Any] | None = None,
+        origin: bytes | None = None,
     ) -> AppendResult:
         """Store a new game: its opening events, secret seed and hashed tokens; `imported` marks
-        a record loaded from another deployment (kept beside the log, which stays byte for byte)."""
+        a record loaded from another deployment (kept beside the log, which stays byte for byte),
+        `origin` the lines its record ended with (events/records/origin.py), exported as they are."""
         k = self.keys(gid)
         pipe = self.r.pipeline(transaction=True)
-        meta = {"game": envelopes[0].data["game"], "created": created_at, "status": status}
+        meta: dict[str, str | bytes] = {"game": envelopes[0].data["game"], "created": created_at, "status": status}
         if imported is not None:
             meta[IMPORTED] = canonical(imported).decode()
+        if origin is not None:
+            meta[ORIGIN] = origin
         pipe.hset(k.meta, mapping=meta)
         pipe.set(k.secret, seed.hex())
         if tokens:
@@ -364,6 +369,13 @@ class EventStore:
             return None
         got = loads(raw)
         return got if isinstance(got, dict) else None
+
+    @reports_unavailable
+    def origin(self, gid: str) -> bytes | None:
+        """An imported game's record's last lines as it came (its trailer, countersignatures);
+        None for a game made here, whose export is signed here."""
+        raw = self.r.hget(self.keys(gid).meta, ORIGIN)
+        return None if raw is None else bytes(raw)
 
     @reports_unavailable
     def head(self, gid: str) -> Head | None:
@@ -621,6 +633,16 @@ class EventStore:
         self.r.set(self._deadline_key(gid), clock_seq, px=keep_ms)
 
     # -- maintenance ----------------------------------------------------------------------
+
+    @reports_unavailable
+    def referee_player(self, gid: str) -> str | None:
+        """The player a game names as its referee (its auth field `player:<id>`, service/usecases/
+        matches.py), for the notifier; None when its referee holds a token, or it has none."""
+        for field, role in self.r.hgetall(self.keys(gid).auth).items():
+            name = field.decode() if isinstance(field, bytes) else str(field)
+            if name.startswith("player:") and role in (b"referee", "referee"):
+                return name.partition(":")[2]
+        return None
 
     @reports_unavailable
     def status(self, gid: str) -> str | None:

@@ -15,6 +15,7 @@ from service.api import (
     commands,
     conditional,
     confirmations,
+    disputes,
     docs,
     errors,
     forks,
@@ -42,7 +43,7 @@ log = structlog.get_logger("boardlog.api")
 
 # In the order their paths appear in the OpenAPI. Notifications go here too.
 ROUTERS: tuple[APIRouter, ...] = (health.router, games.router, commands.router, reads.router, gamestreams.router,
-                                  moves.router,
+                                  moves.router, disputes.router,
                                   messages.router, conditional.router,
                                   players.router, ownemail.router, seats.router, tables.router, notifications_.router,
                                   confirmations.router, vacations.router,

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Any
 
 import structlog
+from anyio import from_thread
 from fastapi import APIRouter, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import Response
@@ -74,9 +76,17 @@ async def create(request: Request) -> Response:
         made, where = await create_with_players(p.players, p.tables, p.store, who.player, plan)
         return json_response(made, 201, {"Location": where})
     plain, referee = await referee_player(p.players, body)  # a player as referee, resolved
-    out = await run_in_threadpool(lambda: create_match(p.store, plain, referee))
+    out = await run_in_threadpool(lambda: create_match(p.store, plain, referee, _lister(p, referee)))
     log.info("game.created", game=out["id"], type=out["game"], seats=len(out["seats"]))
     return json_response(out, 201, {"Location": f"/v1/games/{out['id']}"})
+
+
+def _lister(p: ApiParts, referee: tuple[str, str] | None) -> Callable[[str], None] | None:
+    """For the create's worker thread: lists the game among its player-referee's games (/v1/me)."""
+    if referee is None:
+        return None
+    pid = referee[0]
+    return lambda gid: from_thread.run(p.players.name_referee, gid, pid)
 
 
 @router.get("/v1/game-types", summary="The game types: names, player counts, a line each, their options")

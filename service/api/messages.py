@@ -77,7 +77,7 @@ async def messages(gid: str, request: Request) -> Response:
     def listed() -> dict[str, Any]:
         match = p.cache.refresh(gid).match
         names = [s.name for s in match.seats]
-        rows = [{"seq": m.seq, "seat": m.seat, "who": names[m.seat] if 0 <= m.seat < len(names) else None,
+        rows = [{"seq": m.seq, "seat": m.seat, "referee": m.seat is None, "who": _who(m.seat, names, match.referee),
                  "text": m.text if not m.hidden or who.admin else None, "at": m.at, "on": m.on, "move": None,
                  "hidden": "hidden by the admin" if m.hidden else None}
                 for m in talk_of(match).messages if m.seq > after][-MAX_LISTED:]
@@ -91,6 +91,13 @@ async def messages(gid: str, request: Request) -> Response:
         return {"seq": match.seq, "messages": rows, "muted": muted}
 
     return json_response(await run_in_threadpool(listed))
+
+
+def _who(seat: int | None, names: list[str], referee: str | None) -> str | None:
+    """Who posted: the seat's name, or the referee's (a message without a seat is theirs)."""
+    if seat is None:
+        return f"The referee ({referee})" if referee else "The referee"
+    return names[seat] if 0 <= seat < len(names) else None
 
 
 @router.post("/v1/games/{gid}/messages/{seq}/hide", summary="Hide an abusive message (admin)")

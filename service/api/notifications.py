@@ -90,13 +90,17 @@ class NoticePayload(BaseModel):
     `id.timestamp.body` with the target's secret, shown once when the target was added)."""
 
     type: Literal["boardlog.notice.turn", "boardlog.notice.over", "boardlog.notice.reminder",
-                  "boardlog.notice.timeout", "boardlog.notice.ask", "boardlog.notice.dropped"]
+                  "boardlog.notice.timeout", "boardlog.notice.ask", "boardlog.notice.dropped",
+                  "boardlog.notice.conduct", "boardlog.notice.dispute", "boardlog.notice.dispute_reminder",
+                  "boardlog.notice.message"]
     id: str = Field(description="the idempotency key: game:seq:player:target (a dropped queue of "
                     "conditional moves: game:seq:player:target:dropped)")
     game: str
     game_type: str
     seq: int = Field(description="the game's seq after the step that called for the notice")
-    seat: int
+    seat: int | None = Field(description="the notified seat; null for the referee's notices")
+    role: Literal["seat", "referee"] = Field(description="whom the notice is for: a seat, or the game's referee "
+                                                         "(dispute, dispute_reminder, message)")
     seat_name: str
     asked: str = Field(description="what the turn asks, in the game's own words as this seat may read them "
                                    "(the command types where the game has none), or the outcome when over, as told to "
@@ -107,7 +111,11 @@ class NoticePayload(BaseModel):
     last_move: str = Field(description="the last move in words, as this seat may see it")
     at: str = Field(description="when that move was accepted (ISO 8601, UTC)")
     deadline: str | None = Field(None, description="a reminder's deadline (ISO 8601, UTC); null for other notices")
-    url: str = Field(description="the seat's page")
+    dispute: int | None = Field(None, description="the referee's notices: the seq of the open dispute's "
+                                                  "DisputeOpened (the ruling view's and a ruling's `dispute`)")
+    turn: str | None = Field(None, description="a conduct notice to a seat it gives the turn to (a void): what "
+                                               "the turn asks")
+    url: str = Field(description="the seat's page; for the referee, the ruling view (`/games/<gid>#dispute=<seq>`)")
 
 
 def _shown(t: Target, failing: dict[str, dict[str, Any]]) -> dict[str, Any]:

@@ -13,14 +13,14 @@ from fastapi.responses import Response, StreamingResponse
 from events.domain.platform.talk import hidden_in_log
 from events.domain.verdict import judge
 from events.records.codec import canonical
-from events.records.export import export_lines, read_record, trailer_of
+from events.records.export import export_lines, read_record
 from events.store.aiostore import BoardRead
 from events.store.store import EventStore, Head
 from events.store.watchers import TooManyWatchers, Watch, sse_frame
 from projections.readmodels import view_field, view_of
 from projections.replay import events_for, match_at
 from projections.sight import redacted_lines, referee_view
-from projections.textrecord import text_lines
+from projections.textrecord import record_text
 from rules.chains import chain_types, then
 from rules.core import Command
 from service.api.access import game_exists, our_gid, principal, sees_everything, unknown_game
@@ -200,7 +200,7 @@ async def export(gid: str, request: Request) -> Response:
             return Response(b"".join(redacted_lines(p.store, gid, who.seat)), media_type="application/x-ndjson",
                             headers={"Content-Disposition": f'attachment; filename="{gid}-redacted.jsonl"'})
         signer = None if p.keys is None else p.keys.signer
-        return Response(b"".join(export_lines(p.store.read(gid), signer, head.status)),
+        return Response(b"".join(export_lines(p.store.read(gid), signer, head.status, p.store.origin(gid))),
                         media_type="application/x-ndjson",
                         headers={"Content-Disposition": f'attachment; filename="{gid}.jsonl"'})
 
@@ -216,9 +216,8 @@ async def export_text(gid: str, request: Request) -> Response:
         head = _whole_record_head(p.store, gid, who)
         if head is None:
             raise ApiError(403, "game_not_over", "the record is exported after the end (or by the referee)")
-        envs = p.store.read(gid)
-        trailer = trailer_of(envs, None if p.keys is None else p.keys.signer, head.status)
-        body = "\n".join(text_lines(envs, trailer)) + "\n"
+        signer = None if p.keys is None else p.keys.signer
+        body = "\n".join(record_text(p.store.read(gid), signer, head.status, p.store.origin(gid))) + "\n"
         return Response(body.encode(), media_type="text/plain; charset=utf-8",
                         headers={"Content-Disposition": f'attachment; filename="{gid}.txt"', **NOSNIFF})
 
@@ -254,9 +253,11 @@ _AUDITING: dict[str, asyncio.Lock] = {}
 
 
 def _audit(p: ApiParts, gid: str) -> dict[str, Any]:
-    """The record as exported, signed, judged with this service's own keys as the trusted ones."""
+    """The record as exported, signed (or, imported, with its origin's trailer and the
+    countersignatures), judged with this service's own keys as the trusted ones: an imported
+    record's origin key is trusted through this service's countersignature that verified it."""
     keys = p.keys
-    lines = export_lines(p.store.read(gid), None if keys is None else keys.signer)
+    lines = export_lines(p.store.read(gid), None if keys is None else keys.signer, None, p.store.origin(gid))
     return judge(read_record(lines), None if keys is None else keys.trusted()).to_json()
 
 

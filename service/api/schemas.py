@@ -46,6 +46,7 @@ ERROR_CODES: tuple[str, ...] = (
     "resigned", "proposal_open", "no_proposal", "proposal_changed", "already_accepted", "takeback_off",
     "takeback_not_last", "takeback_after_draw", "takeback_after_reveal", "bad_note", "not_a_command", "already_undone",
     "dispute_open", "no_dispute", "dispute_changed", "referee_resolves", "not_refereed", "own_dispute",
+    "own_move", "dispute_settled", "bad_reason", "referee_or_seat",
     "no_legal_command", "takeback_unavailable", "dispute_unavailable",
     # A command's answer, from the worker
     "seq_conflict", "not_your_turn", "wrong_prompt",
@@ -177,7 +178,8 @@ class Summary(BaseModel):
     fork: dict[str, Any] | None = Field(None, description="for an analysis game: {game, seq, head} of its origin")
     imported: dict[str, Any] | None = Field(None, description=(
         "a record loaded by `boardlog import` from another deployment, for replay (no seat plays it "
-        "here): {at (ISO 8601, UTC), verdict (verified or unverifiable), key (the trailer's key id)}; "
+        "here): {at (ISO 8601, UTC), verdict (verified or unverifiable), key (the trailer's key id), "
+        "countersigned_by (this deployment's key id, which countersigned the import)}; "
         "null for a game made here"))
     clock: dict[str, Any] | None = Field(None, description=(
         "the game's clock, null without one: per_move, bank, increment, reminder (seconds), on_timeout, "
@@ -187,7 +189,7 @@ class Summary(BaseModel):
         "resign, agreements, takebacks and disputes: resigned (seats), proposal (the open one: kind draw, "
         "abandon or takeback, by, seq, accepted, waiting, to_seq) or null, undone [{first, last, by_seq}] "
         "(the seqs a TakenBack undid: replay strikes them through), disputes [{seq, by, on, note, verdict, "
-        "votes}], takeback (whether the game allows takebacks)"))
+        "votes, of (the disputed command's seat)}], takeback (whether the game allows takebacks)"))
 
 
 class Lobby(BaseModel):
@@ -215,7 +217,8 @@ class CommandIn(BaseModel):
         "a command type of the game (GET .../legal); with `args`. Or one of the platform's: "
         "boardlog.resign {}, boardlog.propose {kind: draw|abandon}, boardlog.accept {proposal?}, "
         "boardlog.refuse {proposal?}, boardlog.takeback {}, boardlog.dispute {seq, note}, "
-        "boardlog.resolve {verdict: upheld|voided, dispute?} (a seat, or a refereed game's referee), "
+        "boardlog.resolve {verdict: upheld|voided, reason, dispute?} (a seat, or a refereed game's referee, "
+        "whose reason is required), "
         "boardlog.post {text}, boardlog.abort {reason?} (the admin), ..."))
     args: dict[str, Any] | None = None
     text: str | None = Field(None, description="the command in the game's notation, instead of type and args")
@@ -321,6 +324,19 @@ class MovesPage(BaseModel):
     seq: int
 
 
+class DisputeView(BaseModel):
+    dispute: int = Field(description="the open dispute's seq (its DisputeOpened's), what a ruling may name")
+    on: int = Field(description="the seq of the disputed command's CommandAccepted")
+    move: int | None = Field(description="the disputed move's number in the move list")
+    by: str | None = Field(description="the name of the seat that opened it")
+    note: str
+    text: str = Field(description="the disputed move in the viewer's move list's words")
+    before_seq: int = Field(description="the replay's seq just before the disputed move")
+    after_seq: int = Field(description="the last seq of the disputed command's events")
+    redraws: list[str] = Field(description="which draws a void would undo, one sentence each ([] when none)")
+    opened_seq: int
+
+
 class ReplayStep(BaseModel):
     step: int
     steps: int
@@ -343,8 +359,11 @@ class AuditReport(BaseModel):
     reason: str | None
     checked: list[str]
     status: str | None = Field(None, description="as the events say: active, over or aborted")
-    key: str | None = Field(None, description="the id of the key that signed the trailer")
+    key: str | None = Field(None, description="the id of the key that signed the trailer (an imported "
+                            "record's: its origin's, kept as it came)")
     complete: bool = Field(False, description="a finished game whose every draw was re-derived")
+    countersigned_by: list[str] = Field([], description="an imported record's: the ids of the keys of the "
+                                        "deployments that imported it and countersigned what they checked")
     receipts: int = 0
     draws: int | None = Field(None, description="a game in progress: the draws made so far, re-derived "
                               "once the seed is revealed")
@@ -431,19 +450,30 @@ class Claimed(BaseModel):
 
 class SeatHeld(BaseModel):
     game: str
-    seat: int
+    role: str = Field("seat", description="'seat', or 'referee' for the player the game names as its referee")
+    seat: int | None = Field(description="the seat held; null for the referee")
+
+
+class DisputeWaiting(BaseModel):
+    seq: int | None
+    on: int | None
+    by: str | None
+    note: str | None
 
 
 class GameRow(BaseModel):
     id: str
     game: str | None
-    seat: int
+    seat: int | None = Field(description="the player's seat; null in a game they referee")
+    role: str = Field("seat", description="'seat', or 'referee' in a game that names the player its referee")
     name: str | None
     opponents: list[str | None]
     turn: list[str | None]
     your_turn: bool
     asked: str | None = Field(None, description=(
         "what the game asks of the seats in `turn`, in its words: 'take an action, use a power or pass (round 2)'"))
+    dispute: DisputeWaiting | None = Field(None, description="the referee's: the open dispute waiting on their ruling")
+    waiting_on_you: bool = Field(False, description="your turn, or a dispute waiting on you as the referee")
     since: str
     status: str
     deadline: str | None = Field(None, description="the seat's running deadline (ISO 8601, UTC); null without one")
@@ -565,7 +595,8 @@ class MessageIn(BaseModel):
 
 class MessageOut(BaseModel):
     seq: int = Field(description="the seq of its MessagePosted event, the message's id")
-    seat: int
+    seat: int | None = Field(description="the seat that posted it; null for the referee's")
+    referee: bool = Field(False, description="posted by the game's referee (no seat)")
     who: str | None
     text: str | None = Field(description="null once hidden (but for the admin)")
     at: str
@@ -619,7 +650,7 @@ class SeatQueue(BaseModel):
 
 MODELS: tuple[type[BaseModel], ...] = (
     Error, ErrorBody, NewGame, GameCreated, Summary, Lobby, GameTypes, Health, CommandIn, Queued, CommandResult,
-    EntropyIn, View, Legal, EventsPage, MovesPage, ReplayStep, AuditReport, NewPlayer, PlayerCreated, SignIn, SignedIn, Me,
+    EntropyIn, View, Legal, EventsPage, MovesPage, DisputeView, ReplayStep, AuditReport, NewPlayer, PlayerCreated, SignIn, SignedIn, Me,
     Sessions, ClaimIn, Claimed, SeatHeld, MyGames, Targets, TargetAdded, TargetChanged, TestSent, Quiet,
     MailSent, ConfirmationMailed, Confirmed, OwnEmail, EmailIn, EmailChanged, VacationOut,
     MessageIn, Messages, HideIn, MuteIn, Muted, QueueIn, SeatQueue,
@@ -716,6 +747,7 @@ OPERATIONS: dict[tuple[str, str], Op] = {
     ("GET", "/v1/games/{gid}/stream"): Op({200: "text/event-stream"}, (404, 429, *_E), _NONE),
     ("GET", "/v1/streams/games"): Op({200: "text/event-stream"}, (404, 429, *_E), _NONE),
     ("GET", "/v1/games/{gid}/moves"): Op({200: MovesPage}, (401, 403, 404, *_E), _GAME_OR_NONE),
+    ("GET", "/v1/games/{gid}/dispute"): Op({200: DisputeView}, (401, 403, 404, *_E), _GAME),
     ("GET", "/v1/games/{gid}/replay"): Op({200: ReplayStep}, (401, 403, 404, 429, *_E), _GAME_OR_NONE),
     ("POST", "/v1/games/{gid}/messages"): Op({200: CommandResult, 202: Queued}, (400, 401, 403, 404, 409, 413, 429, *_E),
                                              _GAME, MessageIn),

@@ -28,7 +28,7 @@ from service.api.games import current_summary
 from service.api.parts import ApiParts, parts
 from service.api.responses import json_response
 from service.api.streams import WatchStream, refused
-from service.usecases.matches import principal_of, token_digest
+from service.usecases.matches import principal_of, referee_field, token_digest
 
 log = structlog.get_logger("boardlog.api")
 
@@ -62,14 +62,18 @@ async def claim(gid: str, who: Me, request: Request) -> Response:
     return json_response({"game": gid, "seat": seat.seat, "claimed": got.code == "claimed"})
 
 
-@router.get("/v1/games/{gid}/seat", summary="The seat the signed-in player holds in this game")
+@router.get("/v1/games/{gid}/seat", summary="The seat the signed-in player holds in this game, or their referee's role")
 async def my_seat(gid: str, who: Me, request: Request) -> Response:
+    """`{"role": "seat", "seat": n}`; for the player the game names as its referee `{"role":
+    "referee", "seat": null}`, who then reads and rules as a referee token's holder does."""
     p = parts(request)
     await game_exists(p, gid)
     seat = await p.players.seat_of(gid, who.player.id)
-    if seat is None:
-        raise ApiError(404, "not_seated", "you hold no seat in this game")
-    return json_response({"game": gid, "seat": seat})
+    if seat is not None:
+        return json_response({"game": gid, "role": "seat", "seat": seat})
+    if await p.reads.role(gid, referee_field(who.player.id)) is not None:
+        return json_response({"game": gid, "role": "referee", "seat": None})
+    raise ApiError(404, "not_seated", "you hold no seat in this game")
 
 
 async def _summary(p: ApiParts, gid: str) -> dict[str, Any] | None:
@@ -84,18 +88,36 @@ async def _summary(p: ApiParts, gid: str) -> dict[str, Any] | None:
     return await run_in_threadpool(lambda: current_summary(p.store, gid))
 
 
-def game_row(summary: dict[str, Any], seat: int) -> dict[str, Any]:
+def game_row(summary: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    """The player's row of a game: their seat's (`seat`), or, with `seat` None, the referee's,
+    whose game waits on them while a dispute is open (`dispute`: that dispute, else null)."""
     names = {s["seat"]: s["name"] for s in summary["seats"]}
     prompt = summary["prompt"]
     turn = [] if prompt is None or summary["status"] != "active" else list(prompt["seats"])
+    dispute = _open_dispute(summary) if seat is None else None
     return {
-        "id": summary["id"], "game": summary["game"], "seat": seat, "name": names.get(seat),
+        "id": summary["id"], "game": summary["game"], "seat": seat,
+        "role": "seat" if seat is not None else "referee",
+        "name": names.get(seat) if seat is not None else (summary.get("referee") or {}).get("name"),
         "opponents": [n for s, n in sorted(names.items()) if s != seat],
         "turn": [names.get(s) for s in turn], "your_turn": seat in turn, "asked": _asked(prompt) if turn else None,
+        "dispute": dispute, "waiting_on_you": seat in turn or dispute is not None,
         "since": summary["updated"], "status": summary["status"],
         "analysis": bool(summary.get("analysis")), "refereed": bool(summary.get("refereed")),
-        **_clock_row(summary.get("clock"), seat),
+        **(_clock_row(summary.get("clock"), seat) if seat is not None else _clock_row(None, 0)),
     }
+
+
+def _open_dispute(summary: dict[str, Any]) -> dict[str, Any] | None:
+    """The dispute waiting on the game's referee: who opened it, on what seq, with what note."""
+    if summary["status"] != "active":
+        return None
+    for d in (summary.get("conduct") or {}).get("disputes") or []:
+        if d.get("verdict") is None:
+            by = d.get("by")
+            named = next((s["name"] for s in summary["seats"] if s["seat"] == by), None)
+            return {"seq": d.get("seq"), "on": d.get("on"), "by": named, "note": d.get("note")}
+    return None
 
 
 def _asked(prompt: dict[str, Any] | None) -> str | None:
@@ -114,15 +136,25 @@ def _clock_row(clock: dict[str, Any] | None, seat: int) -> dict[str, Any]:
 
 
 def _group(row: dict[str, Any]) -> int:
-    return 0 if row["your_turn"] else 1 if row["status"] == "active" else 2
+    """Disputes waiting on the referee first, then turns waiting on the seat, the other active
+    games, then those over."""
+    return 0 if row["dispute"] else 1 if row["your_turn"] else 2 if row["status"] == "active" else 3
 
 
 KEEP_ALIVE_SECONDS = 15.0
 
-Held = dict[str, tuple[dict[str, Any] | None, int]]  # game id -> its summary (None: not stored yet), the seat
+# game id -> its summary (None: not stored yet), the seat (None: the player referees it)
+Held = dict[str, tuple[dict[str, Any] | None, int | None]]
 
 
-async def _held(p: ApiParts, seats: dict[str, int], known: Held | None = None) -> Held:
+async def _mine(p: ApiParts, pid: str) -> dict[str, int | None]:
+    """Game id -> the seat `pid` holds there, or None for a game they referee."""
+    mine: dict[str, int | None] = dict.fromkeys(await p.players.refereed(pid))
+    mine.update(await p.players.seats(pid))
+    return mine
+
+
+async def _held(p: ApiParts, seats: dict[str, int | None], known: Held | None = None) -> Held:
     """Each seat's game with its summary, read unless `known` has it."""
     known = known or {}
     return {gid: (known[gid][0] if gid in known else await _summary(p, gid), seat) for gid, seat in seats.items()}
@@ -134,16 +166,18 @@ def _games(held: Held, waiting: bool) -> dict[str, Any]:
     rows.sort(key=lambda r: r["since"], reverse=True)
     rows.sort(key=_group)
     if waiting:
-        rows = [r for r in rows if r["your_turn"]]
-    return {"games": rows, "waiting": sum(1 for r in rows if r["your_turn"])}
+        rows = [r for r in rows if r["waiting_on_you"]]
+    return {"games": rows, "waiting": sum(1 for r in rows if r["waiting_on_you"])}
 
 
 @router.get("/v1/me/games", summary="The signed-in player's games: those waiting on them first")
 async def my_games(who: Me, request: Request, waiting: int = 0) -> Response:
-    """Waiting on the player first, then their other active games, then finished ones; each
-    group by last activity, the latest first. `?waiting=1`: the waiting ones only."""
+    """The games the player holds a seat of or referees (`role`): disputes waiting on them as
+    referee first, then turns waiting on them, then their other active games, then finished
+    ones; each group by last activity, the latest first. `waiting` counts both kinds;
+    `?waiting=1`: the waiting ones only."""
     p = parts(request)
-    return json_response(_games(await _held(p, await p.players.seats(who.player.id)), bool(waiting)))
+    return json_response(_games(await _held(p, await _mine(p, who.player.id)), bool(waiting)))
 
 
 @router.get("/v1/me/stream", summary="Server-sent events: the signed-in player's games waiting on them")
@@ -155,7 +189,7 @@ async def my_stream(who: Me, request: Request) -> StreamingResponse:
     again (the stream ends once it is no longer valid); a keep-alive every 15 s."""
     p = parts(request)
     client = request.client.host if request.client else "unknown"
-    seats = await p.players.seats(who.player.id)
+    seats = await _mine(p, who.player.id)
     try:
         watch = p.watchers.open_games(seats, client)
     except TooManyWatchers as e:
@@ -195,7 +229,7 @@ async def _waiting(request: Request, pid: str, held: Held, watch: GamesWatch) ->
                 await current_player(request)  # signed out or revoked since: the stream ends
             except ApiError:
                 return
-            seats = await p.players.seats(pid)
+            seats = await _mine(p, pid)
             if seats.keys() != held.keys():
                 p.watchers.watch_games(watch, seats)
                 await p.watchers.games_subscribed(watch, timeout=2.0)

@@ -26,6 +26,8 @@
     pointed: null, // the move-list entry the reader points at (its cells are marked meanwhile)
   };
   $("replay-link").href = `/games/${encodeURIComponent(gid)}/replay`;
+  $("referee-replay").href = `/games/${encodeURIComponent(gid)}/replay?view=all`;
+  $("referee-audit").href = `/v1/games/${encodeURIComponent(gid)}/audit`;
 
   function showError(box, err, prefix) {
     clear(box).append(el("div", { class: "msg error" }, prefix ? prefix + " " : "", err.code ? el("code", {}, err.code) : null, err.code ? ": " : "", err.message));
@@ -489,7 +491,7 @@
     renderLog();
     renderMoves();
     if (window.BLTalk) BLTalk.update({ gid, token: S.token, role: S.role, seat: S.seat, summary: S.summary }); // talk.js
-    if (window.BLConduct) BLConduct.update({ gid, role: S.role, seat: S.seat, summary: S.summary, moves: S.moves, send }); // conduct.js
+    if (window.BLConduct) BLConduct.update({ gid, token: S.token, role: S.role, seat: S.seat, summary: S.summary, moves: S.moves, send }); // conduct.js
   }
 
   /* On a phone the action bar keeps to the prompt and the choices; the notation box moves into
@@ -601,16 +603,18 @@
 
   async function identifyBySession() {
     if (!BL.signedIn()) return; // a visitor: nobody to ask about
-    let seat;
+    let mine;
     try {
-      seat = (await api(`/v1/games/${gid}/seat`)).data.seat;
+      mine = (await api(`/v1/games/${gid}/seat`)).data;
     } catch (e) {
       if (e.status === 401) BL.signedOut(); // the session ended elsewhere
       if (e.status === 401 || e.status === 404) return; // not signed in, or no seat here
       throw e;
     }
+    // The player the game names as its referee: the same page as a referee token's.
+    if (mine.role === "referee") { S.role = "referee"; return; }
     S.role = "seat";
-    S.seat = seat;
+    S.seat = mine.seat;
     S.legal = (await api(`/v1/games/${gid}/legal`)).data;
     $("leave").textContent = "Forget me on this computer (signs it out)";
   }
@@ -680,8 +684,9 @@
         accepted = true;
         if (comment) BLTalk.commentSent();
         await catchUp(b);
-        // Named as the move list numbers it (the seqs are the record's, in the receipt).
-        const mv = BL.moveAt(S.moves, a);
+        // A move named as the move list numbers it (the seqs are the record's, in the receipt);
+        // a step about the game (a ruling, a dispute) names in its label the move it is about.
+        const mv = String(body.type || "").startsWith("boardlog.") ? null : BL.moveAt(S.moves, a);
         if (mv) ok.textContent = `Accepted: ${said} (move ${mv.move}).`;
       } else {
         showError(msg, { code: data && data.code, message: (data && data.message) || "the command was not accepted" }, `${label}:`);
@@ -746,7 +751,8 @@
 
   $("export").addEventListener("click", async () => {
     try {
-      const resp = await fetch(`/v1/games/${gid}/export`, { headers: { Authorization: "Bearer " + S.token }, cache: "no-store" });
+      // No token: the signed-in player's session (a cookie) is the credential.
+      const resp = await fetch(`/v1/games/${gid}/export`, { headers: S.token ? { Authorization: "Bearer " + S.token } : {}, cache: "no-store" });
       if (!resp.ok) {
         const body = await resp.json().catch(() => ({}));
         const err = body.error || {};

@@ -812,8 +812,8 @@ const BL = (() => {
     showTitle();
     if (waitingBefore !== null && n > waitingBefore && document.hidden && "Notification" in window
         && Notification.permission === "granted") {
-      const game = data.games.find((g) => g.your_turn);
-      new Notification("boardlog: your turn", { body: game ? `${gameTitle(game.game)} ${game.id}${game.asked ? ": " + game.asked : ""}` : words, tag: "boardlog-turn" });
+      const game = data.games.find((g) => g.waiting_on_you ?? g.your_turn);
+      new Notification(game && game.dispute ? "boardlog: a dispute waits for your ruling" : "boardlog: your turn", { body: game ? `${gameTitle(game.game)} ${game.id}${game.asked ? ": " + game.asked : ""}` : words, tag: "boardlog-turn" });
     }
     waitingBefore = n;
   }

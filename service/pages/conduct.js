@@ -1,5 +1,6 @@
 /* The board page's conduct panel: resign, offer a draw or an abandonment, take back one's last
- * move, accept or refuse what another seat proposes, and open or settle a dispute. Every action
+ * move, accept or refuse what another seat proposes, and open or settle a dispute (the referee's
+ * ruling view: the move replayed before and after, what a void draws again, a reason). Every action
  * is a boardlog.* command sent through the board's own send (POST /v1/games/{gid}/commands);
  * what is open comes from the summary's `conduct` (projections/readmodels.py). board.js calls
  * BLConduct.update after each render. All text goes in as text nodes (BL.el), never HTML. */
@@ -52,25 +53,82 @@ window.BLConduct = (() => {
     return line;
   }
 
+  /* The open dispute as the ruling view reads it (GET /v1/games/{gid}/dispute: the move in
+   * words, the seqs before and after it, the draws a void would make again), fetched once per
+   * dispute; until it answers, or where the server has no such read, what the summary and the
+   * move list say. */
+  const R = { seq: null, data: null };
+  function rulingData(d) {
+    if (R.seq !== d.seq) {
+      R.seq = d.seq;
+      R.data = null;
+      BL.api(`/v1/games/${C.gid}/dispute`, { token: C.token })
+        .then(({ data }) => { if (R.seq === d.seq && data && data.dispute === d.seq) { R.data = data; render(); } })
+        .catch(() => {});  // the summary's own words stand
+    }
+    const entry = BL.moveAt(C.moves, d.on);
+    return R.data || { before_seq: d.on - 1, after_seq: entry ? entry.seq_to : d.on, redraws: null };
+  }
+
+  function replayLink(seq, text, id) {
+    return el("a", { id, href: `/games/${encodeURIComponent(C.gid)}/replay?seq=${seq}&view=all` }, text);
+  }
+
+  /* What the referee (or a voting seat) weighs before ruling: the move replayed before and
+   * after, what a void would draw again, and the reason every seat will read. */
+  let reason = null;  // kept across renders, so that what is typed stays
+  function ruling(d, isReferee) {
+    const r = rulingData(d);
+    if (!reason) {
+      reason = el("textarea", { id: "ruling-reason", rows: "2", maxlength: "500", spellcheck: "true" });
+      reason.addEventListener("input", () => { $("ruling-count").textContent = reason.value.length ? `${reason.value.length} / 500` : ""; });
+    }
+    const redraws = r.redraws === null ? null
+      : r.redraws.length ? el("ul", { class: "ruling-redraws", id: "ruling-redraws" }, r.redraws.map((t) => el("li", {}, t)))
+        : el("p", { class: "muted", id: "ruling-redraws" }, "Voiding draws nothing again: the move drew nothing random.");
+    const box = el("div", { class: "ruling", role: "group", "aria-label": "Your ruling" },
+      el("p", { class: "ruling-replay" }, "Replay it, everything shown: ", replayLink(r.before_seq, "the position before", "ruling-before"),
+        " · ", replayLink(r.after_seq, "the move and what it changed (its draws)", "ruling-after")),
+      redraws,
+      el("label", { for: "ruling-reason" }, isReferee ? "Your reason (required; every seat reads it, 1 to 500 characters)"
+        : "Your reason (optional; every seat reads it)"),
+      reason,
+      el("div", { class: "row" },
+        button("Uphold", "secondary", () => rule(d, "upheld", isReferee)), " ",
+        button("Void", "danger", () => rule(d, "voided", isReferee, r.redraws)),
+        el("span", { class: "hint", id: "ruling-count" }, reason.value.length ? `${reason.value.length} / 500` : "")));
+    return box;
+  }
+
+  async function rule(d, verdict, isReferee, redraws) {
+    const text = reason.value.trim();
+    const where = $(isReferee ? "referee-msg" : "cmd-msg");
+    if (isReferee && !text) {
+      clear(where).append(el("div", { class: "msg error" }, el("code", {}, "bad_reason"), ": write the reason for your ruling first: every seat reads it."));
+      reason.focus();
+      return;
+    }
+    if (verdict === "voided") {
+      const again = redraws && redraws.length ? ` ${redraws.join("; ")}.` : "";
+      if (!confirm(`Void ${moveName(d.on)}? The game returns to the position before it.${again}`)) return;
+    }
+    const args = { dispute: d.seq, verdict, ...(text ? { reason: text } : {}) };
+    const ok = await send("resolve", args, `${verdict === "voided" ? "void" : "uphold"} ${moveName(d.on)}`);
+    if (ok) reason.value = "";
+  }
+
   function disputeLine(c, me, isReferee) {
     const d = (c.disputes || []).find((x) => x.verdict === null);
     if (!d) return null;
     const line = el("div", { class: "conduct-dispute", role: "status" },
       el("span", {}, `${name(d.by)} disputes ${moveName(d.on)}: `), el("q", {}, d.note),
-      isReferee ? el("span", { class: "muted" }, ` You referee this game: uphold the move or void it (the game returns to the position before it); the clock stops meanwhile.`)
-        : C.summary.refereed ? el("span", { class: "muted" }, ` The referee settles it; the clock stops meanwhile.`)
-        : el("span", { class: "muted" }, ` Every other seat settles it; the clock stops meanwhile.`));
+      isReferee ? el("span", { class: "muted" }, ` You referee this game: uphold the move or void it (the game returns to the position before it), with your reason; the game waits meanwhile.`)
+        : C.summary.refereed ? el("span", { class: "muted" }, ` The referee settles it; the game waits meanwhile.`)
+        : el("span", { class: "muted" }, ` Every other seat settles it; the game waits meanwhile.`));
     const votes = d.votes || [];
     if (votes.length) line.append(el("span", { class: "muted" }, ` Votes: ${votes.map((v) => `${name(v.seat)} ${v.verdict}`).join(", ")}.`));
     const mayVote = isReferee || (me !== null && !C.summary.refereed && d.by !== me && !(c.resigned || []).includes(me));
-    if (mayVote) {
-      line.append(" ", button("Uphold", "secondary", () => send("resolve", { dispute: d.seq, verdict: "upheld" }, "uphold the move")),
-        " ", button("Void", "danger", () => {
-          if (confirm(`Void ${moveName(d.on)} and every move after it? The game returns to the position before it.`)) {
-            send("resolve", { dispute: d.seq, verdict: "voided" }, "void the move");
-          }
-        }));
-    }
+    if (mayVote) line.append(ruling(d, isReferee));
     return line;
   }
 
@@ -82,7 +140,8 @@ window.BLConduct = (() => {
     const seq = el("input", { type: "number", id: "dispute-seq", min: "1", step: "1", inputmode: "numeric" });
     const older = el("div", { class: "hidden" }, el("label", { for: "dispute-seq" }, "Its seq (the replay shows each move's)"), seq);
     const note = el("input", { type: "text", id: "dispute-note", maxlength: "1000", required: "", placeholder: "why" });
-    pick.addEventListener("change", () => {
+    pick.addEventListener("change", (ev) => {
+      if (ev.isTrusted) chosen = pick.value;  // the seat's own choice stays; the default follows the game
       older.classList.toggle("hidden", pick.value !== OLDER);
       seq.required = pick.value === OLDER;
     });
@@ -93,28 +152,31 @@ window.BLConduct = (() => {
     f.addEventListener("submit", (ev) => {
       ev.preventDefault();
       const on = pick.value === OLDER ? Number(seq.value) : Number(pick.value);
-      send("dispute", { seq: on, note: note.value }, `dispute ${moveName(on)}`);
+      send("dispute", { seq: on, note: note.value }, `dispute ${moveName(on)}`).then((ok) => { if (ok) chosen = null; });
     });
     form = el("details", { class: "conduct-more" }, el("summary", {}, "Dispute a move"), f);
     return form;
   }
 
-  /* The moves one may dispute, newest first: the game commands in the board's move list not
-   * already undone (a platform command, such as a dispute, has no notation and is not a move of
-   * the game), and a last choice for an older one by its seq. What was chosen stays chosen. */
+  /* The moves one may dispute, newest first: the other seats' game commands in the board's move
+   * list not already undone (one's own is a take-back's; a platform command, such as a dispute,
+   * has no notation and is not a move of the game), and a last choice for an older one by its
+   * seq. The newest is chosen, unless the seat chose another: a list that grew while the form
+   * stayed open never leaves an old move picked by default. */
+  let chosen = null;
   function disputeChoices() {
     const pick = document.getElementById("dispute-move");
     if (!pick) return;
-    const keep = pick.value;
-    const moves = (C.moves || []).filter((e) => e.seat !== null && e.seat !== undefined && e.move && !e.undone
-      && (e.notation || e.redacted))
+    const mine = C.role === "seat" ? C.seat : null;
+    const moves = (C.moves || []).filter((e) => e.seat !== null && e.seat !== undefined && e.seat !== mine && e.move
+      && !e.undone && (e.notation || e.redacted))
       .sort((a, b) => b.seq_from - a.seq_from);
     const want = [...moves.map((e) => [String(e.seq_from), `${e.move}. ${moveWords(e)}`]), [OLDER, "An older move, by its seq…"]];
     const have = [...pick.options].map((o) => [o.value, o.text]);
     if (JSON.stringify(want) === JSON.stringify(have)) return;
     clear(pick);
     for (const [value, text] of want) pick.append(el("option", { value }, text));
-    if (want.some(([v]) => v === keep)) pick.value = keep;
+    pick.value = chosen !== null && want.some(([v]) => v === chosen) ? chosen : want[0][0];
     pick.dispatchEvent(new Event("change"));
   }
 
@@ -122,6 +184,13 @@ window.BLConduct = (() => {
     const panel = $("conduct");
     const box = $("conduct-live");
     if (!panel || !box) return;
+    // The panel is drawn again on every update of the game: one typing a reason keeps their place.
+    const typing = reason && document.activeElement === reason ? [reason.selectionStart, reason.selectionEnd] : null;
+    draw(panel, box);
+    if (typing && reason.isConnected) { reason.focus(); reason.setSelectionRange(...typing); }
+  }
+
+  function draw(panel, box) {
     const s = C.summary;
     const c = s && s.conduct;
     clear(box);
@@ -142,7 +211,7 @@ window.BLConduct = (() => {
     // Only the referee's token settles a refereed game's dispute (the admin's is refused).
     const d = disputeLine(c, me, referee);
     if (d) box.append(d);
-    else if (referee) box.append(el("p", { class: "muted" }, "No dispute is open. A seat may open one on any step; you uphold or void it here."));
+    else if (referee) box.append(el("p", { class: "muted" }, "No dispute is open. A seat may open one on another seat's move or a step of the game; you uphold or void it here, with your reason."));
     if (!seated || resigned) return;
     const row = el("div", { class: "conduct-actions", role: "group", "aria-label": "Resign, agreements and take-backs" });
     if (!c.proposal) {

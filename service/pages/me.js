@@ -1,5 +1,6 @@
-/* The player's page: their name, their games (those waiting on them first) and their
- * signed-in devices, each with "sign out". */
+/* The player's page: their name, their games (those waiting on them first: a dispute waiting on
+ * their ruling in a game they referee, then their turns) and their signed-in devices, each with
+ * "sign out". */
 "use strict";
 
 (() => {
@@ -58,17 +59,29 @@
       })));
   }
 
+  /* A game the player referees: the seats it is between, and a dispute waiting on their ruling. */
+  function refereeTurn(g, over) {
+    if (g.dispute) {
+      return BL.el("span", {}, BL.el("strong", { text: "Your ruling" }),
+        BL.el("span", { class: "asked", text: `: ${g.dispute.by || "a seat"} disputes a move: ` }),
+        g.dispute.note ? BL.el("q", { class: "asked", text: g.dispute.note }) : null);
+    }
+    return BL.el("span", { text: over ? "—" : `no dispute; to play: ${g.turn.join(", ") || "—"}` });
+  }
+
   function gameRow(g) {
     const path = "/games/" + encodeURIComponent(g.id);
     const over = g.status !== "active";
-    return BL.el("tr", { class: g.your_turn ? "you" : null, "data-game": g.id },
+    const referee = g.role === "referee";
+    return BL.el("tr", { class: (g.waiting_on_you ?? g.your_turn) ? "you" : null, "data-game": g.id, "data-role": g.role || "seat" },
       BL.el("td", { "data-label": "Game" }, BL.el("span", {},
         BL.el("a", { href: path, text: `${BL.gameTitle(g.game)} · ${g.id}` }),
         g.analysis ? BL.el("span", {}, " ", BL.el("span", { class: "badge analysis-badge", text: "analysis" })) : null,
-        g.refereed ? BL.el("span", {}, " ", BL.el("span", { class: "badge referee-badge", text: "refereed" })) : null,
-        over ? BL.el("span", {}, " · ", BL.el("a", { href: path + "/replay", text: "replay" })) : null)),
-      BL.el("td", { "data-label": "Against", text: g.opponents.join(", ") || "—" }),
-      BL.el("td", { "data-label": "Turn" }, BL.el("span", {}, g.your_turn ? BL.el("strong", { text: "Your turn" })
+        referee ? BL.el("span", {}, " ", BL.el("span", { class: "badge referee-badge", text: "you referee" }))
+          : g.refereed ? BL.el("span", {}, " ", BL.el("span", { class: "badge referee-badge", text: "refereed" })) : null,
+        over || referee ? BL.el("span", {}, " · ", BL.el("a", { href: path + "/replay" + (referee && !over ? "?view=all" : ""), text: "replay" })) : null)),
+      BL.el("td", { "data-label": referee ? "Between" : "Against", text: g.opponents.join(", ") || "—" }),
+      BL.el("td", { "data-label": "Turn" }, referee ? refereeTurn(g, over) : BL.el("span", {}, g.your_turn ? BL.el("strong", { text: "Your turn" })
         : BL.el("span", { text: over ? "—" : g.turn.join(", ") || "—" }),
         !over && g.asked ? BL.el("span", { class: "asked", text: `: ${g.asked}` }) : null,
         !over && (g.deadline || typeof g.left_ms === "number")
@@ -94,7 +107,7 @@
     const [{ games }, { tables }] = await Promise.all([Account.call("/v1/me/games"), Account.call("/v1/tables?mine=1"), BL.gameTitles()]);
     BL.clear(gameRows);
     if (games.length || tables.length) gameRows.append(...games.map(gameRow), ...tables.map(tableRow));
-    else gameRows.append(BL.el("tr", {}, BL.el("td", { colspan: "5", class: "muted", text: "No games yet: open a seat link while signed in and the game is listed here." })));
+    else gameRows.append(BL.el("tr", {}, BL.el("td", { colspan: "5", class: "muted", text: "No games yet: open a seat link while signed in, or be named a game's referee, and the game is listed here." })));
     gamesPanel.classList.remove("hidden");
   }
 

@@ -527,7 +527,7 @@
   }
 
   async function whoAmI() {
-    if (!S.token) return;
+    if (!S.token) return whoAmISignedIn();
     try {
       const { data } = await api(`/v1/games/${enc}/view`, { token: S.token });
       S.seat = Number.isInteger(data.seat) ? data.seat : null;
@@ -544,6 +544,18 @@
         S.token = null;
         clear($("page-msg")).append(el("div", { class: "msg warn" }, "The link's token is not valid for this game: showing the public view."));
       } else throw e;
+    }
+  }
+
+  /* Signed in, with no token: the player the game names as its referee replays it with
+   * everything shown, as a referee token's holder does (the session is the credential). */
+  async function whoAmISignedIn() {
+    if (!BL.signedIn()) return;
+    try {
+      const { data } = await api(`/v1/games/${enc}/seat`);
+      S.referee = data.role === "referee";
+    } catch (e) {
+      if (e.status !== 401 && e.status !== 404) throw e;  // signed out since, or no one here
     }
   }
 

@@ -7,7 +7,7 @@
 window.BLTalk = (() => {
   const { el, clear, api, commandId } = BL;
   const $ = (id) => document.getElementById(id);
-  const T = { gid: null, token: null, role: "spectator", seat: null, seq: -1, status: null,
+  const T = { gid: null, token: null, role: "spectator", seat: null, summary: null, seq: -1, status: null,
               after: 0, messages: [], muted: false, showMuted: false, pending: null };
 
   function error(box, e) {
@@ -30,12 +30,18 @@ window.BLTalk = (() => {
     $("talk-muted").classList.toggle("hidden", !folded);
     $("talk-list").classList.toggle("hidden", folded);
     $("talk-mute").textContent = T.muted ? "Unmute chat" : "Mute chat";
-    $("talk-form").classList.toggle("hidden", T.role !== "seat");
+    const referee = T.role === "referee";
+    $("talk-form").classList.toggle("hidden", T.role !== "seat" && !referee);
+    // The referee posts as the referee (marked so in the list), sends no moves and mutes nothing.
+    $("talk-with-move").parentElement.classList.toggle("hidden", referee);
+    $("talk-mute").classList.toggle("hidden", referee);
+    $("talk-label").textContent = referee ? "Your message as the referee (plain text, up to 2,000 characters; everyone watching reads it)"
+      : "Your message (plain text, up to 2,000 characters; everyone watching reads it)";
     if (!T.messages.length) list.append(el("li", { class: "muted talk-empty" }, "No messages yet."));
     for (const m of T.messages) {
       const hidden = m.hidden !== null && m.hidden !== undefined;
-      const item = el("li", { class: "talk-item" + (hidden ? " talk-hidden" : ""), "data-seq": m.seq },
-        el("span", { class: "talk-who" }, m.who || `seat ${m.seat}`),
+      const item = el("li", { class: "talk-item" + (hidden ? " talk-hidden" : "") + (m.referee ? " talk-referee" : ""), "data-seq": m.seq },
+        el("span", { class: "talk-who" }, m.referee ? m.who || refereeName() : m.who || `seat ${m.seat}`),
         el("span", { class: "talk-at muted" }, when(m.at), m.on ? ` · with ${moveOf(m)}` : ""),
         el("div", { class: "talk-text" }, hidden && m.text === null ? `(${m.hidden})` : m.text));
       if (hidden && m.text !== null) item.append(el("div", { class: "talk-note muted" }, `(${m.hidden}: only you, the admin, see it)`));
@@ -44,6 +50,11 @@ window.BLTalk = (() => {
       }
       list.append(item);
     }
+  }
+
+  function refereeName() {
+    const name = T.summary && T.summary.referee && T.summary.referee.name;
+    return name ? `The referee (${name})` : "The referee";
   }
 
   async function loadMessages() {
@@ -72,7 +83,10 @@ window.BLTalk = (() => {
       return;
     }
     try {
-      const { data } = await api(`/v1/games/${T.gid}/messages`, { method: "POST", token: T.token, body: { id: commandId(), text } });
+      // The referee's message is their command (boardlog.post, marked the referee's by the API).
+      const { data } = T.role === "referee"
+        ? await api(`/v1/games/${T.gid}/commands?wait=1`, { method: "POST", token: T.token, body: { id: commandId(), type: "boardlog.post", args: { text } } })
+        : await api(`/v1/games/${T.gid}/messages`, { method: "POST", token: T.token, body: { id: commandId(), text } });
       if (data.status && data.status !== "accepted" && data.status !== "queued") throw new BL.ApiError(422, data.code, data.message);
       $("talk-text").value = "";
       counter();
@@ -198,7 +212,7 @@ window.BLTalk = (() => {
     wire();
     const who = `${role}:${seat}:${token || ""}`;
     const changed = who !== `${T.role}:${T.seat}:${T.token || ""}`;
-    T.gid = gid; T.token = token; T.role = role; T.seat = seat;
+    T.gid = gid; T.token = token; T.role = role; T.seat = seat; T.summary = summary;
     $("queue").classList.toggle("hidden", role !== "seat" || !summary || summary.status !== "active");
     if (summary) $("queue-example").textContent = QUEUE_EXAMPLES[summary.game] || "if <their move> then <your answer>";
     const seq = summary ? summary.seq : -1;

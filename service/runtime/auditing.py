@@ -19,7 +19,8 @@ from events.domain.match import SEED_REVEALED
 from events.domain.verdict import Judgement, judge
 from events.domain.wallclock import utcnow
 from events.records.export import read_record
-from events.records.signing import key_id, public_key
+from events.records.origin import countersign, origin_lines
+from events.records.signing import Signer, key_id, public_key
 from events.store.layout import partition_of
 from events.store.store import EventStore
 from service.runtime.logs import printable
@@ -153,9 +154,11 @@ def run_audit(files: Sequence[Path], keys: dict[str, bytes], receipts: Sequence[
     return 0 if all(j.verified for _, j in results) and not unused else 1
 
 
-def import_record(store: EventStore, path: Path, keys: dict[str, bytes], unverified: bool) -> tuple[int, str]:
+def import_record(store: EventStore, path: Path, keys: dict[str, bytes], unverified: bool,
+                  signer: Signer) -> tuple[int, str]:
     """Store a record's events as they are, byte for byte, under its own game id: (exit code,
-    message). A failed record is refused always, an unverifiable one unless `unverified`."""
+    message). A failed record is refused always, an unverifiable one unless `unverified`. Its
+    trailer is kept as it came, and `signer` countersigns beside it what was checked."""
     with path.open("rb") as f:
         record = read_record(f)
     j = judge(record, keys)
@@ -171,10 +174,15 @@ def import_record(store: EventStore, path: Path, keys: dict[str, bytes], unverif
     if store.exists(gid):
         return 1, f"not imported: a game {gid} is already here"
     seed = next((e.data["seed"] for e in envs if e.type == SEED_REVEALED), "")
+    at = utcnow()
     # No tokens: nobody plays an imported game here; it is there to be replayed and read. The
-    # mark goes beside the log (its bytes stay those its own deployment signed).
-    imported = {"at": utcnow(), "verdict": j.verdict, "key": j.key}
-    res = store.create(gid, envs, j.status or "active", bytes.fromhex(seed), {}, envs[0].at, imported)
+    # mark and the record's own trailer go beside the log (its bytes stay those its own
+    # deployment signed): this key did not see the game played, so it signs only its check.
+    mine = countersign(signer, record, j.verdict, j.checked, at)
+    imported = {"at": at, "verdict": j.verdict, "key": j.key, "countersigned_by": signer.id}
+    res = store.create(gid, envs, j.status or "active", bytes.fromhex(seed), {}, envs[0].at, imported,
+                       origin_lines(record, mine))
     if res.status != "ok":
         return 1, f"not imported: the store refused it ({res.status})"
-    return 0, f"imported {gid}: {len(envs)} events, {j.verdict}; replay it at /games/{gid}/replay"
+    return 0, (f"imported {gid}: {len(envs)} events, {j.verdict}; signed by key {j.key or 'none'}, imported and "
+               f"countersigned by key {signer.id}; replay it at /games/{gid}/replay")

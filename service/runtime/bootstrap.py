@@ -49,7 +49,7 @@ from workers.encoding import OrjsonEncoder
 from workers.notifications.direct import DirectNotifications
 from workers.notifications.dropped import DropNotices, broker_enqueue
 from workers.notifications.jobs import NotifyActors, Sender, declare_notify
-from workers.notifications.play import ReplyPlayer
+from workers.notifications.play import ReplyPlayer, open_dispute_of
 from workers.vacations import declare_vacation_over, vacation_over_message
 
 if TYPE_CHECKING:
@@ -250,7 +250,8 @@ def build_notifier(settings: Settings) -> tuple[Parts, NotifyParts, NotifyActors
         actors[0].digest.send_with_options(args=(pid, tid), delay=delay_ms)
 
     sender = Sender(notify.targets, notify.config, schedule_digest,
-                    again=lambda notice, pid, tid, delay: actors[0].enqueue(notice, pid, tid, delay))
+                    again=lambda notice, pid, tid, delay: actors[0].enqueue(notice, pid, tid, delay),
+                    open_dispute=open_dispute_of(core.store))
     actors.append(declare_notify(core.broker, sender, notify.config))
     return core, notify, actors[0]
 

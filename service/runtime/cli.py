@@ -169,11 +169,12 @@ def export(
     out: Annotated[Path | None, typer.Option(help="a directory: one <gid>.jsonl (or .txt) a game "
                                              "(needed for several games)")] = None,
 ) -> None:
-    """Write games' records, signed with the service's key: one to standard output, or many to --out."""
+    """Write games' records, signed with the service's key (an imported game's with the trailer
+    it came with and the countersignatures): one to standard output, or many to --out."""
     from rich.progress import Progress
 
-    from events.records.export import export_lines, trailer_of
-    from projections.textrecord import text_lines
+    from events.records.export import export_lines
+    from projections.textrecord import record_text
     from service.runtime.bootstrap import build
     from service.stores.signingkeys import SigningKeyError, load_keys
 
@@ -196,9 +197,10 @@ def export(
         head = parts.store.head(gid)
         envs = parts.store.read(gid)
         status = None if head is None else head.status
+        origin = parts.store.origin(gid)
         if fmt is ExportFormat.text:
-            return [(t + "\n").encode() for t in text_lines(envs, trailer_of(envs, signer, status))]
-        return list(export_lines(envs, signer, status))
+            return [(t + "\n").encode() for t in record_text(envs, signer, status, origin)]
+        return list(export_lines(envs, signer, status, origin))
 
     if out is None:
         sys.stdout.buffer.write(b"".join(lines(gids[0])))
@@ -247,12 +249,14 @@ def import_(
     unverified: Annotated[bool, typer.Option("--unverified", help="import a record that is unverifiable "
                                              "(never one that failed)")] = False,
 ) -> None:
-    """Load an audited record into this deployment, for replay (no seat can play it here)."""
+    """Load an audited record into this deployment, for replay (no seat can play it here). Its
+    trailer stays as its origin signed it; this deployment's key countersigns what it checked."""
     from service.runtime.auditing import BadInput, import_record, read_keys
     from service.runtime.bootstrap import build
     from service.runtime.logs import printable
+    from service.stores.signingkeys import SigningKeyError, load_keys
 
-    parts = build(_settings())
+    settings = _settings()
     try:
         keys = read_keys(key or [])
     except BadInput as e:
@@ -261,7 +265,13 @@ def import_(
     if not file.is_file():
         typer.echo(f"no such file: {file}", err=True)
         raise typer.Exit(2)
-    code, message = import_record(parts.store, file, keys, unverified)
+    try:
+        signer = load_keys(settings).signer  # made on first use, as `serve` would
+    except SigningKeyError as e:
+        typer.echo(f"cannot countersign the record: {e}", err=True)
+        raise typer.Exit(2) from None
+    parts = build(settings)
+    code, message = import_record(parts.store, file, keys, unverified, signer)
     typer.echo(printable(message), err=code != 0)  # it names the record's game id: anyone's text
     raise typer.Exit(code)
 

@@ -131,7 +131,8 @@ def run_notifier(settings: Settings, threads: int) -> None:
 
     stop = stop_event()
     core, notify, actors = build_notifier(settings)
-    notifier = Notifier(core.store, notify.targets, actors.enqueue, claim_idle_ms=settings.notify_claim_ms)
+    notifier = Notifier(core.store, notify.targets, actors.enqueue, claim_idle_ms=settings.notify_claim_ms,
+                        dispute_reminder_ms=int(settings.dispute_reminder_seconds * 1000))
     _follow_beside_worker(core, stop, notifier, threads, queue_named(core.broker, NOTIFY_QUEUE),
                           "notifier.worker_started")
 

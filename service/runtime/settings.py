@@ -114,6 +114,9 @@ class Settings:
         "`10.0.0.0/8`), for receivers inside the deployment or on loopback; a bad item stops `serve` saying "
         "which (empty: public addresses only)")
     digest_seconds: float = setting(86400.0, "BOARDLOG_DIGEST_SECONDS", "how long an email digest gathers notices")
+    dispute_reminder_seconds: float = setting(
+        86400.0, "BOARDLOG_DISPUTE_REMINDER_SECONDS",
+        "how long after a dispute is opened its referee is reminded, once, if it is still unruled (0: never)")
     signin_mails_per_minute: int = setting(
         5, "BOARDLOG_SIGNIN_MAILS_PER_MINUTE",
         "sign-in mails (`POST /v1/signin-mail`) one client address may ask for a minute, and confirmation mails "

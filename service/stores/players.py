@@ -94,6 +94,13 @@ class PlayerKeys:
         """The games the player holds a seat of: game id by when the seat was claimed."""
         return f"{self.base}:games:{pid}"
 
+    def refereed(self, pid: str) -> str:
+        """The games that name the player as their referee: game id by when it was named. Written
+        as the game (or its forming table) is made, before its record, so a game the player
+        referees is never missing from their list; a game whose making failed after it has no
+        summary, and the list leaves it out."""
+        return f"{self.base}:refereed:{pid}"
+
     def email(self, address: str) -> str:
         """An email address (by the digest of its case-folded form) -> the player whose own
         address it is, confirmed by its mail's link (the sign-in mail goes there); an entry
@@ -413,6 +420,14 @@ class PlayerStore:
         if got == "claimed":
             return Claim(False, "seat_claimed", seat)
         return Claim(False, "already_seated", int(got.split(":", 1)[1]))
+
+    async def name_referee(self, gid: str, pid: str) -> None:
+        """Lists `gid` among the games `pid` referees (again: the same entry)."""
+        await self._run(lambda: self.aio.zadd(self.keys.refereed(pid), {gid: self.clock()}, nx=True))
+
+    async def refereed(self, pid: str) -> list[str]:
+        """The ids of the games that name `pid` as their referee, the first named first."""
+        return [_text(g) for g in await self._run(lambda: self.aio.zrange(self.keys.refereed(pid), 0, -1))]
 
     async def seat_of(self, gid: str, pid: str) -> int | None:
         """The seat `pid` holds in `gid`; None for none."""

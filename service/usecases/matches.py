@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -77,11 +77,12 @@ def _seats(raw: object) -> tuple[list[SeatInfo], list[str]]:
     return seats, entropy
 
 
-def create_match(store: EventStore, body: Mapping[str, Any],
-                 referee_player: tuple[str, str] | None = None) -> dict[str, Any]:
+def create_match(store: EventStore, body: Mapping[str, Any], referee_player: tuple[str, str] | None = None,
+                 name_referee: Callable[[str], None] | None = None) -> dict[str, Any]:
     """Validate a create request, store the opening events, and return ids and tokens.
     `referee_player` (id, name): the player the request named as referee, resolved by the API
-    (the request's own `referee` field is then left out of `body`)."""
+    (the request's own `referee` field is then left out of `body`); `name_referee(gid)` lists the
+    game among that player's refereed games, called once the game is set up, before it is stored."""
     name = body.get("game")
     if not isinstance(name, str):
         raise InvalidCommand("bad_request", "'game' must be a game name")
@@ -117,13 +118,14 @@ def create_match(store: EventStore, body: Mapping[str, Any],
         ref_token = secrets.token_urlsafe(24)
         auth[token_digest(ref_token)] = REFEREE
         out["referee"] = {"name": referee, "token": ref_token}
-    store_match(store, gid, game, seats, options, seed, entropy, auth, utcnow(), referee)
+    store_match(store, gid, game, seats, options, seed, entropy, auth, utcnow(), referee, name_referee)
     return out
 
 
 def store_match(
     store: EventStore, gid: str, game: Game, seats: Sequence[SeatInfo], options: Mapping[str, Any], seed: bytes,
     entropy: Sequence[str], auth: dict[str, str], at: str, referee: str | None = None,
+    name_referee: Callable[[str], None] | None = None,
 ) -> str:
     """Set the game up and store its opening events, seed and token digests; its status.
 
@@ -137,6 +139,9 @@ def store_match(
         raise _with_platform(err) from None
     envelopes = seal(gid, 1, genesis(gid), events, None, at)
     status = fold_match(events, gid).status
+    if name_referee is not None:
+        # Before the record: the player's list never misses a game they referee.
+        name_referee(gid)
     store.create(gid, envelopes, status, seed, auth, at)
     return status
 

@@ -218,6 +218,8 @@ async def create_with_players(players: PlayerStore, tables: TableStore, store: E
         ref_token = None if ref_player is not None else _new_token()
         referee = {"name": ref_name, "player": ref_player, "token": None if ref_token is None else digest(ref_token)}
         out["referee"] = {"name": ref_name, **({"player": ref_player} if ref_player else {"token": ref_token})}
+        if ref_player is not None:
+            await players.name_referee(gid, ref_player)  # before the game or table: /v1/me lists it
     if all(s.name is not None for s in seats):
         table = Table(gid, name, options, creator.id, creator.name, 0.0, 0.0, "full", "0", tuple(seats), seed,
                       digest(admin), utcnow(), referee)

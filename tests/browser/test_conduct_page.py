@@ -210,8 +210,9 @@ def test_the_referee_voids_a_dispute_by_clicking_and_the_seat_sees_it_struck(sta
     expect(players).not_to_contain_text("the others do not see it")
     page.select_option("#referee-as", "0")
     expect(players.locator("li", has_text="the others do not see it")).to_have_count(4)
+    page.fill("#ruling-reason", "the tile was drawn from the wrong stack")  # a referee rules with a reason
     dispute.get_by_role("button", name="Void").click()
-    expect(page.locator("#referee-msg")).to_contain_text("Accepted: void the move")
+    expect(page.locator("#referee-msg")).to_contain_text("Accepted: void move 1 (")
     expect(page.locator("#conduct-live .conduct-dispute")).to_have_count(0)
     expect(page.locator("#conduct-live")).to_contain_text("No dispute is open")
     expect(page.locator("#moves li.mv-entry.undone")).to_have_count(1)  # the referee's list too

@@ -116,9 +116,86 @@ def test_the_referee_settles_a_dispute_and_a_seat_cannot_pose_as_the_referee(sta
         r = command(c, gid, g["admin_token"], "boardlog.resolve", {"verdict": "upheld"})
         assert r.status_code == 403, r.text
         r = command(c, gid, ref, "boardlog.resolve", {"verdict": "upheld"})
+        assert r.json()["code"] == "bad_reason", r.text  # the referee says why
+        r = command(c, gid, ref, "boardlog.resolve", {"verdict": "upheld", "reason": "the tile was free"})
         assert r.json()["status"] == "accepted", r.text
         d = _summary(c, gid, r.json()["seq"][1])["conduct"]["disputes"][0]
         assert d["verdict"] == "upheld"
         r = command(c, gid, tokens[0], "boardlog.resign")
         s = _summary(c, gid, r.json()["seq"][1])
         assert s["status"] == "over" and s["outcome"]["winners"] == [1]
+
+
+def _refereed_dispute(c: httpx.Client) -> tuple[dict[str, Any], list[str], int, int]:
+    """A Rite game refereed by rex: the first prompted seat moves and the other disputes it.
+    The game, the seats' tokens, the disputed command's seq and the dispute's."""
+    g = _create(c, {"game": "rite", "seats": ["ann", "bob"], "referee": "rex"})
+    gid, tokens = g["id"], [s["token"] for s in g["seats"]]
+    seat = _summary(c, gid, 1)["prompt"]["seats"][0]
+    move = _legal_move(c, gid, tokens[seat])
+    r = command(c, gid, tokens[seat], move["type"], move["args"])
+    on = r.json()["seq"][0]
+    r = command(c, gid, tokens[seat], "boardlog.dispute", {"seq": on, "note": "mine"})
+    assert r.json()["code"] == "own_move" and "takeback" in r.json()["message"], r.text
+    r = command(c, gid, tokens[1 - seat], "boardlog.dispute", {"seq": on, "note": "that tile was not free"})
+    assert r.json()["status"] == "accepted", r.text
+    _summary(c, gid, r.json()["seq"][1])
+    return g, tokens, on, r.json()["seq"][1]
+
+
+def test_the_ruling_view_of_the_open_dispute(stack: Stack) -> None:
+    with stack.client() as c:
+        g, tokens, on, opened = _refereed_dispute(c)
+        gid, ref = g["id"], g["referee"]["token"]
+        for token in (None, g["admin_token"]):
+            r = c.get(f"/v1/games/{gid}/dispute", headers=bearer(token) if token else {})
+            assert r.status_code == 403 and r.json()["error"]["code"] == "referee_or_seat", r.text
+        r = c.get(f"/v1/games/{gid}/dispute", headers=bearer(ref))
+        assert r.status_code == 200, r.text
+        d = r.json()
+        assert set(d) == {"dispute", "on", "move", "by", "note", "text", "before_seq", "after_seq", "redraws",
+                          "opened_seq"}
+        assert (d["dispute"], d["on"], d["move"], d["opened_seq"]) == (opened, on, 1, opened)
+        assert d["by"] in ("ann", "bob") and d["note"] == "that tile was not free"
+        assert d["before_seq"] == on - 1 and on <= d["after_seq"] < opened - 1
+        moves = c.get(f"/v1/games/{gid}/moves", headers=bearer(ref)).json()["entries"]
+        assert d["text"] == next(e["text"] for e in moves if e["seq_from"] == on)
+        assert isinstance(d["redraws"], list) and all(x.startswith("voiding ") for x in d["redraws"])
+        seen = c.get(f"/v1/games/{gid}/dispute", headers=bearer(tokens[0]))
+        assert seen.status_code == 200 and seen.json()["on"] == on
+
+
+def test_a_refereed_dispute_holds_the_game_until_a_ruling_with_a_reason(stack: Stack) -> None:
+    with stack.client() as c:
+        g, tokens, _, opened = _refereed_dispute(c)
+        gid, ref = g["id"], g["referee"]["token"]
+        first = c.get(f"/v1/games/{gid}/events", headers=bearer(ref)).json()["events"][0]
+        assert first["data"]["platform"] == {"void_draws": "onward"}  # made under "draws never rewind"
+        s = _summary(c, gid, opened)
+        seat = s["prompt"]["seats"][0]
+        legal = c.get(f"/v1/games/{gid}/legal", headers=bearer(tokens[seat])).json()["commands"]
+        r = command(c, gid, tokens[seat], legal[0]["type"], legal[0]["args"])
+        assert r.status_code == 422 and r.json()["code"] == "dispute_open", r.text
+        assert "disputes" in r.json()["message"] and "referee's ruling" in r.json()["message"]
+        for bad in ("", "x" * 501, "tab\tok but bell\x07", "\u202eevil"):
+            r = command(c, gid, ref, "boardlog.resolve", {"verdict": "voided", "reason": bad})
+            assert r.status_code == 422 and r.json()["code"] == "bad_reason", r.text
+        r = command(c, gid, tokens[seat], "boardlog.resolve", {"verdict": "voided", "reason": "me"})
+        assert r.json()["code"] == "referee_resolves", r.text
+        assert c.get(f"/v1/games/{gid}").json()["seq"] == opened  # nothing was written
+        r = command(c, gid, ref, "boardlog.post", {"text": "I am reading the rulebook"})
+        assert r.json()["status"] == "accepted", r.text
+        r = command(c, gid, ref, "boardlog.resolve", {"verdict": "voided", "reason": "the tile was taken",
+                                                       "dispute": opened})
+        assert r.json()["status"] == "accepted", r.text
+        done = r.json()["seq"][1]
+        r = command(c, gid, ref, "boardlog.resolve", {"verdict": "upheld", "reason": "again", "dispute": opened})
+        assert r.json()["code"] == "dispute_settled", r.text
+        _summary(c, gid, done)
+        r = c.get(f"/v1/games/{gid}/dispute", headers=bearer(ref))
+        assert r.status_code == 404 and r.json()["error"]["code"] == "no_dispute", r.text
+        moves = c.get(f"/v1/games/{gid}/moves").json()["entries"]
+        said = [x["text"] for e in moves for x in e["events"]]
+        assert "The referee (rex) voids move 1: the tile was taken" in said
+        assert "The referee (rex) writes: I am reading the rulebook" in said
+        assert any(e["who"] == "rex (referee)" for e in moves)

@@ -58,7 +58,7 @@ def nstack(redis_url: str, mailbox: MailBox, web: Web, tmp_path_factory: pytest.
                     BOARDLOG_NOTIFY_CLAIM_MS="1000", BOARDLOG_DIGEST_SECONDS="1", BOARDLOG_PLAYERS_PER_MINUTE="0",
                     BOARDLOG_PUBLIC_URL="http://boardlog.test", BOARDLOG_NOTIFY_TIMEOUT_SECONDS="3",
                     BOARDLOG_REPLY_DOMAIN="play.test", BOARDLOG_MAIL_IN_PORT=str(free_port()),
-                    BOARDLOG_METRICS_TOKEN=METRICS_TOKEN)
+                    BOARDLOG_METRICS_TOKEN=METRICS_TOKEN, BOARDLOG_DISPUTE_REMINDER_SECONDS="3")
     s = Stack("", env, logdir=tmp_path_factory.mktemp("nstack"))
     # Every part starts at once (each process's imports take seconds on a busy machine).
     s.start("worker", "worker", "--threads", "4")
@@ -796,6 +796,100 @@ def test_reply_to_play_applies_the_first_line_once_and_trusts_only_the_token(
         assert "The game has moved on since that mail: nothing was played." in late, late
         events = c.get(f"/v1/games/{gid}/events", params={"from": head + 1}).json()["events"]
         assert len([e for e in events if e["type"] == "race.DieRolled"]) == 1  # only the board's
+
+
+def refereed_table(c: httpx.Client, keys: list[str], referee: str) -> tuple[str, list[str]]:
+    """A race game refereed by the player `referee` (an id), its seats claimed by `keys`' players."""
+    r = c.post("/v1/games", json={"game": "race", "seats": ["ann", "bob"], "options": {"target": 1000},
+                                  "referee": {"player": referee}})
+    assert r.status_code == 201, r.text
+    gid, tokens = r.json()["id"], [s["token"] for s in r.json()["seats"]]
+    for key, token in zip(keys, tokens, strict=True):
+        assert c.post(f"/v1/games/{gid}/claim", json={"token": token}, headers=bearer(key)).status_code == 200
+    return gid, tokens
+
+
+def test_the_referee_is_told_of_a_dispute_rules_by_reply_and_every_seat_reads_the_reason_once(
+        nstack: Stack, mailbox: MailBox, web: Web) -> None:
+    with nstack.client() as c:
+        ann, bob, carol = player(c, "ann"), player(c, "bob"), player(c, "carol")
+        inbox = f"{carol['id']}@example.org"
+        add_email(c, mailbox, carol["key"], address=inbox)
+        hooks = {p["id"]: add(c, p["key"], kind="webhook", address=web.url(f"/ref/{p['id']}"))["secret"]
+                 for p in (ann, bob, carol)}
+        gid, tokens = refereed_table(c, [ann["key"], bob["key"]], carol["id"])
+
+        def told(p: dict[str, str], kind: str) -> list[dict[str, Any]]:
+            return [d for d in (verify(h, hooks[p["id"]]) for h in web.at(f"/ref/{p['id']}"))
+                    if d["type"] == f"boardlog.notice.{kind}" and d["game"] == gid]
+
+        def mails(*words: str) -> list[EmailMessage]:
+            # a subject's words, not its spacing: a long one is folded into encoded words
+            return [m for m in mailbox.to(inbox) if all(w in m["Subject"] for w in (gid, *words))]
+
+        rolled = command(c, gid, tokens[0])  # ann rolls; bob disputes it
+        on = rolled.json()["seq"][0]
+        opened = command(c, gid, tokens[1], "boardlog.dispute", {"seq": on, "note": "the die fell off the table"})
+        assert opened.status_code == 200, opened.text
+        n = next(e["move"] for e in c.get(f"/v1/games/{gid}/moves").json()["entries"] if e["seq_from"] == on)
+        wait_for(lambda: mails("a dispute for you to rule") and told(carol, "dispute"), timeout=20)
+        [mail] = mails("a dispute for you to rule")
+        text = mail.get_body(("plain",)).get_content()
+        dispute = last_seq(opened)
+        assert f"bob disputes move {n}: the die fell off the table" in text
+        assert "The disputed move: " in text and "ann" in text.split("The disputed move: ")[1].splitlines()[0]
+        assert f"http://boardlog.test/games/{gid}#dispute={dispute}" in text and '"uphold: <your reason>"' in text
+        [hook] = told(carol, "dispute")
+        assert (hook["role"], hook["dispute"], hook["url"]) == (
+            "referee", dispute, f"http://boardlog.test/games/{gid}#dispute={dispute}")
+        wait_for(lambda: told(ann, "conduct"), timeout=20)  # the game waits: ann is told
+
+        # Ruled by a bottom-posted reply from anywhere: the token binds it to this dispute.
+        to = mail["Reply-To"]
+        reply(nstack, to, "On Tue, boardlog wrote:\n> a dispute for you to rule\n\nUphold - the roll stands\n",
+              sender="eve@evil.example")
+        wait_for(lambda: mails("ruled, upheld"), timeout=20)
+        resolved = [e for e in c.get(f"/v1/games/{gid}/events", params={"from": dispute}).json()["events"]
+                    if e["type"] == "boardlog.DisputeResolved"]
+        assert [(e["data"]["verdict"], e["data"]["reason"], e["data"]["by"]) for e in resolved] == [
+            ("upheld", "the roll stands", "referee")]
+        ruling = f"The referee (carol) upholds move {n}: the roll stands"
+        wait_for(lambda: len(told(ann, "conduct")) == 2 and told(bob, "conduct"), timeout=20)
+        assert [d["asked"] for d in told(bob, "conduct")] == [ruling]  # not told of his own dispute
+        assert told(ann, "conduct")[-1]["asked"] == ruling
+        # bob's turn came once, with ann's roll: neither the dispute nor the ruling tells it again
+        assert len(told(bob, "turn")) == 1 and told(ann, "turn") == []
+        with pytest.raises(smtplib.SMTPRecipientsRefused):  # a used reply address
+            reply(nstack, to, "void: changed my mind")
+
+        # A second dispute left unruled: the referee is reminded once; a reply that is no ruling
+        # is answered with why and writes nothing; ruled on the page meanwhile, the reply is too late.
+        on2 = command(c, gid, tokens[1]).json()["seq"][0]
+        second = command(c, gid, tokens[0], "boardlog.dispute", {"seq": on2, "note": "bob rolled twice"})
+        assert second.status_code == 200, second.text
+        talk = command(c, gid, tokens[1], "boardlog.post", {"text": "@referee I rolled once"})
+        assert talk.status_code == 200, talk.text
+        wait_for(lambda: len(mails("a dispute for you to rule")) == 2
+                 and mails("waits for your ruling", "ann disputes"), timeout=30)
+        wait_for(lambda: told(carol, "message"), timeout=20)
+        assert told(carol, "message")[0]["asked"] == "bob writes: @referee I rolled once"
+        head = last_seq(talk)
+        reply(nstack, mails("a dispute for you to rule")[-1]["Reply-To"], "I will look tomorrow")
+        wait_for(lambda: mails("not ruled"), timeout=20)
+        refused = mails("not ruled")[0]
+        assert "no ruling" in refused.get_body(("plain",)).get_content() and refused["Reply-To"]
+        assert c.get(f"/v1/games/{gid}/events", params={"from": head + 1}).json()["events"] == []
+        ruled = command(c, gid, carol["key"], "boardlog.resolve",
+                        {"verdict": "voided", "reason": "bob rolled once only"})
+        assert ruled.status_code == 200, ruled.text
+        reply(nstack, refused["Reply-To"], "uphold: it stands")
+        wait_for(lambda: mails("too late"), timeout=20)
+        assert "settled already" in mails("too late")[0].get_body(("plain",)).get_content()
+        assert [e["type"] for e in c.get(f"/v1/games/{gid}/events", params={"from": last_seq(ruled) + 1})
+                .json()["events"]] == []
+        time.sleep(1)  # any second reminder would have come by now
+        assert len(mails("waits for your ruling", "ann disputes")) == 1
+        assert len([d for d in told(carol, "dispute_reminder") if d["dispute"] == last_seq(second)]) == 1
 
 
 _JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=30),

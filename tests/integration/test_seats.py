@@ -49,8 +49,8 @@ def test_a_seat_is_claimed_once_and_the_session_plays_it(stack: Stack, redis_url
         # A player key as Bearer claims too; the admin token is no seat's.
         assert claim(anon, gid, admin, **bearer(bob_key)).json()["error"]["code"] == "bad_seat_token"
         assert claim(anon, gid, tokens[1], **bearer(bob_key)).status_code == 200
-        assert ann.get(f"/v1/games/{gid}/seat").json() == {"game": gid, "seat": 0}
-        assert bob.get(f"/v1/games/{gid}/seat").json() == {"game": gid, "seat": 1}
+        assert ann.get(f"/v1/games/{gid}/seat").json() == {"game": gid, "role": "seat", "seat": 0}
+        assert bob.get(f"/v1/games/{gid}/seat").json() == {"game": gid, "role": "seat", "seat": 1}
         # Claims are account data, not game facts: the log is as it was, and names no player.
         assert anon.get(f"/v1/games/{gid}/events").json()["events"] == events_before
         stream = [k for k in log.scan_iter(match=f"*{gid}:events")]

@@ -25,7 +25,7 @@ from events.store.store import EventStore
 from projections.projector import Projector
 from projections.replay import match_at
 from service.api.games import current_summary
-from tests.conftest import ROOT, Stack, child_env, running_stack
+from tests.conftest import ROOT, Stack, child_env, running_stack, start_api
 from tests.integration.helpers import bearer, command, new_race
 from tests.support.clirun import Ran, run_cli
 
@@ -227,6 +227,7 @@ def test_import_into_another_deployment(redis_url: str, stack: Stack, keys_file:
         trailer = loads(path.read_bytes().splitlines()[-1])["trailer"]
         mark = store.imported(gid)
         assert mark is not None and mark["verdict"] == "verified" and mark["key"] == trailer["key"], mark
+        assert mark["countersigned_by"] not in (None, trailer["key"])  # the second deployment's own key
         assert current_summary(store, gid)["imported"] == mark  # folded live: no read model yet
         projector = Projector(store, block_ms=10)
         assert projector.project(gid)
@@ -241,6 +242,60 @@ def test_import_into_another_deployment(redis_url: str, stack: Stack, keys_file:
         tampered.write_bytes(b"".join(lines[:3] + lines[4:]))
         never = cli(env, "import", str(tampered), "--unverified")
         assert never.returncode == 1 and "failed" in never.stderr
+    finally:
+        _drop(redis_url, ns)
+
+
+def test_an_imported_record_keeps_its_origin(redis_url: str, stack: Stack, keys_file: Path,
+                                             finished: Finished, tmp_path: Path) -> None:
+    """Issue #37 item 6: a second deployment (its own data dir and key) imports the first's
+    record; its export keeps the first's trailer byte for byte with its countersignature beside,
+    and every audit (the CLI with only the first's key, its text and JSON, the second's HTTP
+    audit) is verified and names both keys."""
+    gid, path, _, _ = finished
+    ns = f"t{uuid.uuid4().hex[:12]}"
+    env = child_env(redis_url, ns, BOARDLOG_DATA=str(tmp_path / "second"))
+    origin_key = json.loads(keys_file.read_text())["current"]
+    try:
+        ok = cli(env, "import", str(path), "--key", str(keys_file))
+        assert ok.returncode == 0, ok.stderr
+        second_key = json.loads(cli(env, "keys", "list").stdout)["current"]
+        assert second_key != origin_key
+        both = f"signed by key {origin_key}, imported and countersigned by key {second_key}"
+        assert both in ok.stdout
+        out = cli(env, "export", gid)
+        assert out.returncode == 0, out.stderr
+        again = tmp_path / "again.jsonl"
+        again.write_text(out.stdout)
+        original, exported = path.read_bytes().splitlines(keepends=True), again.read_bytes().splitlines(keepends=True)
+        assert exported[:-1] == original  # the events and the origin's trailer, byte for byte
+        counter = loads(exported[-1])["countersignature"]
+        assert counter["key"] == second_key and counter["origin_key"] == origin_key
+        assert counter["verdict"] == "verified" and counter["at"].endswith("Z")
+        audited = cli(env, "audit", str(again), "--key", str(keys_file))  # the first's key alone
+        assert audited.returncode == 0 and audited.stdout.startswith(f"VERIFIED {gid}: verified: hash chain")
+        assert both in audited.stdout, audited.stdout
+        js = json.loads(cli(env, "audit", str(again), "--key", str(keys_file), "--json").stdout)
+        assert js["verdict"] == "verified" and js["key"] == origin_key and js["countersigned_by"] == [second_key]
+        text = cli(env, "export", gid, "--format", "text").stdout
+        assert f"# signed by key: {origin_key}" in text and f"# imported and countersigned by key: {second_key}" in text
+        # a tampered countersignature is named as such
+        forged = tmp_path / "forged.jsonl"
+        forged.write_bytes(b"".join(exported[:-1]) + exported[-1].replace(b'"verified"', b'"unverifiable"'))
+        bad = cli(env, "audit", str(forged), "--key", str(keys_file))
+        assert bad.returncode == 1 and f"the countersignature of key {second_key} is not valid" in bad.stdout
+        # the second deployment's own API: its export and audit, with only its own key trusted
+        second = Stack("", env, logdir=tmp_path)
+        start_api(second, ns)
+        try:
+            with second.client() as c:
+                assert c.get(f"/v1/games/{gid}/export").content == again.read_bytes()
+                report = c.get(f"/v1/games/{gid}/audit").json()
+                assert report["verdict"] == "verified" and report["key"] == origin_key, report
+                assert both in report["summary"] and "trusted through the countersignature" in report["summary"]
+                assert f"# imported and countersigned by key: {second_key}" in c.get(f"/v1/games/{gid}/export.txt").text
+        finally:
+            second.stop("api")
     finally:
         _drop(redis_url, ns)
 

@@ -226,7 +226,7 @@ def test_invited_players_hold_their_seats_without_a_link(stack: Stack) -> None:
             assert made["status"] == "active" and r.headers["location"] == f"/v1/games/{gid}"
             assert [(s["name"], s.get("player"), "token" in s) for s in made["seats"]] == [
                 (ann_name, ann_name, False), (bob_name, bob_name, False), ("cat", None, True)]
-            assert bob.get(f"/v1/games/{gid}/seat").json() == {"game": gid, "seat": 1}
+            assert bob.get(f"/v1/games/{gid}/seat").json() == {"game": gid, "role": "seat", "seat": 1}
             wait_for(lambda: [g["id"] for g in bob.get("/v1/me/games").json()["games"]] == [gid])
             assert ann.get("/v1/me/games").json()["games"][0]["your_turn"] is True
             assert anon.get(f"/v1/games/{gid}/legal", headers=bearer(bob_made["key"])).status_code == 200

@@ -339,9 +339,11 @@ def test_an_unanswered_takeback_lapses_once_anyone_else_acts() -> None:
 # -- disputes -----------------------------------------------------------------------------
 
 
-def _a_command_seq(t: Table, index: int) -> int:
+def _a_command_seq(t: Table, index: int, other_than: int | None = None) -> int:
+    """The seq of the `index`th game command (of a seat other than `other_than`: a seat disputes
+    another's move, never its own)."""
     seqs = [e.seq for e in t.envs if e.type == "boardlog.CommandAccepted"
-            and not str(e.data["type"]).startswith("boardlog.")]
+            and not str(e.data["type"]).startswith("boardlog.") and (other_than is None or e.seat != other_than)]
     return seqs[index]
 
 
@@ -349,7 +351,7 @@ def test_dispute_voided_in_rite_returns_to_the_state_before_the_seq() -> None:
     t = Table("rite", 2)
     bot = random.Random(10)
     t.play(bot, 40)
-    on = _a_command_seq(t, 20)
+    on = _a_command_seq(t, 10, other_than=0)
     before = t.at(on - 1)
     last = t.match.last_command
     assert last is not None
@@ -366,7 +368,8 @@ def test_dispute_voided_in_rite_returns_to_the_state_before_the_seq() -> None:
     assert t.match.state == before.state and t.match.draws == before.draws
     assert not conduct_of(t.match).dispute_open
     assert conduct_of(t.match).undone == ((on, last[2], t.match.seq),)
-    # Replayed from the same position, the game draws the same values at the same indexes.
+    # A game made before the setting "void_draws" (this one has none) keeps the rule it was made
+    # under: replayed from the same position, it draws the same values at the same indexes.
     t.play(bot, 5)
     end_by_resign(t)
     assert audited(t.envs).ok
@@ -378,13 +381,13 @@ def test_dispute_voided_in_rite_returns_to_the_state_before_the_seq() -> None:
 def test_dispute_upheld_changes_nothing_and_a_refereed_game_is_settled_by_its_referee() -> None:
     t = Table("factions", 2, referee="rex")
     t.play(random.Random(11), 10)
-    on = _a_command_seq(t, 3)
+    on = _a_command_seq(t, 1, other_than=1)
     state = t.match.state
     t.send(conduct("dispute", 1, seq=on, note="misclick"))
     with pytest.raises(IllegalCommand) as e:
         t.send(conduct("resolve", 0, verdict="upheld"))
     assert e.value.code == "referee_resolves"
-    types = t.send(conduct("resolve", None, verdict="upheld", referee=True))
+    types = t.send(conduct("resolve", None, verdict="upheld", referee=True, reason="the move stands"))
     assert types[-1] == "boardlog.DisputeResolved" and t.match.state == state
     assert conduct_of(t.match).disputes[0].verdict == "upheld"
     end_by_resign(t)
@@ -407,7 +410,7 @@ def test_takebacks_and_disputes_name_their_moves_as_the_move_list_numbers_them()
     t.send(conduct("takeback", seat))
     t.send(conduct("accept", 1 - seat))
     t.play(bot, 6)
-    on = _a_command_seq(t, -4)
+    on = _a_command_seq(t, -2, other_than=1)
     t.send(conduct("dispute", 1, seq=on, note="misclick"))
     t.send(conduct("resolve", 0, verdict="voided"))
 
@@ -421,8 +424,10 @@ def test_takebacks_and_disputes_name_their_moves_as_the_move_list_numbers_them()
     assert f"bob disputes move {disputed}." in said
     assert f"bob disputes move {disputed}: misclick" in said
     assert f"The players void move {disputed} and every move after it." in said
-    # The dispute voids its move and the three after it (the dispute itself is a later move).
-    assert (f"Moves {disputed} to {disputed + 3} are voided: the game returns to where it was before move "
+    # The dispute voids its move and those after it, up to the dispute (itself a later move).
+    upto = next(e["move"] for e in entries if e["text"].startswith("bob disputes")) - 1
+    assert upto > disputed
+    assert (f"Moves {disputed} to {upto} are voided: the game returns to where it was before move "
             f"{disputed} (they stay in the record, struck through).") in said
     assert not any("seq" in x for x in said if "move" in x and ("dispute" in x or "taken back" in x))
     # A notice, with no list at hand, counts the same numbers from the log.
@@ -501,7 +506,7 @@ def test_the_seats_asked_to_answer_are_notified() -> None:
     r = Table("factions", 2, referee="rex")
     r.play(random.Random(13), 4)
     before, start = r.match, len(r.envs)
-    r.send(conduct("dispute", 0, seq=_a_command_seq(r, 1), note="misclick"))
+    r.send(conduct("dispute", 0, seq=_a_command_seq(r, 1, other_than=0), note="misclick"))
     assert [n for n in notices_for(before, r.match, step_groups(r.envs[start:])[0]) if n.kind == "ask"] == []
 
 
@@ -511,7 +516,7 @@ def test_a_dispute_notice_names_the_move_as_the_move_list_numbers_it() -> None:
 
     t = Table("factions", 2)
     t.play(random.Random(13), 6)
-    on = _a_command_seq(t, 2)
+    on = _a_command_seq(t, 1, other_than=0)
     before, start = t.match, len(t.envs)
     t.send(conduct("dispute", 0, seq=on, note="misclick"))
     [step] = step_groups(t.envs[start:])
@@ -531,7 +536,7 @@ def test_the_conduct_state_is_written_and_read_back_by_snapshots() -> None:
     t = Table("rite", 3)
     bot = random.Random(15)
     t.play(bot, 10)
-    t.send(conduct("dispute", 0, seq=_a_command_seq(t, 4), note="void it"))
+    t.send(conduct("dispute", 0, seq=_a_command_seq(t, 2, other_than=0), note="void it"))
     t.send(conduct("resolve", 1, verdict="voided"))
     t.send(conduct("resolve", 2, verdict="voided"))
     t.send(conduct("resign", 2))

@@ -3,10 +3,12 @@ hours (service/usecases/notifications/quiet.py): pure, from hand-built matches o
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from events.domain.match import Match, created_event, decide_and_fold, fold_match
+from events.domain.platform.base import Context
 from events.records.envelope import Envelope
 from rules.core import Command, SeatInfo, get_game
 from service.stores.notifications import Quiet
@@ -17,7 +19,15 @@ from service.usecases.notifications.channels import (
     message_id,
     notice_mail,
 )
-from service.usecases.notifications.notices import Notice, deadline_words, notices_for, step_groups
+from service.usecases.notifications.notices import (
+    REFEREE,
+    MoveWords,
+    Notice,
+    deadline_words,
+    notices_for,
+    referee_move,
+    step_groups,
+)
 from service.usecases.notifications.quiet import check_quiet, held_for_ms
 
 GID = "p01-abcdef123456"
@@ -174,3 +184,126 @@ def test_a_seat_name_in_a_mail_is_text_not_markup() -> None:
         page = msg.get_body(("html",)).get_content()  # type: ignore[union-attr]
         assert "evil.example" in page and '<a href="https://evil' not in page, page
         assert "&lt;a href=&quot;https://evil.example/signin&quot;&gt;bob&lt;/a&gt;" in page
+
+
+# -- disputes, rulings and table talk: the referee is told, and a conduct step is no turn ----------
+
+class Table:
+    """A race game played step by step, each step's envelopes kept (a dispute reads the past)."""
+
+    def __init__(self, referee: str | None = None) -> None:
+        events = created_event(GID, get_game("race"), [SeatInfo(0, "ann"), SeatInfo(1, "bob")], {"target": 1000},
+                               b"s" * 32, [], referee)
+        self.envs = envelopes(events)
+        self.match = fold_match((e.event for e in self.envs), GID)
+        self.n = 0
+
+    def send(self, type_: str, seat: int | None, **args: object) -> tuple[Match, Match, list[Envelope]]:
+        """One command; the match before, after, and its step's envelopes."""
+        self.n += 1
+        before = self.match
+        ctx = Context(at="2026-12-01T10:00:00.000Z",
+                      match_at=lambda seq: fold_match((e.event for e in self.envs[:seq]), GID))
+        events, self.match = decide_and_fold(before, Command(type_, dict(args), seat), f"c{self.n}", b"s" * 32, ctx)
+        step = envelopes(events, before.seq + 1)
+        self.envs += step
+        return before, self.match, step
+
+
+def disputed_words(t: Table) -> MoveWords:
+    return lambda on: referee_move(fold_match((e.event for e in t.envs[: on - 1]), GID), t.envs[on - 1])
+
+
+def test_a_dispute_in_a_refereed_game_tells_the_referee_with_the_move_the_note_and_the_ruling_link() -> None:
+    t = Table(referee="carol")
+    _, _, rolled = t.send("race.roll", 0)
+    on = rolled[0].seq  # ann's roll: its CommandAccepted
+    before, after, step = t.send("boardlog.dispute", 1, seq=on, note="the die fell off the table")
+    notices = notices_for(before, after, step, disputed=disputed_words(t))
+    [ref] = [n for n in notices if n.seat == REFEREE]
+    assert (ref.kind, ref.seat_name, ref.dispute) == ("dispute", "carol", step[-1].seq)
+    assert ref.asked == f"bob disputes the move at seq {on}: the die fell off the table"
+    assert "ann" in ref.last and "roll" in ref.last  # the disputed move, in words
+    text = ref.text("http://x.test")
+    assert f"http://x.test/games/{GID}#dispute={ref.dispute}" in text and "the die fell off the table" in text
+    assert ref.subject().startswith(f"Race {GID}: a dispute for you to rule — bob disputes")
+    body = ref.payload("http://x.test", "k")
+    assert (body["type"], body["role"], body["seat"], body["dispute"]) == (
+        "boardlog.notice.dispute", "referee", None, ref.dispute)
+    # bob's dispute is no move: ann reads that the game waits for the ruling; bob, who opened it
+    # (and whose turn it stays), is told nothing, not his turn again.
+    seats = [n for n in notices if n.seat != REFEREE]
+    assert [(n.seat, n.kind) for n in seats] == [(0, "conduct")]
+    assert seats[0].asked.endswith(": the game waits for the referee's ruling")
+
+
+def test_a_ruling_with_its_reason_reaches_every_seat_once_and_names_the_seat_it_gives_the_turn() -> None:
+    t = Table(referee="carol")
+    _, _, rolled = t.send("race.roll", 0)
+    t.send("boardlog.dispute", 1, seq=rolled[0].seq, note="misread")
+    before, after, step = t.send("boardlog.resolve", None, verdict="voided", reason="the roll was mis-entered",
+                                 referee=True)
+    notices = notices_for(before, after, step)
+    assert sorted((n.seat, n.kind) for n in notices) == [(0, "conduct"), (1, "conduct")]
+    assert len({n.key("p", "t") for n in notices if n.seat == 0}) == 1
+    for n in notices:
+        assert n.asked.startswith("The referee (carol) voids") and n.asked.endswith(": the roll was mis-entered")
+        assert "someone" not in n.text("http://x.test")
+    # the void gives ann her turn back: she reads it in the same notice, never a bare "your turn"
+    ann = next(n for n in notices if n.seat == 0)
+    assert ann.turn == "roll the die" and "It is your turn: roll the die." in ann.text("http://x.test")
+    assert next(n for n in notices if n.seat == 1).turn == ""
+
+
+def test_a_message_while_a_seat_is_to_move_is_told_to_it_in_words_not_as_its_turn_again() -> None:
+    t = Table()
+    t.send("race.roll", 0)
+    before, after, step = t.send("boardlog.post", 0, text="good luck")  # ann writes; bob is to move
+    [n] = notices_for(before, after, step)
+    assert (n.seat, n.kind, n.asked) == (1, "conduct", "ann writes: good luck")
+    before, after, step = t.send("boardlog.post", 1, text="thanks")  # the seat to move writes itself
+    assert notices_for(before, after, step) == []
+
+
+def test_a_message_is_for_the_referee_when_it_names_them_or_while_a_dispute_is_open() -> None:
+    t = Table(referee="carol")
+    for text, told in (("nice roll", False), ("@referee is this legal?", True), ("@Carol look", True),
+                       ("carol?", False), ("mail me@carolina.org", False)):
+        before, after, step = t.send("boardlog.post", 1, text=text)
+        got = [n for n in notices_for(before, after, step) if n.seat == REFEREE]
+        assert bool(got) is told, text
+        if got:
+            assert (got[0].kind, got[0].asked, got[0].dispute) == ("message", f"bob writes: {text}", 0)
+    _, _, rolled = t.send("race.roll", 0)
+    _, _, opened = t.send("boardlog.dispute", 1, seq=rolled[0].seq, note="x")
+    before, after, step = t.send("boardlog.post", 0, text="it was fine")  # any seat's, while a dispute is open
+    [ref] = [n for n in notices_for(before, after, step) if n.seat == REFEREE]
+    assert ref.dispute == opened[-1].seq and "#dispute=" in ref.seat_link("http://x.test")
+    # the referee's own message is told to the seat to move (bob, to roll), never to the referee
+    before, after, step = t.send("boardlog.post", None, text="I am looking at it", referee=True)
+    assert [(n.seat, n.asked) for n in notices_for(before, after, step)] == [
+        (1, "The referee (carol) writes: I am looking at it")]
+
+
+def test_a_dispute_in_an_unrefereed_game_asks_the_other_seat_and_tells_no_referee() -> None:
+    t = Table()
+    _, _, rolled = t.send("race.roll", 0)
+    before, after, step = t.send("boardlog.dispute", 1, seq=rolled[0].seq, note="x")
+    assert [(n.seat, n.kind) for n in notices_for(before, after, step)] == [(0, "ask")]
+
+
+def test_a_disputes_reminder_has_a_key_of_its_own_and_says_it_still_waits() -> None:
+    n = Notice(GID, "race", 9, REFEREE, "carol", "dispute", "bob disputes move 3: x", "ann rolls", "t", dispute=9)
+    reminder = replace(n, kind="dispute_reminder")
+    assert reminder.key("p", "t") == f"{GID}:9:p:t:reminder" != n.key("p", "t")
+    assert "still waits for your ruling" in reminder.text("http://x.test")
+    assert reminder.subject().startswith(f"Race {GID}: reminder, a dispute waits for your ruling")
+    assert Notice.from_json(reminder.to_json()) == reminder
+
+
+def test_a_referees_mail_offers_reply_to_rule() -> None:
+    n = Notice(GID, "race", 9, REFEREE, "carol", "dispute", "bob disputes move 3: x", "ann rolls", "t", dispute=9)
+    msg = notice_mail(MailSettings(), n, "carol@example.org", "http://x.test", "http://x.test/u", "k",
+                      "play+ab@play.test")
+    assert msg["Reply-To"] == "play+ab@play.test"
+    assert '"uphold: <your reason>" or "void: <your reason>"' in msg.get_body(("plain",)).get_content()

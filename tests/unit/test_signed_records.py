@@ -14,7 +14,8 @@ from events.records.chain import link
 from events.records.codec import canonical, loads
 from events.records.envelope import Envelope
 from events.records.export import export_lines, read_record
-from events.records.signing import RECEIPT, TRAILER, Signer, valid
+from events.records.origin import countersign, origin_lines
+from events.records.signing import COUNTERSIGNATURE, RECEIPT, TRAILER, Signer, valid
 from tests.support.records import play_offline
 
 SERVICE = Signer.of(Ed25519PrivateKey.generate())
@@ -260,3 +261,101 @@ def test_a_redacted_log_is_unverifiable_and_says_it_is_not_the_record(envs: list
     rows.append(canonical({"redacted": {"viewer": "seat 0", "why": "the game is not over"}}) + b"\n")
     j = verdict(rows)
     assert j.verdict == "unverifiable" and "redacted log" in j.reason and "not the record" in j.reason
+
+
+# --- imported records keep their origin (issue #37 item 6) -------------------------------------
+
+IMPORTER = Signer.of(Ed25519PrivateKey.generate())
+AT = "2026-12-06T10:00:00.000Z"
+
+
+def imported(envs: list[Envelope], origin: Signer | None = SERVICE, trusted: dict[str, bytes] | None = TRUSTED,
+             importer: Signer = IMPORTER) -> list[bytes]:
+    """The record as the importing deployment exports it: the events, then the lines
+    `boardlog import` kept (the origin's trailer as it came, its own countersignature)."""
+    came = read_record(signed(envs, origin))
+    j = judge(came, trusted)
+    assert j.verdict != "failed", j.line()
+    kept = origin_lines(came, countersign(importer, came, j.verdict, j.checked, AT))
+    return list(export_lines(envs, IMPORTER, origin=kept))
+
+
+def test_an_imported_record_keeps_its_trailer_byte_for_byte(envs: list[Envelope]) -> None:
+    original = signed(envs)
+    lines = imported(envs)
+    assert lines[:-1] == original  # every envelope and the origin's trailer, unchanged
+    c = loads(lines[-1])["countersignature"]
+    assert c["key"] == IMPORTER.id and c["origin_key"] == SERVICE.id and c["verdict"] == "verified"
+    assert c["at"] == AT and c["seq"] == len(envs) and c["head"] == envs[-1].hash
+    assert valid(COUNTERSIGNATURE, c, IMPORTER.public) and not valid(TRAILER, c, IMPORTER.public)
+
+
+def test_an_imported_record_is_verified_with_the_origin_key_alone_and_names_both(envs: list[Envelope]) -> None:
+    j = verdict(imported(envs))
+    assert j.verdict == "verified" and j.complete and j.key == SERVICE.id, j.line()
+    assert f"signed by key {SERVICE.id}, imported and countersigned by key {IMPORTER.id}" in j.summary()
+    assert j.to_json()["countersigned_by"] == [IMPORTER.id]
+
+
+def test_an_imported_record_is_verified_through_the_importers_countersignature(envs: list[Envelope]) -> None:
+    j = verdict(imported(envs), keys={IMPORTER.id: IMPORTER.public})
+    assert j.verdict == "verified", j.line()
+    assert f"signed by key {SERVICE.id}, imported and countersigned by key {IMPORTER.id}" in j.summary()
+    assert f"trusted through the countersignature of key {IMPORTER.id}" in j.summary()
+    # a key given that is neither: refused, naming both
+    other = Signer.of(Ed25519PrivateKey.generate())
+    no = verdict(imported(envs), keys={other.id: other.public})
+    assert no.verdict == "failed" and SERVICE.id in no.reason and IMPORTER.id in no.reason
+
+
+def test_an_unverified_import_does_not_vouch_for_its_origin(envs: list[Envelope]) -> None:
+    lines = imported(envs, trusted=None)  # `boardlog import --unverified` with no key
+    assert loads(lines[-1])["countersignature"]["verdict"] == "unverifiable"
+    j = verdict(lines, keys={IMPORTER.id: IMPORTER.public})
+    assert j.verdict == "unverifiable" and "without verifying it" in j.reason, j.line()
+    assert verdict(lines).verdict == "verified"  # the origin's key still verifies it
+
+
+def test_a_tampered_countersignature_fails_and_is_named(envs: list[Envelope]) -> None:
+    lines = imported(envs)
+    c = loads(lines[-1])["countersignature"]
+    for edit in ({"verdict": "verified", "at": "2020-01-01T00:00:00.000Z"}, {"origin_key": FORGER.id}):
+        bad = [*lines[:-1], canonical({"countersignature": {**c, **edit}}) + b"\n"]
+        for keys in (TRUSTED, {IMPORTER.id: IMPORTER.public}):
+            j = verdict(bad, keys=keys)
+            assert j.verdict == "failed" and f"the countersignature of key {IMPORTER.id} is not valid" in j.reason
+
+
+def test_a_countersignature_over_another_trailer_fails(envs: list[Envelope]) -> None:
+    # A forger keeps a valid countersignature and swaps the trailer for one of their own key.
+    lines = imported(envs)
+    bad = [*signed(envs, FORGER), lines[-1]]
+    j = verdict(bad, keys={IMPORTER.id: IMPORTER.public})
+    assert j.verdict == "failed" and "another trailer" in j.reason, j.line()
+
+
+def test_a_tampered_origin_trailer_is_named(envs: list[Envelope]) -> None:
+    lines = imported(envs)
+    t = loads(lines[-2])["trailer"]
+    forged = FORGER.trailer(t["game"], t["seq"], t["head"], t["status"], t["seed"])["sig"]
+    bad = [*lines[:-2], canonical({"trailer": {**t, "sig": forged}}) + b"\n", lines[-1]]
+    for keys in (TRUSTED, {IMPORTER.id: IMPORTER.public}, None):
+        j = verdict(bad, keys=keys)
+        assert j.verdict == "failed" and "the trailer was altered" in j.reason, j.line()
+    # without the countersignature the origin's own check names it
+    alone = verdict(bad[:-1])
+    assert alone.verdict == "failed" and "the trailer's signature is not valid" in alone.reason
+
+
+def test_a_record_imported_again_keeps_every_countersignature(envs: list[Envelope]) -> None:
+    third = Signer.of(Ed25519PrivateKey.generate())
+    came = read_record(imported(envs))
+    j = judge(came, {IMPORTER.id: IMPORTER.public})
+    assert j.verified, j.line()
+    kept = origin_lines(came, countersign(third, came, j.verdict, j.checked, AT))
+    lines = list(export_lines(envs, third, origin=kept))
+    assert lines[:-1] == imported(envs)  # the first import's lines, byte for byte (signatures are deterministic)
+    assert [loads(x)["countersignature"]["key"] for x in lines[-2:]] == [IMPORTER.id, third.id]
+    again = verdict(lines, keys={third.id: third.public})
+    assert again.verified and again.countersigned == [IMPORTER.id, third.id], again.line()
+    assert f"imported and countersigned by key {IMPORTER.id}, then by key {third.id}" in again.summary()

@@ -13,6 +13,7 @@ from __future__ import annotations
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -23,8 +24,15 @@ from events.store.follow import Follower
 from events.store.store import EventStore
 from projections.moves import move_number
 from service.stores.notifications import TargetStore
-from service.usecases.notifications.notices import Notice, notices_for, step_groups
+from service.usecases.notifications.notices import (
+    REFEREE,
+    Notice,
+    notices_for,
+    referee_move,
+    step_groups,
+)
 from service.usecases.notifications.quiet import held_for_ms
+from service.usecases.notifications.referees import token_referee
 
 log = structlog.get_logger("boardlog.notifier")
 
@@ -51,6 +59,7 @@ class Notifier(Follower):
         claim_idle_ms: int = 10_000,
         batch: int = 200,
         clock: Callable[[], float] = time.time,
+        dispute_reminder_ms: int = 0,
     ) -> None:
         # From the feeds' start: what the projector has not trimmed yet is read once; a game
         # older than the notifier's first run is told only its latest step (see catch_up).
@@ -61,6 +70,8 @@ class Notifier(Follower):
         self.clock = clock
         self._matches: OrderedDict[str, Match] = OrderedDict()
         self._born = 0.0
+        # A dispute still unruled this long after it was opened reminds its referee (0: never).
+        self.dispute_reminder_ms = dispute_reminder_ms
 
     def ensure_groups(self) -> None:
         self.feed.ensure()
@@ -89,15 +100,21 @@ class Notifier(Follower):
             # and tell only its latest step.
             quiet_start = len(groups) - 1
         claims = self.targets.claims_after(gid)
-        targets = self.targets.targets_of({pid for pid, _ in claims.values()}) if claims else {}
+        referee = self._referee(gid, before if before is not None else fold_match((e.event for e in groups[0]), gid))
+        pids = {pid for pid, _ in claims.values()} | ({referee} if referee else set())
+        targets = self.targets.targets_of(pids) if pids else {}
         queued = 0
         for i, group in enumerate(groups):
             after = fold_match((e.event for e in group), gid, before)
             # A seat claimed by its link is told of the steps after the one its claimant saw:
             # so whether the game's opening prompt is news does not hang on how soon this runs.
             held = {seat: pid for seat, (pid, seen) in claims.items() if group[0].seq > seen}
+            if referee:
+                held[REFEREE] = referee
             if i >= quiet_start and held:
-                queued += self._queue(notices_for(before, after, group, self._move_of(gid)), held, targets)
+                notices = notices_for(before, after, group, self._move_of(gid), self._disputed(gid))
+                queued += self._queue(notices, held, targets)
+                queued += self._remind(notices, held, targets)
             before = after
         assert before is not None
         self._remember(gid, before)
@@ -109,8 +126,40 @@ class Notifier(Follower):
         # the move list's numbers need the log from its start.
         return lambda seq: move_number(self.store.read(gid, 1, seq), seq)
 
+    def _disputed(self, gid: str) -> Callable[[int], str]:
+        """The disputed move in words as the referee reads it (everything shown): read only
+        when a dispute is opened."""
+
+        def words(on: int) -> str:
+            envs = self.store.read(gid, 1, on)
+            if len(envs) < 2 or envs[-1].seq != on:
+                return ""
+            before = fold_match((e.event for e in envs[:-1]), gid)
+            return referee_move(before, envs[-1])
+
+        return words
+
+    def _referee(self, gid: str, match: Match) -> str | None:
+        """Whose targets the game's referee is told on: the player it names, or the game's own
+        holder of a referee token's targets; None for an unrefereed game."""
+        if match.referee is None:
+            return None
+        return self.store.referee_player(gid) or token_referee(gid)
+
     def _queue(self, notices: Sequence[Notice], claims: dict[int, str], targets: dict[str, list[Any]]) -> int:
         return queue_notices(self.targets, self.enqueue, self.clock(), notices, claims, targets)
+
+    def _remind(self, notices: Sequence[Notice], claims: dict[int, str], targets: dict[str, list[Any]]) -> int:
+        """Each dispute opened: its referee's reminder, queued now to run when it is due (the
+        job sends nothing once the dispute is settled)."""
+        if not self.dispute_reminder_ms:
+            return 0
+        reminders = [replace(n, kind="dispute_reminder") for n in notices if n.kind == "dispute"]
+        if not reminders:
+            return 0
+        now = self.clock()
+        due = max(0, self.dispute_reminder_ms - int((now - _ms(reminders[0].at)) * 1000))
+        return queue_notices(self.targets, self.enqueue, now, reminders, claims, targets, due)
 
     def _remember(self, gid: str, match: Match) -> None:
         self._matches[gid] = match
@@ -120,11 +169,11 @@ class Notifier(Follower):
 
 
 def queue_notices(store: TargetStore, enqueue: Enqueue, now: float, notices: Sequence[Notice],
-                  claims: dict[int, str], targets: dict[str, list[Any]]) -> int:
+                  claims: dict[int, str], targets: dict[str, list[Any]], later_ms: int = 0) -> int:
     """Queue a notify job for each notice, its seat's player and each of the player's targets
     that takes its kind (an email target once its address is confirmed), unless marked sent
-    already; held to the end of the player's quiet hours. How many were queued. (The
-    notifier's, and the worker's for a queue it dropped.)"""
+    already; `later_ms` from now (a reminder), held to the end of the player's quiet hours then.
+    How many were queued. (The notifier's, and the worker's for a queue it dropped.)"""
     jobs = []
     for n in notices:
         pid = claims.get(n.seat)
@@ -141,7 +190,7 @@ def queue_notices(store: TargetStore, enqueue: Enqueue, now: float, notices: Seq
     for (n, pid, t), sent in zip(jobs, done, strict=True):
         if sent:
             continue
-        delay = held_for_ms(quiet[pid], now)
+        delay = later_ms + held_for_ms(quiet[pid], now + later_ms / 1000)
         enqueue(n, pid, t.id, delay)
         by_kind[t.kind] = by_kind.get(t.kind, 0) + 1
         log.info("notice.queued", game=n.game, seq=n.seq, player=pid, channel=t.kind, target=t.id,

@@ -50,6 +50,19 @@ DIGEST = "notify_digest"
 GAVE_UP = "notify_gave_up"
 
 
+# The notices a mail reply answers: a turn (with a move), a dispute for the referee (with a ruling).
+REPLIED = ("turn", "dispute", "dispute_reminder")
+
+
+def reply_context(notice: Notice, t: Target) -> dict[str, Any]:
+    """What a notice's reply token is bound to: the seat's turn at its seq (reply to play), or
+    the dispute the referee is asked to rule on (reply to rule)."""
+    bound = {"game": notice.game, "seq": notice.seq, "player": t.player, "address": t.address}
+    if notice.kind == "turn":
+        return {**bound, "seat": notice.seat}
+    return {**bound, "rule": notice.dispute}
+
+
 def _latency(at: str, now: float) -> float:
     return max(0.0, now - datetime.fromisoformat(at.replace("Z", "+00:00")).timestamp())
 
@@ -59,8 +72,12 @@ class Sender:
 
     def __init__(self, targets: TargetStore, cfg: NotifyConfig,
                  schedule_digest: Callable[[str, str, int], object], clock: Callable[[], float] = time.time,
-                 again: Callable[[Notice, str, str, int], object] | None = None) -> None:
+                 again: Callable[[Notice, str, str, int], object] | None = None,
+                 open_dispute: Callable[[str], int | None] | None = None) -> None:
         self.targets = targets
+        # The seq of a game's open dispute (None: none open), read before a dispute's reminder
+        # is sent: a dispute settled since needs none. Without it, every reminder is sent.
+        self.open_dispute = open_dispute
         self.cfg = cfg
         self.schedule_digest = schedule_digest
         self.again = again or (lambda *_: None)
@@ -83,6 +100,10 @@ class Sender:
             return "skipped"
         if notice.kind == "reminder":
             notice = notice.in_zone(self.targets.quiet(pid).tz)
+        if notice.kind == "dispute_reminder" and self.open_dispute is not None \
+                and self.open_dispute(notice.game) != notice.dispute:
+            log.info("notice.skipped", game=notice.game, seq=notice.seq, player=pid, target=tid, why="ruled")
+            return "skipped"
         if t.kind == "atom":
             entry = {**notice.to_json(), "key": key, "title": notice.subject(), "body": notice.text(self.cfg.public_url)}
             added = self.targets.feed_once(key, t, entry, _latency(notice.at, self.clock()))
@@ -134,10 +155,8 @@ class Sender:
     def _send(self, t: Target, notice: Notice, key: str) -> None:
         if t.kind == "email":
             reply_to = None
-            if self.cfg.reply_domain and notice.kind == "turn" and notice.game != "test":
-                token = self.targets.reply_token({"game": notice.game, "seat": notice.seat, "seq": notice.seq,
-                                                  "player": t.player, "address": t.address})
-                reply_to = reply_address(token, self.cfg.reply_domain)
+            if self.cfg.reply_domain and notice.game != "test" and notice.kind in REPLIED:
+                reply_to = reply_address(self.targets.reply_token(reply_context(notice, t)), self.cfg.reply_domain)
             send_mail(self.cfg.mail, notice_mail(self.cfg.mail, notice, t.address, self.cfg.public_url,
                                                  self.cfg.unsubscribe_url(t), key, reply_to))
         elif t.kind in ("apprise", "webhook"):

@@ -19,6 +19,7 @@ from events.domain.platform.conduct import (
     Proposal,
     open_proposal,
     remaining,
+    require_no_dispute,
     require_seat,
 )
 from events.domain.platform.takeback import taken_back
@@ -44,6 +45,7 @@ def _answered(match: Match, command: Command) -> tuple[int, Proposal]:
 
 def decide_accept(match: Match, command: Command, context: Context) -> list[Event]:
     seat, p = _answered(match, command)
+    require_no_dispute(match)  # an agreement waits for the ruling too (refusing one does not)
     if seat in p.accepted:
         raise IllegalCommand("already_accepted", "this seat has already accepted the proposal")
     events = [Event(PROPOSAL_ACCEPTED, {"seat": seat, "kind": p.kind, "proposal": p.seq}, seat)]

@@ -54,9 +54,16 @@ Automatic = Callable[[Match], tuple[str, Command] | None]
 OptionCheck = Callable[[Any], Any]
 
 
+# What every game made now is played under besides its chosen options, written into its
+# GameCreated's "platform" so that a record says which rule it was made under and audits by it
+# (a record without one was made before: events.domain.platform.disputes, "void_draws").
+NEW_GAMES: Mapping[str, Any] = {"void_draws": "onward"}
+
+
 def split_options(options: Mapping[str, Any], checks: Mapping[str, OptionCheck]) -> tuple[dict[str, Any], dict[str, Any]]:
-    """A create request's options as (the game's own, the platform's checked ones)."""
+    """A create request's options as (the game's own, the platform's checked ones, with the
+    settings every new game is made under)."""
     game = {k: v for k, v in options.items() if k not in checks}
-    platform = {k: checks[k](v) for k, v in options.items() if k in checks}
+    platform = {**NEW_GAMES, **{k: checks[k](v) for k, v in options.items() if k in checks}}
     return game, platform
 

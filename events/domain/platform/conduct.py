@@ -65,6 +65,7 @@ class Dispute:
     note: str
     verdict: str | None = None
     votes: tuple[tuple[int, str], ...] = ()
+    of: int | None = None  # the seat whose command it is (None: not recorded, a record from before)
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +124,30 @@ def open_proposal(match: Match) -> Proposal | None:
     return p
 
 
+def waiting_on_dispute(match: Match) -> IllegalCommand | None:
+    """Why nothing but talk, rulings and resignations is played now (None: it may be): an open
+    dispute holds the game where it stands, so that a void undoes only the move disputed and
+    the moves before it, never a move played while the referee was still reading."""
+    d = next((x for x in conduct_of(match).disputes if x.verdict is None), None)
+    if d is None:
+        return None
+    names = [s.name for s in match.seats]
+    who = names[d.by] if 0 <= d.by < len(names) else f"seat {d.by}"
+    whose = f"{names[d.of]}'s " if d.of is not None and 0 <= d.of < len(names) else ""
+    waits = "the referee's ruling" if match.referee is not None else "the other seats' votes"
+    # The move list's number for the move is not the core's to know (it counts entries): the
+    # note names what is contested, in the disputing seat's words.
+    note = d.note if len(d.note) <= 80 else d.note[:79] + "…"
+    return IllegalCommand("dispute_open", f"{who} disputes {whose or 'a '}move ({note!r}): "
+                                          f"the game waits for {waits}")
+
+
+def require_no_dispute(match: Match) -> None:
+    refusal = waiting_on_dispute(match)
+    if refusal is not None:
+        raise refusal
+
+
 def require_seat(match: Match, command: Command) -> int:
     seat = command.seat
     if seat is None or not 0 <= seat < len(match.seats):
@@ -164,7 +189,8 @@ def resigned_seat_answer(match: Match) -> tuple[str, Command] | None:
     """The default answer for a resigned seat the prompt names (the game goes on without it)."""
     gone = conduct_of(match).resigned
     prompt = match.prompt
-    if not gone or prompt is None:
+    # While a dispute is open the game waits: the answer comes once it is settled.
+    if not gone or prompt is None or conduct_of(match).dispute_open:
         return None
     for seat in prompt.seats:
         if seat in gone:
@@ -181,6 +207,7 @@ def decide_propose(match: Match, command: Command, context: Context) -> list[Eve
     kind = command.args.get("kind")
     if kind not in AGREEMENTS:
         raise IllegalCommand("bad_args", f"kind: one of {list(AGREEMENTS)}")
+    require_no_dispute(match)
     if open_proposal(match) is not None:
         raise IllegalCommand("proposal_open", "another proposal is open: accept or refuse it first")
     return [Event(PROPOSED, {"seat": seat, "kind": kind}, seat)]
@@ -228,7 +255,7 @@ def conduct_summary(match: Match) -> dict[str, Any]:
             **({"to_seq": p.to_seq} if p.kind == TAKEBACK else {}),
         },
         "undone": [{"first": a, "last": b, "by_seq": by} for a, b, by in c.undone],
-        "disputes": [{"seq": d.seq, "by": d.by, "on": d.on, "note": d.note, "verdict": d.verdict,
+        "disputes": [{"seq": d.seq, "by": d.by, "on": d.on, "note": d.note, "verdict": d.verdict, "of": d.of,
                       "votes": [{"seat": s, "verdict": v} for s, v in d.votes]} for d in c.disputes],
         "takeback": bool(match.settings.get("takeback", True)),
     }

@@ -1,23 +1,32 @@
-"""Disputes: a seat contests a command; the referee, or every other seat, settles it.
+"""Disputes: a seat contests another seat's command; the referee, or every other seat, settles it.
 
 `boardlog.dispute {"seq", "note"}` opens one on the command whose CommandAccepted is at `seq`
-(`DisputeOpened`). `boardlog.resolve {"verdict": "upheld" | "voided"}` settles it: in a refereed
-game only the referee may (the HTTP layer marks the referee's command `"referee": true`), and it
-is settled at once; in an unrefereed game each remaining seat other than the one that opened
-it votes (`DisputeVoted`), and it is settled when all of them name the same verdict.
+(`DisputeOpened`), never on the seat's own (`own_move`: that is a takeback, which needs the
+other seats' consent). `boardlog.resolve {"verdict": "upheld" | "voided", "reason"}` settles
+it: in a refereed game only the referee may (the HTTP layer marks the referee's command
+`"referee": true`), with a reason, and it is settled at once; in an unrefereed game each
+remaining seat other than the one that opened it votes (`DisputeVoted`, a reason optional), and
+it is settled when all of them name the same verdict.
 
-`DisputeResolved` says the verdict. Upheld changes nothing. Voided is followed by the same
-compensating `TakenBack` a takeback appends: the game returns to the state before `seq`, the
-undone commands stay in the log (conduct's `undone`, which replay strikes through), and the
-draws counter returns with it, so a re-played command draws the same values at the same
-indexes (docs/conduct.md, "What a takeback undoes", says why). One dispute is open at a time; while it
-is, the clock stops (events.domain.platform.clock reads `Conduct.dispute_open`).
+`DisputeResolved` says the verdict and the reason. Upheld changes nothing. Voided is followed by
+the compensating `TakenBack` a takeback appends: the game returns to the state before `seq` and
+the undone commands stay in the log (conduct's `undone`, which replay strikes through). The
+draws counter does not return with it in a game made with the platform setting `void_draws:
+"onward"` (every game made since it exists): the next draw index continues past every draw
+made, so what is played instead draws fresh values nobody has seen. A record made before keeps
+the rule it was played under (the counter returned, a re-played command drew the same values),
+so it still audits as it did. `redraws` says, before the ruling, which draws a void would undo.
+
+One dispute is open at a time; while it is, the game waits: its commands, takebacks and
+agreements are refused (`dispute_open`, conduct's `waiting_on_dispute`), and the clock stops
+(events.domain.platform.clock reads `Conduct.dispute_open`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from typing import Any
 
 from events.domain.matchstate import Match
 from events.domain.platform.base import Context, Fold, PlatformCommand
@@ -26,10 +35,12 @@ from events.domain.platform.conduct import (
     conduct_of,
     remaining,
     require_seat,
+    waiting_on_dispute,
     with_conduct,
 )
-from events.domain.platform.takeback import compensating
-from rules.core import Command, Event, IllegalCommand
+from events.domain.platform.takeback import compensating, fold_taken_back
+from events.domain.platform.talk import text_problem
+from rules.core import EVERYTHING_SHOWN, Command, Event, IllegalCommand
 
 OPEN = "boardlog.dispute"
 RESOLVE = "boardlog.resolve"
@@ -38,6 +49,10 @@ DISPUTE_VOTED = "boardlog.DisputeVoted"
 DISPUTE_RESOLVED = "boardlog.DisputeResolved"
 UPHELD, VOIDED = "upheld", "voided"
 MAX_NOTE = 1000
+MAX_REASON = 500
+# The platform setting (GameCreated's "platform") under which a void keeps the draws counter
+# where it is; a record without it was made when a void returned the counter with the state.
+VOID_DRAWS, ONWARD = "void_draws", "onward"
 
 
 def open_dispute(match: Match) -> Dispute | None:
@@ -54,8 +69,9 @@ def decide_open(match: Match, command: Command, context: Context) -> list[Event]
         raise IllegalCommand("bad_seq", f"seq: the seq of a command of this game, 1 to {match.seq}")
     if not isinstance(note, str) or not note.strip() or len(note) > MAX_NOTE:
         raise IllegalCommand("bad_note", f"note: why, in 1 to {MAX_NOTE} characters")
-    if open_dispute(match) is not None:
-        raise IllegalCommand("dispute_open", "a dispute is open: it is settled first")
+    waiting = waiting_on_dispute(match)
+    if waiting is not None:
+        raise IllegalCommand(waiting.code, f"{waiting.message}; one dispute is settled before another opens")
     if any(a <= seq <= b for a, b, _ in conduct_of(match).undone):
         raise IllegalCommand("already_undone", f"seq {seq} was already undone")
     if context.match_at is None:
@@ -64,55 +80,96 @@ def decide_open(match: Match, command: Command, context: Context) -> list[Event]
     if last is None or last[1] != seq:
         raise IllegalCommand("not_a_command", f"seq {seq} is not a command's (open a dispute on the "
                                               "CommandAccepted of the move you contest)")
-    return [Event(DISPUTE_OPENED, {"seat": seat, "on": seq, "note": note}, seat)]
+    if last[0] == seat:
+        # A dispute needs nobody's consent to void a move: on one's own move it would be a
+        # takeback the other seats never agreed to.
+        raise IllegalCommand("own_move", "that is your own move: ask for a takeback instead")
+    return [Event(DISPUTE_OPENED, {"seat": seat, "on": seq, "note": note, "of": last[0]}, seat)]
 
 
 def fold_opened(match: Match, event: Event) -> Match:
     c = conduct_of(match)
-    d = Dispute(match.seq, int(event.data["seat"]), int(event.data["on"]), str(event.data["note"]))
+    of = event.data.get("of")
+    d = Dispute(match.seq, int(event.data["seat"]), int(event.data["on"]), str(event.data["note"]),
+                of=of if isinstance(of, int) else None)
     return with_conduct(match, replace(c, disputes=(*c.disputes, d)))
 
 
+def reason_problem(reason: Any) -> IllegalCommand | None:
+    """Why `reason` cannot be a ruling's reason (None: it can): 1 to 500 characters of plain
+    text, as table talk's (a reason is shown to every seat in the move list and the notices)."""
+    if not isinstance(reason, str):
+        return IllegalCommand("bad_reason", "reason: why, as a text of 1 to 500 characters")
+    if len(reason) > MAX_REASON:
+        return IllegalCommand("bad_reason", f"reason: at most {MAX_REASON} characters, not {len(reason)}")
+    problem = text_problem(reason)
+    if problem is not None:
+        said = "it is empty" if problem.code == "message_empty" else problem.message.partition(": ")[2]
+        return IllegalCommand("bad_reason", f"reason: why, in 1 to {MAX_REASON} characters of plain text ({said})")
+    return None
+
+
 def decide_resolve(match: Match, command: Command, context: Context) -> list[Event]:
-    extra = set(command.args) - {"verdict", "dispute", "referee"}
+    extra = set(command.args) - {"verdict", "dispute", "referee", "reason"}
     if extra:
-        raise IllegalCommand("bad_args", f"{RESOLVE} takes verdict (and dispute), not {sorted(extra)}")
+        raise IllegalCommand("bad_args", f"{RESOLVE} takes verdict, reason (and dispute), not {sorted(extra)}")
     verdict = command.args.get("verdict")
     if verdict not in (UPHELD, VOIDED):
         raise IllegalCommand("bad_args", f"verdict: {UPHELD!r} or {VOIDED!r}")
-    d = open_dispute(match)
-    if d is None:
-        raise IllegalCommand("no_dispute", "there is no open dispute")
-    named = command.args.get("dispute")
-    if named is not None and named != d.seq:
-        raise IllegalCommand("dispute_changed", f"the open dispute is the one of seq {d.seq}, not {named}")
     by_referee = command.args.get("referee") is True and command.seat is None
+    reason = command.args.get("reason")
+    if reason is not None or by_referee:  # the referee gives a reason; a seat's vote may
+        problem = reason_problem(reason)
+        if problem is not None:
+            raise problem
+    d = _the_open_one(match, command.args.get("dispute"))
     if match.referee is not None:
         if not by_referee:
             raise IllegalCommand("referee_resolves", f"the referee, {match.referee}, settles this game's disputes")
-        return _resolved(match, d, str(verdict), "referee", context)
+        return _resolved(match, d, str(verdict), "referee", str(reason), context)
     if by_referee:
         raise IllegalCommand("not_refereed", "this game has no referee: its other seats settle disputes")
     seat = require_seat(match, command)
     if seat == d.by:
         raise IllegalCommand("own_dispute", "the seat that opened the dispute does not vote on it")
     votes = {**dict(d.votes), seat: str(verdict)}
-    events = [Event(DISPUTE_VOTED, {"seat": seat, "dispute": d.seq, "verdict": verdict}, seat)]
+    voted = {"seat": seat, "dispute": d.seq, "verdict": verdict, **({"reason": reason} if reason else {})}
+    events = [Event(DISPUTE_VOTED, voted, seat)]
     voters = [s for s in remaining(match) if s != d.by]
     if all(votes.get(s) == verdict for s in voters):
-        events += _resolved(match, d, str(verdict), "seats", context)
+        events += _resolved(match, d, str(verdict), "seats", str(reason or ""), context)
     return events
 
 
-def _resolved(match: Match, d: Dispute, verdict: str, by: str, context: Context) -> list[Event]:
-    resolved = Event(DISPUTE_RESOLVED, {"dispute": d.seq, "on": d.on, "verdict": verdict, "by": by})
+def _the_open_one(match: Match, named: Any) -> Dispute:
+    """The open dispute a ruling settles; refused when none is open, or it names another."""
+    d = open_dispute(match)
+    settled = next((x for x in conduct_of(match).disputes if x.seq == named and x.verdict is not None), None)
+    if settled is not None:
+        raise IllegalCommand("dispute_settled", f"the dispute of seq {named} was settled already: {settled.verdict}")
+    if d is None:
+        raise IllegalCommand("no_dispute", "there is no open dispute")
+    if named is not None and named != d.seq:
+        raise IllegalCommand("dispute_changed", f"the open dispute is the one of seq {d.seq}, not {named}")
+    return d
+
+
+def draws_onward(match: Match) -> bool:
+    """Whether a void keeps the draws counter where it is (games made since the setting exists)."""
+    return match.settings.get(VOID_DRAWS) == ONWARD
+
+
+def _resolved(match: Match, d: Dispute, verdict: str, by: str, reason: str, context: Context) -> list[Event]:
+    resolved = Event(DISPUTE_RESOLVED, {"dispute": d.seq, "on": d.on, "verdict": verdict, "by": by,
+                                        "reason": reason})
     if verdict == UPHELD:
         return [resolved]
     if context.match_at is None:
         raise IllegalCommand("dispute_unavailable", "the game's past cannot be read here")
     last = match.last_command
     assert last is not None  # a command was disputed, so there is a last one
-    return [resolved, compensating(context.match_at(d.on - 1), d.on, last[2], {"dispute": d.seq})]
+    onward = match.draws if draws_onward(match) else None
+    return [resolved, compensating(context.match_at(d.on - 1), d.on, last[2], {"dispute": d.seq}, onward)]
 
 
 def fold_voted(match: Match, event: Event) -> Match:
@@ -140,3 +197,54 @@ EVENTS: Mapping[str, Fold] = {
     DISPUTE_VOTED: fold_voted,
     DISPUTE_RESOLVED: fold_resolved,
 }
+
+
+def redraws(before: Match, now: Match, events: Sequence[Event], viewer: int | None) -> list[str]:
+    """What a void of the open dispute would draw again, in words, one sentence a draw, told to
+    `viewer` (a seat, None a spectator, EVERYTHING_SHOWN the referee) as its move list tells it:
+    the referee learns before ruling that a void is a re-roll. `before` is the match just before
+    the disputed command, `now` the match at the head, `events` the log between them (from the
+    disputed command's CommandAccepted). Draws a takeback or an earlier void already undid are
+    left out: a void cannot draw them again."""
+    rules, names = before.rules, [s.name for s in before.seats]
+    undone = conduct_of(now).undone
+    onward = draws_onward(now)
+    state, seq = before.state, before.seq
+    out: list[str] = []
+    command: tuple[int, int, bool] | None = None  # (its seq, how many it drew, whether words told one)
+    for e in events:
+        seq += 1
+        if e.type == "boardlog.TakenBack":
+            state = fold_taken_back(before, e).state
+            continue
+        if e.type == "boardlog.CommandAccepted":
+            out += _untold(command, onward)
+            rng = e.data.get("rng") or [0, 0]
+            command = (seq, int(rng[1]) - int(rng[0]), False)
+            continue
+        if e.type.startswith("boardlog."):
+            continue
+        seen = e if viewer == EVERYTHING_SHOWN else rules.redact(e, viewer)
+        if seen is not None and not any(a <= seq <= b for a, b, _ in undone):
+            told = rules.describe_event(state, seen, viewer, names)
+            if told.draw:
+                out.append(_redraw(told.draw, seq, onward))
+                if command is not None:
+                    command = (command[0], command[1], True)
+        state = rules.evolve(state, e)
+    return out + _untold(command, onward)
+
+
+def _redraw(draw: str, seq: int, onward: bool) -> str:
+    if onward:
+        return f"voiding re-rolls the {draw} (seq {seq}): what is played instead draws afresh"
+    return (f"voiding keeps the {draw} (seq {seq}) for what is played instead: this game was made "
+            "when a void drew the same values again")
+
+
+def _untold(command: tuple[int, int, bool] | None, onward: bool) -> list[str]:
+    """A command that drew without an event saying what (a shuffle, a hidden pick), in words."""
+    if command is None or command[1] <= 0 or command[2]:
+        return []
+    return [_redraw(f"{command[1]} random draw(s) of the command", command[0], onward)]
+

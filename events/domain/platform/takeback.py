@@ -30,6 +30,7 @@ from events.domain.platform.conduct import (
     Proposal,
     conduct_of,
     open_proposal,
+    require_no_dispute,
     require_seat,
     with_conduct,
 )
@@ -53,6 +54,7 @@ def decide_ask(match: Match, command: Command, context: Context) -> list[Event]:
     seat = require_seat(match, command)
     if not allowed(match):
         raise IllegalCommand("takeback_off", "takebacks are off in this game (its option takeback: false)")
+    require_no_dispute(match)
     if open_proposal(match) is not None:
         raise IllegalCommand("proposal_open", "another proposal is open: accept or refuse it first")
     last = match.last_command
@@ -105,14 +107,15 @@ def taken_back(match: Match, p: Proposal, context: Context) -> Event:
     return compensating(before, p.command[1], p.command[2], {"takeback": p.seq})
 
 
-def compensating(before: Match, first: int, last: int, why: Mapping[str, Any]) -> Event:
+def compensating(before: Match, first: int, last: int, why: Mapping[str, Any], draws: int | None = None) -> Event:
     """The event that returns the game to `before` (the match after seq `first - 1`), undoing
-    the seqs `first`..`last`: the state as snapshot data, the draws counter and the last
-    command as they were. `why` names the takeback's or the dispute's seq."""
+    the seqs `first`..`last`: the state as snapshot data and the last command as they were, and
+    the draws counter at `draws` (a void's: where it is now, so nothing seen is drawn again) or,
+    by default, as it was. `why` names the takeback's or the dispute's seq."""
     lc = before.last_command
     return Event(TAKEN_BACK, {
         "to_seq": first - 1, "first": first, "last": last, **why,
-        "draws": before.draws, "last_command": None if lc is None else list(lc),
+        "draws": before.draws if draws is None else draws, "last_command": None if lc is None else list(lc),
         "state": orjson.loads(encode(before.state)),
     })
 

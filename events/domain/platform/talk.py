@@ -1,4 +1,6 @@
-"""Table talk: seats post plain-text messages to the game; the admin can hide an abusive one.
+"""Table talk: seats and the referee post plain-text messages to the game; the admin can hide an
+abusive one. The referee's message has no seat: it is marked `"referee": true` (the HTTP layer
+marks the referee's command so, and only it can), and every reader shows it as the referee's.
 
 A message is a `boardlog.MessagePosted` event in the game's log (so replay shows it and the audit
 re-runs it); hiding appends `boardlog.MessageHidden`, and the original stays in the record: only
@@ -33,11 +35,15 @@ _ALLOWED_CONTROLS = frozenset("\n\t")
 @dataclass(frozen=True, slots=True)
 class Message:
     seq: int  # the seq of its MessagePosted event: the message's id
-    seat: int
+    seat: int | None  # None: the referee's
     text: str
     at: str
     on: int | None = None  # the seq of the command it comments, when sent with one
     hidden: bool = False
+
+    @property
+    def referee(self) -> bool:
+        return self.seat is None
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,17 +71,18 @@ def text_problem(text: Any) -> IllegalCommand | None:
 
 
 def _post(match: Match, command: Command, context: Context) -> list[Event]:
-    seat = command.seat
-    if seat is None or not 0 <= seat < len(match.seats):
-        raise IllegalCommand("seat_required", "a message is posted by a seat")
-    args = command.args
-    extra = set(args) - {"text", "on"}
+    seat, args = command.seat, command.args
+    by_referee = seat is None and args.get("referee") is True and match.referee is not None
+    if not by_referee and (seat is None or not 0 <= seat < len(match.seats)):
+        raise IllegalCommand("seat_required", "a message is posted by a seat or the game's referee")
+    extra = set(args) - {"text", "on", "referee"}
     if extra:
         raise IllegalCommand("bad_args", f"unknown fields: {sorted(extra)}")
     problem = text_problem(args.get("text"))
     if problem is not None:
         raise problem
-    data: dict[str, Any] = {"seat": seat, "text": args["text"], "at": context.at}
+    who: dict[str, Any] = {"referee": True} if by_referee else {"seat": seat}
+    data: dict[str, Any] = {**who, "text": args["text"], "at": context.at}
     on = args.get("on")
     if on is not None:
         # Set by the worker for a command's comment: the seq of that command's CommandAccepted.
@@ -108,8 +115,8 @@ def _with(match: Match, talk: Talk) -> Match:
 def _fold_posted(match: Match, event: Event) -> Match:
     d = event.data
     on = d.get("on")
-    message = Message(match.seq, int(d["seat"]), str(d["text"]), str(d.get("at", "")),
-                      on if isinstance(on, int) else None)
+    seat = None if d.get("referee") is True else int(d["seat"])
+    message = Message(match.seq, seat, str(d["text"]), str(d.get("at", "")), on if isinstance(on, int) else None)
     return _with(match, Talk((*talk_of(match).messages, message)))
 
 
@@ -120,7 +127,7 @@ def _fold_hidden(match: Match, event: Event) -> Match:
 
 
 COMMANDS: dict[str, PlatformCommand] = {
-    POST: PlatformCommand(_post, who="seat", after_end=True),
+    POST: PlatformCommand(_post, who="seat_or_referee", after_end=True),
     HIDE: PlatformCommand(_hide, who="admin", after_end=True),
 }
 EVENTS: dict[str, Fold] = {MESSAGE_POSTED: _fold_posted, MESSAGE_HIDDEN: _fold_hidden}

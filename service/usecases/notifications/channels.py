@@ -81,15 +81,21 @@ def _mail(cfg: MailSettings, subject: str, to: str, unsubscribe: str, key: str) 
     return msg
 
 
+RULE_BY_REPLY = ('To rule by mail, reply with a first line "uphold: <your reason>" or "void: <your reason>" '
+                 "(the reason, 1 to 500 characters, is shown to every seat)")
+
+
 def notice_mail(cfg: MailSettings, notice: Notice, to: str, public_url: str, unsubscribe: str, key: str,
                 reply_to: str | None = None) -> EmailMessage:
     msg = _mail(cfg, notice.subject(), to, unsubscribe, key)
-    if reply_to is not None:  # reply to play: the move as the first line of the reply
+    if reply_to is not None:  # reply to play (a move) or to rule (a verdict): the reply's first line
         msg["Reply-To"] = reply_to
         text = notice.text(public_url, unsubscribe)
-        msg.set_content("Reply to this mail with your move as its first line (in the game's notation).\n\n" + text)
+        how = RULE_BY_REPLY if notice.dispute else "Reply to this mail with your move as its first line"
+        said = "." if notice.dispute else " (in the game's notation)."
+        msg.set_content(f"{how}{said}\n\n" + text)
         msg.add_alternative(notice.html(public_url, unsubscribe).replace(
-            "<body>", "<body><p>Reply to this mail with your move as its first line.</p>", 1), subtype="html")
+            "<body>", f"<body><p>{html.escape(how)}.</p>", 1), subtype="html")
         return msg
     msg.set_content(notice.text(public_url, unsubscribe))
     msg.add_alternative(notice.html(public_url, unsubscribe), subtype="html")

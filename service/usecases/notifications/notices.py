@@ -1,15 +1,18 @@
 """What a notice says, and which notices a game's new events call for.
 
 Pure: from a match before and after a command's events, the seats to tell (a turn arriving, the
-game's end); and from a notice, its mail subject, plain and HTML bodies and webhook payload. The
-last move is told as the notified seat may see it: the command record redacted for that seat,
-then in words (the game's `describe_command` where it has one, else its notation).
+game's end, a conduct step in words) and, in a refereed game, what the referee is told (a dispute
+opened, a message for them); and from a notice, its mail subject, plain and HTML bodies and
+webhook payload. The last move is told as the notified seat may see it: the command record
+redacted for that seat, then in words (the game's `describe_command` where it has one, else its
+notation).
 """
 
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
+import re
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from datetime import datetime
 from typing import Any
@@ -19,12 +22,28 @@ from events.domain.describe import MoveOf, describe_platform_event, no_moves
 from events.domain.match import COMMAND_ACCEPTED, Match, command_of
 from events.domain.platform.clock import REMINDER_DUE, TURN_TIMED_OUT
 from events.domain.platform.conduct import PROPOSED, remaining
-from events.domain.platform.disputes import DISPUTE_OPENED
+from events.domain.platform.disputes import DISPUTE_OPENED, DISPUTE_RESOLVED, open_dispute
 from events.domain.platform.takeback import TAKEBACK_ASKED
+from events.domain.platform.talk import MESSAGE_POSTED
 from events.records.envelope import Envelope
+from rules.core import Command
 from rules.words import asked, listing
 
 GAME_TITLES = {"rite": "Rite", "factions": "Factions: Battlegrounds", "dragondale": "Dragon Dale"}
+# A notice's seat when it is the referee's: the referee holds no seat.
+REFEREE = -1
+# The referee's notices: a dispute opened, the reminder of one still unruled, a message for them.
+REFEREE_KINDS = ("dispute", "dispute_reminder", "message")
+# Whose idempotency key says its kind: news beside another notice of the same seq.
+_KEYED_KINDS = ("dropped", "dispute_reminder")
+SUBJECT_WORDS = 120
+
+# The move a dispute is about, in words as the referee reads it, from its CommandAccepted's seq.
+MoveWords = Callable[[int], str]
+
+
+def no_words(seq: int) -> str:
+    return ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,23 +58,28 @@ class Notice:
     # "turn" | "over" | "reminder" (a deadline nears) | "timeout" (a seat ran out of time) | "ask"
     # (another seat asks this one to accept or refuse: a draw, an abandonment, a takeback, a dispute)
     # | "dropped" (the seat's own queue of conditional moves was dropped: `asked` says why)
+    # | "conduct" (a dispute opened in a refereed game, a ruling, a message: `asked` says it)
+    # | the referee's (seat REFEREE): "dispute" (one opened: `asked` says it, `last` is the
+    # disputed move), "dispute_reminder" (one still unruled), "message" (a message for them)
     kind: str
     asked: str  # what the turn asks, in words ("roll or note"); the outcome when over
     last: str  # the last move in words ("" at the start of a game)
     at: str  # when that command was accepted (ISO, UTC): notice latency counts from here
     deadline: str = ""  # a reminder's deadline (ISO, UTC), told in the player's own time zone
+    dispute: int = 0  # the referee's notices: the open dispute's seq (its DisputeOpened's)
+    turn: str = ""  # a conduct notice to a seat whose turn it now is: what the turn asks
 
     @property
     def choice(self) -> str:
-        """The target choice (`events`) this notice goes by: a clock's reminder and timeout are
-        news of a turn."""
-        return "turn" if self.kind in ("reminder", "timeout", "ask", "dropped") else self.kind
+        """The target choice (`events`) this notice goes by: a clock's reminder and timeout, a
+        conduct step and what the referee is asked are news of a turn."""
+        return "over" if self.kind == "over" else "turn"
 
     def key(self, player: str, target: str) -> str:
         """The idempotency key: one notice per (game, seq, player, target), ever. A queue dropped
-        is news beside the turn notice of the same seq, so its key says so."""
-        if self.kind == "dropped":
-            return f"{self.game}:{self.seq}:{player}:{target}:dropped"
+        and a dispute's reminder are news beside the notice of the same seq, so their keys say so."""
+        if self.kind in _KEYED_KINDS:
+            return f"{self.game}:{self.seq}:{player}:{target}:{self.kind.rpartition('_')[2]}"
         return f"{self.game}:{self.seq}:{player}:{target}"
 
     def to_json(self) -> dict[str, Any]:
@@ -77,6 +101,15 @@ class Notice:
         return GAME_TITLES.get(self.game_type, self.game_type.capitalize())
 
     def subject(self) -> str:
+        said = _short(self.asked)
+        if self.kind == "dispute":
+            return f"{self.title} {self.game}: a dispute for you to rule — {said}"
+        if self.kind == "dispute_reminder":
+            return f"{self.title} {self.game}: reminder, a dispute waits for your ruling — {said}"
+        if self.kind == "message":
+            return f"{self.title} {self.game}: a message for the referee — {said}"
+        if self.kind == "conduct":
+            return f"{self.title} {self.game}: {said}"
         if self.kind == "reminder":
             return f"{self.title} {self.game}: reminder, your turn ends {self.asked}"
         if self.kind in ("timeout", "ask"):
@@ -89,13 +122,21 @@ class Notice:
         return f"{self.title} {self.game}: your turn — {self.asked}"
 
     def seat_link(self, public_url: str) -> str:
-        return f"{public_url.rstrip('/')}/games/{self.game}"
+        """The seat's board; the referee's goes straight to the ruling view of the dispute (the
+        board page, opened on it: a referee signed in as a player needs no token, a token
+        holder's browser keeps theirs)."""
+        base = f"{public_url.rstrip('/')}/games/{self.game}"
+        return f"{base}#dispute={self.dispute}" if self.seat == REFEREE and self.dispute else base
 
     def replay_link(self, public_url: str) -> str:
         """The replay at this notice's step: what the last move changed, step by step."""
         return f"{public_url.rstrip('/')}/games/{self.game}/replay?seq={self.seq}"
 
     def lines(self, public_url: str) -> list[str]:
+        if self.seat == REFEREE:
+            return self._referee_lines(public_url)
+        if self.kind == "conduct":
+            return self._conduct_lines(public_url)
         if self.kind == "reminder":
             first = f"it is still your turn in {self.title} {self.game}: your time runs out {self.asked}."
         elif self.kind == "timeout":
@@ -117,6 +158,32 @@ class Notice:
         out.append(f"Your seat: {self.seat_link(public_url)}")
         return out
 
+    def _referee_lines(self, public_url: str) -> list[str]:
+        where = f"{self.title} {self.game}"
+        if self.kind == "message":
+            out = [f"{self.seat_name}, a message for you as the referee of {where}: {self.asked}"]
+        elif self.kind == "dispute_reminder":
+            out = [f"{self.seat_name}, a dispute in {where} still waits for your ruling: {self.asked}",
+                   "The game takes no moves until you rule."]
+        else:
+            out = [f"{self.seat_name}, you referee {where}: {self.asked}",
+                   "The game takes no moves until you rule."]
+        if self.last:
+            out.append(f"The disputed move: {self.last}")
+        if self.dispute:
+            out.append(f"Rule on it (uphold or void, with a reason): {self.seat_link(public_url)}")
+        else:
+            out.append(f"The game: {self.seat_link(public_url)}")
+        return out
+
+    def _conduct_lines(self, public_url: str) -> list[str]:
+        out = [f"{self.seat_name}, in {self.title} {self.game}: {self.asked}"]
+        if self.turn:
+            out.append(f"It is your turn: {self.turn}.")
+        out.append(f"See it in the replay: {self.replay_link(public_url)}")
+        out.append(f"Your seat: {self.seat_link(public_url)}")
+        return out
+
     def text(self, public_url: str, unsubscribe: str | None = None) -> str:
         body = "\n".join(self.lines(public_url))
         if unsubscribe:
@@ -125,6 +192,8 @@ class Notice:
 
     def html(self, public_url: str, unsubscribe: str | None = None) -> str:
         link = html.escape(self.seat_link(public_url), quote=True)
+        if self.seat == REFEREE or self.kind == "conduct":
+            return self._html_lines(public_url, unsubscribe)
         parts = [f"<p>{html.escape(self.lines(public_url)[0])}</p>"]
         if self.last:
             replay = html.escape(self.replay_link(public_url), quote=True)
@@ -136,12 +205,34 @@ class Notice:
                          "Stop these mails</a></p>")
         return "<!doctype html><html><body>" + "".join(parts) + "</body></html>"
 
+    def _html_lines(self, public_url: str, unsubscribe: str | None) -> str:
+        """The referee's notices and a conduct step's: each line a paragraph, the links linked."""
+        parts = []
+        for line in self.lines(public_url):
+            said, sep, url = line.rpartition(": ")
+            if sep and url.startswith(("http://", "https://")):
+                href = html.escape(url, quote=True)
+                parts.append(f'<p><a href="{href}">{html.escape(said)}</a></p>')
+            else:
+                parts.append(f"<p>{html.escape(line)}</p>")
+        if unsubscribe:
+            parts.append(f'<p style="color:#666;font-size:small"><a href="{html.escape(unsubscribe, quote=True)}">'
+                         "Stop these mails</a></p>")
+        return "<!doctype html><html><body>" + "".join(parts) + "</body></html>"
+
     def payload(self, public_url: str, key: str) -> dict[str, Any]:
         """The webhook's JSON body (documented in the OpenAPI as NoticePayload)."""
         return {"type": f"boardlog.notice.{self.kind}", "id": key, "game": self.game, "game_type": self.game_type,
-                "seq": self.seq, "seat": self.seat, "seat_name": self.seat_name, "asked": self.asked,
-                "last_move": self.last, "at": self.at, "deadline": self.deadline or None,
-                "url": self.seat_link(public_url)}
+                "seq": self.seq, "seat": None if self.seat == REFEREE else self.seat,
+                "role": "referee" if self.seat == REFEREE else "seat", "seat_name": self.seat_name,
+                "asked": self.asked, "last_move": self.last, "at": self.at, "deadline": self.deadline or None,
+                "dispute": self.dispute or None, "turn": self.turn or None, "url": self.seat_link(public_url)}
+
+
+def _short(words: str) -> str:
+    """Words as a subject holds them: one line, cut at SUBJECT_WORDS characters."""
+    line = " ".join(words.split())
+    return line if len(line) <= SUBJECT_WORDS else line[: SUBJECT_WORDS - 1].rstrip() + "…"
 
 
 _DAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
@@ -214,8 +305,19 @@ def last_move(before: Match, accepted: Envelope | None, seat: int) -> str:
         seen = None
     if seen is None:
         return "a move you cannot see"
+    return _in_words(before, seen, seat)
+
+
+def referee_move(before: Match, accepted: Envelope) -> str:
+    """The command of `accepted` in words as the referee reads it: everything shown (the
+    referee reads every seat's secrets), told as to no seat."""
+    return _in_words(before, command_of(accepted.event), None)
+
+
+def _in_words(before: Match, seen: Command, seat: int | None) -> str:
+    game = before.rules
     names = [s.name for s in before.seats]
-    who = names[command.seat] if command.seat is not None and 0 <= command.seat < len(names) else "someone"
+    who = names[seen.seat] if seen.seat is not None and 0 <= seen.seat < len(names) else "someone"
     describe = getattr(game, "describe_command", None)
     if describe is not None:
         try:
@@ -264,30 +366,86 @@ def clock_notices(after: Match, group: Sequence[Envelope]) -> list[Notice]:
 
 
 ASKING = (PROPOSED, TAKEBACK_ASKED, DISPUTE_OPENED)
+_WAITS = ": the game waits for the referee's ruling"
+
+
+def _said(after: Match, t: str, d: Mapping[str, Any], move_of: MoveOf) -> str:
+    """A platform event in the move list's words, without its full stop."""
+    return describe_platform_event(t, d, [s.name for s in after.seats], move_of, after.referee).text.rstrip(".")
 
 
 def conduct_notices(after: Match, group: Sequence[Envelope], move_of: MoveOf = no_moves) -> list[Notice]:
-    """A draw or an abandonment proposed, a takeback asked, a dispute opened: every other seat
-    still playing is asked to answer (a refereed game's dispute is the referee's, no seat's).
-    `move_of` numbers the move a takeback or a dispute is about, as the move list does."""
+    """A draw or an abandonment proposed, a takeback asked, a dispute opened in an unrefereed game:
+    every other seat still playing is asked to answer. In a refereed game a dispute opened is
+    told to every other seat still playing (the game waits for the referee); a ruling to every
+    seat still playing, with its reason; a message to the seats
+    the prompt names, other than its author (rather than their turn again). `move_of` numbers the
+    move a takeback or a dispute is about, as the move list does."""
     names = [s.name for s in after.seats]
+    first, last = group[0], group[-1]
+    actor = first.event.seat if first.event.type == COMMAND_ACCEPTED else None
+    playing = [s for s in remaining(after) if s != actor]
+    out: list[Notice] = []
+
+    def tell(seats: Sequence[int], kind: str, words: str) -> None:
+        out.extend(Notice(after.gid, after.game, last.seq, s, names[s], kind, words, "", last.at) for s in seats)
+
+    for env in group:
+        t, d = env.event.type, env.event.data
+        if t in ASKING and not (t == DISPUTE_OPENED and after.referee is not None):
+            tell([s for s in playing if s != d.get("seat")], "ask", _said(after, t, d, move_of))
+        elif t == DISPUTE_OPENED:
+            tell([s for s in playing if s != d.get("seat")], "conduct", _said(after, t, d, move_of) + _WAITS)
+        elif t == DISPUTE_RESOLVED:
+            # every seat, the last voter too: a void may hand it its turn back, told here
+            tell(remaining(after), "conduct", _said(after, t, d, move_of))
+        elif t == MESSAGE_POSTED and after.prompt is not None:
+            tell([s for s in after.prompt.seats if s in playing and s != d.get("seat")], "conduct",
+                 _said(after, t, d, move_of))
+    return out
+
+
+def for_referee(after: Match, data: Mapping[str, Any]) -> bool:
+    """Whether a message is addressed to the referee: one of a seat's that names them ("@referee"
+    or "@" and their name, in any case), or any seat's while a dispute is open (the referee is
+    the one who reads a dispute's talk). The referee's own never is."""
+    if after.referee is None or data.get("referee") is True or data.get("seat") is None:
+        return False
+    if open_dispute(after) is not None:
+        return True
+    text = str(data.get("text", ""))
+    names = ("referee", *after.referee.split())
+    return any(re.search(rf"@{re.escape(n)}(?!\w)", text, re.IGNORECASE) for n in (after.referee, *names))
+
+
+def referee_notices(after: Match, group: Sequence[Envelope], move_of: MoveOf = no_moves,
+                    disputed: MoveWords = no_words) -> list[Notice]:
+    """What a refereed game's step tells its referee: a dispute opened (with the disputed move in
+    words, `disputed` of its seq), a message addressed to them (`for_referee`)."""
+    if after.referee is None:
+        return []
     last = group[-1]
     out: list[Notice] = []
     for env in group:
         t, d = env.event.type, env.event.data
-        if t not in ASKING or (t == DISPUTE_OPENED and after.referee is not None):
-            continue
-        words = describe_platform_event(t, d, names, move_of).text.rstrip(".")
-        out += [Notice(after.gid, after.game, last.seq, s, names[s], "ask", words, "", last.at)
-                for s in remaining(after) if s != d.get("seat")]
+        if t == DISPUTE_OPENED:
+            on = d.get("on")
+            move = disputed(on) if isinstance(on, int) else ""
+            out.append(Notice(after.gid, after.game, last.seq, REFEREE, after.referee, "dispute",
+                              _said(after, t, d, move_of), move, last.at, dispute=env.seq))
+        elif t == MESSAGE_POSTED and for_referee(after, d):
+            d_open = open_dispute(after)
+            out.append(Notice(after.gid, after.game, last.seq, REFEREE, after.referee, "message",
+                              _said(after, t, d, move_of), "", last.at, dispute=d_open.seq if d_open else 0))
     return out
 
 
 def notices_for(before: Match | None, after: Match, group: Sequence[Envelope],
-                move_of: MoveOf = no_moves) -> list[Notice]:
+                move_of: MoveOf = no_moves, disputed: MoveWords = no_words) -> list[Notice]:
     """The notices one step calls for: each seat the prompt now names that it did not name
-    before, or that it names again after another seat moved (a turn arriving); every seat when
-    the game has just ended."""
+    before, or that it names again after another seat's game move (a turn arriving); every seat
+    when the game has just ended; a conduct step in words (a seat it gives the turn to reads
+    that in the same notice); and the referee's (seat REFEREE). One notice a seat and step."""
     first, last = group[0], group[-1]
     accepted = first if first.event.type == COMMAND_ACCEPTED else None
     names = [s.name for s in after.seats]
@@ -298,17 +456,39 @@ def notices_for(before: Match | None, after: Match, group: Sequence[Envelope],
         return Notice(after.gid, after.game, last.seq, seat, names[seat] if seat < len(names) else f"seat {seat}",
                       kind, asked, words, last.at)
 
-    # First: a seat asked to answer is told that, rather than of its turn again (one notice a
-    # game, seq, player and target).
-    clock = [*conduct_notices(after, group, move_of), *clock_notices(after, group)] if before is not None else []
+    if before is None:
+        told: list[Notice] = []
+    else:
+        told = [*conduct_notices(after, group, move_of), *clock_notices(after, group),
+                *referee_notices(after, group, move_of, disputed)]
     if after.over:
         if before is not None and before.over:
             return []
-        return [notice(s.seat, "over", _outcome(after, s.seat)) for s in after.seats]
+        return [notice(s.seat, "over", _outcome(after, s.seat)) for s in after.seats] + [
+            n for n in told if n.seat == REFEREE]
     prompt = after.prompt
     if prompt is None:
-        return []
+        return _once(told)
     was = set(before.prompt.seats) if before is not None and before.prompt is not None else set()
     actor = accepted.event.seat if accepted is not None else None
-    return clock + [notice(s, "turn", _asked(after, s)) for s in prompt.seats
-                    if s not in was or (actor is not None and actor != s)]
+    # A platform command (a dispute, a ruling, a message, an answer to a proposal) is no move:
+    # a seat the prompt named before is not told of its turn again.
+    conduct = accepted is not None and str(accepted.event.data.get("type", "")).startswith("boardlog.")
+    turns = {s: _asked(after, s) for s in prompt.seats
+             if s not in was or (actor is not None and actor != s and not conduct)}
+    # A seat asked to answer, or told a conduct step, reads that rather than its turn again.
+    told = [replace(n, turn=turns[n.seat]) if n.kind == "conduct" and n.seat in turns else n for n in told]
+    covered = {n.seat for n in told}
+    return _once(told + [notice(s, "turn", asked) for s, asked in turns.items() if s not in covered])
+
+
+def _once(notices: Sequence[Notice]) -> list[Notice]:
+    """The first notice of each seat and kind of key: one notice a game, seq, player and target."""
+    seen: set[str] = set()
+    out = []
+    for n in notices:
+        k = n.key(str(n.seat), "")
+        if k not in seen:
+            seen.add(k)
+            out.append(n)
+    return out
