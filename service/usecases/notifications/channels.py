@@ -190,6 +190,13 @@ def apprise_text(service: Any, title: str, body: str) -> tuple[str, str, str]:
     return title, body, NotifyFormat.TEXT
 
 
+def notice_tag(key: str, repeat: bool = False) -> str:
+    """The end of an Apprise message: the notice's short id (the Message-ID's, a mail's), by
+    which a chat reader tells a repeat sent after a crash from news; a repeat says so."""
+    short = hashlib.sha256(key.encode()).hexdigest()[:10]
+    return f"\n\n(notice {short}, a repeat)" if repeat else f"\n\n(notice {short})"
+
+
 def send_apprise(url: str, title: str, body: str) -> None:
     import apprise
 
