@@ -16,6 +16,7 @@ import pytest
 import redis
 
 from events.store.store import EventStore
+from service.api.metrics import NoticeCollector
 from service.stores.notice_sends import SendLedger
 from service.stores.notifications import TargetStore
 from service.usecases.notifications.config import NotifyConfig
@@ -64,6 +65,9 @@ def test_a_notice_older_than_one_sent_to_the_target_is_dropped_as_superseded_and
     assert sender.notify(_notice(game, 10), pid, tid, "m-10") == "superseded"
     assert len(_said(web, path)) == 1
     assert targets.counters()["superseded|apprise"] == 1
+    scraped = {f.name: f for f in NoticeCollector(targets).collect()}
+    assert [s.value for s in scraped["boardlog_notices_superseded"].samples
+            if s.labels == {"channel": "apprise"} and s.name.endswith("_total")] == [1]
     # Another game's notices have their own order.
     assert sender.notify(_notice(f"{game}x", 3), pid, tid, "m-3") == "sent"
 
