@@ -203,9 +203,17 @@ class ReplyPlayer:
         if receipt is not None:
             text += ("\n\nYour receipt for this move, signed by the service (attached as a file too; "
                      f"`boardlog audit --receipt <file> <record>` checks a record holds it):\n{_json(receipt)}")
+        again = None
+        prompt = after.prompt
+        if prompt is not None and seat in prompt.seats:
+            # Still this seat's to play (a move of several steps): its next step by replying to this.
+            again = self.targets.reply_token({**ctx, "seq": after.seq})
+            every = [after.rules.format_text(c) for c in after.rules.legal_commands(after.state, seat)]
+            text += ("\n\nIt is still your turn: reply to this mail with your next move. What you may send now:\n"
+                     + "\n".join(f"  {c}" for c in every[:LEGAL_SHOWN]))
         out = Outcome("accepted", text)
         bound.info("reply.accepted", command=result.get("id"))
-        self._answer(ctx, f"Re: {title}: accepted", out.text, None, receipt)
+        self._answer(ctx, f"Re: {title}: accepted", out.text, again, receipt)
         return out
 
     def _receipt(self, gid: str, result: dict[str, Any]) -> dict[str, Any] | None:
