@@ -295,4 +295,4 @@ def build_reply_player(settings: Settings) -> ReplyPlayer:
     core = build(settings)
     notify = notify_parts(core)
     return ReplyPlayer(core.store, notify.targets, core.actor.send, notify.config.mail, settings.reply_domain,
-                       settings.public_url)
+                       settings.public_url, LiveKeys(settings))

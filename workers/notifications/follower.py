@@ -33,6 +33,7 @@ from service.usecases.notifications.notices import (
 )
 from service.usecases.notifications.quiet import held_for_ms
 from service.usecases.notifications.referees import token_referee
+from workers.notifications.history import moves_since
 
 log = structlog.get_logger("boardlog.notifier")
 
@@ -112,7 +113,8 @@ class Notifier(Follower):
             if referee:
                 held[REFEREE] = referee
             if i >= quiet_start and held:
-                notices = notices_for(before, after, group, self._move_of(gid), self._disputed(gid))
+                notices = notices_for(before, after, group, self._move_of(gid), self._disputed(gid),
+                                      moves_since(self.store, gid))
                 queued += self._queue(notices, held, targets)
                 queued += self._remind(notices, held, targets)
             before = after

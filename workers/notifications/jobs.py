@@ -63,15 +63,16 @@ GAVE_UP = "notify_gave_up"
 # that its dispute is still open instead).
 UNORDERED = ("dispute_reminder",)
 
-# The notices a mail reply answers: a turn (with a move), a dispute for the referee (with a ruling).
-REPLIED = ("turn", "dispute", "dispute_reminder")
+# The notices a mail reply answers: a turn and its reminder (with a move), a dispute for the
+# referee (with a ruling).
+REPLIED = ("turn", "reminder", "dispute", "dispute_reminder")
 
 
 def reply_context(notice: Notice, t: Target) -> dict[str, Any]:
     """What a notice's reply token is bound to: the seat's turn at its seq (reply to play), or
     the dispute the referee is asked to rule on (reply to rule)."""
     bound = {"game": notice.game, "seq": notice.seq, "player": t.player, "address": t.address}
-    if notice.kind == "turn":
+    if notice.kind in ("turn", "reminder"):
         return {**bound, "seat": notice.seat}
     return {**bound, "rule": notice.dispute}
 
@@ -113,7 +114,7 @@ class Sender:
             return "gone"
         if notice.choice not in t.events:
             return "skipped"
-        if notice.kind == "reminder":
+        if notice.deadline:  # a reminder's or a turn's: told on the player's own clock
             notice = notice.in_zone(self.targets.quiet(pid).tz)
         if notice.kind == "dispute_reminder" and self.open_dispute is not None \
                 and self.open_dispute(notice.game) != notice.dispute:
