@@ -397,7 +397,8 @@ def step_groups(tail: Sequence[Envelope]) -> list[list[Envelope]]:
 
 def clock_notices(after: Match, group: Sequence[Envelope]) -> list[Notice]:
     """A clock's news in one step: a reminder to the seat whose deadline nears; when a seat ran
-    out of time, every other seat is told what follows (under `pause`, that the game waits)."""
+    out of time, every other seat is told what follows (under `pause`, that the game waits), and
+    the seat itself what the platform did for it and how many more timeouts forfeit it."""
     names = [s.name for s in after.seats]
     out: list[Notice] = []
     last = group[-1]
@@ -416,7 +417,23 @@ def clock_notices(after: Match, group: Sequence[Envelope]) -> list[Notice]:
             words = f"{names[seat]} ran out of time: {follows}" if follows else f"{names[seat]} ran out of time"
             out += [Notice(after.gid, after.game, last.seq, s.seat, s.name, "timeout", words, "", last.at)
                     for s in after.seats if s.seat != seat]
+            out.append(Notice(after.gid, after.game, last.seq, seat, names[seat], "timeout", _own_timeout(d),
+                              "", last.at))
     return out
+
+
+def _own_timeout(d: Mapping[str, Any]) -> str:
+    """A timeout told to the seat that ran out of time: what followed, and (a clock under the
+    abandon rule) how many more in a row forfeit it."""
+    action, n, limit = str(d.get("action")), d.get("in_a_row"), d.get("abandon_after")
+    if action == "forfeit":
+        times = f" {n} turns in a row" if isinstance(n, int) and n > 1 else ""
+        return f"you ran out of time{times}: you forfeit, and the game goes on without you"
+    follows = "the game waits for your move" if action == "pause" else "the game passed for you"
+    words = f"you ran out of time; {follows}"
+    if isinstance(n, int) and isinstance(limit, int) and limit > n:
+        words += f"; {limit - n} more and you forfeit"
+    return words
 
 
 ASKING = (PROPOSED, TAKEBACK_ASKED, DISPUTE_OPENED)
