@@ -343,7 +343,7 @@ async def signin_mail(body: SigninMail, request: Request) -> Response:
     and once, goes to the player who set that address, through the notices' SMTP server. `next`:
     the page the link leads to once signed in; `seat`: a seat (or the referee's role) whose link
     the asker holds, claimed for the player as the link signs them in."""
-    address, back, seat = await _mail_request(request, body.email, body.next, body.seat, "signin-mail")
+    address, back, seat = await _mail_request(request, body.email, body.next, body.seat)
     n = parts(request).notifications
     pid = await run_in_threadpool(n.targets.player_by_email, address)
     if pid is not None:
@@ -358,7 +358,7 @@ async def signup(body: SignUpMail, request: Request) -> Response:
     probing): a new address gets the link that makes the player, a known one a sign-in link
     instead. Limited per client and per address (BOARDLOG_SIGNIN_MAILS_PER_MINUTE each)."""
     name = display_name(body.name, "your name")
-    address, back, seat = await _mail_request(request, body.email, body.next, body.seat, "signup")
+    address, back, seat = await _mail_request(request, body.email, body.next, body.seat)
     p = parts(request)
     pid = await run_in_threadpool(p.notifications.targets.player_by_email, address)
     if pid is not None:
@@ -370,8 +370,8 @@ async def signup(body: SignUpMail, request: Request) -> Response:
                          202, {"Cache-Control": "no-store"})
 
 
-async def _mail_request(request: Request, raw: str, back: str | None, seat: KeptSeat | None,
-                        action: str) -> tuple[str, str | None, HeldSeat | None]:
+async def _mail_request(request: Request, raw: str, back: str | None,
+                        seat: KeptSeat | None) -> tuple[str, str | None, HeldSeat | None]:
     """The address, the page to come back to and the seat to keep of a request for a mailed
     link, checked, and counted against the limits per client and per address (429 past them)."""
     if request.headers.get("origin") or request.headers.get("referer"):
@@ -386,7 +386,8 @@ async def _mail_request(request: Request, raw: str, back: str | None, seat: Kept
     client = request.client.host if request.client else "unknown"
     for kind, key, who in (("client", client, "from your network address"),
                            ("to", digest(address.casefold()), "for that email address")):
-        wait = await p.limits.take(f"{action}-{kind}", key, limit)
+        # Sign-up and sign-in links count together: both are a mail sent at a visitor's word.
+        wait = await p.limits.take(f"mail-link-{kind}", key, limit)
         if wait:
             # The same answer for a known address and an unknown one: the count is of asks.
             raise ApiError(429, "rate_limited", f"too many links asked for {who} this minute; "
