@@ -14,6 +14,11 @@ The delayed messages live in the broker's Redis (its delay queue, kept by the AO
 that dies holding them leaves them in its ack set, and dramatiq's maintenance puts them back
 once its heartbeat lapses. The follower also submits `boardlog.clock` for a game just created
 (its first prompt has no command before it, whose worker would set the clock).
+
+Idle games: with `idle_after_s` (BOARDLOG_IDLE_END_SECONDS), every game with a prompt, clocked or
+not, gets one delayed `idle` message per move, due that long after the move; when it fires and
+no move came since, `boardlog.idle_end` (under the id `idle-<seq of the move>`) ends the game as
+abandoned.
 """
 
 from __future__ import annotations
@@ -29,11 +34,13 @@ import structlog
 from events.domain.match import Match
 from events.domain.platform.clock import (
     CLOCK,
+    IDLE_END,
     REMIND,
     TIMEOUT,
     VACATION,
     clock_of,
     due_change,
+    last_move_seq,
     setting_of,
     to_iso,
     to_ms,
@@ -54,7 +61,10 @@ DEADLINE_DUE = "deadline_due"
 # (the envelope's) must be past it too, or the timeout would be refused as early.
 MARGIN_MS = 50
 KINDS = {"timeout": TIMEOUT, "remind": REMIND}
-EARLY = frozenset({"deadline_not_reached", "reminder_not_due"})
+EARLY = frozenset({"deadline_not_reached", "reminder_not_due", "not_idle_yet"})
+IDLE = "idle"  # a deadline message's kind for a game's idle end; its seat is NO_SEAT
+NO_SEAT = -1
+IDLE_MARKS = 4096  # games whose idle message this process remembers having scheduled
 
 # Submit a platform command: (game, command id, command).
 Submit = Callable[[str, str, Command], object]
@@ -89,6 +99,7 @@ class Deadlines(Follower):
         batch: int = 200,
         clock: Callable[[], float] = time.time,
         vacations: VacationStore | None = None,
+        idle_after_s: int = 0,
     ) -> None:
         super().__init__(store, GROUP, consumer, name="deadlines", log=log,
                          block_ms=block_ms, claim_idle_ms=claim_idle_ms, batch=batch)
@@ -97,6 +108,10 @@ class Deadlines(Follower):
         self.schedule = schedule
         self.cache = MatchCache(store, size=1024)
         self.clock = clock
+        self.idle_after_s = max(0, idle_after_s)  # 0: games never end for want of moves
+        # gid -> the move seq whose idle message is scheduled; lost at a restart, it only
+        # schedules one again (a second message for the same move is a no-op when it fires).
+        self.idle_marks: dict[str, int] = {}
 
     def _now_ms(self) -> int:
         return int(self.clock() * 1000)
@@ -104,6 +119,7 @@ class Deadlines(Follower):
     def catch_up(self, gid: str) -> int:
         """Schedule the deadlines of `gid`'s clock if not scheduled yet; how many were."""
         match = self.cache.refresh(gid).match
+        self._schedule_idle(gid, match)
         setting = setting_of(match)
         if setting is None or match.over:
             return 0
@@ -136,6 +152,45 @@ class Deadlines(Follower):
         log.info("deadlines.scheduled", game=gid, clock=clock.seq, messages=n)
         return n
 
+    def _moved_at(self, gid: str, seq: int) -> str | None:
+        """The envelope time of seq `seq`: when the game last moved."""
+        found = self.store.read(gid, seq, seq)
+        return found[0].at if found else None
+
+    def _schedule_idle(self, gid: str, match: Match) -> None:
+        """One idle message per move, due `idle_after_s` after it."""
+        if not self.idle_after_s or match.over or match.prompt is None:
+            return
+        since = last_move_seq(match)
+        if self.idle_marks.get(gid) == since:
+            return
+        moved_at = self._moved_at(gid, since)
+        if moved_at is None:
+            return
+        now = self._now_ms()
+        self.schedule(gid, since, NO_SEAT, IDLE, max(0, to_ms(moved_at) + self.idle_after_s * 1000 - now) + MARGIN_MS)
+        if len(self.idle_marks) >= IDLE_MARKS:
+            self.idle_marks.pop(next(iter(self.idle_marks)))
+        self.idle_marks[gid] = since
+        log.info("idle_end.scheduled", game=gid, since=since)
+
+    def fire_idle(self, gid: str, since: int) -> str:
+        """An idle message arrived: end the game if it has not moved since `since`."""
+        match: Match = self.cache.refresh(gid).match
+        moved_at = self._moved_at(gid, since)
+        if not self.idle_after_s or match.over or last_move_seq(match) != since or moved_at is None:
+            log.info("idle_end.moved_on", game=gid, since=since)
+            return "moved_on"
+        due, now = to_ms(moved_at) + self.idle_after_s * 1000, self._now_ms()
+        if now < due + MARGIN_MS:
+            # The setting grew since the message was scheduled: again later.
+            self.schedule(gid, since, NO_SEAT, IDLE, due + MARGIN_MS - now)
+            return "early"
+        cid = self._command_id(gid, f"idle-{since}")
+        self.submit(gid, cid, Command(IDLE_END, {"since": since, "moved_at": moved_at, "after": self.idle_after_s}, None))
+        log.info("idle_end.fired", game=gid, since=since, command=cid, late_ms=now - due)
+        return "submitted"
+
     def _away(self, gid: str, match: Match) -> None:
         if self.vacations is None:
             return
@@ -147,6 +202,8 @@ class Deadlines(Follower):
 
     def fire(self, gid: str, clock_seq: int, seat: int, kind: str) -> str:
         """A deadline message arrived: submit its command if it still stands; what was done."""
+        if kind == IDLE:
+            return self.fire_idle(gid, clock_seq)
         if kind not in KINDS:
             return "unknown"
         match: Match = self.cache.refresh(gid).match

@@ -16,6 +16,7 @@ from rules.core import Command, Told
 from rules.words import listing, seat_name, split_camel
 
 from .match import ABORT, ENTROPY_ADDED, GAME_ABORTED, GAME_CREATED, JOIN, SEED_REVEALED
+from .platform.clock import period_words
 
 # The number of the move (one a command, as the move list counts them) whose entry holds a seq;
 # None where none does.
@@ -67,13 +68,29 @@ def _seed(d: Mapping[str, Any], names: Sequence[str]) -> str:
 
 
 def _resigned(d: Mapping[str, Any], names: Sequence[str]) -> str:
+    n = d.get("timeouts")
+    if isinstance(n, int):
+        return f"{seat_name(names, d.get('seat'))} forfeits: out of time {_in_a_row(n)}."
     return f"{seat_name(names, d.get('seat'))} resigns."
+
+
+def _in_a_row(n: int) -> str:
+    return f"{n} turns in a row" if n > 1 else "on their turn"
 
 
 def _timed_out(d: Mapping[str, Any], names: Sequence[str]) -> str:
     follows = {"skip": ": the platform answers for them", "forfeit": " and forfeits",
                "pause": ": the game waits for them"}.get(str(d.get("action")), "")
-    return f"{seat_name(names, d.get('seat'))} ran out of time{follows}."
+    n, limit = d.get("in_a_row"), d.get("abandon_after")
+    # A clock under the abandon rule counts: how far the seat is from forfeiting.
+    count = f" ({n} of {limit} in a row)" if isinstance(n, int) and isinstance(limit, int) and n > 1 else ""
+    return f"{seat_name(names, d.get('seat'))} ran out of time{count}{follows}."
+
+
+def _idle_ended(d: Mapping[str, Any], names: Sequence[str]) -> str:
+    after = d.get("after")
+    span = period_words(after) if isinstance(after, int) and not isinstance(after, bool) and after > 0 else "too long"
+    return f"No seat moved for {span}: the game ends as abandoned."
 
 
 def _deadlines(d: Mapping[str, Any], names: Sequence[str]) -> str:
@@ -201,6 +218,7 @@ _EVENTS: dict[str, Callable[[Mapping[str, Any], Sequence[str]], str]] = {
     "boardlog.VacationEnded": _vacation(False),
     "boardlog.DrawAgreed": lambda d, n: "The players agree to a draw.",
     "boardlog.AbandonmentAgreed": lambda d, n: "The players agree to abandon the game.",
+    "boardlog.GameAbandoned": _idle_ended,
     "boardlog.AgreementProposed": _proposed,
     "boardlog.ProposalAccepted": _answered("accepts"),
     "boardlog.ProposalRefused": _answered("refuses"),
@@ -213,7 +231,7 @@ _EVENTS: dict[str, Callable[[Mapping[str, Any], Sequence[str]], str]] = {
 # Platform events that open their own entry in the move list.
 _HEADINGS = {GAME_CREATED: "Set-up", SEED_REVEALED: "The end", GAME_ABORTED: "The end",
              "boardlog.TakenBack": "Take-back", "boardlog.DrawAgreed": "The end",
-             "boardlog.AbandonmentAgreed": "The end"}
+             "boardlog.AbandonmentAgreed": "The end", "boardlog.GameAbandoned": "The end"}
 
 
 def describe_platform_event(type: str, data: Mapping[str, Any], names: Sequence[str],
@@ -248,6 +266,7 @@ _CONDUCT_COMMANDS: dict[str, Callable[[str, Mapping[str, Any], MoveOf], str]] = 
     "boardlog.clock": lambda who, a, m: "The platform sets the clock.",
     "boardlog.timeout": lambda who, a, m: "The deadline passes.",
     "boardlog.remind": lambda who, a, m: "The platform sends a reminder.",
+    "boardlog.idle_end": lambda who, a, m: "The platform ends the game nobody moves in.",
     "boardlog.vacation": lambda who, a, m: f"{who} {'starts' if a.get('on') else 'ends'} a vacation.",
     "boardlog.resolve": _resolve,
 }

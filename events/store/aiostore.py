@@ -87,6 +87,20 @@ class Notices:
         return None if msg is None else bytes(msg["data"])
 
 
+# A game's referee is one player: the first to claim the role with the referee token keeps it.
+_NAME_REFEREE = """
+local all = redis.call('HGETALL', KEYS[1])
+for i = 1, #all, 2 do
+  if all[i + 1] == 'referee' and string.sub(all[i], 1, 7) == 'player:' then
+    if all[i] == ARGV[1] then return 'same' end
+    return 'taken'
+  end
+end
+redis.call('HSET', KEYS[1], ARGV[1], 'referee')
+return 'named'
+"""
+
+
 class AsyncStore:
     """Reads one deployment's games from an event loop; takes its clients, never makes one.
 
@@ -204,6 +218,13 @@ class AsyncStore:
         """What a token's digest names in this game ("seat:N", "admin"); None: not valid here."""
         role: bytes | None = await self._call("HGET", self.keys(gid).auth, token_digest)
         return role
+
+    async def name_referee(self, gid: str, field: str) -> str:
+        """Gives the game's referee role to the player whose auth field is `field` (service/
+        usecases/matches.py referee_field): "named", "same" (theirs already) or "taken" (another
+        player holds it). One script, so two claims at once cannot both win."""
+        got = await self._call("EVAL", _NAME_REFEREE, 1, self.keys(gid).auth, field)
+        return got.decode() if isinstance(got, bytes) else str(got)
 
     async def read_model(self, gid: str, field: str) -> bytes | None:
         raw: bytes | None = await self._call("HGET", self.keys(gid).rm, field)

@@ -1,6 +1,6 @@
 """`/metrics` in Prometheus' text format: the command path of this API process (accepted,
 rejected, conflict counts and latency), and the notices of the whole deployment (queued, sent,
-failed and retried per channel, and notice latency), which the notifier processes count in Redis
+failed, retried, superseded and repeated per channel, and notice latency), which the notifier processes count in Redis
 (service/stores/notifications.py) so that any API process answers for all of them.
 """
 
@@ -69,12 +69,16 @@ class NoticeCollector(Collector):
             "failed": CounterMetricFamily("boardlog_notices_failed", "Notices given up on after every retry "
                                           "(dead letters)", labels=["channel"]),
             "retried": CounterMetricFamily("boardlog_notices_retried", "Failed sends tried again", labels=["channel"]),
+            "superseded": CounterMetricFamily("boardlog_notices_superseded", "Notices dropped: a newer one of the "
+                                              "same game had gone to the same target", labels=["channel"]),
+            "repeated": CounterMetricFamily("boardlog_notices_repeated", "Notices sent again after a send "
+                                            "cut off by a crash (named a repeat)", labels=["channel"]),
         }
         latency = HistogramMetricFamily("boardlog_notify_latency_seconds",
                                         "From the accepted command to the notice delivered", labels=["channel"])
         for ch in CHANNELS:
             errors, failed = c.get(f"error|{ch}", 0.0), c.get(f"failed|{ch}", 0.0)
-            for what in ("queued", "sent", "failed"):
+            for what in ("queued", "sent", "failed", "superseded", "repeated"):
                 families[what].add_metric([ch], c.get(f"{what}|{ch}", 0.0))
             families["retried"].add_metric([ch], max(0.0, errors - failed))
             count = c.get(f"latency_count|{ch}", 0.0)

@@ -9,10 +9,11 @@ A webhook's signing secret and a feed's key are answered once, by the request th
 from __future__ import annotations
 
 import html
+import re
 import time
 import uuid
 from typing import Annotated, Any, Literal
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 import structlog
 from fastapi import APIRouter, Depends, FastAPI, Query, Request
@@ -20,14 +21,18 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
+from events.domain.names import display_name
 from service.api.auth import Caller, check_origin, current_player, request_scheme
 from service.api.credentials import set_session_cookies
 from service.api.errors import ApiError
 from service.api.mails import ask_confirmation, link_mail, send
-from service.api.parts import parts
+from service.api.parts import ApiParts, parts
 from service.api.players import email_of, limited, player_json
 from service.api.responses import html_page, json_response
+from service.api.seats import claim_by_digest
 from service.stores.notifications import Quiet, Target, with_choices
+from service.stores.players import HeldSeat, Player, SignUp, digest
+from service.usecases.matches import token_digest
 from service.usecases.notifications.channels import (
     SendFailed,
     check_apprise,
@@ -45,6 +50,8 @@ router = APIRouter()
 
 Me = Annotated[Caller, Depends(current_player)]
 EventName = Literal["turn", "over"]
+# Where a mailed link may lead back to: a path of this site (never //host, never a scheme).
+_NEXT = re.compile(r"/(?![/\\])[A-Za-z0-9/_.~%?=&-]*")
 ADDRESS_CHARS = 2000
 
 
@@ -73,9 +80,21 @@ class QuietHours(BaseModel):
     end: str = Field("", description="HH:MM: notices held during the hours are sent then")
 
 
+class KeptSeat(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)  # 0 is not false, "1" not 1 (the schema's types)
+    game: str = Field(min_length=1, max_length=40)
+    token: str = Field(min_length=1, max_length=100, description="the seat's (or referee's) token, from its link")
+
+
 class SigninMail(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)  # 0 is not false, "1" not 1 (the schema's types)
     email: str = Field(max_length=254)
+    next: str | None = Field(None, max_length=200, description="the page of this site the link leads to")
+    seat: KeptSeat | None = Field(None, description="a seat to claim for the player as the link signs them in")
+
+
+class SignUpMail(SigninMail):
+    name: str = Field(max_length=200, description="the new player's display name")
 
 
 class MagicToken(BaseModel):
@@ -321,26 +340,73 @@ async def unsubscribe(token: str, request: Request) -> HTMLResponse:
 @router.post("/v1/signin-mail", status_code=202, summary="Mail a one-time sign-in link to a player's address")
 async def signin_mail(body: SigninMail, request: Request) -> Response:
     """Always 202 (whether a player has the address is not told); the link, valid 15 minutes
-    and once, goes to the player who set that address, through the notices' SMTP server."""
-    if request.headers.get("origin") or request.headers.get("referer"):
-        check_origin(request)
-    address = email_of(body.email.strip())
-    assert address is not None
-    p = parts(request)
-    refused = await limited(request, "signin-mail", p.settings.signin_mails_per_minute)
-    if refused is not None:
-        return refused
-    n = p.notifications
+    and once, goes to the player who set that address, through the notices' SMTP server. `next`:
+    the page the link leads to once signed in; `seat`: a seat (or the referee's role) whose link
+    the asker holds, claimed for the player as the link signs them in."""
+    address, back, seat = await _mail_request(request, body.email, body.next, body.seat)
+    n = parts(request).notifications
     pid = await run_in_threadpool(n.targets.player_by_email, address)
     if pid is not None:
-        token = await run_in_threadpool(n.targets.magic_link, pid)
-        await _mail_link(n, address, token, pid)
+        await _mail_link(request, address, pid, back, seat)
     return json_response({"sent": "if a player has that address, a sign-in link is on its way (valid 15 minutes)"},
                          202, {"Cache-Control": "no-store"})
 
 
-async def _mail_link(n: Notifications, address: str, token: str, pid: str) -> None:
-    link = f"{n.config.public_url.rstrip('/')}/signin#magic={token}"
+@router.post("/v1/signup", status_code=202, summary="Sign up: mail a one-time link that makes the player")
+async def signup(body: SignUpMail, request: Request) -> Response:
+    """Always the same 202, whether or not the address is a player's already (no account
+    probing): a new address gets the link that makes the player, a known one a sign-in link
+    instead. Limited per client and per address (BOARDLOG_SIGNIN_MAILS_PER_MINUTE each)."""
+    name = display_name(body.name, "your name")
+    address, back, seat = await _mail_request(request, body.email, body.next, body.seat)
+    p = parts(request)
+    pid = await run_in_threadpool(p.notifications.targets.player_by_email, address)
+    if pid is not None:
+        await _mail_link(request, address, pid, back, seat)
+    else:
+        token = await p.players.hold_signup(SignUp(name, address, seat))
+        await _mail_signup(p.notifications, address, name, _link(p.notifications, "signup", token, back))
+    return json_response({"sent": "a link to finish signing up is on its way to that address (valid 15 minutes, once)"},
+                         202, {"Cache-Control": "no-store"})
+
+
+async def _mail_request(request: Request, raw: str, back: str | None,
+                        seat: KeptSeat | None) -> tuple[str, str | None, HeldSeat | None]:
+    """The address, the page to come back to and the seat to keep of a request for a mailed
+    link, checked, and counted against the limits per client and per address (429 past them)."""
+    if request.headers.get("origin") or request.headers.get("referer"):
+        check_origin(request)
+    address = email_of(raw.strip())
+    assert address is not None
+    if back is not None and not _NEXT.fullmatch(back):
+        raise ApiError(422, "bad_next", "next: a path of this site, like /games/<id>")
+    held = None if seat is None else HeldSeat(seat.game, token_digest(seat.token))
+    p = parts(request)
+    limit = p.settings.signin_mails_per_minute
+    client = request.client.host if request.client else "unknown"
+    for kind, key, who in (("client", client, "from your network address"),
+                           ("to", digest(address.casefold()), "for that email address")):
+        # Sign-up and sign-in links count together: both are a mail sent at a visitor's word.
+        wait = await p.limits.take(f"mail-link-{kind}", key, limit)
+        if wait:
+            # The same answer for a known address and an unknown one: the count is of asks.
+            raise ApiError(429, "rate_limited", f"too many links asked for {who} this minute; "
+                           f"try again in {wait} s", {"Retry-After": str(wait)})
+    return address, back, held
+
+
+def _link(n: Notifications, kind: str, token: str, back: str | None) -> str:
+    tail = "" if back is None else "&next=" + quote(back, safe="/")
+    return f"{n.config.public_url.rstrip('/')}/signin#{kind}={token}{tail}"
+
+
+async def _mail_link(request: Request, address: str, pid: str, back: str | None, seat: HeldSeat | None) -> None:
+    p = parts(request)
+    n = p.notifications
+    token = await run_in_threadpool(n.targets.magic_link, pid)
+    if seat is not None:
+        await p.players.hold_seat(token, seat)
+    link = _link(n, "magic", token, back)
     await send(n, link_mail(
         n, address, "boardlog: your sign-in link",
         f"Open this link to sign in to boardlog (once, within 15 minutes):\n\n{link}\n\n"
@@ -349,8 +415,21 @@ async def _mail_link(n: Notifications, address: str, token: str, pid: str) -> No
         "<p>If you did not ask for it, ignore this mail.</p>"), "signin_mail", pid)
 
 
+async def _mail_signup(n: Notifications, address: str, name: str, link: str) -> None:
+    await send(n, link_mail(
+        n, address, "boardlog: finish signing up",
+        f"Someone (you, we hope) asked to make the boardlog player {name} with this address.\n"
+        f"Open this link to make it and sign in (once, within 15 minutes):\n\n{link}\n\n"
+        "If you did not ask for it, ignore this mail: nothing is made without the link.\n",
+        f"<p>Someone (you, we hope) asked to make the boardlog player {html.escape(name)} with this address.</p>"
+        f'<p><a href="{link}">Make the player and sign in</a> (once, within 15 minutes).</p>'
+        "<p>If you did not ask for it, ignore this mail.</p>"), "signup_mail", "new")
+
+
 @router.post("/v1/sessions/magic", status_code=201, summary="Sign this device in with a mailed one-time link")
 async def magic_sign_in(body: MagicToken, request: Request) -> Response:
+    """Signs the device in; a seat the link keeps (`seat` of its request) is claimed for the
+    player now (`claimed`: the claim's answer, or its error)."""
     if request.headers.get("origin") or request.headers.get("referer"):
         check_origin(request)
     p = parts(request)
@@ -361,9 +440,47 @@ async def magic_sign_in(body: MagicToken, request: Request) -> Response:
     player = None if pid is None else await p.players.player(pid)
     if player is None:
         raise ApiError(401, "bad_magic_link", "that sign-in link is used, expired or wrong: ask for another")
-    session, secret = await p.players.open_session(player.id, request.headers.get("user-agent", ""))
+    claimed = await _claim_held(p, await p.players.take_seat(body.token), player.id)
     log.info("session.created", player=player.id, by="mail")
-    response = json_response({"session": session.id, "player": player_json(player)}, 201, {"Cache-Control": "no-store"})
+    return await _signed_in(request, player, {"claimed": claimed})
+
+
+@router.post("/v1/signup/complete", status_code=201, summary="Make the player of a mailed sign-up link and sign in")
+async def complete_signup(body: MagicToken, request: Request) -> Response:
+    """The link proves the address: the player is made with it confirmed (the sign-in mail goes
+    there), this device is signed in, and the seat the sign-up kept is claimed. Once: a link
+    used, expired or wrong is 401 `bad_signup_link`, and nothing is made."""
+    if request.headers.get("origin") or request.headers.get("referer"):
+        check_origin(request)
+    p = parts(request)
+    refused = await limited(request, "sessions", p.settings.signins_per_minute)
+    if refused is not None:
+        return refused
+    wanted = await p.players.take_signup(body.token)
+    if wanted is None:
+        raise ApiError(401, "bad_signup_link", "that sign-up link is used, expired or wrong: sign up again")
+    player, key = await p.players.create(wanted.name, wanted.email, confirmed=True)
+    log.info("player.created", player=player.id, by="signup")
+    claimed = await _claim_held(p, wanted.seat, player.id)
+    # The key is the way in without mail: shown here once, as POST /v1/players shows it.
+    return await _signed_in(request, player, {"claimed": claimed, "key": key})
+
+
+async def _claim_held(p: ApiParts, seat: HeldSeat | None, pid: str) -> dict[str, Any] | None:
+    """The claim of a seat a mailed link kept: its answer, or `{"error": ...}` saying why not
+    (the sign-in stands either way)."""
+    if seat is None:
+        return None
+    try:
+        return await claim_by_digest(p, seat.game, seat.token_digest, pid)
+    except ApiError as e:
+        return {"game": seat.game, "error": {"code": e.code, "message": e.message}}
+
+
+async def _signed_in(request: Request, player: Player, extra: dict[str, Any]) -> Response:
+    session, secret = await parts(request).players.open_session(player.id, request.headers.get("user-agent", ""))
+    response = json_response({"session": session.id, "player": player_json(player), **extra}, 201,
+                             {"Cache-Control": "no-store"})
     set_session_cookies(response, secret, secure=request_scheme(request) == "https")
     return response
 

@@ -25,6 +25,9 @@ SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
                                "img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; "
                                "form-action 'self'; frame-ancestors 'none'",
+    # A seat link's token rides in the fragment, which no referrer carries; the path and query
+    # still say which game a player looked at, so no other site is told even that.
+    "Referrer-Policy": "same-origin",
 }
 
 

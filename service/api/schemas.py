@@ -39,6 +39,8 @@ ERROR_CODES: tuple[str, ...] = (
     "bad_message", "message_empty", "message_too_long", "unknown_message", "already_hidden", "bad_queue",
     # Referees, forks and rules versions (service/usecases/matches.py, events/domain/forks.py, events/domain/match.py)
     "bad_referee", "inside_a_command", "nothing_to_play", "fork_would_reveal", "rules_version_unavailable",
+    # Signing up, mailed links and claiming a referee's role (service/api/notifications.py, service/api/seats.py)
+    "bad_signup_link", "bad_next", "referee_claimed", "referee_not_seat",
     # Clocks and vacations (events/domain/platform/clock.py, service/api/vacations.py)
     "vacation_on", "no_vacation_left", "no_vacation", "deadline_moved_on", "deadline_not_reached",
     "reminder_not_due", "vacation_unchanged", "clock_unchanged", "no_clock", "forfeit_unavailable",
@@ -444,8 +446,29 @@ class ClaimIn(BaseModel):
 
 class Claimed(BaseModel):
     game: str
+    role: Literal["seat", "referee"] = Field(description="what the token held: a seat, or the referee's role")
+    seat: int | None = Field(description="the seat claimed; null for the referee's role")
+    claimed: bool = Field(description="false: the player already held this seat (or role)")
+
+
+class InvitationIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    token: str = Field(min_length=1, description="the seat's token (the creator's, from the create answer)")
+    email: str = Field(max_length=254, description="the invited player's address: the seat's link is mailed there")
+
+
+class Invited(BaseModel):
+    game: str
     seat: int
-    claimed: bool = Field(description="false: the player already held this seat")
+    mailed: bool
+
+
+class SignedUp(BaseModel):
+    session: str
+    player: PlayerOut
+    key: str = Field(description="the player key (shown once): the way in without mail")
+    claimed: dict[str, Any] | None = Field(description="the seat the sign-up kept, claimed (`POST .../claim`'s answer, "
+                                                       "or `{\"game\", \"error\"}` saying why not); null for none")
 
 
 class SeatHeld(BaseModel):
@@ -651,7 +674,7 @@ class SeatQueue(BaseModel):
 MODELS: tuple[type[BaseModel], ...] = (
     Error, ErrorBody, NewGame, GameCreated, Summary, Lobby, GameTypes, Health, CommandIn, Queued, CommandResult,
     EntropyIn, View, Legal, EventsPage, MovesPage, DisputeView, ReplayStep, AuditReport, NewPlayer, PlayerCreated, SignIn, SignedIn, Me,
-    Sessions, ClaimIn, Claimed, SeatHeld, MyGames, Targets, TargetAdded, TargetChanged, TestSent, Quiet,
+    Sessions, ClaimIn, Claimed, InvitationIn, Invited, SignedUp, SeatHeld, MyGames, Targets, TargetAdded, TargetChanged, TestSent, Quiet,
     MailSent, ConfirmationMailed, Confirmed, OwnEmail, EmailIn, EmailChanged, VacationOut,
     MessageIn, Messages, HideIn, MuteIn, Muted, QueueIn, SeatQueue,
     RefereeIn, RefereeMade, ForkSeatIn, ForkIn, ForkOrigin, ForkCreated,
@@ -794,6 +817,10 @@ OPERATIONS: dict[tuple[str, str], Op] = {
                                                        _PLAYER),
     ("POST", "/v1/confirmations"): Op({200: Confirmed}, (403, 404, 413, 429, *_E), _NONE),
     ("POST", "/v1/sessions/magic"): Op({201: SignedIn}, (401, 403, 413, 429, *_E), _NONE),
+    ("POST", "/v1/signup"): Op({202: MailSent}, (403, 413, 429, *_E), _NONE),
+    ("POST", "/v1/signup/complete"): Op({201: SignedUp}, (401, 403, 413, 429, *_E), _NONE),
+    ("POST", "/v1/games/{gid}/invitations"): Op({202: Invited}, (400, 401, 403, 404, 413, 429, *_E), _PLAYER,
+                                               InvitationIn),
     ("GET", "/metrics"): Op({200: "text/plain"}, (401, 414, 422), _NONE),
     ("GET", "/v1/keys"): Op({200: Keys}, (414, 422, 500), _NONE),
 }

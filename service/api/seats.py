@@ -25,10 +25,14 @@ from service.api.auth import Caller, current_player
 from service.api.body import json_body
 from service.api.errors import ApiError
 from service.api.games import current_summary
+from service.api.invitations import Invitation, mail_invitation
 from service.api.parts import ApiParts, parts
+from service.api.players import email_of
 from service.api.responses import json_response
 from service.api.streams import WatchStream, refused
+from service.stores.players import digest
 from service.usecases.matches import principal_of, referee_field, token_digest
+from service.usecases.notifications.channels import masked
 
 log = structlog.get_logger("boardlog.api")
 
@@ -37,29 +41,87 @@ router = APIRouter()
 Me = Annotated[Caller, Depends(current_player)]
 
 
-@router.post("/v1/games/{gid}/claim", summary="Claim a seat for the signed-in player, with the seat's token")
+@router.post("/v1/games/{gid}/claim", summary="Claim a seat, or the referee's role, for the signed-in player, with its token")
 async def claim(gid: str, who: Me, request: Request) -> Response:
     """The player by the cookie (or a player key as Bearer), the seat by its token in the body:
-    `{"token": "<seat token>"}`. Once: a seat claimed by another player is theirs (409)."""
+    `{"token": "<seat token>"}`. Once: a seat claimed by another player is theirs (409). With
+    the game's referee token, the player becomes its referee (`"role": "referee"`): they read
+    and rule signed in, on any device, and the referee's notices go to their targets."""
     p = parts(request)
     await game_exists(p, gid)
     body = await json_body(request)
     token = body.get("token")
     if not isinstance(token, str) or not token or set(body) != {"token"}:
         raise ApiError(422, "bad_request", "send {\"token\": \"<the seat's token, from its link>\"}")
-    head = await p.reads.head(gid, token_digest(token), "")
-    seat = principal_of(head.role)
-    if seat is None or seat.seat is None:
-        raise ApiError(422, "bad_seat_token", "that is not a seat token of this game")
+    return json_response(await claim_by_digest(p, gid, token_digest(token), who.player.id))
+
+
+async def claim_by_digest(p: ApiParts, gid: str, digest: str, pid: str) -> dict[str, Any]:
+    """Claim for `pid` what the token of this digest holds in `gid` (a seat or the referee's
+    role); the claim's answer, or an ApiError saying why not (nothing written then)."""
+    head = await p.reads.head(gid, digest, "")
+    held = principal_of(head.role)
+    if held is not None and held.referee:
+        return await _claim_referee(p, gid, pid)
+    if held is None or held.seat is None:
+        raise ApiError(422, "bad_seat_token", "that is not a seat token (nor the referee's) of this game")
+    if await p.reads.role(gid, referee_field(pid)) is not None:
+        raise ApiError(409, "referee_not_seat", "you are this game's referee, who holds no seat")
     # The steps to here are on the claimant's screen: the notifier tells them of later ones.
-    got = await p.players.claim(gid, seat.seat, who.player.id, head.seq)
+    got = await p.players.claim(gid, held.seat, pid, head.seq)
     if got.code == "seat_claimed":
-        raise ApiError(409, "seat_claimed", f"seat {seat.seat} of this game belongs to another player")
+        raise ApiError(409, "seat_claimed", f"seat {held.seat} of this game belongs to another player")
     if got.code == "already_seated":
         raise ApiError(409, "already_seated", f"you already hold seat {got.seat} of this game")
     if got.code == "claimed":
-        log.info("seat.claimed", game=gid, seat=seat.seat, player=who.player.id)
-    return json_response({"game": gid, "seat": seat.seat, "claimed": got.code == "claimed"})
+        log.info("seat.claimed", game=gid, seat=held.seat, player=pid)
+    return {"game": gid, "role": "seat", "seat": held.seat, "claimed": got.code == "claimed"}
+
+
+async def _claim_referee(p: ApiParts, gid: str, pid: str) -> dict[str, Any]:
+    """The referee's role for `pid`, as a game made with a player referee names it (its auth
+    field and the player's list of refereed games), so the notifier finds the player's targets."""
+    seat = await p.players.seat_of(gid, pid)
+    if seat is not None:
+        raise ApiError(409, "referee_not_seat", f"you hold seat {seat} of this game: its referee holds none")
+    got = await p.reads.name_referee(gid, referee_field(pid))
+    if got == "taken":
+        raise ApiError(409, "referee_claimed", "another player holds this game's referee role")
+    await p.players.name_referee(gid, pid)
+    if got == "named":
+        log.info("referee.claimed", game=gid, player=pid)
+    return {"game": gid, "role": "referee", "seat": None, "claimed": got == "named"}
+
+
+@router.post("/v1/games/{gid}/invitations", status_code=202, summary="Mail a seat's link to the player invited to it")
+async def invite(gid: str, who: Me, request: Request) -> Response:
+    """`{"token": "<seat token>", "email": "<address>"}`, by a signed-in player holding the seat's
+    token (its game's creator): the address gets the seat's link, which opens the seat on any
+    device and offers to sign up or sign in to keep it. Limited per player and per address."""
+    p = parts(request)
+    await game_exists(p, gid)
+    body = await json_body(request)
+    token, raw = body.get("token"), body.get("email")
+    if not isinstance(token, str) or not token or not isinstance(raw, str) or set(body) != {"token", "email"}:
+        raise ApiError(422, "bad_request", "send {\"token\": \"<the seat's token>\", \"email\": \"<address>\"}")
+    address = email_of(raw.strip())
+    assert address is not None
+    seat = principal_of((await p.reads.head(gid, token_digest(token), "")).role)
+    if seat is None or seat.seat is None:
+        raise ApiError(422, "bad_seat_token", "that is not a seat token of this game")
+    for key in (who.player.id, digest(address.casefold())):
+        wait = await p.limits.take("invite", key, p.settings.signin_mails_per_minute)
+        if wait:
+            raise ApiError(429, "rate_limited", f"too many invitations this minute; try again in {wait} s",
+                           {"Retry-After": str(wait)})
+    summary = await _summary(p, gid) or {}
+    name = next((s["name"] for s in summary.get("seats", []) if s["seat"] == seat.seat), f"seat {seat.seat}")
+    sent = await mail_invitation(p, Invitation(gid, str(summary.get("game", "")), name, who.player.name, address),
+                                 token, who.player.id)
+    if not sent:
+        raise ApiError(503, "mail_unavailable", "the invitation could not be mailed just now: try again later")
+    log.info("seat.invited", game=gid, seat=seat.seat, player=who.player.id, to=masked(address))
+    return json_response({"game": gid, "seat": seat.seat, "mailed": True}, 202)
 
 
 @router.get("/v1/games/{gid}/seat", summary="The seat the signed-in player holds in this game, or their referee's role")

@@ -8,7 +8,22 @@
 
   const gid = BL.gameIdFromPath();
   // A seat link just opened (not a token kept from before): a signed-in viewer claims the seat.
-  const fromLink = new URLSearchParams(location.hash.replace(/^#/, "")).has("token");
+  // A seat link pasted into a tab already on this game changes only the fragment: the page
+  // loads again as that seat (the flag survives the reload, in this tab only).
+  const FRESH = `boardlog.fresh-link.${gid}`;
+  let fromLink = new URLSearchParams(location.hash.replace(/^#/, "")).has("token");
+  try {
+    if (sessionStorage.getItem(FRESH)) { fromLink = true; sessionStorage.removeItem(FRESH); }
+  } catch (e) { /* storage off */ }
+  window.addEventListener("hashchange", () => {
+    if (!new URLSearchParams(location.hash.replace(/^#/, "")).has("token")) return;
+    BL.takeToken(gid); // kept for this tab, and out of the address bar
+    try { sessionStorage.setItem(FRESH, "1"); } catch (e) { /* storage off */ }
+    location.reload();
+  });
+  // A link may name the seat it is for (#seat=N, a mail's link: no secret in it), so that a
+  // visitor not signed in is told which seat signing in leads to.
+  const hintedSeat = Number.parseInt(new URLSearchParams(location.hash.replace(/^#/, "")).get("seat"), 10);
   const S = {
     token: BL.takeToken(gid),
     role: "spectator", // "seat" | "admin" | "referee" | "spectator"
@@ -619,6 +634,41 @@
     $("leave").textContent = "Forget me on this computer (signs it out)";
   }
 
+  /* A visitor not signed in is told, at the top, what signing in does here: keep the seat of
+   * the link they play with, or play the seat a mail's link named; back here after. */
+  function offerSignIn() {
+    if (BL.signedIn() || (S.summary && S.summary.imported)) return;
+    const box = $("token-msg");
+    const back = el("a", { href: "/signin?next=" + encodeURIComponent(location.pathname), id: "seat-signin" }, "");
+    const n = names();
+    if (S.role === "seat") {
+      back.textContent = "Sign up or sign in";
+      clear(box).append(el("div", { class: "msg info", id: "keep-seat" }, `You play ${n[S.seat] || "seat " + S.seat} with this link, in this tab only. `,
+        back, " to keep the seat on your account: it then opens on any device, without the link."));
+    } else if (S.role === "spectator" && S.summary && S.summary.status !== "finished") {
+      const seat = Number.isInteger(hintedSeat) && n[hintedSeat] ? n[hintedSeat] : null;
+      back.textContent = seat ? `Sign in to play as ${seat}` : "Sign in to play your seat";
+      clear(box).append(el("div", { class: "msg info", id: "spectator-signin" }, "You are viewing as a spectator. ", back, "."));
+    }
+  }
+
+  /* The referee token's holder, signed in: one click makes the role their account's, so the
+   * referee's notices reach their targets and the console opens on any device. */
+  function offerRefereeClaim() {
+    if (!BL.signedIn() || !S.token || S.role !== "referee") return;
+    const box = $("token-msg");
+    const keep = el("button", { type: "button", class: "secondary small", id: "keep-referee" }, "Keep the referee's role on my account");
+    keep.addEventListener("click", async () => {
+      try {
+        await api(`/v1/games/${gid}/claim`, { method: "POST", body: { token: S.token } });
+        clear(box).append(el("div", { class: "msg ok" }, "You are this game's referee on your account: the console opens on any device where you are signed in, and disputes are sent to your notices."));
+      } catch (e) {
+        showError(box, e, "Could not keep the role:");
+      }
+    });
+    clear(box).append(el("div", { class: "msg info" }, "You referee this game with this link, in this tab only. ", keep));
+  }
+
   /* The seat of the link becomes the signed-in player's: a new tab, a bookmark or another
    * device then finds it by the session. Not signed in: the token alone plays, as before. */
   async function claim() {
@@ -814,6 +864,8 @@
     try {
       await identify();
       await refresh();
+      offerSignIn();
+      offerRefereeClaim();
       listen();
     } catch (e) {
       showError($("page-msg"), e, "Could not load the game:");

@@ -743,6 +743,7 @@ const BL = (() => {
   async function headerCount() {
     const nav = document.querySelector("header.top nav");
     if (!nav) return;
+    if (!signedIn()) { offerSignIn(nav); return; }
     let data;
     try {
       ({ data } = await api("/v1/me/games?waiting=1"));
@@ -766,6 +767,13 @@ const BL = (() => {
     } else {
       follow(nav, null);
     }
+  }
+
+  /* A visitor's header: "Sign in", which leads back to this page (a board: its seat) after. */
+  function offerSignIn(nav) {
+    if (location.pathname === "/signin" || nav.querySelector("#signin-link")) return;
+    const back = location.pathname + location.search;
+    nav.append(el("a", { href: "/signin?next=" + encodeURIComponent(back), id: "signin-link", class: "signin-link" }, "Sign in"));
   }
 
   /* Read /v1/me/stream until the player is signed out; the promise (and the lock) lasts that
@@ -1028,7 +1036,7 @@ const BL = (() => {
 
   return {
     el, svg, clear, setTitle, content, gameTitles, gameTitle, watchGame, gameIdFromPath, takeToken, forgetToken, api, ApiError, commandId,
-    signedIn, signedOut, asksMe, NOT_SIGNED_IN, moveAt,
+    signedIn, signedOut, asksMe, NOT_SIGNED_IN, moveAt, offerSignIn,
     seatColour, seatName, seatChip, whoseTurn, outcomeText, when, statusBadge, compact,
     kvPanel, replaceKeepingOpen, renderBoard, facing, seatLegend, describeEvent, logEntry, layout,
     // Each game's drawing and panels (board-<game>.js registers itself here); none for a game without one.

@@ -240,6 +240,7 @@
     ["name", "Name (a secret link)"],
     ["me", "Me"],
     ["player", "Invite a player"],
+    ["email", "Invite by email"],
     ["open", "Open seat"],
   ];
 
@@ -268,8 +269,10 @@
     const input = row.querySelector("input");
     const i = [...seatsBox.children].indexOf(row);
     input.classList.toggle("hidden", kind === "open" || kind === "me");
-    input.placeholder = kind === "player" ? "the player's name or id" : `name of seat ${i}`;
-    input.setAttribute("aria-label", kind === "player" ? `Seat ${i}: player to invite` : `Seat ${i} name`);
+    input.placeholder = kind === "player" ? "the player's name or id" : kind === "email" ? "their email address" : `name of seat ${i}`;
+    input.setAttribute("aria-label", kind === "player" ? `Seat ${i}: player to invite` : kind === "email" ? `Seat ${i}: email to invite` : `Seat ${i} name`);
+    input.type = kind === "email" ? "email" : "text";
+    input.maxLength = kind === "email" ? 254 : 40;
     updateHint();
   }
 
@@ -391,9 +394,31 @@
       const text = row.querySelector("input").value.trim();
       if (kind === "open") return { open: true };
       if (kind === "me") return { player: me.id, entropy: entropy() };
-      if (!text) throw new Error(kind === "player" ? `Seat ${i}: name the player to invite.` : "Every seat needs a name.");
+      if (!text) throw new Error(kind === "player" ? `Seat ${i}: name the player to invite.` : kind === "email" ? `Seat ${i}: the address to invite.` : "Every seat needs a name.");
+      if (kind === "email") {
+        // A seat by name, its link mailed to the address once the game is made (and shown to nobody else).
+        if (!/^[^@\s]+@[^@\s]+$/.test(text)) throw new Error(`Seat ${i}: ${text} is not an email address.`);
+        invites[i] = text;
+        return text.split("@")[0].replace(/[^\p{L}\p{N} ._-]/gu, "").slice(0, 40) || `seat ${i}`;
+      }
       return kind === "player" ? { player: text } : text;
     });
+  }
+  let invites = {}; // seat -> the address its link is mailed to
+
+  /* Each seat invited by email: its link mailed to the address, never shown here. */
+  async function mailInvites(data) {
+    for (const s of data.seats) {
+      const to = invites[s.seat];
+      if (!to || !s.token) continue;
+      const item = createdLinks.querySelector(`li[data-seat="${s.seat}"]`);
+      try {
+        await call(`/v1/games/${encodeURIComponent(data.id)}/invitations`, "POST", { token: s.token, email: to });
+        if (item) item.replaceWith(el("li", { "data-seat": s.seat, class: "invited" }, `Seat ${s.seat}: ${s.name} — invited: its link was mailed to ${to}`));
+      } catch (e) {
+        if (item) item.append(el("div", { class: "msg error" }, `The invitation to ${to} was not sent (${e.code}: ${e.message}): send them this link yourself.`));
+      }
+    }
   }
 
   function linkItem(label, url, extra) {
@@ -434,6 +459,7 @@
     ev.preventDefault();
     clear(newMsg);
     let seats, options;
+    invites = {};
     try {
       seats = formSeats();
       options = formOptions();
@@ -448,6 +474,7 @@
     try {
       const data = await call("/v1/games", "POST", { game: typeSel.value, seats, options });
       showCreated(data);
+      await mailInvites(data);
       // The list is a projection, a moment behind the creation: look again until the game is in it.
       for (let i = 0; i < 20; i++) {
         await loadGames();

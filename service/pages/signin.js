@@ -1,43 +1,88 @@
-/* The sign-in page: the key from the link's fragment is posted once to /v1/sessions (which sets
- * the session cookie), then taken out of the address bar and the history. */
+/* The sign-in page: sign in by a mailed link or a player key, sign up by a mailed link (or with a
+ * key alone, shown once), then back to the page the visitor came from (`?next=`, or the mailed
+ * link's `#next=`). A link's secret (#magic=, #signup=, #key=) is posted once and taken out of the
+ * address bar and the history. A seat link held in this tab (a board's `#token=`) goes with the
+ * request, so the mailed link claims the seat for the player, whichever device opens it. */
 "use strict";
 
 (() => {
-  const msg = document.getElementById("signin-msg");
-  const done = document.getElementById("signed-in");
-  const form = document.getElementById("key-form");
+  const $ = (id) => document.getElementById(id);
+  const msg = $("signin-msg");
+  const done = $("signed-in");
+  const forms = $("signin-forms");
   let session = null;
 
-  function signedIn(player, sessionId) {
+  const frag = new URLSearchParams(location.hash.slice(1));
+  // Only a path of this site: never //host or a scheme (an open redirect).
+  const safe = (p) => (p && /^\/(?![\/\\])/.test(p) ? p : null);
+  const next = safe(frag.get("next")) || safe(new URLSearchParams(location.search).get("next"));
+
+  /* The seat link this tab holds for the game `next` leads to (the board keeps it per tab). */
+  function heldSeat() {
+    const m = next && next.match(/^\/games\/([^\/?#]+)/);
+    if (!m) return null;
+    const game = decodeURIComponent(m[1]);
+    let token = null;
+    try { token = sessionStorage.getItem(`boardlog.token.${game}`); } catch (e) { /* storage off */ }
+    return token ? { game, token } : null;
+  }
+
+  function signedIn(player, sessionId, claimed) {
     session = sessionId;
-    document.getElementById("who").textContent = player.name;
-    BL.clear(msg);
-    form.classList.add("hidden");
+    $("who").textContent = player.name;
+    forms.classList.add("hidden");
+    $("signup").classList.add("hidden");
     done.classList.remove("hidden");
+    if (claimed && claimed.error) Account.show(msg, "warn", `Signed in, but the seat was not kept: ${claimed.error.message}`);
+    else BL.clear(msg);
+    if (next) {
+      $("next-link").href = next;
+      $("next-line").classList.remove("hidden");
+      if (!(claimed && claimed.error)) location.replace(next);
+    }
   }
 
   function askForKey() {
     done.classList.add("hidden");
-    form.classList.remove("hidden");
+    forms.classList.remove("hidden");
+    $("signup").classList.remove("hidden");
   }
 
-  async function signIn(key) {
+  async function post(path, body, badLink) {
     try {
-      const out = await Account.call("/v1/sessions", "POST", { key });
-      signedIn(out.player, out.session);
+      const out = await Account.call(path, "POST", body);
+      signedIn(out.player, out.session, out.claimed);
+      return out;
     } catch (e) {
-      Account.show(msg, "error", e.status === 401 ? "That sign-in link is not valid here." : e.message);
+      Account.show(msg, "error", e.status === 401 ? badLink : e.message);
       askForKey();
+      return null;
     }
   }
 
-  form.addEventListener("submit", (ev) => {
+  /* A key signs in alone: the seat this tab holds is claimed after (a mailed link's is by the server). */
+  async function signInWithKey(key, badKey) {
+    try {
+      const out = await Account.call("/v1/sessions", "POST", { key });
+      const seat = heldSeat();
+      const claimed = seat ? await Account.call(`/v1/games/${encodeURIComponent(seat.game)}/claim`, "POST", { token: seat.token })
+        .catch((e) => ({ error: { message: e.message } })) : null;
+      signedIn(out.player, out.session, claimed);
+      return true;
+    } catch (e) {
+      Account.show(msg, "error", e.status === 401 ? badKey : e.message);
+      askForKey();
+      return false;
+    }
+  }
+
+  $("key-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
-    const key = document.getElementById("key").value.trim();
-    if (key) signIn(key);
+    const key = $("key").value.trim();
+    if (key) signInWithKey(key, "That key is not a player key here.");
   });
 
-  document.getElementById("forget").addEventListener("click", async () => {
+  $("forget").addEventListener("click", async () => {
     try {
       if (session) await Account.call("/v1/me/sessions/" + encodeURIComponent(session), "DELETE");
       session = null;
@@ -48,39 +93,77 @@
     }
   });
 
-  // A sign-in link mailed to the player (#magic=): one-time, so it leaves the address bar too.
-  async function signInByMail(token) {
-    try {
-      const out = await Account.call("/v1/sessions/magic", "POST", { token });
-      signedIn(out.player, out.session);
-    } catch (e) {
-      Account.show(msg, "error", e.status === 401 ? "That sign-in link is used or expired: ask for another below." : e.message);
-      askForKey();
-    }
+  /* What a mailed link's request carries besides the address: where to come back, the seat. */
+  function linkOptions() {
+    const seat = heldSeat();
+    return { ...(next ? { next } : {}), ...(seat ? { seat } : {}) };
   }
 
-  document.getElementById("mail-form").addEventListener("submit", async (ev) => {
+  $("mail-form").addEventListener("submit", async (ev) => {
     ev.preventDefault();
-    const email = document.getElementById("mail-address").value.trim();
-    if (!email) return;
+    const email = $("mail-address").value.trim();
+    if (!email) { Account.show(msg, "error", "Type your email address first."); return; }
     try {
-      await Account.call("/v1/signin-mail", "POST", { email });
-      Account.show(msg, "ok", "If a player has that address, a sign-in link is on its way (valid 15 minutes, once).");
+      await Account.call("/v1/signin-mail", "POST", { email, ...linkOptions() });
+      Account.show(msg, "ok", `If a player has ${email}, a sign-in link is on its way (valid 15 minutes, once). Open it on this device or any other.`);
     } catch (e) {
-      Account.show(msg, "error", e.message);
+      Account.show(msg, "error", `${e.code}: ${e.message}`);
     }
   });
 
-  const magic = new URLSearchParams(location.hash.slice(1)).get("magic");
-  const key = new URLSearchParams(location.hash.slice(1)).get("key");
-  if (magic) {
-    history.replaceState(null, "", location.pathname);
-    signInByMail(magic);
-  } else if (key) {
-    // Out of the address bar and the history: the key is as good as the player.
-    history.replaceState(null, "", location.pathname);
-    signIn(key);
-  } else {
+  $("signup-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const name = $("signup-name").value.trim();
+    const email = $("signup-email").value.trim();
+    if (!name || !email) { Account.show(msg, "error", "Sign-up takes your name and your email address."); return; }
+    try {
+      await Account.call("/v1/signup", "POST", { name, email, ...linkOptions() });
+      Account.show(msg, "ok", `Check your mail: a link to finish signing up is on its way to ${email} (valid 15 minutes, once).`);
+    } catch (e) {
+      Account.show(msg, "error", `${e.code}: ${e.message}`);
+    }
+  });
+
+  /* A player with no email: the key is the only way in, so it is shown once, to be saved. */
+  let newKey = null;
+  $("keyonly-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const name = $("keyonly-name").value.trim();
+    if (!name) { Account.show(msg, "error", "Type the name other players will see."); return; }
+    try {
+      const out = await Account.call("/v1/players", "POST", { name });
+      newKey = out.key;
+      $("new-key-text").textContent = out.key;
+      $("keyonly-form").classList.add("hidden");
+      $("new-key").classList.remove("hidden");
+      BL.clear(msg);
+    } catch (e) {
+      Account.show(msg, "error", `${e.code}: ${e.message}`);
+    }
+  });
+  $("key-saved").addEventListener("change", () => { $("use-key").disabled = !$("key-saved").checked; });
+  $("copy-key").addEventListener("click", () => {
+    if (newKey && navigator.clipboard) navigator.clipboard.writeText(newKey).catch(() => {});
+  });
+  $("use-key").addEventListener("click", async () => {
+    if (!newKey) return;
+    const key = newKey;
+    newKey = null;
+    $("new-key-text").textContent = "";
+    await signInWithKey(key, "That key is not a player key here.");
+  });
+
+  const magic = frag.get("magic");
+  const signup = frag.get("signup");
+  const key = frag.get("key");
+  if (magic || signup || key) {
+    // Out of the address bar and the history: each is as good as the player.
+    history.replaceState(null, "", location.pathname + (next ? "?next=" + encodeURIComponent(next) : ""));
+  }
+  if (signup) post("/v1/signup/complete", { token: signup }, "That sign-up link is used or expired: sign up again below.");
+  else if (magic) post("/v1/sessions/magic", { token: magic }, "That sign-in link is used or expired: ask for another below.");
+  else if (key) signInWithKey(key, "That sign-in link is not valid here.");
+  else {
     Account.me().then((me) => (me ? signedIn(me, me.session) : askForKey()))
       .catch((e) => Account.show(msg, "error", e.message));
   }

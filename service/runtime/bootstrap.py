@@ -273,7 +273,8 @@ def build_deadlines(settings: Settings) -> tuple[Parts, Deadlines]:
         def crash() -> bool:
             return bool(core.redis.delete(armed))
     deadlines = Deadlines(core.store, submitter(core.store, core.actor.send, crash), schedule,
-                          vacations=VacationStore(core.redis, settings.namespace))
+                          vacations=VacationStore(core.redis, settings.namespace),
+                          idle_after_s=settings.idle_end_seconds)
     actors.append(declare_deadlines(core.broker, deadlines.fire, settings.store_wait_seconds))
     declare_vacation_over(core.broker, vacations(core))
     return core, deadlines
@@ -295,4 +296,4 @@ def build_reply_player(settings: Settings) -> ReplyPlayer:
     core = build(settings)
     notify = notify_parts(core)
     return ReplyPlayer(core.store, notify.targets, core.actor.send, notify.config.mail, settings.reply_domain,
-                       settings.public_url)
+                       settings.public_url, LiveKeys(settings))

@@ -14,7 +14,7 @@ from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import Envelope
 
 from service.runtime.embedded import free_port
-from workers.notifications.play import ReplyPlayer, first_line, token_of
+from workers.notifications.play import ReplyPlayer, reply_text, token_of
 
 
 class PrintingHandler:
@@ -71,7 +71,7 @@ class ReplyHandler:
         raw = envelope.content if isinstance(envelope.content, bytes) else str(envelope.content).encode()
         msg = message_from_bytes(raw, policy=policy.default)
         assert isinstance(msg, EmailMessage)
-        line = first_line(msg)
+        line = reply_text(msg)
         for address in envelope.rcpt_tos:
             token = token_of(address, self.player.domain)
             if token is not None:

@@ -162,6 +162,9 @@ class Settings:
     clock_min_seconds: int = setting(
         3600, "BOARDLOG_CLOCK_MIN_SECONDS", "the shortest `per_move` a game's `clock` may ask (tests set 1)")
     vacation_days: int = setting(30, "BOARDLOG_VACATION_DAYS", "each player's vacation days a calendar year")
+    idle_end_seconds: int = setting(
+        30 * 86400, "BOARDLOG_IDLE_END_SECONDS",
+        "a game no seat has moved in for this long (30 days) is ended as abandoned, every seat told (0: never)")
 
     @property
     def broker(self) -> str:

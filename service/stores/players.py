@@ -16,6 +16,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+import orjson
 import redis.asyncio as aioredis
 from redis.exceptions import WatchError
 
@@ -31,6 +32,8 @@ USER_AGENT_CHARS = 200
 TOUCH_SECONDS = 60.0
 # A session unused this long ends on its own (the cookie's own life, 400 days).
 SESSION_SECONDS = 400 * 86400
+# A sign-up link, and the seat a mailed sign-in link keeps, last as long as the sign-in link.
+SIGNUP_SECONDS = 15 * 60
 
 
 def digest(secret: str) -> str:
@@ -116,6 +119,16 @@ class PlayerKeys:
         """A confirmation link's token (by digest) -> the player and the address it confirms."""
         return f"{self.base}:confirm:{token_digest}"
 
+    def signup(self, token_digest: str) -> str:
+        """A mailed sign-up link's token (by digest) -> the name and address it makes a player of,
+        and the seat it keeps for them."""
+        return f"{self.base}:signup:{token_digest}"
+
+    def held_seat(self, token_digest: str) -> str:
+        """A mailed sign-in link's token (by digest) -> the seat the player asked from (its game
+        and the digest of its token), claimed for them as the link signs them in."""
+        return f"{self.base}:held-seat:{token_digest}"
+
     def named(self, name: str) -> str:
         """The ids of the players with this name (by name_key: a name may be any player's),
         for inviting a player to a game by their name."""
@@ -139,6 +152,24 @@ redis.call('ZADD', KEYS[2], ARGV[3], ARGV[4])
 if ARGV[5] ~= '0' then redis.call('HSET', KEYS[3], ARGV[1], ARGV[5]) end
 return 'ok'
 """
+
+
+@dataclass(frozen=True, slots=True)
+class HeldSeat:
+    """A seat kept for a player through a mailed link: the game and its token's digest (never
+    the token itself)."""
+
+    game: str
+    token_digest: str
+
+
+@dataclass(frozen=True, slots=True)
+class SignUp:
+    """What a sign-up link makes: a player of this name and (confirmed by the link) address."""
+
+    name: str
+    email: str
+    seat: HeldSeat | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,24 +202,59 @@ class PlayerStore:
         with reaching_redis():
             return await call()
 
-    async def create(self, name: str, email: str | None) -> tuple[Player, str]:
-        """A new player and their key (the only time the key exists outside its holder)."""
+    async def create(self, name: str, email: str | None, confirmed: bool = False) -> tuple[Player, str]:
+        """A new player and their key (the only time the key exists outside its holder).
+        `confirmed`: the address is proven theirs already (a sign-up link mailed to it was
+        opened), so it counts at once, and takes the sign-in mail unless a player holds it."""
         player = Player(secrets.token_hex(8), name, email, self.clock())
         key = new_secret()
         record = {"name": name, "created": repr(player.created)}
         if email is not None:
             record["email"] = email
 
-        # The address counts (sign-in mail, notices) once its confirmation link is used.
+        # Otherwise the address counts (sign-in mail, notices) once its confirmation link is used.
         async def write() -> None:
             pipe = self.aio.pipeline(transaction=True)
             pipe.hset(self.keys.player(player.id), mapping=record)  # type: ignore[arg-type]
             pipe.set(self.keys.key(digest(key)), player.id)
             pipe.sadd(self.keys.named(name), player.id)
+            if email is not None and confirmed:
+                pipe.sadd(self.keys.confirmed(player.id), digest(email.casefold()))
+                pipe.set(self.keys.email(email), player.id, nx=True)
             await pipe.execute()
 
         await self._run(write)
         return player, key
+
+    async def hold_signup(self, signup: SignUp) -> str:
+        """The token of a sign-up link (valid SIGNUP_SECONDS, once; stored by digest)."""
+        token = new_secret()
+        record = {"name": signup.name, "email": signup.email}
+        if signup.seat is not None:
+            record |= {"game": signup.seat.game, "seat_token": signup.seat.token_digest}
+        await self._run(lambda: self.aio.set(self.keys.signup(digest(token)), orjson.dumps(record), ex=SIGNUP_SECONDS))
+        return token
+
+    async def take_signup(self, token: str) -> SignUp | None:
+        """What a sign-up link makes, once (it is deleted as it is read); None: used, expired or wrong."""
+        raw = await self._run(lambda: self.aio.getdel(self.keys.signup(digest(token))))
+        if raw is None:
+            return None
+        d = orjson.loads(raw)
+        seat = HeldSeat(str(d["game"]), str(d["seat_token"])) if "game" in d else None
+        return SignUp(str(d["name"]), str(d["email"]), seat)
+
+    async def hold_seat(self, link_token: str, seat: HeldSeat) -> None:
+        """Keep `seat` for whoever opens the mailed sign-in link of `link_token`."""
+        value = orjson.dumps({"game": seat.game, "seat_token": seat.token_digest})
+        await self._run(lambda: self.aio.set(self.keys.held_seat(digest(link_token)), value, ex=SIGNUP_SECONDS))
+
+    async def take_seat(self, link_token: str) -> HeldSeat | None:
+        raw = await self._run(lambda: self.aio.getdel(self.keys.held_seat(digest(link_token))))
+        if raw is None:
+            return None
+        d = orjson.loads(raw)
+        return HeldSeat(str(d["game"]), str(d["seat_token"]))
 
     async def player(self, pid: str) -> Player | None:
         record: dict[bytes, bytes] = await self._run(lambda: self.aio.hgetall(self.keys.player(pid)))  # type: ignore[arg-type, return-value]

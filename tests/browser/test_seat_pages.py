@@ -104,7 +104,8 @@ def test_a_claimed_seat_opens_in_a_fresh_tab_by_the_session(stack: Stack, chromi
         expect(me.locator("header.top #waiting-count")).to_have_text("1")
         watcher.goto(stack.url + "/")
         watcher.wait_for_load_state("networkidle")  # the header's own request has been answered
-        expect(watcher.locator("header.top nav a")).to_have_count(2)
+        expect(watcher.locator("header.top nav a")).to_have_count(3)  # Lobby, New game, Sign in (issue #36)
+        expect(watcher.locator("header.top #signin-link")).to_have_text("Sign in")
         assert watcher.locator("#waiting-count").count() == 0
 
         # "Forget me on this computer" on a seat the session holds signs this computer out.

@@ -87,3 +87,49 @@ def test_the_worker_sets_schedules_and_fires_each_deadline_once(store: EventStor
     # Fired again (a second worker, a redelivery): the same id, applied once.
     assert d.fire(gid, clock.seq, 0, "timeout") == "moved_on"  # the pause set the clock again
     assert [e.type for e in store.read(gid, 1)].count("boardlog.TurnTimedOut") == 1
+
+
+def test_an_idle_game_gets_one_message_a_move_and_ends_as_abandoned(store: EventStore) -> None:
+    from events.domain.platform.clock import to_iso
+
+    rec = Recorder(store)
+    shift: list[float | None] = [None]
+    d = Deadlines(store, rec.submit, rec.schedule, "test", idle_after_s=2,
+                  clock=lambda: time.time() if shift[0] is None else shift[0])
+    gid = new_game_id(store.partitions)
+    created = time.time()
+    # No clock: a game nobody moves in ends all the same.
+    store_match(store, gid, get_game("race"), [SeatInfo(0, "ann"), SeatInfo(1, "bob")], {"target": 1000},
+                secrets.token_bytes(32), ["", ""], {}, to_iso(int(created * 1000)))
+    shift[0] = created
+    d.catch_up(gid)
+    assert [(since, seat, kind) for since, seat, kind, _ in rec.scheduled] == [(1, -1, "idle")]
+    assert 1900 <= rec.scheduled[0][3] <= 2100  # due 2 s after the game was set up
+    d.catch_up(gid)
+    assert len(rec.scheduled) == 1  # once a move
+    # A move: a new message for it; the old one is a no-op when it fires.
+    rec.submit(gid, "roll-1", Command("race.roll", {}, 0))
+    moved = next(e for e in store.read(gid, 1) if e.data.get("id") == "roll-1")
+    d.catch_up(gid)
+    assert rec.scheduled[-1][:3] == (moved.seq, -1, "idle")
+    shift[0] = None
+    assert d.fire(gid, 1, -1, "idle") == "moved_on"
+    # Early (the worker's clock before the move's time plus the idle time): it waits again.
+    shift[0] = to_ms(moved.at) / 1000 + 1
+    assert d.fire(gid, moved.seq, -1, "idle") == "early"
+    shift[0] = None
+    wait_for(lambda: time.time() * 1000 > to_ms(moved.at) + 2100, timeout=10)
+    assert d.fire(gid, moved.seq, -1, "idle") == "submitted"
+    assert rec.submitted[-1][0] == f"idle-{moved.seq}"
+    envs = store.read(gid, 1)
+    assert [e.type for e in envs][-2:] == ["boardlog.GameAbandoned", "boardlog.SeedRevealed"]
+    ended = envs[-2].data
+    assert (ended["since"], ended["moved_at"], ended["after"]) == (moved.seq, moved.at, 2)
+    match = d.cache.refresh(gid).match
+    out = match.outcome()
+    assert out is not None and out.winners == () and out.reason == "abandoned: no seat moved for 2 seconds"
+    # Over: fired again it does nothing, and nothing more is scheduled.
+    assert d.fire(gid, moved.seq, -1, "idle") == "moved_on"
+    n = len(rec.scheduled)
+    d.catch_up(gid)
+    assert len(rec.scheduled) == n

@@ -111,6 +111,20 @@ def test_a_bad_clock_is_refused_and_nothing_is_made(dstack: tuple[Stack, EventSt
             assert r.json()["error"]["code"] == "bad_options" and why in r.json()["error"]["message"]
 
 
+def test_a_bad_abandon_after_is_refused_and_nothing_is_made(dstack: tuple[Stack, EventStore]) -> None:
+    s, store = dstack
+    games = set(store.game_ids())
+    with s.client() as c:
+        for bad in (0, -1, "3", 2.5, True, 10**12):
+            clock = {"per_move": 5, "on_timeout": "skip", "abandon_after": bad}
+            r = c.post("/v1/games", json={"game": "race", "seats": ["a", "b"], "options": {"clock": clock}})
+            assert r.status_code == 422, r.text
+            error = r.json()["error"]
+            assert error["code"] == "bad_options" and "clock.abandon_after" in error["message"], error
+            assert "from 1 to 100" in error["message"]
+    assert set(store.game_ids()) == games
+
+
 def test_skip_answers_for_the_seat_once_and_the_clock_goes_on(dstack: tuple[Stack, EventStore]) -> None:
     s, store = dstack
     with s.client() as c:

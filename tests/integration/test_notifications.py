@@ -973,3 +973,81 @@ def test_a_notice_the_receiver_took_is_not_sent_again_when_redis_is_away_at_its_
     assert targets.sent([notice.key(pid, hook.id)]) == [True] and targets.away == 0
     assert sender.notify(notice, pid, hook.id, "message-1") == "skipped"  # a redelivery sends nothing
     assert len(web.at(f"/mark/{pid}")) == 1
+
+
+def clocked_table(c: httpx.Client, keys: list[str]) -> tuple[str, list[str]]:
+    """A race game with a clock (an hour a move: no deadline falls in the test), its seats
+    claimed by `keys`' players: after every move the platform appends the clock's own step."""
+    r = c.post("/v1/games", json={"game": "race", "seats": ["ann", "bob"],
+                                  "options": {"target": 1000, "clock": {"per_move": 3600}}})
+    assert r.status_code == 201, r.text
+    gid, tokens = r.json()["id"], [s["token"] for s in r.json()["seats"]]
+    for key, token in zip(keys, tokens, strict=True):
+        assert c.post(f"/v1/games/{gid}/claim", json={"token": token}, headers=bearer(key)).status_code == 200
+    return gid, tokens
+
+
+def html_reply(stack: Stack, to: str, markup: str) -> None:
+    """A reply with an HTML body alone, its quote in a <blockquote>, as some mail programs send."""
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = "someone@example.org", to, "Re: your turn"
+    msg.set_content(markup, subtype="html")
+    with smtplib.SMTP("127.0.0.1", int(stack.env["BOARDLOG_MAIL_IN_PORT"]), timeout=20) as smtp:
+        smtp.send_message(msg)
+
+
+def test_reply_to_play_works_in_a_clocked_game_whose_clock_steps_after_every_move(
+        nstack: Stack, mailbox: MailBox) -> None:
+    with nstack.client() as c:
+        ann, bob = player(c, "ann"), player(c, "bob")
+        inbox = f"{bob['id']}@example.org"
+        add_email(c, mailbox, bob["key"], address=inbox)
+        gid, tokens = clocked_table(c, [ann["key"], bob["key"]])
+        moved = last_seq(command(c, gid, tokens[0]))
+
+        def turn_mails() -> list[EmailMessage]:
+            return [m for m in mailbox.to(inbox) if "your turn" in str(m["Subject"])]
+
+        wait_for(turn_mails, timeout=15)
+        # The clock's bookkeeping followed ann's move: the game is past the mail's seq.
+        wait_for(lambda: c.get(f"/v1/games/{gid}").json()["seq"] > moved, timeout=15)
+        turn = turn_mails()[-1]
+        assert "ends at" in turn.get_body(("plain",)).get_content()  # the deadline on bob's clock
+        quoted = "\n".join("> " + line for line in turn.get_body(("plain",)).get_content().splitlines())
+        # Bottom-posted: the quote first, the move under it.
+        reply(nstack, turn["Reply-To"], f"On Tue, boardlog wrote:\n{quoted}\n\nroll\n")
+        wait_for(lambda: [m for m in mailbox.to(inbox) if "accepted" in str(m["Subject"])], timeout=20)
+        answer = next(m for m in mailbox.to(inbox) if "accepted" in str(m["Subject"]))
+        text = answer.get_body(("plain",)).get_content()
+        assert "Accepted: roll" in text and "receipt" in text, text
+        [attached] = list(answer.iter_attachments())
+        receipt = orjson.loads(attached.get_content())
+        assert receipt["game"] == gid and receipt["seq"] > moved
+        rolled = [e for e in c.get(f"/v1/games/{gid}/events", params={"from": moved + 1}).json()["events"]
+                  if e["type"] == "race.DieRolled"]
+        assert [e["seat"] for e in rolled] == [1]
+
+
+def test_a_reply_with_two_moves_plays_neither_and_an_html_only_reply_plays_its_own_line(
+        nstack: Stack, mailbox: MailBox) -> None:
+    with nstack.client() as c:
+        ann, bob = player(c, "ann"), player(c, "bob")
+        inbox = f"{bob['id']}@example.org"
+        add_email(c, mailbox, bob["key"], address=inbox)
+        gid, tokens = clocked_table(c, [ann["key"], bob["key"]])
+        moved = last_seq(command(c, gid, tokens[0]))
+        wait_for(lambda: [m for m in mailbox.to(inbox) if "your turn" in str(m["Subject"])], timeout=15)
+        turn = [m for m in mailbox.to(inbox) if "your turn" in str(m["Subject"])][-1]
+        reply(nstack, turn["Reply-To"], "roll\nroll\n")
+        wait_for(lambda: [m for m in mailbox.to(inbox) if "not played" in str(m["Subject"])], timeout=20)
+        refusal = next(m for m in mailbox.to(inbox) if "not played" in str(m["Subject"]))
+        assert "one move a reply" in refusal.get_body(("plain",)).get_content()
+        events = c.get(f"/v1/games/{gid}/events", params={"from": moved + 1}).json()["events"]
+        assert not [e for e in events if e["type"] == "race.DieRolled"]  # nothing played
+        # Answered in HTML alone, the quote in a blockquote: the line above it is the move.
+        html_reply(nstack, refusal["Reply-To"],
+                   "<html><body><div>roll</div><div>On Tue, boardlog wrote:<blockquote>"
+                   "<p>pass</p></blockquote></div></body></html>")
+        wait_for(lambda: [m for m in mailbox.to(inbox) if "accepted" in str(m["Subject"])], timeout=20)
+        events = c.get(f"/v1/games/{gid}/events", params={"from": moved + 1}).json()["events"]
+        assert [e["seat"] for e in events if e["type"] == "race.DieRolled"] == [1]

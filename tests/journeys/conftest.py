@@ -79,6 +79,8 @@ def start_deployment(redis_url: str, root: Path, mailbox: MailBox | None = None,
                 "BOARDLOG_MAIL_IN_PORT": str(free_port())}
     env = child_env(redis_url, namespace, BOARDLOG_DATA=str(root / "data"), BOARDLOG_NOTIFY_BACKOFF_MS="100",
                     BOARDLOG_NOTIFY_CLAIM_MS="1000", BOARDLOG_PLAYERS_PER_MINUTE="0",
+                    # Clocks of seconds, for the journeys that wait on a clock (the abandoned game).
+                    BOARDLOG_CLOCK_MIN_SECONDS="1",
                     BOARDLOG_SIGNINS_PER_MINUTE="0", BOARDLOG_MESSAGES_PER_MINUTE="0",
                     BOARDLOG_ANON_RECORDS_PER_MINUTE="0", BOARDLOG_SIGNIN_MAILS_PER_MINUTE="0", **mail)
     root.mkdir(parents=True, exist_ok=True)

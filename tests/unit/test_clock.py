@@ -282,3 +282,221 @@ def test_no_deadline_is_shown_once_the_game_is_over() -> None:
     assert deadline_view(m)["deadlines"]  # type: ignore[index]
     _, m = _run(m, Command(TIMEOUT, {"clock": clock_of(m).seq, "seat": seat}, None), T0 + 60_000)
     assert m.over and deadline_view(m)["deadlines"] == {}  # type: ignore[index]
+
+
+# -- abandon_after and the idle end (issue #36) -----------------------------------------------
+
+ANN, BOB = 0, 1
+
+
+class _Table:
+    """A game played as the worker plays it: each command, then the platform's own ones, every
+    group of events kept with its time, so the record can be sealed and audited."""
+
+    def __init__(self, platform: dict[str, object], game: str = "factions") -> None:
+        infos = [SeatInfo(0, "ann"), SeatInfo(1, "bob")]
+        opening = created_event("p01-clock", get_game(game), infos, {}, SEED, ["", ""], None, platform)
+        self.match = fold_match(opening, "p01-clock")
+        self.groups: list[tuple[list[object], str]] = [(list(opening), to_iso(T0))]
+        self.now = T0
+
+    def run(self, command: Command, at_ms: int) -> list[str]:
+        """`command` and the platform's own after it, at `at_ms`; the event types appended."""
+        self.now = at_ms
+        ctx = Context(at=to_iso(at_ms))
+        types: list[str] = []
+        next_one: Command | None = command
+        while next_one is not None:
+            events, self.match = decide_and_fold(self.match, next_one, f"c{len(self.groups) - 1}", SEED, ctx)
+            self.groups.append((list(events), to_iso(at_ms)))
+            types += [e.type for e in events]
+            due = automatic(self.match)
+            next_one = None if due is None else due[1]
+        return types
+
+    def data_of(self, type_: str) -> list[dict[str, object]]:
+        return [e.data for events, _ in self.groups for e in events if e.type == type_]  # type: ignore[attr-defined]
+
+    def to_move(self) -> int:
+        assert self.match.prompt is not None
+        return self.match.prompt.seats[0]
+
+    def time_out(self) -> list[str]:
+        """The seat to move lets its deadline pass; the deadlines worker's timeout."""
+        seat, c = self.to_move(), clock_of(self.match)
+        deadline = c.deadline(seat)
+        assert deadline is not None
+        return self.run(Command(TIMEOUT, {"clock": c.seq, "seat": seat}, None), to_ms(deadline) + 1)
+
+    def play(self, after_ms: int = 1000) -> list[str]:
+        """The seat to move plays its first legal move `after_ms` later (in time)."""
+        return self.run(_legal(self.match, self.to_move()), self.now + after_ms)
+
+    def until_ann(self) -> None:
+        """Bob plays in time until ann is to move."""
+        for _ in range(50):
+            if self.match.over or self.to_move() == ANN:
+                return
+            self.play()
+        raise AssertionError("ann never came to move")
+
+    def audit_ok(self) -> tuple[bool, str]:
+        from events.domain.audit import audit
+        from events.records.export import Record
+
+        report = audit(Record(_sealed(self.groups), None))  # type: ignore[arg-type]
+        return report.ok, report.reason
+
+
+def _clocked(**clock: object) -> _Table:
+    table = _Table({"clock": parse_setting({"per_move": 60, **clock}, 1)})
+    table.run(Command("boardlog.clock", {}, None), T0)
+    return table
+
+
+def test_abandon_after_is_a_whole_number_of_timeouts_from_1_to_100() -> None:
+    assert parse_setting({"per_move": 3600})["abandon_after"] == 3  # every new clock says its own
+    assert parse_setting({"per_move": 3600, "abandon_after": 1})["abandon_after"] == 1
+    assert parse_setting({"per_move": 3600, "abandon_after": 100})["abandon_after"] == 100
+    for bad in (0, -1, 101, 10**9, "3", 2.5, True, None, [3]):
+        with pytest.raises(InvalidCommand) as e:
+            parse_setting({"per_move": 3600, "abandon_after": bad})
+        assert e.value.code == "bad_options" and "clock.abandon_after" in e.value.message
+
+
+def test_abandon_after_timeouts_in_a_row_under_skip_forfeit_the_seat() -> None:
+    t = _clocked(on_timeout="skip", abandon_after=3)
+    for n in (1, 2):
+        t.until_ann()
+        types = t.time_out()
+        assert "boardlog.Resigned" not in types and not t.match.over
+        timed = t.data_of(TURN_TIMED_OUT)[-1]
+        assert (timed["action"], timed["in_a_row"], timed["abandon_after"]) == ("skip", n, 3)
+        assert clock_of(t.match).timeouts(ANN) == n
+    t.until_ann()
+    types = t.time_out()
+    assert types[1:3] == [TURN_TIMED_OUT, "boardlog.Resigned"]
+    assert t.data_of(TURN_TIMED_OUT)[-1]["action"] == "forfeit"
+    assert t.data_of("boardlog.Resigned") == [{"seat": ANN, "timeouts": 3}]
+    out = t.match.outcome()
+    assert out is not None and out.winners == (BOB,)
+    assert out.reason == "resigned: ann; ann ran out of time 3 turns in a row"
+    assert t.match.seed is not None  # the end reveals the seed, as a resignation's does
+    ok, reason = t.audit_ok()
+    assert ok, reason
+
+
+def test_a_turn_played_in_time_starts_the_count_again() -> None:
+    t = _clocked(on_timeout="skip", abandon_after=3)
+    for _ in range(2):
+        t.until_ann()
+        t.time_out()
+    t.until_ann()
+    t.play()  # ann is back, in time
+    t.until_ann()
+    assert clock_of(t.match).timeouts(ANN) == 0
+    types = t.time_out()
+    assert "boardlog.Resigned" not in types and t.data_of(TURN_TIMED_OUT)[-1]["in_a_row"] == 1
+
+
+def test_bob_s_timeouts_are_counted_apart_from_ann_s() -> None:
+    t = _clocked(on_timeout="skip", abandon_after=3)
+    # Factions opens with ann's advantage choice, then her tile, then bob's: nobody answers.
+    assert [t.to_move() for _ in range(3) if t.time_out()] and t.to_move() == ANN
+    c = clock_of(t.match)
+    assert (c.timeouts(ANN), c.timeouts(BOB)) == (2, 1) and not t.match.over
+
+
+def test_abandon_after_under_pause_counts_the_turns_played_late() -> None:
+    t = _clocked(on_timeout="pause", abandon_after=2)
+    t.until_ann()
+    types = t.time_out()
+    assert CLOCK_STOPPED in types and clock_of(t.match).paused
+    t.play(after_ms=500_000)  # ann moves, late: the game waited for her
+    assert clock_of(t.match).timeouts(ANN) == 1 and not clock_of(t.match).paused
+    t.until_ann()
+    types = t.time_out()
+    assert types[1:3] == [TURN_TIMED_OUT, "boardlog.Resigned"]
+    out = t.match.outcome()
+    assert out is not None and out.winners == (BOB,)
+    assert t.audit_ok()[0], t.audit_ok()[1]
+
+
+def test_a_clock_made_before_abandon_after_keeps_the_old_rule_and_audits() -> None:
+    old = parse_setting({"per_move": 60, "on_timeout": "skip"}, 1)
+    del old["abandon_after"]  # a record from before the rule
+    t = _Table({"clock": old})
+    t.run(Command("boardlog.clock", {}, None), T0)
+    for _ in range(5):
+        t.until_ann()
+        assert "boardlog.Resigned" not in t.time_out()
+    assert not t.match.over
+    assert all("in_a_row" not in d for d in t.data_of(TURN_TIMED_OUT))  # written as it was then
+    assert deadline_view(t.match)["abandon_after"] is None  # type: ignore[index]
+    ok, reason = t.audit_ok()
+    assert ok, reason
+
+
+def test_a_game_nobody_moves_in_ends_as_abandoned() -> None:
+    from events.domain.platform.clock import GAME_ABANDONED, IDLE_END, last_move_seq
+
+    t = _Table({})  # no clock: an idle game ends all the same
+    t.play()
+    since = last_move_seq(t.match)
+    moved_at = to_iso(t.now)
+    day = 86400
+    end = Command(IDLE_END, {"since": since, "moved_at": moved_at, "after": 30 * day}, None)
+    with pytest.raises(IllegalCommand) as e:
+        decide_and_fold(t.match, end, "x", SEED, Context(at=to_iso(t.now + 30 * day * 1000 - 1)))
+    assert e.value.code == "not_idle_yet"
+    stale = Command(IDLE_END, {"since": since - 1, "moved_at": moved_at, "after": 30 * day}, None)
+    with pytest.raises(IllegalCommand) as e:
+        decide_and_fold(t.match, stale, "x", SEED, Context(at=to_iso(t.now + 31 * day * 1000)))
+    assert e.value.code == "moved_since"
+    for bad in ({"since": since}, {"since": since, "moved_at": "never", "after": day},
+                {"since": since, "moved_at": moved_at, "after": 0}):
+        with pytest.raises(IllegalCommand) as e:
+            decide_and_fold(t.match, Command(IDLE_END, bad, None), "x", SEED, Context(at=to_iso(t.now + 40 * day * 1000)))
+        assert e.value.code == "bad_args"
+    types = t.run(end, t.now + 30 * day * 1000)
+    assert types[1] == GAME_ABANDONED and types[-1] == "boardlog.SeedRevealed"
+    out = t.match.outcome()
+    assert out is not None and out.winners == () and out.reason == "abandoned: no seat moved for 30 days"
+    ok, reason = t.audit_ok()
+    assert ok, reason
+
+
+def test_the_idle_end_and_the_forfeit_in_words() -> None:
+    from events.domain.describe import describe_platform_event
+
+    names = ["ann", "bob"]
+    said = describe_platform_event("boardlog.GameAbandoned", {"since": 3, "moved_at": "x", "after": 2592000}, names)
+    assert said.text == "No seat moved for 30 days: the game ends as abandoned." and said.heading == "The end"
+    said = describe_platform_event("boardlog.Resigned", {"seat": 0, "timeouts": 3}, names)
+    assert said.text == "ann forfeits: out of time 3 turns in a row."
+    said = describe_platform_event(TURN_TIMED_OUT, {"seat": 1, "action": "skip", "in_a_row": 2, "abandon_after": 3},
+                                   names)
+    assert said.text == "bob ran out of time (2 of 3 in a row): the platform answers for them."
+
+
+def test_the_seat_that_timed_out_is_told_how_many_more_forfeit_it() -> None:
+    from events.records.envelope import Envelope
+    from service.usecases.notifications.notices import clock_notices, notices_for
+
+    t = _clocked(on_timeout="skip", abandon_after=3)
+    t.until_ann()
+    before, c = t.match, clock_of(t.match)
+    at = to_iso(to_ms(c.deadline(ANN) or "") + 1)
+    timeout = Command(TIMEOUT, {"clock": c.seq, "seat": ANN}, None)
+    events, after = decide_and_fold(before, timeout, f"c{len(t.groups) - 1}", SEED, Context(at=at))
+    envs: list[Envelope] = _sealed([*t.groups, (list(events), at)])  # type: ignore[assignment]
+    group = envs[-len(events):]
+    told = {n.seat: n for n in notices_for(before, after, group)}
+    assert told[ANN].kind == "timeout"
+    assert told[ANN].asked == "you ran out of time; the game passed for you; 2 more and you forfeit"
+    assert told[BOB].asked == "ann ran out of time: the platform answered for them"
+    assert "2 more and you forfeit" in told[ANN].text("http://x")
+    pause = {"seat": 0, "action": "pause", "in_a_row": 2, "abandon_after": 3}
+    env = Envelope("g", 9, TURN_TIMED_OUT, pause, 0, "c", to_iso(T0), "", "")
+    own = [n for n in clock_notices(t.match, [env]) if n.seat == ANN]
+    assert own[0].asked == "you ran out of time; the game waits for your move; 1 more and you forfeit"

@@ -307,3 +307,77 @@ def test_a_referees_mail_offers_reply_to_rule() -> None:
                       "play+ab@play.test")
     assert msg["Reply-To"] == "play+ab@play.test"
     assert '"uphold: <your reason>" or "void: <your reason>"' in msg.get_body(("plain",)).get_content()
+
+
+def clocked_race() -> tuple[Match, list[Envelope]]:
+    """The test game with an hour's clock a move (no clock step folded yet: as the notifier
+    sees a move before the clock's own step that follows it)."""
+    events = created_event(GID, get_game("race"), [SeatInfo(0, "ann"), SeatInfo(1, "bob")], {"target": 1000},
+                           b"s" * 32, [], platform={"clock": {"per_move": 3600}})
+    envs = envelopes(events)
+    return fold_match((e.event for e in envs), GID), envs
+
+
+def test_a_turn_mail_holds_the_moves_since_the_position_the_legal_moves_and_the_deadline() -> None:
+    start, _ = clocked_race()
+    after, step = play(start, 0, 1)
+    [n] = notices_for(start, after, step, since=lambda seat, seq: [f"1. seat {1 - seat} rolls", "the wind blows"])
+    # The clock's step, made at the move's time, gives an hour from it (the step's own "at").
+    assert n.deadline == "2026-12-01T11:00:01.000Z"
+    assert n.since == "1. seat 0 rolls\nthe wind blows"
+    assert n.legal_count == len(n.legal.splitlines()) > 0
+    mail = notice_mail(MailSettings(), n.in_zone("Europe/Paris"), "bob@example.org", "http://b", "http://b/u", "k",
+                       "play+0@play.test")
+    text = mail.get_body(("plain",)).get_content()
+    assert "Your time for it ends at 12:00:01 on Tue 1 Dec (Europe/Paris)." in text
+    assert "Since your last move:\n  1. seat 0 rolls\n  the wind blows" in text
+    assert "Your legal moves (reply with one of them):\n  " + n.legal.splitlines()[0] in text
+    assert "Stop these mails:" in text.strip().splitlines()[-1]  # a reply pasting it unmarked is read below it
+    html_body = mail.get_body(("html",)).get_content()
+    assert "<pre>" in html_body and "the wind blows" in html_body
+
+
+def test_a_turn_mail_of_many_legal_moves_lists_the_first_thirty_and_links_to_the_rest() -> None:
+    from rules import catalog
+    from tests.support.records import play_offline
+
+    catalog.load()
+    envs = play_offline("rite", ["ann", "bob"], {}, 5, gid=GID, max_commands=3)
+    groups = step_groups(envs)
+    before = fold_match((e.event for e in envs[: groups[-1][0].seq - 1]), GID)
+    after = fold_match((e.event for e in envs), GID)
+    for n in notices_for(before, after, groups[-1]):
+        if n.kind != "turn":
+            continue
+        every = [after.rules.format_text(c) for c in after.rules.legal_commands(after.state, n.seat)]
+        assert n.legal.splitlines() == every[:30] and n.legal_count == len(every)
+        lines = n.sheet("http://b")
+        if len(every) > 30:
+            assert f"  … and {len(every) - 30} more: http://b/games/{GID}" in lines
+        assert "The position as you see it:" in lines  # Rite's text board
+
+
+def test_the_text_board_of_each_game_tells_only_what_the_seats_view_holds() -> None:
+    """Built from `view(state, seat)` alone: in Dragon Dale the other tribe's hidden unit is "a
+    hidden unit", never its type; Rite's face-down power cards of the other seat are "face down"."""
+    from rules import catalog
+    from service.usecases.notifications.notices import TEXT_BOARDS
+    from tests.support.records import play_offline
+
+    catalog.load()
+    for game in ("rite", "factions", "dragondale"):
+        envs = play_offline(game, ["ann", "bob"], {}, 7, gid=GID, max_commands=12)
+        match = fold_match((e.event for e in envs), GID)
+        for seat in (0, 1):
+            view = match.rules.view(match.state, seat)
+            board = TEXT_BOARDS[game](view, ["ann", "bob"])
+            assert board and "None" not in board, (game, board)
+            if game == "dragondale":
+                other = next(t for t in view["tribes"] if t["seat"] != seat)
+                for u in other["units"]:
+                    if u["hidden"] and u["type"] is None:
+                        assert "a hidden unit (" in board
+            if game == "rite":
+                theirs = view["players"][1 - seat]["powers"]
+                assert all(c["power"] is None for c in theirs if not c["face_up"])
+                assert "face down" in board

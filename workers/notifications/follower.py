@@ -32,7 +32,7 @@ from service.usecases.notifications.notices import (
     step_groups,
 )
 from service.usecases.notifications.quiet import held_for_ms
-from service.usecases.notifications.referees import token_referee
+from workers.notifications.history import moves_since
 
 log = structlog.get_logger("boardlog.notifier")
 
@@ -112,7 +112,8 @@ class Notifier(Follower):
             if referee:
                 held[REFEREE] = referee
             if i >= quiet_start and held:
-                notices = notices_for(before, after, group, self._move_of(gid), self._disputed(gid))
+                notices = notices_for(before, after, group, self._move_of(gid), self._disputed(gid),
+                                      moves_since(self.store, gid))
                 queued += self._queue(notices, held, targets)
                 queued += self._remind(notices, held, targets)
             before = after
@@ -140,11 +141,12 @@ class Notifier(Follower):
         return words
 
     def _referee(self, gid: str, match: Match) -> str | None:
-        """Whose targets the game's referee is told on: the player it names, or the game's own
-        holder of a referee token's targets; None for an unrefereed game."""
+        """Whose targets the game's referee is told on: the player it names (at creation, or who
+        claimed the role with the referee token); None for an unrefereed game or a token holder
+        no player claimed (they read the board page)."""
         if match.referee is None:
             return None
-        return self.store.referee_player(gid) or token_referee(gid)
+        return self.store.referee_player(gid)
 
     def _queue(self, notices: Sequence[Notice], claims: dict[int, str], targets: dict[str, list[Any]]) -> int:
         return queue_notices(self.targets, self.enqueue, self.clock(), notices, claims, targets)

@@ -6,13 +6,20 @@ finds the mark then). A failed send records the target's last error and raises, 
 Retries tries again with backoff; when the tries are spent, `notify_gave_up` writes the notice
 to the player's dead letters and the target shows as failing on their page. A notice is sent
 twice only if a worker dies between the receiver's answer and the mark: the webhook's
-`webhook-id` and the mail's `X-Boardlog-Notice` carry the key, so a receiver can drop that one.
+`webhook-id` and the mail's `X-Boardlog-Notice` carry the key, so a receiver can drop that one,
+and the second send says it is a repeat (an Apprise message ends with the notice's short id).
+
+Order: one send at a time per game, player and target, and a notice older than one already sent
+there is dropped as superseded (service/stores/notice_sends.py). After a crash, `Keeper` puts the
+notices a dead notify process had fetched back on the queue within seconds.
 """
 
 from __future__ import annotations
 
 import os
+import threading
 import time
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -23,12 +30,14 @@ import structlog
 from dramatiq.middleware import CurrentMessage
 
 from events.store.errors import StoreUnavailable
+from service.stores.notice_sends import ALIVE_MS, DeadConsumers, SendLedger
 from service.stores.notifications import Target, TargetStore
 from service.usecases.notifications.channels import (
     SendFailed,
     digest_mail,
     masked,
     notice_mail,
+    notice_tag,
     send_apprise,
     send_mail,
     send_webhook,
@@ -50,15 +59,20 @@ DIGEST = "notify_digest"
 GAVE_UP = "notify_gave_up"
 
 
-# The notices a mail reply answers: a turn (with a move), a dispute for the referee (with a ruling).
-REPLIED = ("turn", "dispute", "dispute_reminder")
+# Notices that may go out after newer ones: a dispute's reminder, delayed by design (it checks
+# that its dispute is still open instead).
+UNORDERED = ("dispute_reminder",)
+
+# The notices a mail reply answers: a turn and its reminder (with a move), a dispute for the
+# referee (with a ruling).
+REPLIED = ("turn", "reminder", "dispute", "dispute_reminder")
 
 
 def reply_context(notice: Notice, t: Target) -> dict[str, Any]:
     """What a notice's reply token is bound to: the seat's turn at its seq (reply to play), or
     the dispute the referee is asked to rule on (reply to rule)."""
     bound = {"game": notice.game, "seq": notice.seq, "player": t.player, "address": t.address}
-    if notice.kind == "turn":
+    if notice.kind in ("turn", "reminder"):
         return {**bound, "seat": notice.seat}
     return {**bound, "rule": notice.dispute}
 
@@ -87,6 +101,8 @@ class Sender:
         self._http: httpx.Client | None = None  # made on the first webhook
         self.clock = clock
         self.holder = f"{os.getpid()}"
+        self.ledger = SendLedger(targets)
+        self.process: str | None = None  # set by a Keeper, which keeps this process's alive mark
 
     def notify(self, notice: Notice, pid: str, tid: str, holder: str | None = None) -> str:
         """Send `notice` to the player's target; what happened (sent, skipped, held, busy, gone).
@@ -98,7 +114,7 @@ class Sender:
             return "gone"
         if notice.choice not in t.events:
             return "skipped"
-        if notice.kind == "reminder":
+        if notice.deadline:  # a reminder's or a turn's: told on the player's own clock
             notice = notice.in_zone(self.targets.quiet(pid).tz)
         if notice.kind == "dispute_reminder" and self.open_dispute is not None \
                 and self.open_dispute(notice.game) != notice.dispute:
@@ -115,31 +131,55 @@ class Sender:
                 self.schedule_digest(pid, tid, int(self.cfg.digest_seconds * 1000))
             log.info("notice.held_for_digest", game=notice.game, seq=notice.seq, player=pid, channel="email")
             return "held"
-        got, busy_ms = self.targets.lease(key, holder or self.holder, self.lease_ms)
-        if got == "sent":
+        return self._leased_send(t, notice, pid, tid, key, self._holder(holder))
+
+    def _holder(self, message: str | None) -> str:
+        """Who sends: this message, in this process when a keeper vouches it is alive (a lease
+        of a dead process is then free at once)."""
+        if self.process is None:
+            return message or self.holder
+        return f"{self.process}|{message or uuid.uuid4().hex}"
+
+    def _leased_send(self, t: Target, notice: Notice, pid: str, tid: str, key: str, me: str) -> str:
+        lane = f"{notice.game}:{pid}:{tid}"
+        got = self.ledger.lease(key, lane, notice.seq, me, self.lease_ms, notice.kind not in UNORDERED)
+        if got.state == "sent":
             return "skipped"
-        if got == "busy":
-            # Another job (a duplicate queued by a restarted notifier) is sending it: look again
-            # once its lease ends, without spending a retry; it is marked sent by then, or free.
-            self.again(notice, pid, tid, max(100, busy_ms + 100))
-            log.info("notice.busy", game=notice.game, seq=notice.seq, player=pid, channel=t.kind, retry_ms=busy_ms)
+        if got.state == "superseded":
+            # A newer notice of this game went (or goes) to this target first: this one would
+            # arrive after it, stale.
+            self.targets.count("superseded", t.kind)
+            log.info("notice.superseded", game=notice.game, seq=notice.seq, player=pid, channel=t.kind,
+                     newer=got.newest)
+            return "superseded"
+        if got.state == "busy":
+            # Another send of this notice, or of another in its lane, is under way: look again
+            # soon, without spending a retry; a lease of a dead process is free by then.
+            wait = max(100, min(got.wait_ms, 1000) + 100)
+            self.again(notice, pid, tid, wait)
+            log.info("notice.busy", game=notice.game, seq=notice.seq, player=pid, channel=t.kind, retry_ms=wait)
             return "busy"
         try:
-            self._send(t, notice, key)
+            self._send(t, notice, key, got.repeat)
         except SendFailed as e:
             self.targets.failed(key, t, t.kind, str(e))
+            self.ledger.release(key, lane, me, ended=True)  # refused: the next try is no repeat
             log.warning("notice.failed", game=notice.game, seq=notice.seq, player=pid, channel=t.kind,
                         to=masked(t.address), error=str(e))
             raise
         except BaseException:
             self.targets.release(key)
+            self.ledger.release(key, lane, me, ended=False)  # it may have gone: a next send repeats
             raise
         latency = _latency(notice.at, self.clock())
         # The receiver has it: a Redis out of reach now waits for the mark alone. Retrying the
         # whole job (its lease is this message's own) would send it again.
         holding(lambda: self.targets.mark_sent(key, t, t.kind, latency))
+        holding(lambda: self.ledger.release(key, lane, me, ended=True))
+        if got.repeat:
+            self.targets.count("repeated", t.kind)
         log.info("notice.sent", game=notice.game, seq=notice.seq, player=pid, channel=t.kind,
-                 to=masked(t.address), latency_ms=round(latency * 1000, 1))
+                 to=masked(t.address), latency_ms=round(latency * 1000, 1), repeat=got.repeat or None)
         return "sent"
 
     def send_test(self, t: Target, notice: Notice, key: str) -> None:
@@ -152,17 +192,20 @@ class Sender:
         self._send(t, notice, key)
         self.targets.mark_sent(key, t, t.kind, None)
 
-    def _send(self, t: Target, notice: Notice, key: str) -> None:
+    def _send(self, t: Target, notice: Notice, key: str, repeat: bool = False) -> None:
         if t.kind == "email":
             reply_to = None
             if self.cfg.reply_domain and notice.game != "test" and notice.kind in REPLIED:
                 reply_to = reply_address(self.targets.reply_token(reply_context(notice, t)), self.cfg.reply_domain)
-            send_mail(self.cfg.mail, notice_mail(self.cfg.mail, notice, t.address, self.cfg.public_url,
-                                                 self.cfg.unsubscribe_url(t), key, reply_to))
+            msg = notice_mail(self.cfg.mail, notice, t.address, self.cfg.public_url, self.cfg.unsubscribe_url(t),
+                              key, reply_to)
+            if repeat:  # the same Message-ID as the first: a mail client shows one of the two
+                msg["X-Boardlog-Repeat"] = "yes"
+            send_mail(self.cfg.mail, msg)
         elif t.kind in ("apprise", "webhook"):
             with self.cfg.egress.guarded():  # the player's URL: never an internal address
                 try:
-                    self._send_to_url(t, notice, key)
+                    self._send_to_url(t, notice, key, repeat)
                 except SendFailed:
                     why = refused()
                     if why is not None:
@@ -171,9 +214,10 @@ class Sender:
         else:
             raise SendFailed(f"no channel {t.kind!r}")
 
-    def _send_to_url(self, t: Target, notice: Notice, key: str) -> None:
+    def _send_to_url(self, t: Target, notice: Notice, key: str, repeat: bool = False) -> None:
         if t.kind == "apprise":
-            send_apprise(t.address, notice.subject(), notice.text(self.cfg.public_url))
+            # Its id at the end: a chat has no Message-ID, so its reader drops a repeat by this.
+            send_apprise(t.address, notice.subject(), notice.text(self.cfg.public_url) + notice_tag(key, repeat))
             return
         if self._http is None:
             self._http = webhook_client(self.cfg.timeout)
@@ -237,8 +281,54 @@ def holding(call: Callable[[], object], stop_wait: float = 30.0) -> None:
             pause = min(1.0, pause * 2)
 
 
-def declare_notify(broker: dramatiq.Broker, sender: Sender | None, cfg: NotifyConfig) -> NotifyActors:
-    """Declare the notify actors on `broker`; `sender` is None in processes that only enqueue."""
+class Keeper:
+    """Keeps this notify process's alive mark, and puts back on the queue the notify messages a
+    dead notify process had fetched (dramatiq's Redis broker only does after its heartbeat
+    timeout, on a chance), so every due notice goes out seconds after the service is back."""
+
+    EVERY = 1.0
+
+    def __init__(self, sender: Sender, broker: dramatiq.Broker, queues: tuple[str, ...]) -> None:
+        self.sender = sender
+        self.ledger = sender.ledger
+        self.broker_id: str | None = getattr(broker, "broker_id", None)
+        client, namespace = getattr(broker, "client", None), getattr(broker, "namespace", None)
+        # RabbitMQ gives a dead consumer's messages back itself: only the Redis broker's are taken.
+        self.dead = DeadConsumers(client, namespace) if client is not None and namespace else None
+        self.queues = queues
+        sender.process = uuid.uuid4().hex[:16]
+
+    def beat(self) -> int:
+        """Say this process is alive; how many messages of dead ones went back on the queue."""
+        assert self.sender.process is not None
+        self.ledger.alive(self.sender.process, self.broker_id, ALIVE_MS)
+        if self.dead is None or self.broker_id is None:
+            return 0
+        n = 0
+        for gone in self.ledger.dead_holders(self.broker_id):
+            back = self.dead.requeue(gone, self.queues)
+            self.ledger.forget_holder(gone)
+            log.info("notify.recovered", holder=gone, messages=back)
+            n += back
+        return n
+
+    def start(self) -> Keeper:
+        def run() -> None:
+            while True:
+                try:
+                    self.beat()
+                except Exception as e:  # Redis away: the next beat tries again
+                    log.warning("notify.keeper_failed", error=str(e)[:200])
+                time.sleep(self.EVERY)
+
+        threading.Thread(target=run, name="notify-keeper", daemon=True).start()
+        return self
+
+
+def declare_notify(broker: dramatiq.Broker, sender: Sender | None, cfg: NotifyConfig,
+                   keep: bool = True) -> NotifyActors:
+    """Declare the notify actors on `broker`; `sender` is None in processes that only enqueue.
+    A process that sends runs a `Keeper` (`keep` False: a test's, which beats it itself)."""
 
     def need() -> Sender:
         if sender is None:
@@ -264,4 +354,6 @@ def declare_notify(broker: dramatiq.Broker, sender: Sender | None, cfg: NotifyCo
     n = dramatiq.Actor(notify, broker=broker, actor_name=NOTIFY, queue_name=NOTIFY_QUEUE, priority=0, options=retry)
     d = dramatiq.Actor(notify_digest, broker=broker, actor_name=DIGEST, queue_name=NOTIFY_QUEUE, priority=0,
                        options=retry)
+    if sender is not None and keep:
+        Keeper(sender, broker, (n.queue_name, f"{n.queue_name}.DQ")).start()
     return NotifyActors(n, d)

@@ -1,7 +1,8 @@
 """The clock: a deadline for every prompt, what a timeout does, and seats away on vacation.
 
 A game created with the platform option `clock` (`{"per_move": s, "bank": s, "increment": s,
-"reminder": s, "on_timeout": "skip" | "forfeit" | "pause"}`, in seconds) has a clock. Time enters
+"reminder": s, "on_timeout": "skip" | "forfeit" | "pause", "abandon_after": n}`, in seconds) has
+a clock. Time enters
 as data: every change of the clock is an event written by a platform command that reads the
 envelope's own time (`Context.at`), so the audit, re-running it with the record's time, gets the
 same deadlines. No clock is read here.
@@ -16,6 +17,13 @@ same deadlines. No clock is read here.
   `TurnTimedOut`; then by the game's choice the platform answers for the seat with the game's
   default answer (skip: an AUTOMATIC rule), the seat resigns (forfeit: conduct's resign, in the
   same command) or every clock stops until the seat moves (pause).
+  A seat's `abandon_after`-th timeout in a row (turns of its own it let run out, skipped or
+  paused; a turn it plays in time starts the count again) is a forfeit whatever `on_timeout`
+  says. A record whose clock has no `abandon_after` was made before the rule and keeps the old
+  one (no count), so it still audits as it was played.
+- `boardlog.idle_end {since, moved_at, after}` (the deadlines worker, once no game command came
+  for `after` seconds since the one at seq `since`, played at `moved_at`) appends
+  `GameAbandoned`: the game ends without a winner, every seat is told.
 - `boardlog.remind {clock, seat}` appends `ReminderDue`; the notifier tells the seat.
 - `boardlog.vacation {on}` (the API, for every game of a player who starts or ends a vacation)
   appends `VacationStarted` / `VacationEnded`; a seat on vacation has its clock stopped.
@@ -34,7 +42,8 @@ from typing import Any
 
 from events.domain.matchstate import Match
 from events.domain.platform.base import Automatic, Context, Fold, OptionCheck, PlatformCommand
-from rules.core import Command, Event, IllegalCommand, InvalidCommand
+from events.domain.platform.conduct import conduct_of, with_conduct
+from rules.core import Command, Event, IllegalCommand, InvalidCommand, Outcome
 
 KEY = "clock"
 OPTION = "clock"
@@ -42,6 +51,7 @@ OPTION = "clock"
 CLOCK = "boardlog.clock"
 TIMEOUT = "boardlog.timeout"
 REMIND = "boardlog.remind"
+IDLE_END = "boardlog.idle_end"
 VACATION = "boardlog.vacation"
 RESIGN = "boardlog.resign"  # conduct's: a forfeit resigns the seat
 
@@ -52,11 +62,14 @@ TURN_TIMED_OUT = "boardlog.TurnTimedOut"
 REMINDER_DUE = "boardlog.ReminderDue"
 VACATION_STARTED = "boardlog.VacationStarted"
 VACATION_ENDED = "boardlog.VacationEnded"
+GAME_ABANDONED = "boardlog.GameAbandoned"
 
 ACTIONS = ("skip", "forfeit", "pause")
 HOUR, DAY = 3600, 86400
 MIN_SECONDS, MAX_SECONDS = HOUR, 14 * DAY
 MAX_BANK = 60 * DAY
+# Timeouts in a row that end a seat's play; a new game's clock always says its own.
+ABANDON_AFTER, MAX_ABANDON_AFTER = 3, 100
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,9 +88,14 @@ class Clock:
     timed_out: frozenset[int] = frozenset()
     reminded: frozenset[int] = frozenset()
     stopped_by: str = ""  # why clocks are stopped (words for the views), "" while they run
+    # (seat, timeouts in a row): turns of its own the seat let run out since it last moved in time
+    in_a_row: tuple[tuple[int, int], ...] = ()
 
     def deadline(self, seat: int) -> str | None:
         return dict(self.deadlines).get(seat)
+
+    def timeouts(self, seat: int) -> int:
+        return dict(self.in_a_row).get(seat, 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,10 +107,14 @@ class Setting:
     increment: int = 0
     reminder: int = 0
     on_timeout: str = "skip"
+    abandon_after: int = 0  # 0: a clock made before the rule, which never counts timeouts
 
     def to_json(self) -> dict[str, Any]:
-        return {"per_move": self.per_move, "bank": self.bank, "increment": self.increment,
-                "reminder": self.reminder, "on_timeout": self.on_timeout}
+        out: dict[str, Any] = {"per_move": self.per_move, "bank": self.bank, "increment": self.increment,
+                               "reminder": self.reminder, "on_timeout": self.on_timeout}
+        if self.abandon_after:
+            out["abandon_after"] = self.abandon_after
+        return out
 
 
 def _seconds(raw: Any, name: str, lo: int, hi: int) -> int:
@@ -106,8 +128,9 @@ def parse_setting(raw: Any, min_seconds: int = MIN_SECONDS) -> dict[str, Any]:
     `min_seconds`: the shortest per-move time this deployment allows (an hour unless set)."""
     if not isinstance(raw, Mapping):
         raise InvalidCommand("bad_options", "clock is an object: {\"per_move\": seconds, \"bank\"?, "
-                                            "\"increment\"?, \"reminder\"?, \"on_timeout\"?}")
-    extra = set(raw) - {"per_move", "bank", "increment", "reminder", "on_timeout"}
+                                            "\"increment\"?, \"reminder\"?, \"on_timeout\"?, "
+                                            "\"abandon_after\"?}")
+    extra = set(raw) - {"per_move", "bank", "increment", "reminder", "on_timeout", "abandon_after"}
     if extra:
         raise InvalidCommand("bad_options", f"unknown clock fields: {sorted(extra)}")
     lo = max(1, min(min_seconds, MIN_SECONDS))
@@ -122,7 +145,12 @@ def parse_setting(raw: Any, min_seconds: int = MIN_SECONDS) -> dict[str, Any]:
     action = raw.get("on_timeout", "skip")
     if action not in ACTIONS:
         raise InvalidCommand("bad_options", f"clock.on_timeout is one of {list(ACTIONS)}")
-    return Setting(per_move, bank, increment, reminder, action).to_json()
+    abandon_after = raw.get("abandon_after", ABANDON_AFTER)
+    if (not isinstance(abandon_after, int) or isinstance(abandon_after, bool)
+            or not 1 <= abandon_after <= MAX_ABANDON_AFTER):
+        raise InvalidCommand("bad_options", "clock.abandon_after (timeouts in a row that forfeit a seat) is a "
+                                            f"whole number from 1 to {MAX_ABANDON_AFTER}")
+    return Setting(per_move, bank, increment, reminder, action, abandon_after).to_json()
 
 
 # The shortest per-move time this deployment allows (BOARDLOG_CLOCK_MIN_SECONDS), set once by the
@@ -144,7 +172,8 @@ def setting_of(match: Match) -> Setting | None:
     if not isinstance(raw, Mapping):
         return None
     return Setting(int(raw["per_move"]), int(raw.get("bank", 0)), int(raw.get("increment", 0)),
-                   int(raw.get("reminder", 0)), str(raw.get("on_timeout", "skip")))
+                   int(raw.get("reminder", 0)), str(raw.get("on_timeout", "skip")),
+                   int(raw.get("abandon_after", 0)))
 
 
 def clock_of(match: Match) -> Clock:
@@ -277,14 +306,64 @@ def _decide_timeout(match: Match, command: Command, context: Context) -> list[Ev
         raise IllegalCommand("deadline_moved_on", f"seat {seat} has no running deadline")
     if to_ms(context.at) < to_ms(deadline):
         raise IllegalCommand("deadline_not_reached", f"seat {seat}'s deadline is {deadline}")
-    timed_out = Event(TURN_TIMED_OUT, {"seat": seat, "deadline": deadline, "action": setting.on_timeout,
-                                       "at": context.at}, seat)
-    if setting.on_timeout != "forfeit":
+    data: dict[str, Any] = {"seat": seat, "deadline": deadline, "action": setting.on_timeout, "at": context.at}
+    n = clock.timeouts(seat) + 1
+    if setting.abandon_after:
+        # Only a clock made under the rule counts: an older record re-runs as it was played.
+        data.update(in_a_row=n, abandon_after=setting.abandon_after)
+        if n >= setting.abandon_after:
+            data["action"] = "forfeit"
+    timed_out = Event(TURN_TIMED_OUT, data, seat)
+    if data["action"] != "forfeit":
         return [timed_out]
     resign = _commands.get(RESIGN)
     if resign is None:
         raise IllegalCommand("forfeit_unavailable", "this build cannot resign a seat")
-    return [timed_out, *resign.decide(match, Command(RESIGN, {}, seat), context)]
+    resigned = resign.decide(match, Command(RESIGN, {}, seat), context)
+    if setting.abandon_after:
+        # The resignation says why, so the outcome and the move list can.
+        resigned = [Event(e.type, {**e.data, "timeouts": n}, e.seat) for e in resigned]
+    return [timed_out, *resigned]
+
+
+def last_move_seq(match: Match) -> int:
+    """The seq the game last moved at: its last game command's first (the game's creation before
+    any). The platform's answers for a seat (a skip, a resigned seat's pass) count: a clocked
+    game whose seats all vanished ends by `abandon_after` first."""
+    return match.last_command[1] if match.last_command is not None else 1
+
+
+def _decide_idle_end(match: Match, command: Command, context: Context) -> list[Event]:
+    args = command.args
+    since, moved_at, after = args.get("since"), args.get("moved_at"), args.get("after")
+    if (not isinstance(since, int) or isinstance(since, bool) or not isinstance(moved_at, str)
+            or not isinstance(after, int) or isinstance(after, bool) or after < 1):
+        raise IllegalCommand("bad_args", "'since' is the seq of the last move, 'moved_at' its ISO time, "
+                                         "'after' the seconds without a move that end a game")
+    if since != last_move_seq(match):
+        raise IllegalCommand("moved_since", f"the game moved at seq {last_move_seq(match)}, after seq {since}")
+    try:
+        idle_until = to_ms(moved_at) + after * 1000
+    except ValueError:
+        raise IllegalCommand("bad_args", "'moved_at' is an ISO time") from None
+    if to_ms(context.at) < idle_until:
+        raise IllegalCommand("not_idle_yet", f"the game is idle until {to_iso(idle_until)}")
+    return [Event(GAME_ABANDONED, {"since": since, "moved_at": moved_at, "after": after, "at": context.at}, None)]
+
+
+def period_words(seconds: int) -> str:
+    """A span of whole days, hours, minutes or seconds in words ("30 days", "1 hour")."""
+    for size, unit in ((DAY, "day"), (HOUR, "hour"), (60, "minute")):
+        if seconds >= size and seconds % size == 0:
+            n = seconds // size
+            return f"{n} {unit}{'s' if n != 1 else ''}"
+    return f"{seconds} second{'s' if seconds != 1 else ''}"
+
+
+def _fold_abandoned(match: Match, event: Event) -> Match:
+    after = int(event.data["after"])
+    ended = Outcome((), (), f"abandoned: no seat moved for {period_words(after)}")
+    return with_conduct(match, replace(conduct_of(match), proposal=None, ended=ended))
 
 
 def _decide_remind(match: Match, command: Command, context: Context) -> list[Event]:
@@ -324,6 +403,13 @@ def _fold_set(match: Match, event: Event) -> Match:
     d = event.data
     clock = clock_of(match)
     started = event.type == CLOCK_STARTED
+    in_a_row = clock.in_a_row
+    if started and match.last_command is not None and match.last_command != clock.last:
+        # A turn the mover played itself, in time, ends its run of timeouts; a skip played for it,
+        # or a move it made late under `pause`, does not.
+        mover = match.last_command[0]
+        if mover not in clock.timed_out:
+            in_a_row = tuple((s, n) for s, n in in_a_row if s != mover)
     clock = replace(
         clock,
         seq=match.seq,
@@ -337,6 +423,7 @@ def _fold_set(match: Match, event: Event) -> Match:
         timed_out=frozenset() if started else clock.timed_out,
         reminded=frozenset() if started else clock.reminded,
         stopped_by=str(d.get("why", "")) if d.get("why") in ("timeout", "dispute") else "",
+        in_a_row=in_a_row,
     )
     return _with(match, clock)
 
@@ -345,7 +432,9 @@ def _fold_timed_out(match: Match, event: Event) -> Match:
     d = event.data
     clock = clock_of(match)
     seat = int(d["seat"])
-    clock = replace(clock, timed_out=clock.timed_out | {seat},
+    counts = dict(clock.in_a_row)
+    counts[seat] = counts.get(seat, 0) + 1
+    clock = replace(clock, timed_out=clock.timed_out | {seat}, in_a_row=tuple(sorted(counts.items())),
                     owed=clock.owed | {seat} if d["action"] == "skip" else clock.owed,
                     paused=clock.paused or d["action"] == "pause")
     return _with(match, clock)
@@ -410,6 +499,7 @@ COMMANDS: dict[str, PlatformCommand] = {
     TIMEOUT: PlatformCommand(_decide_timeout, who="platform"),
     REMIND: PlatformCommand(_decide_remind, who="platform"),
     VACATION: PlatformCommand(_decide_vacation, who="platform"),
+    IDLE_END: PlatformCommand(_decide_idle_end, who="platform"),
 }
 EVENTS: dict[str, Fold] = {
     CLOCK_STARTED: _fold_set,
@@ -419,6 +509,7 @@ EVENTS: dict[str, Fold] = {
     REMINDER_DUE: _fold_reminded,
     VACATION_STARTED: _fold_vacation,
     VACATION_ENDED: _fold_vacation,
+    GAME_ABANDONED: _fold_abandoned,
 }
 OPTIONS: dict[str, OptionCheck] = {OPTION: check_option}
 # The skip answer before the clock's own change: the clock starts for whoever the answer leaves.
@@ -442,4 +533,6 @@ def deadline_view(match: Match) -> dict[str, Any] | None:
         "paused": clock.paused,
         "stopped_by": clock.stopped_by,
         "timed_out": sorted(clock.timed_out),
+        "abandon_after": setting.abandon_after or None,  # None: a clock from before the rule
+        "in_a_row": {str(s): n for s, n in clock.in_a_row},
     }

@@ -180,9 +180,18 @@ def fold_resigned(match: Match, event: Event) -> Match:
     ended = c.ended
     if len(left) == 1:
         names = ", ".join(match.seats[s].name for s in resigned)
-        ended = Outcome((left[0],), (), f"resigned: {names}")
+        reason = f"resigned: {names}"
+        timeouts = event.data.get("timeouts")
+        if isinstance(timeouts, int):
+            # A clock's forfeit (events.domain.platform.clock): the reason says it was the clock.
+            reason += f"; {match.seats[seat].name} ran out of time {timeouts_words(timeouts)}"
+        ended = Outcome((left[0],), (), reason)
     # A resignation withdraws any open proposal: the seats it needed have changed.
     return with_conduct(match, replace(c, resigned=resigned, ended=ended, proposal=None))
+
+
+def timeouts_words(n: int) -> str:
+    return f"{n} turns in a row" if n > 1 else "on their turn"
 
 
 def resigned_seat_answer(match: Match) -> tuple[str, Command] | None:

@@ -90,15 +90,16 @@ def notice_mail(cfg: MailSettings, notice: Notice, to: str, public_url: str, uns
     msg = _mail(cfg, notice.subject(), to, unsubscribe, key)
     if reply_to is not None:  # reply to play (a move) or to rule (a verdict): the reply's first line
         msg["Reply-To"] = reply_to
-        text = notice.text(public_url, unsubscribe)
+        text = notice.text(public_url, unsubscribe, sheet=True)
         how = RULE_BY_REPLY if notice.dispute else "Reply to this mail with your move as its first line"
         said = "." if notice.dispute else " (in the game's notation)."
         msg.set_content(f"{how}{said}\n\n" + text)
-        msg.add_alternative(notice.html(public_url, unsubscribe).replace(
+        msg.add_alternative(notice.html(public_url, unsubscribe, sheet=True).replace(
             "<body>", f"<body><p>{html.escape(how)}.</p>", 1), subtype="html")
         return msg
-    msg.set_content(notice.text(public_url, unsubscribe))
-    msg.add_alternative(notice.html(public_url, unsubscribe), subtype="html")
+    # Without a reply address the turn's mail still holds the position, the moves and the deadline.
+    msg.set_content(notice.text(public_url, unsubscribe, sheet=True))
+    msg.add_alternative(notice.html(public_url, unsubscribe, sheet=True), subtype="html")
     return msg
 
 
@@ -188,6 +189,13 @@ def apprise_text(service: Any, title: str, body: str) -> tuple[str, str, str]:
     if not _MARKDOWN_ALWAYS.isdisjoint({protocols} if isinstance(protocols, str) else set(protocols or ())):
         return markdown_text(title, mentions=True), markdown_text(body, mentions=True), NotifyFormat.TEXT
     return title, body, NotifyFormat.TEXT
+
+
+def notice_tag(key: str, repeat: bool = False) -> str:
+    """The end of an Apprise message: the notice's short id (the Message-ID's, a mail's), by
+    which a chat reader tells a repeat sent after a crash from news; a repeat says so."""
+    short = hashlib.sha256(key.encode()).hexdigest()[:10]
+    return f"\n\n(notice {short}, a repeat)" if repeat else f"\n\n(notice {short})"
 
 
 def send_apprise(url: str, title: str, body: str) -> None:

@@ -20,13 +20,18 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from events.domain.describe import MoveOf, describe_platform_event, no_moves
 from events.domain.match import COMMAND_ACCEPTED, Match, command_of
+from events.domain.platform import clock as clocks
+from events.domain.platform.base import Context
 from events.domain.platform.clock import REMINDER_DUE, TURN_TIMED_OUT
 from events.domain.platform.conduct import PROPOSED, remaining
 from events.domain.platform.disputes import DISPUTE_OPENED, DISPUTE_RESOLVED, open_dispute
 from events.domain.platform.takeback import TAKEBACK_ASKED
 from events.domain.platform.talk import MESSAGE_POSTED
 from events.records.envelope import Envelope
-from rules.core import Command
+from rules.core import Command, IllegalCommand, InvalidCommand
+from rules.dragondale.textboard import text_board as dragondale_board
+from rules.factions.textboard import text_board as factions_board
+from rules.rite.textboard import text_board as rite_board
 from rules.words import asked, listing
 
 GAME_TITLES = {"rite": "Rite", "factions": "Factions: Battlegrounds", "dragondale": "Dragon Dale"}
@@ -37,6 +42,20 @@ REFEREE_KINDS = ("dispute", "dispute_reminder", "message")
 # Whose idempotency key says its kind: news beside another notice of the same seq.
 _KEYED_KINDS = ("dropped", "dispute_reminder")
 SUBJECT_WORDS = 120
+# A turn mail lists this many legal moves, then links to the seat for the rest.
+LEGAL_LISTED = 30
+# Each game's position as text from a seat's view (rules/<game>/textboard.py); a game without
+# one is told without its board.
+TEXT_BOARDS: Mapping[str, Callable[[Mapping[str, Any], Sequence[str]], str]] = {
+    "rite": rite_board, "factions": factions_board, "dragondale": dragondale_board}
+
+# The moves since a seat's own last one, in words as that seat sees them (the notifier reads
+# the log for them): `since(seat, seq)`.
+Since = Callable[[int, int], Sequence[str]]
+
+
+def no_history(seat: int, seq: int) -> Sequence[str]:
+    return ()
 
 # The move a dispute is about, in words as the referee reads it, from its CommandAccepted's seq.
 MoveWords = Callable[[int], str]
@@ -68,6 +87,14 @@ class Notice:
     deadline: str = ""  # a reminder's deadline (ISO, UTC), told in the player's own time zone
     dispute: int = 0  # the referee's notices: the open dispute's seq (its DisputeOpened's)
     turn: str = ""  # a conduct notice to a seat whose turn it now is: what the turn asks
+    # A turn's mail: the moves since the seat's own last one (one a line), the position as the
+    # seat may see it (the game's text board), its legal moves in notation (the first
+    # LEGAL_LISTED, one a line, of `legal_count`), and the time zone its deadline is told in.
+    since: str = ""
+    board: str = ""
+    legal: str = ""
+    legal_count: int = 0
+    zone: str = ""
 
     @property
     def choice(self) -> str:
@@ -91,9 +118,11 @@ class Notice:
 
     def in_zone(self, tz: str) -> Notice:
         """This notice as told to a player whose time zone is `tz` (their quiet hours' zone): a
-        reminder names its deadline in that zone's clock time."""
-        if self.kind != "reminder" or not self.deadline:
+        reminder names its deadline in that zone's clock time, and so does a turn's mail."""
+        if not self.deadline:
             return self
+        if self.kind != "reminder":
+            return replace(self, zone=tz)
         return replace(self, asked=deadline_words(self.deadline, tz))
 
     @property
@@ -151,6 +180,8 @@ class Notice:
         else:
             first = f"it is your turn in {self.title} {self.game}: {self.asked}."
         out = [f"{self.seat_name}, {first}"]
+        if self.kind == "turn" and self.deadline:
+            out.append(f"Your time for it ends {deadline_words(self.deadline, self.zone or 'UTC')}.")
         if self.last:
             # the move in words, and where to see it: a seq here would be a number no page shows
             out.append(f"Last move: {self.last}")
@@ -184,22 +215,45 @@ class Notice:
         out.append(f"Your seat: {self.seat_link(public_url)}")
         return out
 
-    def text(self, public_url: str, unsubscribe: str | None = None) -> str:
-        body = "\n".join(self.lines(public_url))
+    def sheet(self, public_url: str) -> list[str]:
+        """A turn's mail below its lines: what happened since the seat's last move, the position
+        and every legal move (or the first LEGAL_LISTED and where the rest are): enough to play
+        from the mail alone."""
+        if self.kind not in ("turn", "reminder"):
+            return []
+        out: list[str] = []
+        if self.since:
+            out += ["", "Since your last move:", *(f"  {line}" for line in self.since.splitlines())]
+        if self.board:
+            out += ["", "The position as you see it:", *(f"  {line}" for line in self.board.splitlines())]
+        if self.legal:
+            out += ["", "Your legal moves (reply with one of them):", *(f"  {c}" for c in self.legal.splitlines())]
+            listed = len(self.legal.splitlines())
+            if self.legal_count > listed:
+                out.append(f"  … and {self.legal_count - listed} more: {self.seat_link(public_url)}")
+        return out
+
+    def text(self, public_url: str, unsubscribe: str | None = None, sheet: bool = False) -> str:
+        body = "\n".join(self.lines(public_url) + (self.sheet(public_url) if sheet else []))
         if unsubscribe:
             body += f"\n\n--\nStop these mails: {unsubscribe}\n"
         return body + "\n"
 
-    def html(self, public_url: str, unsubscribe: str | None = None) -> str:
+    def html(self, public_url: str, unsubscribe: str | None = None, sheet: bool = False) -> str:
         link = html.escape(self.seat_link(public_url), quote=True)
         if self.seat == REFEREE or self.kind == "conduct":
             return self._html_lines(public_url, unsubscribe)
         parts = [f"<p>{html.escape(self.lines(public_url)[0])}</p>"]
+        if self.kind == "turn" and self.deadline:
+            parts.append(f"<p>{html.escape(self.lines(public_url)[1])}</p>")
         if self.last:
             replay = html.escape(self.replay_link(public_url), quote=True)
             parts.append(f"<p>Last move: <strong>{html.escape(self.last)}</strong> "
                          f'(<a href="{replay}">see it in the replay</a>)</p>')
         parts.append(f'<p><a href="{link}">Open your seat</a></p>')
+        if sheet and self.sheet(public_url):
+            # Notation and boards line up in a fixed font; every word is the players' or the game's: escaped.
+            parts.append(f"<pre>{html.escape(chr(10).join(self.sheet(public_url)).strip())}</pre>")
         if unsubscribe:
             parts.append(f'<p style="color:#666;font-size:small"><a href="{html.escape(unsubscribe, quote=True)}">'
                          "Stop these mails</a></p>")
@@ -343,7 +397,8 @@ def step_groups(tail: Sequence[Envelope]) -> list[list[Envelope]]:
 
 def clock_notices(after: Match, group: Sequence[Envelope]) -> list[Notice]:
     """A clock's news in one step: a reminder to the seat whose deadline nears; when a seat ran
-    out of time, every other seat is told what follows (under `pause`, that the game waits)."""
+    out of time, every other seat is told what follows (under `pause`, that the game waits), and
+    the seat itself what the platform did for it and how many more timeouts forfeit it."""
     names = [s.name for s in after.seats]
     out: list[Notice] = []
     last = group[-1]
@@ -362,7 +417,23 @@ def clock_notices(after: Match, group: Sequence[Envelope]) -> list[Notice]:
             words = f"{names[seat]} ran out of time: {follows}" if follows else f"{names[seat]} ran out of time"
             out += [Notice(after.gid, after.game, last.seq, s.seat, s.name, "timeout", words, "", last.at)
                     for s in after.seats if s.seat != seat]
+            out.append(Notice(after.gid, after.game, last.seq, seat, names[seat], "timeout", _own_timeout(d),
+                              "", last.at))
     return out
+
+
+def _own_timeout(d: Mapping[str, Any]) -> str:
+    """A timeout told to the seat that ran out of time: what followed, and (a clock under the
+    abandon rule) how many more in a row forfeit it."""
+    action, n, limit = str(d.get("action")), d.get("in_a_row"), d.get("abandon_after")
+    if action == "forfeit":
+        times = f" {n} turns in a row" if isinstance(n, int) and n > 1 else ""
+        return f"you ran out of time{times}: you forfeit, and the game goes on without you"
+    follows = "the game waits for your move" if action == "pause" else "the game passed for you"
+    words = f"you ran out of time; {follows}"
+    if isinstance(n, int) and isinstance(limit, int) and limit > n:
+        words += f"; {limit - n} more and you forfeit"
+    return words
 
 
 ASKING = (PROPOSED, TAKEBACK_ASKED, DISPUTE_OPENED)
@@ -440,8 +511,44 @@ def referee_notices(after: Match, group: Sequence[Envelope], move_of: MoveOf = n
     return out
 
 
+def turn_deadline(after: Match, seat: int, at: str) -> str:
+    """The seat's deadline for the prompt `after` holds, as the clock sets it: the clock's own
+    step follows the move that called for it, so it is worked out here as that step decides it
+    at the move's time `at` (the step comes a few ms later: the real deadline is never earlier)."""
+    if clocks.setting_of(after) is None or after.over:
+        return ""
+    if clocks.due_change(after) is None:
+        return clocks.clock_of(after).deadline(seat) or ""
+    try:
+        events = clocks.COMMANDS[clocks.CLOCK].decide(after, Command(clocks.CLOCK, {}, None), Context(at=at))
+    except (IllegalCommand, InvalidCommand):
+        return clocks.clock_of(after).deadline(seat) or ""
+    deadlines = events[0].data.get("deadlines") if events else None
+    return str(deadlines.get(str(seat), "")) if isinstance(deadlines, Mapping) else ""
+
+
+def turn_sheet(n: Notice, after: Match, since: Since = no_history) -> Notice:
+    """A turn notice with what its mail holds beside it: the moves since the seat's last one,
+    the position as the seat's own view shows it, its legal moves, its deadline."""
+    game, names = after.rules, [s.name for s in after.seats]
+    try:
+        legal = [game.format_text(c) for c in game.legal_commands(after.state, n.seat)]
+    except Exception:
+        legal = []  # a game whose notation fails here: the seat's page lists them
+    board = ""
+    draw = TEXT_BOARDS.get(after.game)
+    if draw is not None:
+        try:
+            board = draw(game.view(after.state, n.seat), names)  # the seat's own view: never another's secrets
+        except Exception:
+            board = ""  # a board its words fail on: the page shows it
+    return replace(n, since="\n".join(since(n.seat, n.seq)), board=board, legal="\n".join(legal[:LEGAL_LISTED]),
+                   legal_count=len(legal), deadline=n.deadline or turn_deadline(after, n.seat, n.at))
+
+
 def notices_for(before: Match | None, after: Match, group: Sequence[Envelope],
-                move_of: MoveOf = no_moves, disputed: MoveWords = no_words) -> list[Notice]:
+                move_of: MoveOf = no_moves, disputed: MoveWords = no_words,
+                since: Since = no_history) -> list[Notice]:
     """The notices one step calls for: each seat the prompt now names that it did not name
     before, or that it names again after another seat's game move (a turn arriving); every seat
     when the game has just ended; a conduct step in words (a seat it gives the turn to reads
@@ -476,10 +583,13 @@ def notices_for(before: Match | None, after: Match, group: Sequence[Envelope],
     conduct = accepted is not None and str(accepted.event.data.get("type", "")).startswith("boardlog.")
     turns = {s: _asked(after, s) for s in prompt.seats
              if s not in was or (actor is not None and actor != s and not conduct)}
+    # A reminder is a turn's mail again: the position and the moves, to answer it by reply.
+    told = [turn_sheet(n, after) if n.kind == "reminder" else n for n in told]
     # A seat asked to answer, or told a conduct step, reads that rather than its turn again.
     told = [replace(n, turn=turns[n.seat]) if n.kind == "conduct" and n.seat in turns else n for n in told]
     covered = {n.seat for n in told}
-    return _once(told + [notice(s, "turn", asked) for s, asked in turns.items() if s not in covered])
+    return _once(told + [turn_sheet(notice(s, "turn", asked), after, since)
+                         for s, asked in turns.items() if s not in covered])
 
 
 def _once(notices: Sequence[Notice]) -> list[Notice]:
