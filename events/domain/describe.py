@@ -253,7 +253,8 @@ def describe_platform_event(type: str, data: Mapping[str, Any], names: Sequence[
 
 def _resolve(who: str, a: Mapping[str, Any], m: MoveOf) -> str:
     verdict = "upheld" if a.get("verdict") == "upheld" else "voided"
-    return f"{who} rules the dispute {verdict}."
+    reason = str(a.get("reason") or "").strip()
+    return f"{who} rules the dispute {verdict}" + (f": {reason}" if reason else ".")
 
 
 _CONDUCT_COMMANDS: dict[str, Callable[[str, Mapping[str, Any], MoveOf], str]] = {

@@ -241,7 +241,7 @@
     line.append(...[
       el("p", { class: "rp-where" }, `Step ${d.step} of ${d.steps}`, e.move ? ` · move ${e.move}` : "", ` · seq ${e.seq_from}${e.seq_to !== e.seq_from ? "–" + e.seq_to : ""}`),
       el("p", { class: "rp-who" },
-        heading ? el("b", { class: "rp-heading" }, e.heading || "") : el("b", { class: "mv-who", style: `border-color:${BL.seatColour(e.seat)}` }, e.who || nameOf(e.seat)),
+        heading ? el("b", { class: "rp-heading" }, e.heading || e.who || "") : el("b", { class: "mv-who", style: `border-color:${BL.seatColour(e.seat)}` }, e.who || nameOf(e.seat)),
         e.at ? el("time", { datetime: e.at, title: e.at }, ` ${new Date(e.at).toLocaleString()} (${BL.when(e.at)})`) : null),
       e.notation ? el("p", {}, "Command: ", el("code", { class: "mv-notation", id: "step-notation" }, e.notation)) : null,
       el("p", { class: "rp-text", id: "step-text" }, e.text || ""),
@@ -412,7 +412,7 @@
       const heading = e.seat === null || e.seat === undefined;
       const li = el("li", { class: "rp-entry" + (heading ? " mv-step" : "") + (e.undone ? " undone" : ""), "data-n": e.n, "data-seq": e.seq_to },
         el("button", { type: "button", class: "linklike rp-jump", "aria-label": `Go to step ${e.n}` }, `${e.n}.`), " ",
-        heading ? el("b", { class: "mv-heading" }, `${e.heading || ""}: `) : el("b", { class: "mv-who", style: `border-color:${BL.seatColour(e.seat)}` }, e.who || ""),
+        heading ? (e.heading ? el("b", { class: "mv-heading" }, `${e.heading}: `) : null) : el("b", { class: "mv-who", style: `border-color:${BL.seatColour(e.seat)}` }, e.who || ""),
         " ", el("span", { class: "rp-entry-text" }, heading || !e.who || !(e.text || "").startsWith(e.who + " ") ? e.text || "" : e.text.slice(e.who.length + 1)),
         e.notation ? el("code", { class: "mv-notation" }, e.notation) : null,
         ...(e.draws || []).map((t) => el("span", { class: "mv-draw" }, t)),

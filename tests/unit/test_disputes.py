@@ -129,6 +129,8 @@ def test_the_referees_ruling_carries_its_reason_into_the_event_and_the_move_list
     assert "The referee (rex) voids move 3: the die was rolled twice" in said(t)
     ruling = next(e for e in entries if e["text"].startswith("The referee (rex) rules"))
     assert ruling["who"] == "rex (referee)" and ruling["seat"] is None
+    # the entry's own line says why too: the replay's step list shows it beside the step number
+    assert ruling["text"] == "The referee (rex) rules the dispute voided: the die was rolled twice"
     end(t)
     assert audited(t.envs).ok
     forged, seq = edited(t.envs, "boardlog.DisputeResolved", lambda d: {**d, "reason": "another reason"})
