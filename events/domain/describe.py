@@ -93,6 +93,22 @@ def _idle_ended(d: Mapping[str, Any], names: Sequence[str]) -> str:
     return f"No seat moved for {span}: the game ends as abandoned."
 
 
+def _timeout_voided(d: Mapping[str, Any], names: Sequence[str]) -> str:
+    who = seat_name(names, d.get("seat"))
+    back = f"{who} is back at the table and " if d.get("forfeit") is True else ""
+    return f"{back}{who}'s timed-out turn is theirs again: their clock starts afresh."
+
+
+def timed_out_words(d: Mapping[str, Any], names: Sequence[str]) -> str:
+    """A TurnTimedOut as the ruling view names a disputed timeout: "bob's turn timed out at
+    2026-12-01 10:01 UTC (their deadline): the platform answered for them"."""
+    at = str(d.get("deadline") or d.get("at") or "")[:16].replace("T", " ")
+    follows = {"skip": ": the platform answered for them", "forfeit": " and they forfeited",
+               "pause": ": the game waited for them"}.get(str(d.get("action")), "")
+    when = f" at {at} UTC (their deadline)" if at else ""
+    return f"{seat_name(names, d.get('seat'))}'s turn timed out{when}{follows}"
+
+
 def _deadlines(d: Mapping[str, Any], names: Sequence[str]) -> str:
     """The seats and deadlines (UTC, to the minute) a clock event names."""
     parts = []
@@ -161,8 +177,20 @@ def _takeback_asked(d: Mapping[str, Any], names: Sequence[str], move_of: MoveOf 
     return f"{seat_name(names, d.get('seat'))} asks to take back their last move{f' (move {n})' if n else ''}."
 
 
+def _disputed(d: Mapping[str, Any], names: Sequence[str], move_of: MoveOf, by: object = None) -> str:
+    """What a dispute contests: a move ("move 12"), or a timeout ("ann's timeout (move 12)",
+    "their timeout (move 12)" in the timed-out seat's own dispute)."""
+    move = _move(d.get("on"), move_of)
+    if d.get("step") != "timeout":
+        return move
+    of = d.get("of")
+    whose = "their" if by is not None and of == by else f"{seat_name(names, of)}'s"
+    return f"{whose} timeout ({move})"
+
+
 def _dispute_opened(d: Mapping[str, Any], names: Sequence[str], move_of: MoveOf = no_moves) -> str:
-    return f"{seat_name(names, d.get('seat'))} disputes {_move(d.get('on'), move_of)}: {d.get('note', '')}"
+    what = _disputed(d, names, move_of, d.get("seat"))
+    return f"{seat_name(names, d.get('seat'))} disputes {what}: {d.get('note', '')}"
 
 
 def _dispute_voted(d: Mapping[str, Any], names: Sequence[str]) -> str:
@@ -180,7 +208,7 @@ def _dispute_resolved(d: Mapping[str, Any], names: Sequence[str], move_of: MoveO
                       referee: str | None = None) -> str:
     by_referee = d.get("by") == "referee"
     who = the_referee(referee) if by_referee else "The players"
-    move = _move(d.get("on"), move_of)
+    move = _disputed(d, names, move_of)
     upheld = d.get("verdict") == "upheld"
     verb = ("upholds" if upheld else "voids") if by_referee else ("uphold" if upheld else "void")
     reason = str(d.get("reason") or "").strip()
@@ -219,6 +247,7 @@ _EVENTS: dict[str, Callable[[Mapping[str, Any], Sequence[str]], str]] = {
     "boardlog.DrawAgreed": lambda d, n: "The players agree to a draw.",
     "boardlog.AbandonmentAgreed": lambda d, n: "The players agree to abandon the game.",
     "boardlog.GameAbandoned": _idle_ended,
+    "boardlog.TimeoutVoided": _timeout_voided,
     "boardlog.AgreementProposed": _proposed,
     "boardlog.ProposalAccepted": _answered("accepts"),
     "boardlog.ProposalRefused": _answered("refuses"),

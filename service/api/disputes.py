@@ -1,7 +1,7 @@
 """The open dispute as its referee rules on it: `GET /v1/games/{gid}/dispute`.
 
 What the ruling view shows before Uphold or Void: the disputed move in the move list's words
-and number, the seqs the replay shows it before and after, the note, and which draws a void
+and number (a disputed timeout as "bob's turn timed out at ... (their deadline)"), the seqs the replay shows it before and after, the note, and which draws a void
 would undo (events.domain.platform.disputes.redraws), so that a re-roll is the referee's informed
 decision. For the referee (their token, or the player the game names) and the seats, each told
 in their own words: a seat reads no secret through it that its move list does not hold.
@@ -15,9 +15,11 @@ from fastapi import APIRouter, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import Response
 
+from events.domain.describe import timed_out_words
 from events.domain.matchstate import Match
+from events.domain.platform.clock import TURN_TIMED_OUT
 from events.domain.platform.conduct import Dispute
-from events.domain.platform.disputes import open_dispute, redraws
+from events.domain.platform.disputes import TIMEOUT_STEP, open_dispute, redraws
 from events.store.store import EventStore
 from projections.moves import MoveList
 from projections.replay import match_at
@@ -65,12 +67,17 @@ def _view(store: EventStore, gid: str, who: Principal, d: Dispute, now: Match, m
         after = env.seq
     entry = next((e for e in moves.entries() if e["seq_from"] == d.on), None)
     names = [s.name for s in now.seats]
+    text = str(entry["text"]) if entry else "a move"
+    if d.step == TIMEOUT_STEP:
+        # The move list says "The deadline passes.": the view says whose turn, when and what followed.
+        timed = next((e for e in envelopes if e.type == TURN_TIMED_OUT), None)
+        text = timed_out_words(timed.data if timed is not None else {"seat": d.of}, names)
     viewer = EVERYTHING_SHOWN if who.referee else who.seat
     said = redraws(match_at(store, gid, d.on - 1), now, [e.event for e in envelopes], viewer)
     return {
         "dispute": d.seq, "on": d.on, "move": moves.move_of(d.on),
         "by": names[d.by] if 0 <= d.by < len(names) else None, "note": d.note,
-        "text": str(entry["text"]) if entry else "a move", "before_seq": d.on - 1, "after_seq": after,
+        "text": text, "before_seq": d.on - 1, "after_seq": after,
         "redraws": said, "opened_seq": d.seq,
     }
 

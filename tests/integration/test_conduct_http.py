@@ -5,12 +5,14 @@ may not (and a seat cannot pass itself off as the referee), and the summary sayi
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
-from tests.conftest import Stack, wait_for
+from events.domain.platform.clock import to_iso, to_ms
+from tests.conftest import Stack, child_env, running_stack, wait_for
 from tests.integration.helpers import bearer, command
 
 # One stack for the module's tests, each on games of its own.
@@ -199,3 +201,57 @@ def test_a_refereed_dispute_holds_the_game_until_a_ruling_with_a_reason(stack: S
         assert "The referee (rex) voids move 1: the tile was taken" in said
         assert "The referee (rex) writes: I am reading the rulebook" in said
         assert any(e["who"] == "rex (referee)" for e in moves)
+
+
+def test_a_seat_disputes_its_own_timeout_over_http_and_the_referees_void_gives_it_a_fresh_period(
+        redis_url: str, own_namespace: str, tmp_path: Path) -> None:
+    """Real deadlines: a stack of its own with a deadlines worker and clocks of seconds. Ann lets
+    her 2 s run out (pause), disputes her own timeout ("the clock was wrong"), the referee voids
+    it with a reason, and her turn starts again with a fresh 2 s, read from the log's own times."""
+    env = child_env(redis_url, own_namespace, BOARDLOG_CLOCK_MIN_SECONDS="1")
+    with running_stack(env, tmp_path) as s, s.client() as c:
+        s.start("deadlines", "deadlines")
+        r = c.post("/v1/games", json={"game": "race", "seats": ["ann", "bob"], "referee": "rex",
+                                      "options": {"target": 1000, "clock": {"per_move": 2, "on_timeout": "pause"}}})
+        assert r.status_code == 201, r.text
+        g = r.json()
+        gid, tokens, ref = g["id"], [x["token"] for x in g["seats"]], g["referee"]["token"]
+
+        def log() -> list[dict[str, Any]]:
+            out: list[dict[str, Any]] = c.get(f"/v1/games/{gid}/events", headers=bearer(ref)).json()["events"]
+            return out
+
+        wait_for(lambda: any(e["type"] == "boardlog.TurnTimedOut" for e in log()), timeout=90, interval=0.2)
+        events = log()
+        timed = next(e for e in events if e["type"] == "boardlog.TurnTimedOut")
+        on = timed["seq"] - 1
+        assert events[on - 1]["data"]["type"] == "boardlog.timeout" and timed["data"]["seat"] == 0
+        head = _summary(c, gid, timed["seq"])["seq"]
+        r = command(c, gid, tokens[1], "boardlog.dispute", {"seq": on + 1, "note": "not the timeout itself"})
+        assert r.status_code == 422 and r.json()["code"] == "not_a_command", r.text
+        assert c.get(f"/v1/games/{gid}").json()["seq"] == head  # nothing was written
+        r = command(c, gid, tokens[0], "boardlog.dispute", {"seq": on, "note": "the clock was wrong, I was away"})
+        assert r.json()["status"] == "accepted", r.text
+        opened = r.json()["seq"][1]
+        _summary(c, gid, opened)
+        view = c.get(f"/v1/games/{gid}/dispute", headers=bearer(ref)).json()
+        assert view["on"] == on and view["by"] == "ann" and view["redraws"] == []  # a pause drew nothing
+        deadline = timed["data"]["deadline"][:16].replace("T", " ")
+        assert view["text"] == f"ann's turn timed out at {deadline} UTC (their deadline): the game waited for them"
+        r = command(c, gid, tokens[0])
+        assert r.status_code == 422 and r.json()["code"] == "dispute_open", r.text
+        assert r.json()["message"].startswith("ann disputes their timeout")
+        r = command(c, gid, ref, "boardlog.resolve", {"verdict": "voided", "reason": "the deadline was wrong"})
+        assert r.json()["status"] == "accepted", r.text
+        wait_for(lambda: any(e["type"] == "boardlog.ClockStarted" and e["seq"] > opened for e in log()), timeout=20)
+        after = [e for e in log() if e["seq"] > opened]
+        kinds = [e["type"] for e in after]
+        assert kinds.index("boardlog.TakenBack") < kinds.index("boardlog.TimeoutVoided")
+        started = next(e for e in after if e["type"] == "boardlog.ClockStarted")
+        assert started["data"]["deadlines"]["0"] == to_iso(to_ms(started["data"]["at"]) + 2000)
+        moves = c.get(f"/v1/games/{gid}/moves").json()["entries"]
+        n = next(e["move"] for e in moves if e["seq_from"] == on)
+        said = [x["text"] for e in moves for x in e["events"]]
+        assert f"ann disputes their timeout (move {n}): the clock was wrong, I was away" in said
+        assert f"The referee (rex) voids ann's timeout (move {n}): the deadline was wrong" in said
+        assert c.get(f"/v1/games/{gid}/audit").json()["ok"] is True

@@ -303,7 +303,7 @@ class _Table:
     def run(self, command: Command, at_ms: int) -> list[str]:
         """`command` and the platform's own after it, at `at_ms`; the event types appended."""
         self.now = at_ms
-        ctx = Context(at=to_iso(at_ms))
+        ctx = Context(at=to_iso(at_ms), match_at=self.match_at)
         types: list[str] = []
         next_one: Command | None = command
         while next_one is not None:
@@ -313,6 +313,11 @@ class _Table:
             due = automatic(self.match)
             next_one = None if due is None else due[1]
         return types
+
+    def match_at(self, seq: int) -> Match:
+        """The match after event `seq`, folded from the events so far (as the audit does)."""
+        events = [e for group, _ in self.groups for e in group]
+        return fold_match(events[:seq], "p01-clock")  # type: ignore[arg-type]
 
     def data_of(self, type_: str) -> list[dict[str, object]]:
         return [e.data for events, _ in self.groups for e in events if e.type == type_]  # type: ignore[attr-defined]
@@ -500,3 +505,41 @@ def test_the_seat_that_timed_out_is_told_how_many_more_forfeit_it() -> None:
     env = Envelope("g", 9, TURN_TIMED_OUT, pause, 0, "c", to_iso(T0), "", "")
     own = [n for n in clock_notices(t.match, [env]) if n.seat == ANN]
     assert own[0].asked == "you ran out of time; the game waits for your move; 1 more and you forfeit"
+
+
+def test_a_voided_timeout_gives_the_turn_back_with_per_move_plus_the_bank_it_began_with() -> None:
+    """Hand-written: 60 s a move, a 100 s bank, 10 s increment. Ann moves after 90 s (bank 80 s);
+    bob lets his 160 s run out and the platform rolls for him (his bank: 0 + 10 s); ann disputes
+    bob's timeout and bob agrees it be voided, 1000 s in. His turn starts again with 60 s plus the
+    100 s bank he had when it began; ann's bank is hers before the voided turn (80 s)."""
+    t = _Table({"clock": parse_setting({"per_move": 60, "bank": 100, "increment": 10, "on_timeout": "skip"}, 1)},
+               game="race")
+    t.run(Command("boardlog.clock", {}, None), T0)
+    t.run(_legal(t.match, ANN), T0 + 90_000)
+    assert clock_of(t.match).banks == (80_000, 100_000) and clock_of(t.match).deadline(BOB) == to_iso(T0 + 250_000)
+    on = t.match.seq + 1
+    t.time_out()
+    assert clock_of(t.match).banks == (80_000, 10_000) and clock_of(t.match).timeouts(BOB) == 1
+    t.run(Command("boardlog.dispute", {"seq": on, "note": "the clock ran while bob was away"}, ANN), T0 + 260_000)
+    types = t.run(Command("boardlog.resolve", {"verdict": "voided"}, BOB), T0 + 1_000_000)
+    assert types[-4:] == ["boardlog.TakenBack", "boardlog.TimeoutVoided", "boardlog.CommandAccepted", CLOCK_STARTED]
+    c = clock_of(t.match)
+    assert c.deadline(BOB) == to_iso(T0 + 1_000_000 + 160_000) and c.deadline(ANN) is None
+    assert c.banks == (80_000, 100_000) and c.timeouts(BOB) == 0 and not c.timed_out and not c.owed
+    # Bob plays 5 s in: within his 60 s, so his bank keeps its 100 s and gains the increment.
+    t.run(_legal(t.match, BOB), T0 + 1_005_000)
+    assert clock_of(t.match).banks == (80_000, 110_000)
+    ok, reason = t.audit_ok()
+    assert ok, reason
+
+
+def test_an_upheld_timeout_keeps_its_count_and_the_clock_runs_on_from_where_it_stopped() -> None:
+    t = _Table({"clock": parse_setting({"per_move": 60, "on_timeout": "skip"}, 1)}, game="race")
+    t.run(Command("boardlog.clock", {}, None), T0)
+    on = t.match.seq + 1
+    t.time_out()  # ann's turn: the platform rolls for her, bob's 60 s start at T0 + 60.001 s
+    t.run(Command("boardlog.dispute", {"seq": on, "note": "early"}, ANN), T0 + 70_001)
+    assert dict(clock_of(t.match).left) == {BOB: 50_000}
+    t.run(Command("boardlog.resolve", {"verdict": "upheld"}, BOB), T0 + 500_000)
+    c = clock_of(t.match)
+    assert c.deadline(BOB) == to_iso(T0 + 550_000) and c.timeouts(ANN) == 1

@@ -15,9 +15,11 @@ import orjson
 import pytest
 
 from events.domain.audit import audit
+from events.domain.describe import timed_out_words
 from events.domain.match import Match, automatic, created_event, decide_and_fold, fold_match
 from events.domain.platform import OPTIONS, Context
 from events.domain.platform.base import split_options
+from events.domain.platform.clock import clock_of, parse_setting, to_iso, to_ms
 from events.domain.platform.conduct import conduct_of
 from events.domain.platform.disputes import redraws
 from events.domain.platform.talk import talk_of
@@ -35,20 +37,21 @@ ONWARD = {"void_draws": "onward"}
 
 class Table:
     def __init__(self, referee: str | None = "rex", platform: dict[str, Any] | None = None, seats: int = 2) -> None:
-        infos = [SeatInfo(i, n) for i, n in enumerate(["ann", "bob", "cyd"][:seats])]
+        infos = [SeatInfo(i, n) for i, n in enumerate(["ann", "bob", "cyd", "dan"][:seats])]
         events = created_event(GID, get_game("race"), infos, {"target": 10_000}, SEED, [""] * seats,
                                referee, platform)
         self.envs: list[Envelope] = seal(GID, 1, genesis(GID), events, None, AT)
         self.match: Match = fold_match(events, GID)
         self.n = 0
+        self.now = AT  # the time of the commands sent next (a clock reads it as data)
 
     def at(self, seq: int) -> Match:
         return fold_match((e.event for e in self.envs[:seq]), GID)
 
     def _append(self, command: Command, cid: str) -> list[Event]:
-        context = Context(at=AT, match_at=self.at)
+        context = Context(at=self.now, match_at=self.at)
         events, self.match = decide_and_fold(self.match, command, cid, SEED, context)
-        self.envs += seal(GID, self.envs[-1].seq + 1, self.envs[-1].hash, events, cid, AT)
+        self.envs += seal(GID, self.envs[-1].seq + 1, self.envs[-1].hash, events, cid, self.now)
         return events
 
     def send(self, ctype: str, seat: int | None, **args: Any) -> list[Event]:
@@ -310,3 +313,155 @@ def test_a_move_that_drew_nothing_has_nothing_to_redraw() -> None:
     t.send("boardlog.dispute", 0, seq=on, note="not a move")
     tail = [e.event for e in t.envs[on - 1:]]
     assert redraws(t.at(on - 1), t.match, tail, EVERYTHING_SHOWN) == []
+
+
+# -- disputing a timeout (issue #37 item 4: "a game step (a die roll, a timeout)") ----------------
+
+T0 = to_ms(AT)
+ANN, BOB, CYD, DAN = 0, 1, 2, 3
+
+
+def clocked(on_timeout: str, referee: str | None = "rex", seats: int = 2) -> Table:
+    """A race with a clock of 60 s a move, its first clock set at T0 (as the deadlines worker sets it)."""
+    t = Table(referee, {"clock": parse_setting({"per_move": 60, "on_timeout": on_timeout}, 1), **ONWARD}, seats)
+    t.send("boardlog.clock", None)
+    return t
+
+
+def time_out(t: Table) -> int:
+    """The seat to move lets its deadline pass and the deadlines worker times it out, 1 ms after
+    the deadline; the seq of the timeout's CommandAccepted."""
+    assert t.match.prompt is not None
+    seat, c = t.match.prompt.seats[0], clock_of(t.match)
+    t.now = to_iso(to_ms(c.deadline(seat) or "") + 1)
+    on = t.match.seq + 1
+    t.n += 1
+    t._append(Command("boardlog.timeout", {"clock": c.seq, "seat": seat}, None), f"c{t.n}")
+    while (due := automatic(t.match)) is not None:
+        t._append(due[1], f"auto-{t.match.seq}-{due[0]}")
+    return on
+
+
+def later(t: Table, seconds: int) -> None:
+    t.now = to_iso(to_ms(t.now) + seconds * 1000)
+
+
+def test_a_seat_disputes_its_own_timeout_and_the_referees_void_gives_the_turn_back() -> None:
+    t = clocked("skip")
+    t.roll(ANN)
+    on = time_out(t)  # bob's turn runs out: the platform rolls for him, then ann is on the clock
+    before = t.at(on - 1)
+    assert t.match.prompt is not None and t.match.prompt.seats == (ANN,)
+    later(t, 10)
+    [_, opened, *_] = t.send("boardlog.dispute", BOB, seq=on, note="the clock was wrong, I was on vacation")
+    assert opened.data == {"seat": BOB, "on": on, "note": "the clock was wrong, I was on vacation", "of": BOB,
+                           "step": "timeout"}
+    assert clock_of(t.match).stopped_by == "dispute"
+    e = t.refused("race.roll", ANN)
+    assert e.code == "dispute_open" and e.message.startswith("bob disputes their timeout ('the clock was wrong")
+    later(t, 3600)
+    events = rule(t, "voided", "the deadline was set during bob's vacation")
+    assert [x.type for x in events][1:4] == ["boardlog.DisputeResolved", "boardlog.TakenBack",
+                                            "boardlog.TimeoutVoided"]
+    assert events[1].data["step"] == "timeout" and events[1].data["of"] == BOB
+    # The position before the timeout: bob's turn again, his clock afresh from the ruling.
+    assert t.match.state == before.state and t.match.prompt is not None and t.match.prompt.seats == (BOB,)
+    c = clock_of(t.match)
+    assert c.deadline(BOB) == to_iso(to_ms(t.now) + 60_000) and c.timeouts(BOB) == 0 and not c.timed_out
+    entries, _ = move_entries(t.envs, GID, None)
+    n = next(x["move"] for x in entries if x["seq_from"] == on)
+    words = said(t)
+    assert f"bob disputes their timeout (move {n}): the clock was wrong, I was on vacation" in words
+    assert f"The referee (rex) voids bob's timeout (move {n}): the deadline was set during bob's vacation" in words
+    assert "bob's timed-out turn is theirs again: their clock starts afresh." in words
+    assert next(x for x in entries if x["seq_from"] == on)["undone"]  # struck through, kept in the record
+    t.roll(BOB)  # bob plays his turn; the roll the platform made for him is not drawn again
+    end(t)
+    report = audited(t.envs)
+    assert report.ok, report.line()
+    forged, seq = edited(t.envs, "boardlog.TimeoutVoided", lambda d: {**d, "in_a_row": 2})
+    report = audited(forged)
+    assert not report.ok and report.seq == seq, report.line()
+
+
+def test_an_upheld_timeout_stands() -> None:
+    t = clocked("skip")
+    on = time_out(t)
+    t.send("boardlog.dispute", BOB, seq=on, note="ann's timeout was early")
+    state = t.match.state
+    events = rule(t, "upheld", "the deadline was right")
+    assert "boardlog.TakenBack" not in [x.type for x in events]
+    assert t.match.state == state and clock_of(t.match).timeouts(ANN) == 1
+    assert "The referee (rex) upholds ann's timeout (move 1): the deadline was right" in said(t)
+    assert clock_of(t.match).deadline(BOB) is not None  # the clock runs again for bob
+
+
+def test_the_other_seats_vote_a_timeout_void_under_pause() -> None:
+    t = clocked("pause", referee=None)
+    on = time_out(t)  # ann's turn runs out: the game waits for her
+    assert clock_of(t.match).paused
+    t.send("boardlog.dispute", BOB, seq=on, note="ann's clock was never shown")
+    assert t.refused("boardlog.resolve", BOB, verdict="voided").code == "own_dispute"
+    later(t, 100)
+    events = t.send("boardlog.resolve", ANN, verdict="voided", reason="it was not")
+    assert events[-1].type == "boardlog.ClockStarted"
+    taken = next(e.seq for e in t.envs if e.type == "boardlog.TakenBack")
+    assert conduct_of(t.match).undone == ((on, on, taken),)  # no game command came after it
+    c = clock_of(t.match)
+    assert not c.paused and c.deadline(ANN) == to_iso(to_ms(t.now) + 60_000) and c.timeouts(ANN) == 0
+    end(t)
+    assert audited(t.envs).ok
+
+
+def test_a_seat_forfeited_by_its_timeout_may_dispute_it_and_a_void_seats_it_again() -> None:
+    t = clocked("forfeit", seats=4)
+    on = time_out(t)  # ann forfeits; the platform answers for her, then bob is on the clock
+    assert conduct_of(t.match).resigned == (ANN,)
+    auto = on + 3
+    assert t.envs[auto - 1].data["id"].endswith("resigned0")
+    e = t.refused("boardlog.dispute", BOB, seq=auto, note="that roll")
+    assert e.code == "automatic_step" and "resigned" in e.message
+    t.send("boardlog.resign", DAN)
+    assert t.refused("boardlog.dispute", DAN, seq=on, note="for ann").code == "resigned"
+    t.send("boardlog.dispute", ANN, seq=on, note="my clock ran on my vacation")
+    events = rule(t, "voided", "the vacation was declared")
+    voided = next(x for x in events if x.type == "boardlog.TimeoutVoided")
+    assert voided.data["forfeit"] is True
+    assert conduct_of(t.match).resigned == (DAN,) and t.match.prompt is not None and t.match.prompt.seats == (ANN,)
+    assert "ann is back at the table and ann's timed-out turn is theirs again: their clock starts afresh." in said(t)
+    end(t)
+    assert audited(t.envs).ok
+
+
+def test_the_skip_played_for_a_timed_out_seat_is_disputed_through_its_timeout() -> None:
+    t = clocked("skip")
+    on = time_out(t)
+    skip = on + 2
+    assert t.envs[skip - 1].data["type"] == "race.roll" and t.envs[skip - 1].seat == ANN
+    for seat in (ANN, BOB):
+        e = t.refused("boardlog.dispute", seat, seq=skip, note="that roll")
+        assert e.code == "automatic_step" and f"dispute the timeout at seq {on} instead" in e.message
+    e = t.refused("boardlog.dispute", BOB, seq=on + 1, note="the TurnTimedOut")
+    assert e.code == "not_a_command" and "timeout" in e.message
+
+
+def test_a_timeout_that_ended_the_game_is_past_disputing() -> None:
+    t = clocked("forfeit")
+    on = time_out(t)
+    assert t.match.over and t.match.seed is not None  # the seed is out: a game brought back has no secret draws
+    assert t.refused("boardlog.dispute", ANN, seq=on, note="I was away").code == "game_over"
+
+
+def test_the_ruling_view_words_a_disputed_timeout_and_what_a_void_redraws() -> None:
+    t = clocked("skip")
+    on = time_out(t)
+    die = t.envs[on + 2].data["die"]  # the platform's roll for ann
+    t.send("boardlog.dispute", ANN, seq=on, note="too early")
+    tail = [e.event for e in t.envs[on - 1:]]
+    assert redraws(t.at(on - 1), t.match, tail, EVERYTHING_SHOWN) == [
+        f"voiding re-rolls the die {die} (seq {on + 3}), drawn by the platform's answer for ann after their turn "
+        "timed out: what is played instead draws afresh"]
+    timed = t.envs[on].data
+    assert timed_out_words(timed, ["ann", "bob"]) == (
+        f"ann's turn timed out at {timed['deadline'][:16].replace('T', ' ')} UTC (their deadline): "
+        "the platform answered for them")

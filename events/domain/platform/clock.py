@@ -24,6 +24,8 @@ same deadlines. No clock is read here.
 - `boardlog.idle_end {since, moved_at, after}` (the deadlines worker, once no game command came
   for `after` seconds since the one at seq `since`, played at `moved_at`) appends
   `GameAbandoned`: the game ends without a winner, every seat is told.
+- A timeout may be disputed (events.domain.platform.disputes); voided, it is followed by
+  `TimeoutVoided` (`voided_timeout`): the turn is the timed-out seat's again, with a fresh period.
 - `boardlog.remind {clock, seat}` appends `ReminderDue`; the notifier tells the seat.
 - `boardlog.vacation {on}` (the API, for every game of a player who starts or ends a vacation)
   appends `VacationStarted` / `VacationEnded`; a seat on vacation has its clock stopped.
@@ -34,7 +36,7 @@ beyond `per_move` comes out of the bank, and every move adds `increment` to it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from types import MappingProxyType
@@ -63,6 +65,7 @@ REMINDER_DUE = "boardlog.ReminderDue"
 VACATION_STARTED = "boardlog.VacationStarted"
 VACATION_ENDED = "boardlog.VacationEnded"
 GAME_ABANDONED = "boardlog.GameAbandoned"
+TIMEOUT_VOIDED = "boardlog.TimeoutVoided"
 
 ACTIONS = ("skip", "forfeit", "pause")
 HOUR, DAY = 3600, 86400
@@ -440,6 +443,48 @@ def _fold_timed_out(match: Match, event: Event) -> Match:
     return _with(match, clock)
 
 
+def timed_out_at(match_at: Callable[[int], Match], seq: int, head: int) -> int | None:
+    """The seat whose turn timed out by the command whose CommandAccepted is at `seq` (None: no
+    timeout's). Its TurnTimedOut follows at once and is the only event that adds a seat to the
+    clock's `timed_out`, so the two matches either side of it tell, with no event at hand."""
+    if not 1 <= seq < head:
+        return None
+    new = clock_of(match_at(seq + 1)).timed_out - clock_of(match_at(seq)).timed_out
+    return next(iter(new)) if len(new) == 1 else None
+
+
+def voided_timeout(before: Match, now: Match, seat: int, on: int) -> Event:
+    """What a voided timeout does to the clock and the seat, beside the TakenBack that returns the
+    game to `before` (the match just before the timeout at `on`): the timed-out turn is given back
+    with a fresh period, `per_move` plus the seat's bank as it stood when that turn began (every
+    seat's bank returns to then, as the moves after it are undone too), and the timeout no longer
+    counts towards `abandon_after`. `forfeit`: whether the timeout resigned the seat, which the
+    void undoes (a timeout that ended the game is past disputing: the seed is revealed)."""
+    clock = clock_of(before)
+    forfeit = seat in conduct_of(now).resigned and seat not in conduct_of(before).resigned
+    return Event(TIMEOUT_VOIDED, {"seat": seat, "timeout": on, "banks": list(clock.banks),
+                                  "in_a_row": clock.timeouts(seat), "forfeit": forfeit}, seat)
+
+
+def _fold_timeout_voided(match: Match, event: Event) -> Match:
+    d = event.data
+    seat = int(d["seat"])
+    clock = clock_of(match)
+    counts = {**dict(clock.in_a_row), seat: int(d["in_a_row"])}
+    # No seats on the clock and the last command as it stands: the next clock change is a
+    # ClockStarted that settles no bank and keeps no time left, so every prompted seat gets
+    # `per_move` plus its bank, and nobody's run of timeouts is ended by the restored move.
+    clock = replace(clock, seq=match.seq, last=match.last_command, seats=(), deadlines=(), left=(),
+                    banks=tuple(int(b) for b in d["banks"]), paused=False, owed=frozenset(),
+                    timed_out=frozenset(), reminded=frozenset(), stopped_by="",
+                    in_a_row=tuple(sorted((s, n) for s, n in counts.items() if n)))
+    match = _with(match, clock)
+    if d.get("forfeit") is True:
+        c = conduct_of(match)
+        match = with_conduct(match, replace(c, resigned=tuple(s for s in c.resigned if s != seat)))
+    return match
+
+
 def _fold_reminded(match: Match, event: Event) -> Match:
     clock = clock_of(match)
     return _with(match, replace(clock, reminded=clock.reminded | {int(event.data["seat"])}))
@@ -510,6 +555,7 @@ EVENTS: dict[str, Fold] = {
     VACATION_STARTED: _fold_vacation,
     VACATION_ENDED: _fold_vacation,
     GAME_ABANDONED: _fold_abandoned,
+    TIMEOUT_VOIDED: _fold_timeout_voided,
 }
 OPTIONS: dict[str, OptionCheck] = {OPTION: check_option}
 # The skip answer before the clock's own change: the clock starts for whoever the answer leaves.

@@ -66,6 +66,7 @@ class Dispute:
     verdict: str | None = None
     votes: tuple[tuple[int, str], ...] = ()
     of: int | None = None  # the seat whose command it is (None: not recorded, a record from before)
+    step: str = ""  # "" a seat's move; "timeout": the platform's timeout of seat `of`'s turn
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,11 +135,14 @@ def waiting_on_dispute(match: Match) -> IllegalCommand | None:
     names = [s.name for s in match.seats]
     who = names[d.by] if 0 <= d.by < len(names) else f"seat {d.by}"
     whose = f"{names[d.of]}'s " if d.of is not None and 0 <= d.of < len(names) else ""
+    if d.step == "timeout" and d.of == d.by:
+        whose = "their "
     waits = "the referee's ruling" if match.referee is not None else "the other seats' votes"
     # The move list's number for the move is not the core's to know (it counts entries): the
     # note names what is contested, in the disputing seat's words.
     note = d.note if len(d.note) <= 80 else d.note[:79] + "…"
-    return IllegalCommand("dispute_open", f"{who} disputes {whose or 'a '}move ({note!r}): "
+    what = "timeout" if d.step == "timeout" else "move"
+    return IllegalCommand("dispute_open", f"{who} disputes {whose or 'a '}{what} ({note!r}): "
                                           f"the game waits for {waits}")
 
 
@@ -265,7 +269,8 @@ def conduct_summary(match: Match) -> dict[str, Any]:
         },
         "undone": [{"first": a, "last": b, "by_seq": by} for a, b, by in c.undone],
         "disputes": [{"seq": d.seq, "by": d.by, "on": d.on, "note": d.note, "verdict": d.verdict, "of": d.of,
-                      "votes": [{"seat": s, "verdict": v} for s, v in d.votes]} for d in c.disputes],
+                      "votes": [{"seat": s, "verdict": v} for s, v in d.votes],
+                      **({"step": d.step} if d.step else {})} for d in c.disputes],
         "takeback": bool(match.settings.get("takeback", True)),
     }
     return out

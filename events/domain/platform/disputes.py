@@ -2,7 +2,11 @@
 
 `boardlog.dispute {"seq", "note"}` opens one on the command whose CommandAccepted is at `seq`
 (`DisputeOpened`), never on the seat's own (`own_move`: that is a takeback, which needs the
-other seats' consent). `boardlog.resolve {"verdict": "upheld" | "voided", "reason"}` settles
+other seats' consent). A seat may also dispute a game step: the platform's timeout of a turn
+(`step: "timeout"`), its own timeout too, since a timeout is no choice the seat made; voided, it
+is followed by the clock's `TimeoutVoided` as well (the turn given back with a fresh period).
+The platform's automatic answers for a seat are refused (`automatic_step`): a skip is part of
+its timeout, and a resigned seat's default answer would only be played again. `boardlog.resolve {"verdict": "upheld" | "voided", "reason"}` settles
 it: in a refereed game only the referee may (the HTTP layer marks the referee's command
 `"referee": true`), with a reason, and it is settled at once; in an unrefereed game each
 remaining seat other than the one that opened it votes (`DisputeVoted`, a reason optional), and
@@ -24,12 +28,13 @@ agreements are refused (`dispute_open`, conduct's `waiting_on_dispute`), and the
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
 from events.domain.matchstate import Match
 from events.domain.platform.base import Context, Fold, PlatformCommand
+from events.domain.platform.clock import clock_of, timed_out_at, voided_timeout
 from events.domain.platform.conduct import (
     Dispute,
     conduct_of,
@@ -48,6 +53,7 @@ DISPUTE_OPENED = "boardlog.DisputeOpened"
 DISPUTE_VOTED = "boardlog.DisputeVoted"
 DISPUTE_RESOLVED = "boardlog.DisputeResolved"
 UPHELD, VOIDED = "upheld", "voided"
+TIMEOUT_STEP = "timeout"  # DisputeOpened's "step" when it contests the platform's timeout of a turn
 MAX_NOTE = 1000
 MAX_REASON = 500
 # The platform setting (GameCreated's "platform") under which a void keeps the draws counter
@@ -63,7 +69,9 @@ def decide_open(match: Match, command: Command, context: Context) -> list[Event]
     extra = set(command.args) - {"seq", "note"}
     if extra:
         raise IllegalCommand("bad_args", f"{OPEN} takes seq and note, not {sorted(extra)}")
-    seat = require_seat(match, command)
+    seat = command.seat
+    if seat is None or not 0 <= seat < len(match.seats):
+        raise IllegalCommand("seat_required", f"{OPEN} is sent by a seat")
     seq, note = command.args.get("seq"), command.args.get("note", "")
     if not isinstance(seq, int) or isinstance(seq, bool) or not 1 <= seq <= match.seq:
         raise IllegalCommand("bad_seq", f"seq: the seq of a command of this game, 1 to {match.seq}")
@@ -76,10 +84,15 @@ def decide_open(match: Match, command: Command, context: Context) -> list[Event]
         raise IllegalCommand("already_undone", f"seq {seq} was already undone")
     if context.match_at is None:
         raise IllegalCommand("dispute_unavailable", "the game's past cannot be read here")
+    timed_out = timed_out_at(context.match_at, seq, match.seq)
+    if timed_out is not None:
+        return _open_on_timeout(match, seat, seq, note, timed_out, context.match_at)
+    require_seat(match, command)
     last = context.match_at(seq).last_command
     if last is None or last[1] != seq:
         raise IllegalCommand("not_a_command", f"seq {seq} is not a command's (open a dispute on the "
-                                              "CommandAccepted of the move you contest)")
+                                              "CommandAccepted of the move or the timeout you contest)")
+    _refuse_automatic(context.match_at(seq - 1), last[0], seq, context.match_at)
     if last[0] == seat:
         # A dispute needs nobody's consent to void a move: on one's own move it would be a
         # takeback the other seats never agreed to.
@@ -87,11 +100,39 @@ def decide_open(match: Match, command: Command, context: Context) -> list[Event]
     return [Event(DISPUTE_OPENED, {"seat": seat, "on": seq, "note": note, "of": last[0]}, seat)]
 
 
+def _open_on_timeout(match: Match, seat: int, seq: int, note: str, of: int,
+                     match_at: Callable[[int], Match]) -> list[Event]:
+    """A dispute on the platform's timeout of seat `of`'s turn, by any seat, `of` itself too: a
+    timeout is no choice of the seat's (its void is no takeback in disguise), and the seat that
+    timed out is the one that knows the clock was wrong. A seat the timeout forfeited may still
+    open it, though resigned; a seat resigned otherwise may not."""
+    if seat in conduct_of(match).resigned and not (seat == of and seat not in conduct_of(match_at(seq)).resigned):
+        raise IllegalCommand("resigned", "this seat has resigned")
+    return [Event(DISPUTE_OPENED, {"seat": seat, "on": seq, "note": note, "of": of, "step": TIMEOUT_STEP}, seat)]
+
+
+def _refuse_automatic(before: Match, mover: int | None, seq: int, match_at: Callable[[int], Match]) -> None:
+    """The platform's own answers for a seat are no seat's move to dispute: the skip played for a
+    timed-out seat is part of its timeout (dispute that: its void undoes both), and a resigned
+    seat's answer is the game's default answer, which a void would only play again."""
+    if mover is None:
+        return
+    if mover in clock_of(before).owed:
+        # The skip follows its timeout at once: its CommandAccepted, then TurnTimedOut.
+        where = f" at seq {seq - 2}" if timed_out_at(match_at, seq - 2, seq) == mover else ""
+        raise IllegalCommand("automatic_step", f"seq {seq} is the platform's answer for a seat whose turn timed "
+                                               f"out: dispute the timeout{where} instead, which it is part of")
+    if mover in conduct_of(before).resigned:
+        raise IllegalCommand("automatic_step", f"seq {seq} is the platform's answer for a resigned seat (the "
+                                               "game's default answer), which a void would play again: dispute "
+                                               "the move that led to it")
+
+
 def fold_opened(match: Match, event: Event) -> Match:
     c = conduct_of(match)
     of = event.data.get("of")
     d = Dispute(match.seq, int(event.data["seat"]), int(event.data["on"]), str(event.data["note"]),
-                of=of if isinstance(of, int) else None)
+                of=of if isinstance(of, int) else None, step=str(event.data.get("step") or ""))
     return with_conduct(match, replace(c, disputes=(*c.disputes, d)))
 
 
@@ -160,16 +201,25 @@ def draws_onward(match: Match) -> bool:
 
 
 def _resolved(match: Match, d: Dispute, verdict: str, by: str, reason: str, context: Context) -> list[Event]:
+    timeout = {"step": d.step, "of": d.of} if d.step == TIMEOUT_STEP else {}
     resolved = Event(DISPUTE_RESOLVED, {"dispute": d.seq, "on": d.on, "verdict": verdict, "by": by,
-                                        "reason": reason})
+                                        "reason": reason, **timeout})
     if verdict == UPHELD:
         return [resolved]
     if context.match_at is None:
         raise IllegalCommand("dispute_unavailable", "the game's past cannot be read here")
     last = match.last_command
-    assert last is not None  # a command was disputed, so there is a last one
     onward = match.draws if draws_onward(match) else None
-    return [resolved, compensating(context.match_at(d.on - 1), d.on, last[2], {"dispute": d.seq}, onward)]
+    before = context.match_at(d.on - 1)
+    if not timeout:
+        assert last is not None  # a command was disputed, so there is a last one
+        return [resolved, compensating(before, d.on, last[2], {"dispute": d.seq}, onward)]
+    # A timeout (under `pause`) may have no game command after it: the void undoes from the
+    # timeout to the last game command after it, if any.
+    upto = last[2] if last is not None and last[1] > d.on else d.on
+    assert d.of is not None  # a timeout's dispute names the timed-out seat
+    return [resolved, compensating(before, d.on, upto, {"dispute": d.seq}, onward),
+            voided_timeout(before, match, d.of, d.on)]
 
 
 def fold_voted(match: Match, event: Event) -> Match:
@@ -205,22 +255,32 @@ def redraws(before: Match, now: Match, events: Sequence[Event], viewer: int | No
     the referee learns before ruling that a void is a re-roll. `before` is the match just before
     the disputed command, `now` the match at the head, `events` the log between them (from the
     disputed command's CommandAccepted). Draws a takeback or an earlier void already undid are
-    left out: a void cannot draw them again."""
+    left out: a void cannot draw them again. A draw of the platform's answer for a seat whose turn
+    timed out (a skip) says so: voiding the timeout re-draws it too."""
     rules, names = before.rules, [s.name for s in before.seats]
     undone = conduct_of(now).undone
     onward = draws_onward(now)
     state, seq = before.state, before.seq
     out: list[str] = []
     command: tuple[int, int, bool] | None = None  # (its seq, how many it drew, whether words told one)
+    timed_out: int | None = None  # the seat a TurnTimedOut just named: the platform answers for it next
+    for_whom = ""  # the current command's words when it is the platform's answer after a timeout
     for e in events:
         seq += 1
         if e.type == "boardlog.TakenBack":
             state = fold_taken_back(before, e).state
             continue
         if e.type == "boardlog.CommandAccepted":
-            out += _untold(command, onward)
+            out += _untold(command, onward, for_whom)
             rng = e.data.get("rng") or [0, 0]
             command = (seq, int(rng[1]) - int(rng[0]), False)
+            answered = timed_out is not None and e.seat == timed_out and not str(e.data.get("type")).startswith("boardlog.")
+            for_whom = f", drawn by the platform's answer for {_name(names, timed_out)} after their turn timed out" \
+                if answered else ""
+            timed_out = None
+            continue
+        if e.type == "boardlog.TurnTimedOut":
+            timed_out = e.seat
             continue
         if e.type.startswith("boardlog."):
             continue
@@ -228,23 +288,26 @@ def redraws(before: Match, now: Match, events: Sequence[Event], viewer: int | No
         if seen is not None and not any(a <= seq <= b for a, b, _ in undone):
             told = rules.describe_event(state, seen, viewer, names)
             if told.draw:
-                out.append(_redraw(told.draw, seq, onward))
+                out.append(_redraw(told.draw, seq, onward, for_whom))
                 if command is not None:
                     command = (command[0], command[1], True)
         state = rules.evolve(state, e)
-    return out + _untold(command, onward)
+    return out + _untold(command, onward, for_whom)
 
 
-def _redraw(draw: str, seq: int, onward: bool) -> str:
+def _name(names: Sequence[str], seat: int | None) -> str:
+    return names[seat] if seat is not None and 0 <= seat < len(names) else f"seat {seat}"
+
+
+def _redraw(draw: str, seq: int, onward: bool, for_whom: str = "") -> str:
     if onward:
-        return f"voiding re-rolls the {draw} (seq {seq}): what is played instead draws afresh"
-    return (f"voiding keeps the {draw} (seq {seq}) for what is played instead: this game was made "
+        return f"voiding re-rolls the {draw} (seq {seq}){for_whom}: what is played instead draws afresh"
+    return (f"voiding keeps the {draw} (seq {seq}){for_whom} for what is played instead: this game was made "
             "when a void drew the same values again")
 
 
-def _untold(command: tuple[int, int, bool] | None, onward: bool) -> list[str]:
+def _untold(command: tuple[int, int, bool] | None, onward: bool, for_whom: str = "") -> list[str]:
     """A command that drew without an event saying what (a shuffle, a hidden pick), in words."""
     if command is None or command[1] <= 0 or command[2]:
         return []
-    return [_redraw(f"{command[1]} random draw(s) of the command", command[0], onward)]
-
+    return [_redraw(f"{command[1]} random draw(s) of the command", command[0], onward, for_whom)]
