@@ -37,6 +37,8 @@ ERROR_CODES: tuple[str, ...] = (
     "too_many_streams", "streams_full", "bad_games", "projection_behind", "seq_not_reached",
     # Table talk and conditional moves (events/domain/platform/talk.py, events/domain/queued.py)
     "bad_message", "message_empty", "message_too_long", "unknown_message", "already_hidden", "bad_queue",
+    # Play again (service/api/rematch.py, service/usecases/rematch.py)
+    "game_active", "no_rematch", "rematch_unavailable",
     # Referees, forks and rules versions (service/usecases/matches.py, events/domain/forks.py, events/domain/match.py)
     "bad_referee", "inside_a_command", "nothing_to_play", "fork_would_reveal", "rules_version_unavailable",
     # Signing up, mailed links and claiming a referee's role (service/api/notifications.py, service/api/seats.py)

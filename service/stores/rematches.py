@@ -60,6 +60,6 @@ class RematchStore:
         return None if raw is None else _rematch(raw)
 
 
-def _rematch(raw: bytes) -> Rematch:
+def _rematch(raw: bytes | str) -> Rematch:
     d = orjson.loads(raw)
     return Rematch(str(d["game"]), str(d["by"]), str(d["at"]))
