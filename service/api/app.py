@@ -29,6 +29,7 @@ from service.api import (
     players,
     publickeys,
     reads,
+    rematch,
     schemas,
     seats,
     tables,
@@ -48,7 +49,7 @@ ROUTERS: tuple[APIRouter, ...] = (health.router, games.router, commands.router, 
                                   players.router, ownemail.router, seats.router, tables.router, notifications_.router,
                                   confirmations.router, vacations.router,
                                   metrics_.router,
-                                  publickeys.router, forks.router, pages.router, docs.router)
+                                  publickeys.router, forks.router, rematch.router, pages.router, docs.router)
 
 _POST_COMMANDS = re.compile(r"^/v1/games/([^/]+)/commands$")
 _FAST_QUERIES = {b"": 0, b"wait=0": 0, b"wait=1": 1}

@@ -16,6 +16,7 @@ from events.store.watchers import Watchers
 from service.runtime.settings import Settings
 from service.stores.players import PlayerStore
 from service.stores.ratelimit import RateLimits
+from service.stores.rematches import RematchStore
 from service.stores.signingkeys import LiveKeys
 from service.stores.tables import TableStore
 from service.usecases.notifications.ports import Notifications
@@ -41,6 +42,7 @@ class ApiParts:
     notifications: Notifications  # targets, and the sends the API makes itself (tests, its mails)
     vacations: Vacations  # on the sync clients: the handlers call it from the thread pool
     keys: LiveKeys | None = None  # the signing keys: exports' trailers, /v1/keys, the audit's trust
+    rematches: RematchStore | None = None  # which game a finished game's "Play again" started
 
 
 def keep(app: FastAPI, parts: ApiParts | None) -> None:

@@ -37,6 +37,8 @@ ERROR_CODES: tuple[str, ...] = (
     "too_many_streams", "streams_full", "bad_games", "projection_behind", "seq_not_reached",
     # Table talk and conditional moves (events/domain/platform/talk.py, events/domain/queued.py)
     "bad_message", "message_empty", "message_too_long", "unknown_message", "already_hidden", "bad_queue",
+    # Play again (service/api/rematch.py, service/usecases/rematch.py)
+    "game_active", "no_rematch", "rematch_unavailable",
     # Referees, forks and rules versions (service/usecases/matches.py, events/domain/forks.py, events/domain/match.py)
     "bad_referee", "inside_a_command", "nothing_to_play", "fork_would_reveal", "rules_version_unavailable",
     # Signing up, mailed links and claiming a referee's role (service/api/notifications.py, service/api/seats.py)
@@ -147,6 +149,36 @@ class ForkCreated(BaseModel):
     admin_token: str
     analysis: bool
     fork: ForkOrigin
+
+
+class RematchSeat(BaseModel):
+    seat: int
+    name: str
+    held: bool = Field(description="a player holds it: it is theirs in the rematch, and they were told")
+    token: str | None = Field(None, description="a seat played by its token alone: its new token (shown once, "
+                              "to the caller who made the rematch, to share)")
+    link: str | None = Field(None, description="the seat's page with its new token")
+
+
+class RematchMade(BaseModel):
+    game: str = Field(description="the rematch's id")
+    of: str = Field(description="the finished game")
+    by: str = Field(description="the name of the seat that asked for it first")
+    at: str
+    created: bool = Field(description="true: this call made it (201); false: a seat asked before (200)")
+    seat: int = Field(description="the caller's seat, the same in the rematch")
+    seats: list[RematchSeat]
+    admin_token: str | None = Field(None, description="the rematch's admin token, to the caller who made it")
+    join: str | None = Field(None, description="(a later caller) the page of their seat in the rematch when "
+                             "they hold it as a player; null for a token seat, whose link went to `by`")
+
+
+class RematchOf(BaseModel):
+    game: str
+    of: str
+    by: str
+    at: str
+    ready: bool = Field(description="the rematch is set up (false for a moment after it was asked for)")
 
 
 class SeatName(BaseModel):
@@ -677,7 +709,7 @@ MODELS: tuple[type[BaseModel], ...] = (
     Sessions, ClaimIn, Claimed, InvitationIn, Invited, SignedUp, SeatHeld, MyGames, Targets, TargetAdded, TargetChanged, TestSent, Quiet,
     MailSent, ConfirmationMailed, Confirmed, OwnEmail, EmailIn, EmailChanged, VacationOut,
     MessageIn, Messages, HideIn, MuteIn, Muted, QueueIn, SeatQueue,
-    RefereeIn, RefereeMade, ForkSeatIn, ForkIn, ForkOrigin, ForkCreated,
+    RefereeIn, RefereeMade, ForkSeatIn, ForkIn, ForkOrigin, ForkCreated, RematchSeat, RematchMade, RematchOf,
     Keys,
 )
 
@@ -749,6 +781,8 @@ OPERATIONS: dict[tuple[str, str], Op] = {
     ("GET", "/v1/games"): Op({200: Lobby}, _E, _NONE),
     ("POST", "/v1/games/{gid}/forks"): Op({201: ForkCreated}, (400, 401, 403, 404, 409, 413, 429, *_E),
                                           _GAME_OR_NONE, ForkIn),
+    ("POST", "/v1/games/{gid}/rematch"): Op({200: RematchMade, 201: RematchMade}, (401, 403, 404, 409, *_E), _GAME),
+    ("GET", "/v1/games/{gid}/rematch"): Op({200: RematchOf}, (404, *_E), _NONE),
     ("GET", "/v1/game-types"): Op({200: GameTypes}, (414, 422), _NONE),
     ("GET", "/v1/games/{gid}"): Op({200: Summary}, (404, 504, *_E), _NONE, parameters=[_Q_MIN_SEQ]),
     ("POST", "/v1/games/{gid}/commands"): Op({200: CommandResult, 202: Queued},

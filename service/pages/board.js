@@ -507,6 +507,7 @@
     renderMoves();
     if (window.BLTalk) BLTalk.update({ gid, token: S.token, role: S.role, seat: S.seat, summary: S.summary }); // talk.js
     if (window.BLConduct) BLConduct.update({ gid, token: S.token, role: S.role, seat: S.seat, summary: S.summary, moves: S.moves, send }); // conduct.js
+    if (window.BLEnd) BLEnd.update({ gid, token: S.token, role: S.role, seat: S.seat, summary: S.summary }); // end.js
   }
 
   /* On a phone the action bar keeps to the prompt and the choices; the notation box moves into

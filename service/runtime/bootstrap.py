@@ -33,6 +33,7 @@ from service.runtime.settings import Settings
 from service.stores.notifications import TargetStore
 from service.stores.players import PlayerStore
 from service.stores.ratelimit import RateLimits
+from service.stores.rematches import RematchStore
 from service.stores.signingkeys import LiveKeys
 from service.stores.tables import TableStore
 from service.stores.vacations import VacationStore
@@ -215,7 +216,7 @@ async def api_parts(settings: Settings, core: Parts | None = None) -> AsyncItera
             players=PlayerStore(aio, settings.namespace), limits=RateLimits(aio, settings.namespace),
             tables=TableStore(aio, settings.namespace), watchers=watchers,
             notifications=DirectNotifications(notify.targets, notify.config), vacations=vacations(core),
-            keys=LiveKeys(settings))
+            keys=LiveKeys(settings), rematches=RematchStore(aio, settings.namespace))
 
 
 @dataclass(frozen=True)

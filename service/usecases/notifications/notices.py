@@ -95,6 +95,9 @@ class Notice:
     legal: str = ""
     legal_count: int = 0
     zone: str = ""
+    # The end ("over"): the final scores as the rules count them, in words ("ann 12, bob 9"; ""
+    # when the game ended with none, e.g. by a resignation before the rules counted).
+    scores: str = ""
 
     @property
     def choice(self) -> str:
@@ -166,6 +169,8 @@ class Notice:
             return self._referee_lines(public_url)
         if self.kind == "conduct":
             return self._conduct_lines(public_url)
+        if self.kind == "over":
+            return self._over_lines(public_url)
         if self.kind == "reminder":
             first = f"it is still your turn in {self.title} {self.game}: your time runs out {self.asked}."
         elif self.kind == "timeout":
@@ -175,8 +180,6 @@ class Notice:
         elif self.kind == "dropped":
             first = (f"your queue of conditional moves in {self.title} {self.game} was dropped: {self.asked}. "
                      "Play by hand, or queue again, on your seat.")
-        elif self.kind == "over":
-            first = "the game is over: " + self.asked + "."
         else:
             first = f"it is your turn in {self.title} {self.game}: {self.asked}."
         out = [f"{self.seat_name}, {first}"]
@@ -205,6 +208,21 @@ class Notice:
             out.append(f"Rule on it (uphold or void, with a reason): {self.seat_link(public_url)}")
         else:
             out.append(f"The game: {self.seat_link(public_url)}")
+        return out
+
+    def _over_lines(self, public_url: str) -> list[str]:
+        """The last mail: who won and why, the final scores, the last move, the replay from the
+        start, the record to download and its audit, and the board, where "Play again" is."""
+        base = f"{public_url.rstrip('/')}"
+        out = [f"{self.seat_name}, the game is over: {self.asked}."]
+        if self.scores:
+            out.append(f"Final scores: {self.scores}.")
+        if self.last:
+            out.append(f"Last move: {self.last}")
+        out += [f"Replay it from the start: {base}/games/{self.game}/replay?seq=1",
+                f"Download the record: {base}/v1/games/{self.game}/export",
+                f"Its audit (verified, unverifiable or failed): {base}/v1/games/{self.game}/audit",
+                f"Play again, from the board: {self.seat_link(public_url)}"]
         return out
 
     def _conduct_lines(self, public_url: str) -> list[str]:
@@ -241,7 +259,7 @@ class Notice:
 
     def html(self, public_url: str, unsubscribe: str | None = None, sheet: bool = False) -> str:
         link = html.escape(self.seat_link(public_url), quote=True)
-        if self.seat == REFEREE or self.kind == "conduct":
+        if self.seat == REFEREE or self.kind in ("conduct", "over"):
             return self._html_lines(public_url, unsubscribe)
         parts = [f"<p>{html.escape(self.lines(public_url)[0])}</p>"]
         if self.kind == "turn" and self.deadline:
@@ -345,6 +363,14 @@ def _outcome(match: Match, seat: int) -> str:
     who = ["you" if w == seat else names[w] for w in sorted(winners, key=lambda w: w != seat)]
     said = listing(who) + " won"
     return f"{said} ({reason})" if reason else said
+
+
+def final_scores(match: Match) -> str:
+    """The outcome's scores by seat, as the rules counted them: "ann 12, bob 9" ("" for none)."""
+    out = match.outcome()
+    scores = tuple(getattr(out, "scores", ()) or ())
+    names = [s.name for s in match.seats]
+    return ", ".join(f"{names[i] if i < len(names) else f'seat {i}'} {v}" for i, v in enumerate(scores))
 
 
 def last_move(before: Match, accepted: Envelope | None, seat: int) -> str:
@@ -571,7 +597,8 @@ def notices_for(before: Match | None, after: Match, group: Sequence[Envelope],
     if after.over:
         if before is not None and before.over:
             return []
-        return [notice(s.seat, "over", _outcome(after, s.seat)) for s in after.seats] + [
+        return [replace(notice(s.seat, "over", _outcome(after, s.seat)), scores=final_scores(after))
+                for s in after.seats] + [
             n for n in told if n.seat == REFEREE]
     prompt = after.prompt
     if prompt is None:
