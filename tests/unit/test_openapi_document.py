@@ -15,7 +15,8 @@ from service.runtime.asgi import create_app
 ROOT = Path(__file__).resolve().parents[2]
 NO_BODY = {("POST", "/v1/games/{gid}/abort"), ("POST", "/v1/tables/{gid}/cancel"),
            ("POST", "/v1/me/targets/{tid}/test"), ("POST", "/unsubscribe/{token}"),
-           ("POST", "/v1/me/email/confirmation"), ("POST", "/v1/me/targets/{tid}/confirmation")}
+           ("POST", "/v1/me/email/confirmation"), ("POST", "/v1/me/targets/{tid}/confirmation"),
+           ("POST", "/v1/me/key")}
 
 
 @pytest.fixture(scope="module")
