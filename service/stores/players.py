@@ -185,7 +185,7 @@ def _text(raw: Any) -> str:
     return raw.decode() if isinstance(raw, bytes) else str(raw)
 
 
-def _signup(raw: bytes) -> SignUp:
+def _signup(raw: bytes | str) -> SignUp:
     d = orjson.loads(raw)
     seat = HeldSeat(str(d["game"]), str(d["seat_token"])) if "game" in d else None
     return SignUp(str(d["name"]), str(d["email"]), seat)
@@ -423,7 +423,7 @@ class PlayerStore:
                     try:
                         await pipe.watch(player, index)
                         old = await pipe.hget(player, "key")
-                        live: dict[bytes, bytes] = await pipe.hgetall(index) if sessions else {}
+                        live: dict[Any, Any] = await pipe.hgetall(index) if sessions else {}
                         pipe.multi()
                         if old is not None:
                             pipe.delete(self.keys.key(_text(old)))
