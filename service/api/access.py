@@ -70,7 +70,7 @@ async def principal(p: ApiParts, request: Request, gid: str, required: bool = Fa
         if seated is not None:
             return seated
         if required:
-            raise ApiError(403, "not_seated", "you hold no seat in this game: open your seat link while signed in")
+            raise ApiError(403, "not_seated", "you hold no seat in this game: open the seat's link while signed in and keep it on your account")
     if required:
         raise ApiError(401, "token_required", "this needs a seat token: 'Authorization: Bearer <token>'")
     return Principal()
@@ -89,7 +89,7 @@ async def command_head(p: ApiParts, request: Request, gid: str, cid: str = "") -
         return head, _valid(principal_of(head.role))
     seated = await claimed_seat(p, request, gid)
     if seated is None and token is None:
-        raise ApiError(403, "not_seated", "you hold no seat in this game: open your seat link while signed in")
+        raise ApiError(403, "not_seated", "you hold no seat in this game: open the seat's link while signed in and keep it on your account")
     return head, _valid(seated)
 
 

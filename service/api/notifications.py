@@ -32,7 +32,7 @@ from service.api.responses import html_page, json_response
 from service.api.seats import claim_by_digest
 from service.stores.notifications import Quiet, Target, with_choices
 from service.stores.players import HeldSeat, Player, SignUp, digest
-from service.usecases.matches import token_digest
+from service.usecases.matches import principal_of, token_digest
 from service.usecases.notifications.channels import (
     SendFailed,
     check_apprise,
@@ -100,6 +100,16 @@ class SignUpMail(SigninMail):
 class MagicToken(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)  # 0 is not false, "1" not 1 (the schema's types)
     token: str = Field(min_length=1, max_length=100)
+
+
+class LinkPreview(BaseModel):
+    """One of the secrets a sign-in page finds in its address: a player key, a mailed sign-in
+    link's token or a sign-up link's."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    key: str | None = Field(None, min_length=1, max_length=100)
+    magic: str | None = Field(None, min_length=1, max_length=100)
+    signup: str | None = Field(None, min_length=1, max_length=100)
 
 
 class NoticePayload(BaseModel):
@@ -443,6 +453,56 @@ async def magic_sign_in(body: MagicToken, request: Request) -> Response:
     claimed = await _claim_held(p, await p.players.take_seat(body.token), player.id)
     log.info("session.created", player=player.id, by="mail")
     return await _signed_in(request, player, {"claimed": claimed})
+
+
+@router.post("/v1/sessions/preview", summary="Whom a key or a mailed link would sign in, using nothing")
+async def preview_link(body: LinkPreview, request: Request) -> Response:
+    """`{"key"}`, `{"magic"}` or `{"signup"}` (one of them) -> `{"kind", "name", "keeps"}`: the
+    player the secret signs in as (a sign-up's: the one it makes) and the seat the mailed link
+    keeps (`{"game", "role", "seat"}`, or null). The sign-in page shows "Sign in as <name>?" and
+    signs in only on a click, so a link someone else made cannot sign a browser in by being
+    opened. The secret stays usable; 401 with the sign-in's own code when it is not one."""
+    given = [(k, v) for k, v in (("key", body.key), ("magic", body.magic), ("signup", body.signup)) if v]
+    if len(given) != 1:
+        raise ApiError(422, "bad_request", "send one of key, magic or signup: the secret from the sign-in link")
+    p = parts(request)
+    refused = await limited(request, "preview", p.settings.signins_per_minute)
+    if refused is not None:
+        return refused
+    kind, secret = given[0]
+    name, seat = await _previewed(p, kind, secret)
+    keeps = None if seat is None else await _kept(p, seat)
+    return json_response({"kind": kind, "name": name, "keeps": keeps}, 200, {"Cache-Control": "no-store"})
+
+
+async def _previewed(p: ApiParts, kind: str, secret: str) -> tuple[str, HeldSeat | None]:
+    """The name a secret signs in as and the seat it keeps; 401 saying why it signs in nobody."""
+    if kind == "signup":
+        wanted = await p.players.peek_signup(secret)
+        if wanted is None:
+            raise ApiError(401, "bad_signup_link", "that sign-up link is used, expired or wrong: sign up again")
+        return wanted.name, wanted.seat
+    if kind == "magic":
+        pid = await run_in_threadpool(p.notifications.targets.peek_magic, secret)
+        player = None if pid is None else await p.players.player(pid)
+        if player is None:
+            raise ApiError(401, "bad_magic_link", "that sign-in link is used, expired or wrong: ask for another")
+        return player.name, await p.players.peek_seat(secret)
+    found = await p.players.by_key(secret)
+    if found is None:
+        raise ApiError(401, "bad_key", "that is not a player key here")
+    return found.name, None
+
+
+async def _kept(p: ApiParts, seat: HeldSeat) -> dict[str, Any] | None:
+    """What a kept seat's token holds, for the page to name (None: no longer anything)."""
+    try:
+        held = principal_of((await p.reads.head(seat.game, seat.token_digest, "")).role)
+    except ValueError:  # not a game id: the request named a game that never was
+        return None
+    if held is None:
+        return None
+    return {"game": seat.game, "role": "referee" if held.referee else "seat", "seat": held.seat}
 
 
 @router.post("/v1/signup/complete", status_code=201, summary="Make the player of a mailed sign-up link and sign in")

@@ -142,11 +142,28 @@ async def sign_out(sid: str, who: Me, request: Request) -> Response:
     return response
 
 
-@router.delete("/v1/me/sessions", status_code=204, summary="Sign out everywhere")
+@router.delete("/v1/me/sessions", summary="Sign out everywhere: every session ends and the key is retired")
 async def sign_out_everywhere(who: Me, request: Request) -> Response:
-    count = await parts(request).players.revoke_all(who.player.id)
+    """Whoever held the key (a lost phone's sign-in link, say) is out too: the answer holds the
+    new key, shown this once."""
+    count, key = await parts(request).players.sign_out_everywhere(who.player.id)
     log.info("session.revoked_all", player=who.player.id, sessions=count)
-    response = Response(status_code=204)
+    log.info("key.rotated", player=who.player.id, by="sign_out_everywhere")
+    response = json_response({"signed_out": count, **_key_json(key)}, 200, {"Cache-Control": "no-store"})
     if who.by_cookie:
         clear_session_cookies(response)
     return response
+
+
+@router.post("/v1/me/key", summary="A new player key: the old one stops at once")
+async def rotate_key(who: Me, request: Request) -> Response:
+    """The new key is in this answer only (as POST /v1/players shows the first); sessions stay
+    signed in."""
+    key = await parts(request).players.rotate_key(who.player.id)
+    log.info("key.rotated", player=who.player.id)
+    return json_response(_key_json(key), 200, {"Cache-Control": "no-store"})
+
+
+def _key_json(key: str) -> dict[str, str]:
+    # The key rides in the fragment: a browser never sends it to a server, so no log holds it.
+    return {"key": key, "signin_url": f"/signin#key={key}"}

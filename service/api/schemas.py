@@ -503,6 +503,27 @@ class SignedUp(BaseModel):
                                                        "or `{\"game\", \"error\"}` saying why not); null for none")
 
 
+class NewKey(BaseModel):
+    key: str = Field(description="the player's new key (shown once): the old one signs nobody in any more")
+    signin_url: str
+
+
+class SignedOutEverywhere(NewKey):
+    signed_out: int = Field(description="how many sessions ended")
+
+
+class KeptSeatOut(BaseModel):
+    game: str
+    role: Literal["seat", "referee"]
+    seat: int | None
+
+
+class LinkPreviewed(BaseModel):
+    kind: Literal["key", "magic", "signup"]
+    name: str = Field(description="the player the secret signs in as (a sign-up link's: the one it makes)")
+    keeps: KeptSeatOut | None = Field(description="the seat (or referee's role) a mailed link keeps as it is used")
+
+
 class SeatHeld(BaseModel):
     game: str
     role: str = Field("seat", description="'seat', or 'referee' for the player the game names as its referee")
@@ -710,7 +731,7 @@ MODELS: tuple[type[BaseModel], ...] = (
     MailSent, ConfirmationMailed, Confirmed, OwnEmail, EmailIn, EmailChanged, VacationOut,
     MessageIn, Messages, HideIn, MuteIn, Muted, QueueIn, SeatQueue,
     RefereeIn, RefereeMade, ForkSeatIn, ForkIn, ForkOrigin, ForkCreated, RematchSeat, RematchMade, RematchOf,
-    Keys,
+    Keys, NewKey, SignedOutEverywhere, LinkPreviewed,
 )
 
 # --- credentials ------------------------------------------------------------------------------
@@ -823,7 +844,8 @@ OPERATIONS: dict[tuple[str, str], Op] = {
                                 EmailIn),
     ("DELETE", "/v1/me/email"): Op({204: None}, (401, 403, 404, *_E), _PLAYER),
     ("GET", "/v1/me/sessions"): Op({200: Sessions}, (401, *_E), _PLAYER),
-    ("DELETE", "/v1/me/sessions"): Op({204: None}, (401, 403, *_E), _PLAYER),
+    ("DELETE", "/v1/me/sessions"): Op({200: SignedOutEverywhere}, (401, 403, *_E), _PLAYER),
+    ("POST", "/v1/me/key"): Op({200: NewKey}, (401, 403, *_E), _PLAYER),
     ("DELETE", "/v1/me/sessions/{sid}"): Op({204: None}, (401, 403, 404, *_E), _PLAYER),
     ("POST", "/v1/games/{gid}/claim"): Op({200: Claimed}, (400, 401, 403, 404, 409, 413, *_E), _PLAYER, ClaimIn),
     ("GET", "/v1/games/{gid}/seat"): Op({200: SeatHeld}, (401, 404, *_E), _PLAYER),
@@ -851,6 +873,7 @@ OPERATIONS: dict[tuple[str, str], Op] = {
                                                        _PLAYER),
     ("POST", "/v1/confirmations"): Op({200: Confirmed}, (403, 404, 413, 429, *_E), _NONE),
     ("POST", "/v1/sessions/magic"): Op({201: SignedIn}, (401, 403, 413, 429, *_E), _NONE),
+    ("POST", "/v1/sessions/preview"): Op({200: LinkPreviewed}, (401, 413, 429, *_E), _NONE),
     ("POST", "/v1/signup"): Op({202: MailSent}, (403, 413, 429, *_E), _NONE),
     ("POST", "/v1/signup/complete"): Op({201: SignedUp}, (401, 403, 413, 429, *_E), _NONE),
     ("POST", "/v1/games/{gid}/invitations"): Op({202: Invited}, (400, 401, 403, 404, 413, 429, *_E), _PLAYER,

@@ -7,18 +7,12 @@
   const $ = (id) => document.getElementById(id);
 
   const gid = BL.gameIdFromPath();
-  // A seat link just opened (not a token kept from before): a signed-in viewer claims the seat.
   // A seat link pasted into a tab already on this game changes only the fragment: the page
-  // loads again as that seat (the flag survives the reload, in this tab only).
-  const FRESH = `boardlog.fresh-link.${gid}`;
-  let fromLink = new URLSearchParams(location.hash.replace(/^#/, "")).has("token");
-  try {
-    if (sessionStorage.getItem(FRESH)) { fromLink = true; sessionStorage.removeItem(FRESH); }
-  } catch (e) { /* storage off */ }
+  // loads again as that seat. Opening a link never claims its seat: a signed-in viewer is
+  // offered to keep it, in one click (offerSeatClaim).
   window.addEventListener("hashchange", () => {
     if (!new URLSearchParams(location.hash.replace(/^#/, "")).has("token")) return;
     BL.takeToken(gid); // kept for this tab, and out of the address bar
-    try { sessionStorage.setItem(FRESH, "1"); } catch (e) { /* storage off */ }
     location.reload();
   });
   // A link may name the seat it is for (#seat=N, a mail's link: no secret in it), so that a
@@ -614,7 +608,6 @@
         throw e;
       }
     }
-    if (S.role === "seat" && fromLink) await claim();
   }
 
   async function identifyBySession() {
@@ -670,18 +663,36 @@
     clear(box).append(el("div", { class: "msg info" }, "You referee this game with this link, in this tab only. ", keep));
   }
 
+  /* The link's seat, played by its token, offered to the signed-in player in one click. Only
+   * the click keeps it: a browser signed in by someone else's link (or a link someone else
+   * sent) gives no seat away by being opened. Nothing is offered for a seat already theirs. */
+  async function offerSeatClaim() {
+    if (!BL.signedIn() || !S.token || S.role !== "seat") return;
+    let mine = null;
+    try {
+      mine = (await api(`/v1/games/${gid}/seat`)).data;
+    } catch (e) {
+      if (e.status === 401) BL.signedOut(); // the session ended elsewhere
+      if (e.status !== 404) return; // no offer now: the seat plays by its token all the same
+    }
+    if (mine && mine.role === "seat" && mine.seat === S.seat) return;
+    const keep = el("button", { type: "button", class: "secondary small", id: "keep-seat-claim" }, "Keep this seat on your account");
+    keep.addEventListener("click", () => { keep.disabled = true; claim(); });
+    clear($("token-msg")).append(el("div", { class: "msg info", id: "claim-offer" },
+      `You play ${names()[S.seat] || "seat " + S.seat} with this link, in this tab only. `, keep));
+  }
+
   /* The seat of the link becomes the signed-in player's: a new tab, a bookmark or another
-   * device then finds it by the session. Not signed in: the token alone plays, as before. */
+   * device then finds it by the session. */
   async function claim() {
     const box = $("token-msg");
     try {
       const { data } = await api(`/v1/games/${gid}/claim`, { method: "POST", body: { token: S.token } });
-      if (data.claimed) {
+      if (data.role === "seat") {
         clear(box).append(el("div", { class: "msg ok" },
           "This seat is now yours: it opens on any device where you are signed in, without the link."));
       }
     } catch (e) {
-      if (e.status === 401 && e.code === "sign_in_required") return;
       const text = e.code === "seat_claimed" ? "This seat belongs to another player: you can play it with this link, but it will not follow you to your other devices."
         : e.code === "already_seated" ? "You already hold another seat of this game, so this one was not added to your games."
           : null;
@@ -867,6 +878,7 @@
       await refresh();
       offerSignIn();
       offerRefereeClaim();
+      await offerSeatClaim();
       listen();
     } catch (e) {
       showError($("page-msg"), e, "Could not load the game:");

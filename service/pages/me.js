@@ -107,7 +107,7 @@
     const [{ games }, { tables }] = await Promise.all([Account.call("/v1/me/games"), Account.call("/v1/tables?mine=1"), BL.gameTitles()]);
     BL.clear(gameRows);
     if (games.length || tables.length) gameRows.append(...games.map(gameRow), ...tables.map(tableRow));
-    else gameRows.append(BL.el("tr", {}, BL.el("td", { colspan: "5", class: "muted", text: "No games yet: open a seat link while signed in, or be named a game's referee, and the game is listed here." })));
+    else gameRows.append(BL.el("tr", {}, BL.el("td", { colspan: "5", class: "muted", text: "No games yet: open a seat link while signed in and keep the seat on your account, or be named a game's referee, and the game is listed here." })));
     gamesPanel.classList.remove("hidden");
   }
 
@@ -162,6 +162,41 @@
     await loadGames();
   }
 
-  document.getElementById("everywhere").addEventListener("click", () => signOut("/v1/me/sessions"));
+  /* A new key (asked for, or the one signing out everywhere issues): shown once, to be saved. */
+  const keyBox = document.getElementById("new-key");
+  function showKey(key) {
+    document.getElementById("new-key-text").textContent = key;
+    document.getElementById("key-saved").checked = false;
+    document.getElementById("key-done").disabled = true;
+    keyBox.classList.remove("hidden");
+    keyBox.scrollIntoView();
+  }
+  document.getElementById("key-saved").addEventListener("change", (ev) => {
+    document.getElementById("key-done").disabled = !ev.target.checked;
+  });
+  document.getElementById("copy-key").addEventListener("click", () => {
+    const key = document.getElementById("new-key-text").textContent;
+    if (key && navigator.clipboard) navigator.clipboard.writeText(key).catch(() => {});
+  });
+  document.getElementById("key-done").addEventListener("click", () => {
+    document.getElementById("new-key-text").textContent = "";
+    keyBox.classList.add("hidden");
+  });
+  document.getElementById("everywhere").addEventListener("click", async () => {
+    try {
+      const out = await Account.call("/v1/me/sessions", "DELETE");
+      showKey(out.key);
+      await load();
+    } catch (e) {
+      Account.show(msg, "error", e.message);
+    }
+  });
+  document.getElementById("rotate-key").addEventListener("click", async () => {
+    try {
+      showKey((await Account.call("/v1/me/key", "POST")).key);
+    } catch (e) {
+      Account.show(msg, "error", e.message);
+    }
+  });
   load().catch((e) => Account.show(msg, "error", e.message));
 })();

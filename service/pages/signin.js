@@ -1,8 +1,11 @@
 /* The sign-in page: sign in by a mailed link or a player key, sign up by a mailed link (or with a
  * key alone, shown once), then back to the page the visitor came from (`?next=`, or the mailed
- * link's `#next=`). A link's secret (#magic=, #signup=, #key=) is posted once and taken out of the
- * address bar and the history. A seat link held in this tab (a board's `#token=`) goes with the
- * request, so the mailed link claims the seat for the player, whichever device opens it. */
+ * link's `#next=`). A link's secret (#magic=, #signup=, #key=) is taken out of the address bar
+ * and the history, and signs in only on a click: the page first shows whom it signs in as
+ * ("Sign in as ann?"), so a link someone else made cannot sign this browser in by being opened.
+ * A seat link held in this tab (a board's `#token=`) goes with a mailed link's request, so that
+ * link keeps the seat for the player, whichever device opens it; a key keeps none (the board
+ * offers the seat in a click). */
 "use strict";
 
 (() => {
@@ -43,6 +46,7 @@
   }
 
   function askForKey() {
+    $("confirm").classList.add("hidden");
     done.classList.add("hidden");
     forms.classList.remove("hidden");
     $("signup").classList.remove("hidden");
@@ -60,14 +64,11 @@
     }
   }
 
-  /* A key signs in alone: the seat this tab holds is claimed after (a mailed link's is by the server). */
+  /* A key signs in alone: back on the board, the seat this tab holds is offered in a click. */
   async function signInWithKey(key, badKey) {
     try {
       const out = await Account.call("/v1/sessions", "POST", { key });
-      const seat = heldSeat();
-      const claimed = seat ? await Account.call(`/v1/games/${encodeURIComponent(seat.game)}/claim`, "POST", { token: seat.token })
-        .catch((e) => ({ error: { message: e.message } })) : null;
-      signedIn(out.player, out.session, claimed);
+      signedIn(out.player, out.session, null);
       return true;
     } catch (e) {
       Account.show(msg, "error", e.status === 401 ? badKey : e.message);
@@ -153,17 +154,64 @@
     await signInWithKey(key, "That key is not a player key here.");
   });
 
-  const magic = frag.get("magic");
-  const signup = frag.get("signup");
-  const key = frag.get("key");
-  if (magic || signup || key) {
+  const BAD = {
+    signup: "That sign-up link is used or expired: sign up again below.",
+    magic: "That sign-in link is used or expired: ask for another below.",
+    key: "That sign-in link is not valid here.",
+  };
+  const USE = {
+    signup: (secret) => post("/v1/signup/complete", { token: secret }, BAD.signup),
+    magic: (secret) => post("/v1/sessions/magic", { token: secret }, BAD.magic),
+    key: (secret) => signInWithKey(secret, BAD.key),
+  };
+
+  /* The link's secret, shown as whom it signs in ("Sign in as ann?") and used only on a click;
+   * "Not now" forgets it. Nothing is used up by showing it (a mail scanner's visit neither). */
+  async function offer(kind, secret) {
+    let seen;
+    try {
+      seen = await Account.call("/v1/sessions/preview", "POST", { [kind]: secret });
+    } catch (e) {
+      Account.show(msg, "error", e.status === 401 ? BAD[kind] : `${e.code}: ${e.message}`);
+      askForKey();
+      return;
+    }
+    const me = await Account.me().catch(() => null);
+    forms.classList.add("hidden");
+    $("signup").classList.add("hidden");
+    done.classList.add("hidden");
+    const verb = kind === "signup" ? "Finish signing up as" : "Sign in as";
+    BL.clear($("confirm-text")).append(verb + " ", BL.el("strong", { text: seen.name }), "?",
+      me ? ` (this browser is signed in as ${me.name} now)` : "");
+    const kept = seen.keeps;
+    const seatLine = $("confirm-seat");
+    seatLine.classList.toggle("hidden", !kept);
+    if (kept) {
+      seatLine.textContent = (kept.role === "referee" ? "The referee's role" : `Seat ${kept.seat}`)
+        + ` of game ${kept.game}, which you asked from, is kept on this account as you do.`;
+    }
+    const go = $("confirm-go");
+    go.textContent = `${kind === "signup" ? "Sign up" : "Sign in"} as ${seen.name}`;
+    go.disabled = false;
+    go.onclick = async () => {
+      go.disabled = true;
+      $("confirm").classList.add("hidden");
+      await USE[kind](secret);
+    };
+    $("confirm-no").onclick = () => {
+      Account.show(msg, "info", "Nobody was signed in.");
+      if (me) signedIn(me, me.session); else askForKey();
+    };
+    $("confirm").classList.remove("hidden");
+    go.focus();
+  }
+
+  const found = ["signup", "magic", "key"].find((k) => frag.get(k));
+  if (found) {
     // Out of the address bar and the history: each is as good as the player.
     history.replaceState(null, "", location.pathname + (next ? "?next=" + encodeURIComponent(next) : ""));
-  }
-  if (signup) post("/v1/signup/complete", { token: signup }, "That sign-up link is used or expired: sign up again below.");
-  else if (magic) post("/v1/sessions/magic", { token: magic }, "That sign-in link is used or expired: ask for another below.");
-  else if (key) signInWithKey(key, "That sign-in link is not valid here.");
-  else {
+    offer(found, frag.get(found));
+  } else {
     Account.me().then((me) => (me ? signedIn(me, me.session) : askForKey()))
       .catch((e) => Account.show(msg, "error", e.message));
   }

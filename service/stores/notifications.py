@@ -546,6 +546,13 @@ class TargetStore:
         return token
 
     @reports_unavailable
+    def peek_magic(self, token: str) -> str | None:
+        """The player a sign-in token names, leaving it usable: the page shows whom it signs in
+        as, and waits for a click, before it is used."""
+        pid = self.r.get(self.keys.magic(digest(token)))
+        return None if pid is None else _text(pid)
+
+    @reports_unavailable
     def use_magic(self, token: str) -> str | None:
         """The player a sign-in token names, once (it is deleted as it is read)."""
         pid = self.r.getdel(self.keys.magic(digest(token)))

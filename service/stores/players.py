@@ -185,6 +185,12 @@ def _text(raw: Any) -> str:
     return raw.decode() if isinstance(raw, bytes) else str(raw)
 
 
+def _signup(raw: bytes | str) -> SignUp:
+    d = orjson.loads(raw)
+    seat = HeldSeat(str(d["game"]), str(d["seat_token"])) if "game" in d else None
+    return SignUp(str(d["name"]), str(d["email"]), seat)
+
+
 def _session(record: dict[bytes, bytes]) -> Session:
     return Session(_text(record[b"id"]), _text(record[b"player"]), float(record[b"created"]),
                    float(record[b"last_seen"]), _text(record.get(b"ua", b"")))
@@ -208,7 +214,8 @@ class PlayerStore:
         opened), so it counts at once, and takes the sign-in mail unless a player holds it."""
         player = Player(secrets.token_hex(8), name, email, self.clock())
         key = new_secret()
-        record = {"name": name, "created": repr(player.created)}
+        # The key's digest in the record too: only the current key signs in (rotate_key).
+        record = {"name": name, "created": repr(player.created), "key": digest(key)}
         if email is not None:
             record["email"] = email
 
@@ -238,16 +245,25 @@ class PlayerStore:
     async def take_signup(self, token: str) -> SignUp | None:
         """What a sign-up link makes, once (it is deleted as it is read); None: used, expired or wrong."""
         raw = await self._run(lambda: self.aio.getdel(self.keys.signup(digest(token))))
-        if raw is None:
-            return None
-        d = orjson.loads(raw)
-        seat = HeldSeat(str(d["game"]), str(d["seat_token"])) if "game" in d else None
-        return SignUp(str(d["name"]), str(d["email"]), seat)
+        return None if raw is None else _signup(raw)
 
     async def hold_seat(self, link_token: str, seat: HeldSeat) -> None:
         """Keep `seat` for whoever opens the mailed sign-in link of `link_token`."""
         value = orjson.dumps({"game": seat.game, "seat_token": seat.token_digest})
         await self._run(lambda: self.aio.set(self.keys.held_seat(digest(link_token)), value, ex=SIGNUP_SECONDS))
+
+    async def peek_signup(self, token: str) -> SignUp | None:
+        """What a sign-up link would make, leaving it usable (the page asks before it is used)."""
+        raw = await self._run(lambda: self.aio.get(self.keys.signup(digest(token))))
+        return None if raw is None else _signup(raw)
+
+    async def peek_seat(self, link_token: str) -> HeldSeat | None:
+        """The seat a mailed sign-in link would keep, leaving it kept."""
+        raw = await self._run(lambda: self.aio.get(self.keys.held_seat(digest(link_token))))
+        if raw is None:
+            return None
+        d = orjson.loads(raw)
+        return HeldSeat(str(d["game"]), str(d["seat_token"]))
 
     async def take_seat(self, link_token: str) -> HeldSeat | None:
         raw = await self._run(lambda: self.aio.getdel(self.keys.held_seat(digest(link_token))))
@@ -375,9 +391,56 @@ class PlayerStore:
         return sorted(_text(i) for i in ids)
 
     async def by_key(self, key: str) -> Player | None:
-        """The player whose key this is (looked up by its digest); None for no one."""
-        pid = await self._run(lambda: self.aio.get(self.keys.key(digest(key))))
-        return None if pid is None else await self.player(_text(pid))
+        """The player whose current key this is (looked up by its digest); None for no one, and
+        for a key rotated away. A player made before keys rotated has no digest in their record:
+        their one key is current until they rotate it."""
+        d = digest(key)
+        pid = await self._run(lambda: self.aio.get(self.keys.key(d)))
+        if pid is None:
+            return None
+        current = await self._run(lambda: self.aio.hget(self.keys.player(_text(pid)), "key"))
+        if current is not None and _text(current) != d:
+            return None
+        return await self.player(_text(pid))
+
+    async def rotate_key(self, pid: str) -> str:
+        """A new key for `pid`, the only one that signs them in from now on (the old one stops at
+        once, in the same transaction); the new key itself, never stored."""
+        return (await self._retire(pid, sessions=False))[1]
+
+    async def sign_out_everywhere(self, pid: str) -> tuple[int, str]:
+        """Ends every session of `pid` and retires their key for a new one, in one transaction:
+        how many sessions there were, and the new key."""
+        return await self._retire(pid, sessions=True)
+
+    async def _retire(self, pid: str, *, sessions: bool) -> tuple[int, str]:
+        key, player, index = new_secret(), self.keys.player(pid), self.keys.sessions(pid)
+        d = digest(key)
+
+        async def write() -> int:
+            async with self.aio.pipeline(transaction=True) as pipe:
+                while True:
+                    try:
+                        await pipe.watch(player, index)
+                        old = await pipe.hget(player, "key")
+                        live: dict[Any, Any] = await pipe.hgetall(index) if sessions else {}
+                        pipe.multi()
+                        if old is not None:
+                            pipe.delete(self.keys.key(_text(old)))
+                        # Without the old digest (a player from before), the record's new one
+                        # is what refuses the old key in by_key.
+                        pipe.set(self.keys.key(d), pid)
+                        pipe.hset(player, "key", d)
+                        for session in live.values():
+                            pipe.delete(self.keys.session(_text(session)))
+                        if live:
+                            pipe.hdel(index, *live.keys())
+                        await pipe.execute()
+                        return len(live)
+                    except WatchError:
+                        continue
+
+        return await self._run(write), key
 
     async def open_session(self, pid: str, user_agent: str) -> tuple[Session, str]:
         """A new session of `pid` and its secret (the cookie's value)."""

@@ -41,6 +41,7 @@ def test_the_tab_title_counts_waiting_games_within_2_s_and_me_manages_targets(
 
         page = new_page()
         page.goto(stack.url + bob["signin_url"])
+        page.locator("#confirm-go").click()  # a sign-in link signs in only by a click
         expect(page.locator("#who")).to_have_text("bob")
         page.goto(stack.url + "/me")
         expect(page.locator("#my-games tbody tr")).to_have_count(1)
@@ -72,6 +73,7 @@ def test_the_tab_title_counts_waiting_games_within_2_s_and_me_manages_targets(
 
         phone = new_page(390, 844)
         phone.goto(stack.url + bob["signin_url"])
+        phone.locator("#confirm-go").click()  # a sign-in link signs in only by a click
         expect(phone.locator("#who")).to_have_text("bob")
         phone.goto(stack.url + "/me")
         expect(phone.locator("#targets tbody tr").first).to_contain_text("This target is failing")
@@ -112,6 +114,7 @@ def test_tabs_share_one_stream_of_the_waiting_count_and_none_polls(stack: Stack,
         first.context.on("requestfinished", done)
         first.context.on("requestfailed", done)
         first.goto(stack.url + bob["signin_url"])
+        first.locator("#confirm-go").click()  # a sign-in link signs in only by a click
         expect(first.locator("#who")).to_have_text("bob")
         first.goto(stack.url + "/me")
         second = first.context.new_page()  # another tab of the same browser
@@ -160,6 +163,7 @@ def test_an_email_target_waits_for_the_link_mailed_to_it_and_the_page_confirms_i
             inbox = "bob-page@example.org"
             page = new_page()
             page.goto(stack.url + bob["signin_url"])
+            page.locator("#confirm-go").click()  # a sign-in link signs in only by a click
             expect(page.locator("#who")).to_have_text("bob")
             page.goto(stack.url + "/me")
             page.select_option("#target-kind", "email")
@@ -212,6 +216,7 @@ def test_a_player_changes_their_address_on_their_page_and_the_old_one_holds_unti
             assert c.post("/v1/confirmations", json={"token": box.confirmations(old)[0]}).status_code == 200
             page = new_page()
             page.goto(stack.url + cat["signin_url"])
+            page.locator("#confirm-go").click()  # a sign-in link signs in only by a click
             expect(page.locator("#who")).to_have_text("cat")
             page.goto(stack.url + "/me")
             own = page.locator("#own-email")
@@ -243,6 +248,7 @@ def test_a_player_changes_their_address_on_their_page_and_the_old_one_holds_unti
 
             mine = new_page(390, 844)
             mine.goto(stack.url + cat["signin_url"])
+            mine.locator("#confirm-go").click()  # a sign-in link signs in only by a click
             expect(mine.locator("#who")).to_have_text("cat")
             mine.goto(stack.url + "/me")
             expect(mine.locator("#own-email")).to_contain_text("You have no email address here")

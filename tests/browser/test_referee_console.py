@@ -43,6 +43,7 @@ def _move(c: httpx.Client, gid: str, tokens: list[str]) -> tuple[int, int]:
 def _signed_in(new_page: Any, stack: Stack, who: dict[str, str], width: int, height: int) -> Any:
     page = new_page(width, height)
     page.goto(stack.url + who["signin_url"])
+    page.locator("#confirm-go").click()  # a sign-in link signs in only by a click
     expect(page.locator("#who")).to_have_text(who["name"] if "name" in who else who["id"], timeout=10_000)
     return page
 

@@ -1,6 +1,7 @@
-"""A seat that follows its player (headless chromium, live stack): opening a seat link while
-signed in claims the seat, and a fresh tab of the same browser profile, with no link and no
-token in its storage, opens the game as that player's seat by the session cookie."""
+"""A seat that follows its player (headless chromium, live stack): a sign-in link signs in only
+by a click on "Sign in as <name>", a seat link opened while signed in offers "Keep this seat on
+your account" and keeps it only by that click, and a fresh tab of the same browser profile, with
+no link and no token in its storage, then opens the game as that player's seat by the cookie."""
 
 from __future__ import annotations
 
@@ -21,15 +22,21 @@ pytestmark = [
 
 
 def signed_in(chromium: Any, stack: Stack, name: str, errors: list[str]) -> Any:
-    """A fresh browser profile signed in as a new player `name`."""
+    """A fresh browser profile signed in as a new player `name` (its key as `ctx.player_key`)."""
     with stack.client() as c:
         made = c.post("/v1/players", json={"name": name}).json()
     ctx = chromium.new_context()
     ctx.set_default_timeout(10_000)
     page = tab(ctx, errors)
     page.goto(stack.url + made["signin_url"])
+    expect(page.locator("#confirm-text")).to_have_text(f"Sign in as {name}?")
+    page.wait_for_timeout(300)
+    assert not any(c["name"] == "boardlog_session" for c in ctx.cookies())  # opened: nothing signed in
+    assert "key=" not in page.url
+    page.locator("#confirm-go").click()
     expect(page.locator("#who")).to_have_text(name)
     page.close()
+    ctx.player_key = made["key"]
     return ctx
 
 
@@ -44,14 +51,23 @@ def test_a_claimed_seat_opens_in_a_fresh_tab_by_the_session(stack: Stack, chromi
     gid = game["id"]
     errors: list[str] = []
     ann = signed_in(chromium, stack, "ann", errors)
+    ann_key = ann.player_key
     eve = signed_in(chromium, stack, "eve", errors)
     anon = chromium.new_context()
     anon.set_default_timeout(10_000)
     try:
         page = tab(ann, errors)
         page.goto(seat_link(stack, game, 0))
+        expect(page.locator("#keep-seat-claim")).to_have_text("Keep this seat on your account")
+        with stack.client() as c:  # opened, not clicked: the seat is nobody's yet
+            assert c.get(f"/v1/games/{gid}/seat", headers={"Authorization": f"Bearer {ann_key}"}).status_code == 404
+        page.locator("#keep-seat-claim").click()
         expect(page.locator("#token-msg")).to_contain_text("This seat is now yours")
         expect(page.locator("#your-seat")).to_contain_text("ann (seat 0)")
+        page.reload()  # kept: nothing left to offer
+        expect(page.locator("#your-seat")).to_contain_text("ann (seat 0)")
+        page.wait_for_timeout(300)
+        assert page.locator("#keep-seat-claim").count() == 0
         page.close()
 
         fresh = tab(ann, errors)
@@ -72,6 +88,7 @@ def test_a_claimed_seat_opens_in_a_fresh_tab_by_the_session(stack: Stack, chromi
         # Another signed-in player opening ann's link is told the seat is hers.
         other = tab(eve, errors)
         other.goto(seat_link(stack, game, 0))
+        other.locator("#keep-seat-claim").click()
         expect(other.locator("#token-msg")).to_contain_text("belongs to another player")
         other.close()
         again = tab(eve, errors)
@@ -83,6 +100,7 @@ def test_a_claimed_seat_opens_in_a_fresh_tab_by_the_session(stack: Stack, chromi
         roll(stack, second)  # bob's roll: ann's turn there
         page = tab(ann, errors)
         page.goto(seat_link(stack, second, 1))
+        page.locator("#keep-seat-claim").click()
         expect(page.locator("#token-msg")).to_contain_text("This seat is now yours")
         me = tab(ann, errors)
         me.goto(stack.url + "/me")

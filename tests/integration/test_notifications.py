@@ -175,7 +175,7 @@ def test_each_prompted_seat_gets_one_notice_per_target_through_a_notifier_killed
         assert f"See it in the replay: {replay}" in plain and f'href="{replay}"' in html
         payload = verify(web.at(f"/hook/{bob['id']}")[0], hooks[bob["id"]])
         assert payload["game"] == gid and payload["seq"] == seq and payload["seat"] == 1
-        assert payload["type"] == "boardlog.notice.turn" and payload["url"] == f"http://boardlog.test/games/{gid}"
+        assert payload["type"] == "boardlog.notice.turn" and payload["url"] == f"http://boardlog.test/games/{gid}#seat=1"
         assert not web.at(f"/hook/{ann['id']}")  # ann moved: nothing for her
 
         # A burst of 50 commands; the notifier (which runs the notify jobs too) is killed with

@@ -75,10 +75,13 @@ def test_a_player_signs_in_lists_and_revokes_sessions(stack: Stack) -> None:
         assert laptop.delete("/v1/me/sessions/nope", headers=same_site(stack)).status_code == 404
 
         sign_in(phone, key, "phone")
-        assert anon.delete("/v1/me/sessions", headers=bearer(key)).status_code == 204
+        everywhere = anon.delete("/v1/me/sessions", headers=bearer(key))
+        assert everywhere.status_code == 200
         assert laptop.get("/v1/me").status_code == 401 and phone.get("/v1/me").status_code == 401
+        # The key is retired with the sessions (issue #42): the answer's new one works, once shown.
+        assert anon.get("/v1/me", headers=bearer(key)).status_code == 401
+        key = everywhere.json()["key"]
         assert session_ids(anon, key) == []
-        # The key itself still works, and a wrong one does not.
         assert anon.get("/v1/me", headers=bearer(key)).status_code == 200
         wrong = anon.get("/v1/me", headers=bearer(key[:-2] + "xx"))
         assert wrong.status_code == 401 and wrong.json()["error"]["code"] == "bad_token"
@@ -164,6 +167,8 @@ def secrets_in(r: httpx.Response) -> set[str]:
         found.add(r.json()["key"])
     if r.request.url.path == "/v1/sessions" and r.status_code == 201:
         found.add(r.cookies[COOKIE])
+    if r.request.url.path == "/v1/me/sessions" and r.request.method == "DELETE" and r.status_code == 200:
+        found.add(r.json()["key"])  # signing out everywhere retires the key for this new one
     if r.request.url.path == "/v1/games" and r.status_code == 201:
         found |= {s["token"] for s in r.json()["seats"]} | {r.json()["admin_token"]}
     return found
@@ -204,6 +209,7 @@ def test_no_answer_or_log_line_holds_a_secret_but_its_creator(stack: Stack, ops:
                 r = c.delete(f"/v1/me/sessions/{sids[0] if sids else 'x'}", headers=same_site(stack))
             elif op == "revoke_all":
                 r = c.delete("/v1/me/sessions", headers=bearer(keys[-1]))
+                keys[-1] = r.json()["key"]
             elif op in ("claim", "claim_bearer"):
                 token = {"token": game["seats"][len(seen) % 2]["token"]}
                 by = same_site(stack) if op == "claim" else bearer(keys[-1])

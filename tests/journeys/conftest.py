@@ -181,6 +181,7 @@ def signed_in(browser: Any, service: Deployment) -> Iterator[Callable[[dict[str,
         page = ctx.new_page()
         page.on("pageerror", lambda e: errors.append(f"{page.url}: {e}"))
         page.goto(service.url + who["signin_url"])
+        page.locator("#confirm-go").click()  # a sign-in link signs in only by a click
         expect(page.locator("#who")).to_have_text(who["name"])
         return page
 

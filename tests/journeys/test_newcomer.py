@@ -84,6 +84,10 @@ def test_a_newcomer_signs_up_invites_a_friend_by_mail_plays_and_comes_back_on_a_
     expect(ann.locator("#signin-msg")).to_contain_text("Check your mail")
     signup = mail_link(mailbox, ann_mail, r"http\S+/signin#signup=[\w-]+\S*")
     ann.goto(signup)
+    # The link is only shown until she clicks (issue #42): opening it signs nothing in.
+    expect(ann.locator("#confirm-text")).to_have_text("Finish signing up as ann?")
+    assert not any(k["name"] == "boardlog_session" for k in ann_ctx.cookies())
+    ann.get_by_role("button", name="Sign up as ann").click()
     expect(ann).to_have_url(re.compile(r"/$"))  # back to the lobby, signed in
     expect(ann.locator("header.top nav a[href='/me']")).to_be_visible()
     # The link works once: opened again elsewhere it says so and signs nobody in.
@@ -111,6 +115,8 @@ def test_a_newcomer_signs_up_invites_a_friend_by_mail_plays_and_comes_back_on_a_
     bob.fill("#signup-email", bob_mail)
     bob.get_by_role("button", name="Sign up").click()
     bob.goto(mail_link(mailbox, bob_mail, r"http\S+/signin#signup=[\w-]+\S*", count=2))
+    expect(bob.locator("#confirm-seat")).to_contain_text(f"of game {gid}, which you asked from, is kept")
+    bob.get_by_role("button", name="Sign up as bob").click()
     expect(bob).to_have_url(re.compile(rf"/games/{gid}$"))
     expect(bob.locator("#your-seat")).to_contain_text("bob")
 
@@ -141,6 +147,7 @@ def test_a_newcomer_signs_up_invites_a_friend_by_mail_plays_and_comes_back_on_a_
     expect(phone.locator("#signin-msg")).to_contain_text("on its way")
     magic = mail_link(mailbox, ann_mail, r"http\S+/signin#magic=[\w-]+\S*", count=2)
     phone.goto(magic)
+    phone.get_by_role("button", name="Sign in as ann").click()
     expect(phone).to_have_url(re.compile(r"/$"))
     phone.locator("header.top nav a[href='/me']").click()  # tap 1
     phone.locator(f"#my-games tr[data-game='{gid}'] a").first.click()  # tap 2

@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 NO_BODY = {("POST", "/v1/games/{gid}/abort"), ("POST", "/v1/tables/{gid}/cancel"),
            ("POST", "/v1/me/targets/{tid}/test"), ("POST", "/unsubscribe/{token}"),
            ("POST", "/v1/me/email/confirmation"), ("POST", "/v1/me/targets/{tid}/confirmation"),
-           ("POST", "/v1/games/{gid}/rematch")}
+           ("POST", "/v1/games/{gid}/rematch"), ("POST", "/v1/me/key")}
 
 
 @pytest.fixture(scope="module")

@@ -154,11 +154,14 @@ class Notice:
         return f"{self.title} {self.game}: your turn — {self.asked}"
 
     def seat_link(self, public_url: str) -> str:
-        """The seat's board; the referee's goes straight to the ruling view of the dispute (the
-        board page, opened on it: a referee signed in as a player needs no token, a token
-        holder's browser keeps theirs)."""
+        """The seat's board, naming the seat (`#seat=N`, no secret: opened where the player is not
+        signed in, the board says "Sign in to play as <seat>" and leads back to it); the
+        referee's goes straight to the ruling view of the dispute (the board page, opened on it:
+        a referee signed in as a player needs no token, a token holder's browser keeps theirs)."""
         base = f"{public_url.rstrip('/')}/games/{self.game}"
-        return f"{base}#dispute={self.dispute}" if self.seat == REFEREE and self.dispute else base
+        if self.seat == REFEREE:
+            return f"{base}#dispute={self.dispute}" if self.dispute else base
+        return f"{base}#seat={self.seat}"
 
     def replay_link(self, public_url: str) -> str:
         """The replay at this notice's step: what the last move changed, step by step."""
