@@ -45,7 +45,7 @@ def test_the_end_mail_links_the_replay_from_the_start_the_record_its_audit_and_t
     for line in (f"Replay it from the start: {URL}/games/{GID}/replay?seq=1",
                  f"Download the record: {URL}/v1/games/{GID}/export",
                  f"Its audit (verified, unverifiable or failed): {URL}/v1/games/{GID}/audit",
-                 f"Play again, from the board: {URL}/games/{GID}"):
+                 f"Play again, from the board: {URL}/games/{GID}#seat=1"):
         assert line in text.splitlines(), text
     page = bob.html(URL)
     assert f'<a href="{URL}/v1/games/{GID}/export">Download the record</a>' in page
