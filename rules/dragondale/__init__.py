@@ -1,5 +1,9 @@
 """Dragon Dale rules core: territories, hidden units and stances, insight, the Dragon and its Fury."""
 
-from rules.dragondale.game import GAME, RULES_VERSION
+from rules.core import register
+from rules.dragondale.game import GAME, GAME_V1, RULES_VERSION
+
+register(GAME_V1)  # the rules of records and games made before version 2 (CHANGELOG.md)
+register(GAME)
 
 __all__ = ["GAME", "RULES_VERSION"]

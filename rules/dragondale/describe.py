@@ -40,8 +40,8 @@ EMPOWER = {
 PROMPTS = {
     "stance_round": "choose a stance card for each unit type, face down",
     "restance": "choose a new stance card",
-    "start": "choose the starting tribe",
-    "first": "choose who encounters first",
+    "start": "start of turn: return 1 dispelled unit to the Encampment OR discard 1 card to gain 1 insight token, or skip",
+    "first": "choose the starting tribe",
     "action": "take an action: explore, play a card, empower a card, plan or a tribe action",
     "tribe_action": "take the tribe action, or skip it",
     "take": "choose the units that go along",
@@ -49,12 +49,12 @@ PROMPTS = {
     "may": "choose whether to pay for the card's optional effect",
     "cmove": "choose a unit to move",
     "fmove": "choose a unit to move",
-    "move": "choose where the unit moves",
+    "move": "LEAVING a Marshland: discard 1 card OR pay 1 insight token",
     "companion": "choose a companion to come through the Root Tunnel",
     "cexplore": "choose where to explore",
     "cempower": "choose a card to empower",
     "check": "choose a tree to check",
-    "tree": "choose a tree",
+    "tree": "choose a tree to alter, or skip",
     "edge": "choose a route",
     "encounters": "choose the next encounter",
     "enc_unit": "choose a unit to act in the encounter",
@@ -101,8 +101,14 @@ def tribe_name(key: Any) -> str:
 
 
 def card_name(cid: Any) -> str:
+    """A card by its name, and by its printed letter or number where its tribe has another card
+    of that name (the reference pool repeats names): “Scouting” (card A)."""
     c = CARD_BY_ID.get(str(cid))
-    return f"\u201c{c['name']}\u201d" if c else "a card"
+    if not c:
+        return "a card"
+    twins = [x for x in CARD_BY_ID.values() if x["name"] == c["name"] and x["tribe"] == c["tribe"]]
+    mark = str(cid).rpartition("-")[2]
+    return f"\u201c{c['name']}\u201d" + (f" (card {mark.upper()})" if len(twins) > 1 else "")
 
 
 def stance_name(sid: Any) -> str:
@@ -164,7 +170,7 @@ def _find_unit(s: State, uid: Any) -> tuple[int, Any] | None:
 def _units(s: State, uids: Iterable[Any], viewer: int | None, names: Sequence[str],
            types: Mapping[str, Any] | None = None, me: int | None = None) -> str:
     """Units as the viewer may know them, by owner: "ann's Bards and 2 hidden units", "their Ox"."""
-    by_owner: dict[int, tuple[list[str], list[int]]] = {}
+    by_owner: dict[int, tuple[dict[str, int], list[int]]] = {}
     for uid in uids:
         found = _find_unit(s, uid)
         known: str | None
@@ -180,17 +186,19 @@ def _units(s: State, uids: Iterable[Any], viewer: int | None, names: Sequence[st
             known = None if given is None else str(given)
             if known is None and (seat == viewer or viewer == EVERYTHING_SHOWN or not u.hidden):
                 known = u.type
-        named, hidden = by_owner.setdefault(seat, ([], [0]))
+        counts, hidden = by_owner.setdefault(seat, ({}, [0]))
         if known:
             name = unit_type_name(s.tribes[seat].name, known)
-            if name not in named:
-                named.append(name)
+            counts[name] = counts.get(name, 0) + 1
         else:
             hidden[0] += 1
     if not by_owner:
         return "units"
     out = []
-    for seat, (named, hidden) in by_owner.items():
+    for seat, (counts, hidden) in by_owner.items():
+        # "2 Hunters": a count where more than one unit of a type goes, so that answers taking
+        # one or two of them read apart
+        named = [name if k == 1 else f"{k} {name}" for name, k in counts.items()]
         one = "a hidden unit" if named else "hidden unit"
         items = named + ([plural(hidden[0], "hidden unit")] if hidden[0] > 1 else [one] if hidden[0] else [])
         who = "their" if me is not None and seat == me else f"{seat_name(names, seat)}'s"
@@ -219,10 +227,68 @@ def describe_prompt(s: State, viewer: int | None, names: Sequence[str]) -> str:
         extra = f" from {territory(a, s)} to {territory(b, s)}"
     elif o.get("tribe") and p.kind == "tribe_action":
         extra = f" ({tribe_name(o['tribe'])})"
-    return f"{who}: {PROMPTS.get(p.kind, 'choose one of the options')}{extra}."
+    return f"{who}: {_asked(s, p.kind, o)}{extra}."
+
+
+def _asked(s: State, kind: str, o: Mapping[str, Any]) -> str:
+    """What this prompt asks, read off its task where one kind asks different things."""
+    stack = s.ctl.get("stack") or []
+    task: Mapping[str, Any] = stack[-1] if stack else {}
+    if kind == "start" and task.get("mode") == "announce":
+        return f"start of turn: with {o.get('vp', 4)} VP you may announce victory, or play on"
+    if kind == "tree" and o.get("stage") == "pay":
+        return f"pay {tree_name(o.get('tree'))}'s cost in insight tokens, or skip"
+    if kind == "may":
+        cost = {"pay": "pay insight", "reveal": "reveal an insight token", "discard": "discard a card"}
+        return f"you may {cost.get(str(task.get('cost')), 'pay')} for the card's next effect, or skip it"
+    return PROMPTS.get(kind, "choose one of the options")
 
 
 # --- commands ---------------------------------------------------------------------------------
+
+EFFECT_WORDS = {
+    "dispel_enemy": "dispel enemy units", "dispel_dragon": "dispel the Dragon", "dispel_own": "dispel your units",
+    "enemy_to_camp": "send enemy units home", "own_to_camp": "send your units home",
+    "move_own": "move your units", "hide_own": "hide your units", "boost": "boost",
+    "gain_insight": "gain insight", "fury_up": "raise your Fury", "fury_down": "lower your Fury",
+    "dominance": "rise in dominance", "end_encounter": "end the encounter", "lose_insight": "lose insight",
+    "reveal_all_insight": "reveal all insight", "explore": "explore", "move_unit": "move a unit",
+    "empower": "empower", "dragon_move": "move the Dragon", "dragon_reach": "call the Dragon",
+    "alter_tree": "alter a tree", "check_tree": "check a tree", "peek_dragon": "look at the Dragon pile",
+    "hide_all": "hide all your units", "return_unit": "return a unit", "may": "pay for an effect",
+}
+
+
+def _card_option(s: State, i: int) -> str:
+    """A "Choose one" box's option by what it does, numbered as the notation types it."""
+    stack = s.ctl.get("stack") or []
+    task = stack[-1] if stack else {}
+    opts = task.get("options") if task.get("k") == "opt" else None
+    if not isinstance(opts, list) or not 0 <= i < len(opts):
+        return f"option {i}"
+    words = listing(EFFECT_WORDS.get(str(e.get("do", "")), "an effect") for e in opts[i])
+    return f"option {i}: {words}"
+
+
+def _held(s: State, seat: Any, idx: Iterable[Any], viewer: int | None) -> str:
+    """Insight tokens by their place in the tribe's row (as the notation numbers them), each with
+    what the viewer may know of it: "insight tokens 0 (a hidden neutral square) and 2"."""
+    toks = s.tribes[seat].tokens if isinstance(seat, int) and 0 <= seat < len(s.tribes) else ()
+    shown = viewer in (seat, EVERYTHING_SHOWN)
+    items = []
+    for x in idx:
+        i = int(x) if str(x).isdigit() else -1
+        if not 0 <= i < len(toks):
+            items.append("an insight token")
+            continue
+        t = toks[i]
+        owner = "neutral" if t.owner == "neutral" else tribe_name(t.owner)
+        what = f"{'a hidden' if t.hidden else 'a revealed'} {owner} {t.type}" if shown or not t.hidden else "hidden"
+        items.append(f"{i} ({what})")
+    n = len(items)
+    if n and all(x[0].isdigit() for x in items):
+        return f"insight token{'s' if n > 1 else ''} {listing(items)}"
+    return listing(items, empty="no insight token")
 
 
 def _option(s: State, opt: str, seat: Any, viewer: int | None, names: Sequence[str]) -> str:
@@ -243,15 +309,19 @@ def _option(s: State, opt: str, seat: Any, viewer: int | None, names: Sequence[s
         return text
     if head in ("move", "comp") and len(parts) == 3:
         how = "through the Root Tunnel " if head == "comp" else ""
-        return f"to move {_units(s, [parts[1]], viewer, names, me=me)} {how}to {territory(parts[2], s)}"
+        found = _find_unit(s, parts[1])
+        src = f"from {territory(found[1].loc, s)} " if found and found[1].loc and head == "move" else ""
+        state = (" (hidden)" if found[1].hidden else " (revealed)") if found and found[0] == viewer else ""
+        return f"to move {_units(s, [parts[1]], viewer, names, me=me)}{state} {src}{how}to {territory(parts[2], s)}"
     if head == "hide" and len(parts) == 2:
         return f"to hide {_units(s, [parts[1]], viewer, names, me=me)}"
     if head == "exchange":
-        return "to exchange an insight token"
+        return f"to exchange {_held(s, seat, parts[1:], viewer)}"
     if head == "check" and len(parts) == 2:
         return f"to check {tree_name(parts[1])}"
     if head == "plan" and len(parts) == 3:
-        return "to reveal an insight token and boost" if parts[1] == "boost" else "to reveal an insight token and take the idea"
+        then = "boost" if parts[1] == "boost" else "take the idea"
+        return f"to reveal {_held(s, seat, parts[2:], viewer)} and {then}"
     if head == "reward" and len(parts) >= 2:
         return {"boost": "the reward: boost", "insight": "the reward: an insight token",
                 "dragon": "the reward: move the Dragon"}.get(parts[1], f"the reward: check {tree_name(parts[-1])}")
@@ -260,7 +330,7 @@ def _option(s: State, opt: str, seat: Any, viewer: int | None, names: Sequence[s
     if head == "tree" and len(parts) == 2:
         return tree_name(parts[1])
     if head == "opt" and len(parts) == 2 and parts[1].isdigit():
-        return f"option {int(parts[1]) + 1}"
+        return _card_option(s, int(parts[1]))
     if head == "first" and len(parts) == 2:
         return f"{_side(s, parts[1], names)} to go first"
     if opt == "reveal_fury":
@@ -294,15 +364,15 @@ def describe_command(s: State, c: Command, viewer: int | None, names: Sequence[s
         units = list(a.get("units", []))
         return f"{who} takes {_units(s, units, viewer, names, me=c.seat)} along." if units else f"{who} takes no unit along."
     if v == "pay":
-        n = len(a.get("tokens", []))
-        return f"{who} pays {plural(n, 'insight token')}."
+        return f"{who} pays {_held(s, c.seat, a.get('tokens', []), viewer)}."
     if v == "reveal":
-        return f"{who} reveals an insight token."
+        return f"{who} reveals {_held(s, c.seat, [a.get('token')], viewer)}."
     if v == "special":
         return f"{who} plays {card_name(a.get('card'))}."
     if v == "empower":
-        eff = str(a.get("effect", "")).partition(":")[0]
-        return f"{who} empowers {card_name(a.get('card'))} {EMPOWER.get(eff, '')}".rstrip() + "."
+        eff, _, tok = str(a.get("effect", "")).partition(":")
+        how = f"to exchange {_held(s, c.seat, [tok], viewer)}" if eff == "exchange" and tok else EMPOWER.get(eff, "")
+        return f"{who} empowers {card_name(a.get('card'))} {how}".rstrip() + "."
     if v == "discard":
         return f"{who} discards {card_name(a.get('card'))}."
     if v == "plan":
@@ -463,11 +533,12 @@ EVENTS: dict[str, EventWords] = {
         f"Turn {d.get('turn')}: {seat_name(n, d.get('seat'))}'s turn."),
     "dragondale.CardPlayed": lambda s, d, seat, v, n: f"{seat_name(n, seat)} plays {card_name(d.get('card'))}.",
     "dragondale.CardEmpowered": lambda s, d, seat, v, n: (
-        f"{seat_name(n, seat)} empowers {card_name(d.get('card'))} "
+        f"{seat_name(n, seat)} empowers {card_name(d.get('card', _secret(d).get('card')))} "
         f"{EMPOWER.get(str(d.get('effect', '')).partition(':')[0], '')}".rstrip() + "."),
     "dragondale.CardBoosted": lambda s, d, seat, v, n: (
         f"{seat_name(n, seat)} boosts: {card_name(d.get('card'))} comes from the Library."),
-    "dragondale.CardDiscarded": lambda s, d, seat, v, n: f"{seat_name(n, seat)} discards {card_name(d.get('card'))}.",
+    "dragondale.CardDiscarded": lambda s, d, seat, v, n: (
+        f"{seat_name(n, seat)} discards {card_name(d.get('card', _secret(d).get('card')))}."),
     "dragondale.CardExchanged": lambda s, d, seat, v, n: f"{seat_name(n, seat)} exchanges a card.",
     "dragondale.FuryMoved": _fury_moved,
     "dragondale.InsightDrawn": _insight_drawn,

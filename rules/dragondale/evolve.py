@@ -66,7 +66,7 @@ def _setup(s: State, d: Any, seat: Any) -> State:
         bag=dict(sec["bag"]), terr_tokens=terr_tokens, fury_tokens=fury_tokens,
         fury_cards=tuple((c, False) for c in sec["fury_cards"]), fury_top=tuple(d["fury_top"]),
         fury_bottom=tuple(d["fury_bottom"]), dominance=tuple(d["dominance"]), dragon=d["dragon"],
-        stone=d["stone"], mdeck=tuple(sec["mdeck"]), trees=trees,
+        stone=d["stone"], mdeck=tuple(sec["mdeck"]), trees=trees, rules=int(d.get("rules", 1)),
     )
 
 
@@ -216,9 +216,10 @@ def _boosted(s: State, d: Any, seat: int) -> State:
 
 def _empowered(s: State, d: Any, seat: int) -> State:
     t = s.tribes[seat]
+    card = d["card"] if "card" in d else d["secret"]["card"]
     lib = list(t.library)
-    lib.remove(d["card"])
-    return _tr(s, seat, library=tuple(lib), ideas=_add_idea(t.ideas, d["card"]))
+    lib.remove(card)
+    return _tr(s, seat, library=tuple(lib), ideas=_add_idea(t.ideas, card))
 
 
 def _played(s: State, d: Any, seat: int) -> State:

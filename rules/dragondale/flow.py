@@ -34,6 +34,23 @@ from rules.kit import Emitter
 Task = dict[str, Any]
 
 
+def one_draw_weighted(rng: Rng, weights: list[int]) -> int:
+    """An index drawn with probability proportional to its weight, from exactly one draw
+    whatever the weights (RULINGS.md, "Drawing by feel").
+
+    The number of draws a command makes is public, and `Rng.weighted` makes none for a total
+    of 1 and may redraw for others: with one token in the bag its type showed in the count. One
+    64-bit draw scaled onto the total (multiply and shift) is off a fair draw by at most
+    total / 2**64, far below anything a game could notice."""
+    total = sum(weights)
+    x = (rng.below(1 << 64) * total) >> 64
+    for i, w in enumerate(weights):
+        if x < w:
+            return i
+        x -= w
+    raise AssertionError("unreachable: x < total")
+
+
 class Flow(Emitter[State]):
     """The kit's emit-and-fold context with Dragon Dale's control record and task stack."""
 
@@ -112,7 +129,10 @@ class Flow(Emitter[State]):
         keys = sorted(bag)
         # feeling the shape: the tribe's own shape is three times as likely per token
         weights = [bag[k] * (3 if k.split(":")[1] == pref else 1) for k in keys]
-        key = keys[self.rng.weighted(weights)]
+        if self.s.rules < 2:
+            key = keys[self.rng.weighted(weights)]
+        else:
+            key = keys[one_draw_weighted(self.rng, weights)]
         owner, typ = key.split(":")
         self.emit("InsightDrawn", {"secret": {"token": [owner, typ]}}, seat)
 

@@ -10,7 +10,7 @@ from rules.core import Command, Decision, Event, Options, Outcome, Prompt, Rng, 
 from rules.dragondale import decide, describe, evolve, legal, notation, setup, view
 from rules.dragondale.state import State
 
-RULES_VERSION = 1  # bumped, with a line in CHANGELOG.md, by any change to a decision (rules.core)
+RULES_VERSION = 2  # bumped, with a line in CHANGELOG.md, by any change to a decision (rules.core)
 
 # What a seat that cannot answer itself plays: skipping where the prompt allows it, else the PLAN
 # action, else the first legal command; RULINGS.md "Resigned seats".
@@ -27,7 +27,7 @@ class DragonDale(ComposedGame, notation=notation, words=describe, default_answer
     command_types = notation.COMMAND_TYPES
 
     def setup(self, options: Options, seats: Sequence[SeatInfo], rng: Rng) -> list[Event]:
-        return setup.setup_events(options, seats, rng)
+        return setup.setup_events(options, seats, rng, self.rules_version)
 
     def decide(self, state: Any, command: Command, rng: Rng) -> Decision:
         return decide.decide(state, command, rng)
@@ -60,4 +60,13 @@ class DragonDale(ComposedGame, notation=notation, words=describe, default_answer
         return Outcome(tuple(o["winners"]), tuple(o["scores"]), o["reason"])
 
 
+class DragonDaleV1(DragonDale):
+    """Rules version 1, kept so that its records re-run in the audit and its games in progress
+    play on under the rules they were made under: the set-up names no version, and every
+    decision that version 2 changed follows version 1 for such a game (`State.rules`)."""
+
+    rules_version = 1
+
+
 GAME = DragonDale()
+GAME_V1 = DragonDaleV1()

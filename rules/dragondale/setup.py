@@ -8,6 +8,7 @@ from typing import Any
 from rules.core import Event, InvalidCommand, Rng, SeatInfo, UnknownOptions
 from rules.dragondale.board import board_for, token_places
 from rules.dragondale.content import (
+    CARD_BY_ID,
     CARDS,
     FURY_CARDS,
     INSIGHT_TYPES,
@@ -62,11 +63,23 @@ def asks_first(n: int, experienced: bool) -> bool:
     return not experienced and n != 3
 
 
+def _introduced(tribe: str, library: list[str]) -> list[str]:
+    """The introductory cards a newcomer takes in hand from the Library at set-up: "VIKINGS/CELTS:
+    You start with the introductory version of the card "Reaching the Dragon Tree"" [Newcomers].
+    The Vikings' card starts in hand anyway; the Druids' sentence ("the introductory version of
+    your tree-altering cards") says which version they gain from the Library (RULINGS.md)."""
+    if tribe not in ("vikings", "celts"):
+        return []
+    return [c for c in library if CARD_BY_ID[c].get("is_intro") and "reach" in CARD_BY_ID[c]["regular"]]
+
+
 def _tribe_tokens(name: str) -> list[list[str]]:
     return [[name, t] for t in INSIGHT_TYPES for _ in range(4)]
 
 
-def setup_events(options: Mapping[str, Any], seats: Sequence[SeatInfo], rng: Rng) -> list[Event]:
+def setup_events(options: Mapping[str, Any], seats: Sequence[SeatInfo], rng: Rng, rules: int) -> list[Event]:
+    """The set-up under rules version `rules` (version 1 left newcomer Celts' introductory
+    Reaching card in Library position 3 and named no version in `GameSetUp`)."""
     n = len(seats)
     tribes, experienced, newcomer = check_options(options, n)
     b = board_for(n)
@@ -107,8 +120,9 @@ def setup_events(options: Mapping[str, Any], seats: Sequence[SeatInfo], rng: Rng
     trees = sorted(b.trees)
     unders = rng.shuffled(sorted(UNDERSIDES))
     dragon = b.inner_by_rune[rng.choice(["ash", "oak", "yew"])]
+    versioned = {"rules": rules} if rules > 1 else {}
     events = [Event("dragondale.GameSetUp", {
-        "n": n, "board": b.key, "experienced": experienced, "tribes": tribes, "camps": camps,
+        **versioned, "n": n, "board": b.key, "experienced": experienced, "tribes": tribes, "camps": camps,
         "order": order, "dominance": dominance, "fury_top": list(TRACK["top"]),
         "fury_bottom": list(TRACK["bottom"]), "dragon": dragon, "stone": order[-1], "trees": trees,
         "token_owners": {p: [t[0] for t in v] for p, v in terr_tokens.items()},
@@ -140,6 +154,9 @@ def setup_events(options: Mapping[str, Any], seats: Sequence[SeatInfo], rng: Rng
         hand = [card_id(c) for c in cards if c["zone"] == "hand"]
         library = [card_id(c) for c in sorted((c for c in cards if c["zone"] == "library"), key=lambda c: c["number"])]
         ideas = [card_id(c) for c in cards if c["zone"] == "ideas"]
+        if rules > 1 and newcomer[seat]:
+            hand += _introduced(name, library)
+            library = [c for c in library if c not in hand]
         # experienced set-up: card A (TOP) only goes to a tribe playing for the first time
         if not experienced or newcomer[seat]:
             ideas += [card_id(c) for c in cards if c["zone"] == "ideas_top"]

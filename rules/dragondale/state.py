@@ -102,6 +102,9 @@ class State:
     wood: tuple[str, ...] = ()
     turn_no: int = 0
     outcome: Mapping[str, Any] | None = None
+    # the rules version the game was set up under (game.py, CHANGELOG.md): decisions that
+    # version 2 changed still follow version 1 for a game made under it
+    rules: int = 1
 
 
 # the Dragon's place in the dominance order and on either side of an encounter

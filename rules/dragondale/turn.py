@@ -21,6 +21,7 @@ from rules.dragondale.content import (
     STANCES,
     START,
 )
+from rules.dragondale.evolve import top_card_on
 from rules.dragondale.flow import Flow, Task
 from rules.dragondale.queries import (
     board,
@@ -240,7 +241,12 @@ def start_explore(e: Flow, seat: int, a: Any) -> None:
 
 
 def empower(e: Flow, seat: int, a: Any) -> None:
-    e.emit("CardEmpowered", {"card": a["card"], "effect": a["effect"]}, seat)
+    # "Other tribes may only look at the top card of your Ideas pile" [Setup 17]: a card that
+    # goes under a TOP card is named to its tribe only; the effect applied stays public
+    if e.s.rules > 1 and top_card_on(e.s.tribes[seat].ideas):
+        e.emit("CardEmpowered", {"effect": a["effect"], "secret": {"card": a["card"]}}, seat)
+    else:
+        e.emit("CardEmpowered", {"card": a["card"], "effect": a["effect"]}, seat)
     apply_empower(e, seat, a["effect"])
 
 

@@ -118,4 +118,8 @@ def redact_command(cmd: Command, seat: int | None) -> Command | None:
         # a card discarded under a TOP card is unseen; the CardDiscarded event shows the card
         # to everyone when it lands on top instead
         return Command(cmd.type, {}, cmd.seat)
+    if cmd.type == "dragondale.empower" and seat != cmd.seat:
+        # the same for an empowered card: under a TOP card it is unseen, on top the
+        # CardEmpowered event names it to everyone
+        return Command(cmd.type, {"effect": cmd.args.get("effect")}, cmd.seat)
     return cmd

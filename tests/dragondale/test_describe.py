@@ -82,7 +82,9 @@ def test_a_choice_names_the_choosers_own_units_as_theirs() -> None:
     s = new_game(["vikings", "celts"])
     raven = unit_id(s, 0, "raven")
     c = Command("dragondale.choose", {"option": f"move:{raven}:thicket1"}, 0)
-    assert GAME.describe_command(s, c, 0, NAMES) == "ann chooses to move their Raven to Thicket 1."
+    assert GAME.describe_command(s, c, 0, NAMES) == ("ann chooses to move their Raven (hidden) from the Encampment of the Vikings "
+                                                     "to Thicket 1.")
     seen = GAME.redact_command(c, 1)
     assert seen is not None
-    assert GAME.describe_command(s, seen, 1, NAMES) == "ann chooses to move their hidden unit to Thicket 1."
+    assert GAME.describe_command(s, seen, 1, NAMES) == ("ann chooses to move their hidden unit from the Encampment "
+                                                        "of the Vikings to Thicket 1.")
