@@ -9,6 +9,7 @@
   // The drawing of each terrain ("": no tile yet); its name and text are content (terrain.json).
   const LOOK = { W: { mark: "≈", fill: "#bcd7ee" }, I: { mark: "◇", fill: "#eadfb4" }, P: { mark: "", fill: "#cfe3bd" },
     "": { mark: "", fill: "#e4e4e4" } };
+  const INVENTED = "Invented by this project, since the rulebook prints no Faction Overview Sheets and no 3- or 4-player diagrams: the 15 unit stat lines all nine factions share, 6 of the 7 spells and abilities, the Terrain Tiles' patterns, and the 3- and 4-player boards with their Resource Center pairs";
   let TERRAIN = Object.fromEntries(Object.entries(LOOK).map(([k, l]) => [k, { ...l, name: k || "No tile yet", text: "" }]));
   const ready = BL.content("factions", "terrain.json").then((d) => {
     TERRAIN = Object.fromEntries(Object.entries(LOOK).map(([k, l]) => [k, { ...l, ...(k ? d.terrain[k] : d.empty) }]));
@@ -110,6 +111,8 @@
     items.push(el("li", {}, el("span", { class: "tile-swatch", style: "background:#f2d27a" }, "⛁"), el("b", {}, "Gold Mine"), " and ",
       el("span", { class: "tile-swatch", style: "background:#c6b8ee" }, "✦"), el("b", {}, "Mana Pool"), " — Resource Centers; a ring in a player's colour: claimed."));
     items.push(el("li", {}, "Units read ", el("b", {}, "code, rank, health♥"), " (e.g. MI R1 2♥; on a phone MI 2♥); a dashed token has activated this round. Hover or tap a unit for its name and card."));
+    // The sentence rules/factions/content.py's INVENTED holds (tests/factions/test_invented.py keeps them equal).
+    items.push(el("li", { class: "invented" }, INVENTED, " (", el("a", { href: "/rules/factions/rulings#what-is-invented" }, "the rulings say which"), ")."));
     return el("ul", { class: "tile-legend" }, items);
   }
 
