@@ -11,7 +11,16 @@ from rules.decider import decide
 from rules.factions import GAME
 from rules.factions.schedule import schedule
 from rules.factions.state import State
-from tests.factions.helpers import FixedRng, position, refusal, refused, run, texts, tiles_2p, unit_at
+from tests.factions.helpers import (
+    FixedRng,
+    position,
+    refusal,
+    refused,
+    run,
+    texts,
+    tiles_2p,
+    unit_at,
+)
 
 
 def test_highest_rank_activates_first() -> None:

@@ -4,11 +4,13 @@ version 1 still re-runs under its own rules, and a new game gets version 2 (CHAN
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import pairwise
 
 import pytest
 
 import rules.core as core
 from events.domain.audit import audit
+from events.records.envelope import Envelope
 from events.records.export import export_lines, read_record
 from rules.core import get_game, rules_version
 from rules.factions import GAME
@@ -25,11 +27,11 @@ def v1_current() -> Iterator[None]:
     core._REGISTRY["factions"] = saved
 
 
-def _twice_recruited(envs: list) -> bool:  # type: ignore[type-arg]
+def _twice_recruited(envs: list[Envelope]) -> bool:
     """Whether a seat recruited twice in a row during a round (version 2 refuses the second)."""
     types = [(e.type, e.data.get("seat")) for e in envs if e.type.startswith("factions.")]
     started = False
-    for a, b in zip(types, types[1:], strict=False):
+    for a, b in pairwise(types):
         started = started or a[0] == "factions.RoundStarted"
         if started and a[0] == b[0] == "factions.UnitRecruited" and a[1] == b[1]:
             return True
