@@ -111,8 +111,6 @@
     items.push(el("li", {}, el("span", { class: "tile-swatch", style: "background:#f2d27a" }, "⛁"), el("b", {}, "Gold Mine"), " and ",
       el("span", { class: "tile-swatch", style: "background:#c6b8ee" }, "✦"), el("b", {}, "Mana Pool"), " — Resource Centers; a ring in a player's colour: claimed."));
     items.push(el("li", {}, "Units read ", el("b", {}, "code, rank, health♥"), " (e.g. MI R1 2♥; on a phone MI 2♥); a dashed token has activated this round. Hover or tap a unit for its name and card."));
-    // The sentence rules/factions/content.py's INVENTED holds (tests/factions/test_invented.py keeps them equal).
-    items.push(el("li", { class: "invented" }, INVENTED, " (", el("a", { href: "/rules/factions/rulings#what-is-invented" }, "the rulings say which"), ")."));
     return el("ul", { class: "tile-legend" }, items);
   }
 
@@ -145,7 +143,10 @@
           el("thead", {}, el("tr", {}, ["Code", "Name", "Cost", "Rank", "Move", "Atk", "Rng", "HP", "Powers"].map((h) => el("th", { scope: "col" }, h)))),
           el("tbody", {}, rows))));
       return BL.playerPanel(ctx, p.seat, p.name, facts, cardsBox, p.seat === ctx.seat);
-    });
+    }).concat(
+      // Under the players, always in sight: the sentence rules/factions/content.py's INVENTED holds
+      // (tests/factions/test_invented.py keeps the two equal).
+      el("p", { class: "hint invented" }, INVENTED, " (", el("a", { href: "/rules/factions/rulings#what-is-invented" }, "the rulings say which"), ")."));
   }
 
   function status(view) {
