@@ -208,3 +208,10 @@ def _check_terrain() -> None:
 
 
 _check_terrain()
+
+# What this project invents, in the one sentence the lobby, the board page and the rules reference
+# each show before a player chooses (issue #38 item 9), and where the rulings say which.
+INVENTED = ("Invented by this project, since the rulebook prints no Faction Overview Sheets and no 3- or 4-player "
+            "diagrams: the 15 unit stat lines all nine factions share, 6 of the 7 spells and abilities, the Terrain "
+            "Tiles' patterns, and the 3- and 4-player boards with their Resource Center pairs")
+INVENTED_LINK = {"href": "/rules/factions/rulings#what-is-invented", "text": "the rulings say which"}

@@ -75,6 +75,8 @@ def _recruit(log: Log, c: Command, seat: int) -> None:
         raise IllegalCommand("not_enough_gold", f"{code} costs more gold than you have")
     if s.pk == "turn" and s.stage != "main":
         raise IllegalCommand("not_now", "recruit before an activation only in Step 1")
+    if s.pk == "turn" and L.one_recruit_made(s, seat):
+        raise IllegalCommand("one_recruit", R.one_recruit(s, seat))
     log.emit("UnitRecruited", {"seat": seat, "unit": code, "cost": s.card_of(seat, code).cost}, seat)
 
 
@@ -194,7 +196,9 @@ def _attack_value(s: State, u: Unit) -> int:
 def _evade(s: State, t: Unit, kind: str) -> int:
     """The die result at or under which a non-melee attack misses (Evade; Aerial: Evade 3 vs range)."""
     ev = s.card(t).evade
-    if kind == "range" and t.flying:
+    # "Aerial Units have an automatic Evade 3 against ranged attacks" (Helpful Terms, EVADE): the
+    # unit's attribute, flying or landed (rules version 2; version 1 read it only while flying).
+    if kind == "range" and (t.flying or (s.rules >= 2 and s.card(t).aerial)):
         ev = max(ev, 3)
     return 0 if kind == "melee" else ev
 

@@ -41,7 +41,7 @@ def _setup(s: State, d: D) -> State:
         hand=tuple((1, 2, 3, 4, 5) for _ in range(n)), aside=((),) * n, spent=(0,) * n, drafted=(False,) * n,
     )
     s = State(
-        n=n, factions=tuple(d["factions"]), setup=setup, phase="advantage",
+        n=n, rules=d.get("rules", 1), factions=tuple(d["factions"]), setup=setup, phase="advantage",
         pool=tuple(tuple(FACTIONS[f].units) for f in d["factions"]),
         gold=(10,) * n, mana=(10,) * n, vp=(0,) * n, eliminated=((),) * n, empty_phases=(0,) * n,
     )
@@ -68,6 +68,10 @@ def _advantages_settled(s: State) -> State:
         first = cseat = last = s.ranking[0]
     tile_seq = tuple((first + k) % n for k in range(n)) * 4
     order = tuple((last + 1 + k) % n for k in range(n))
+    if n == 3 and s.rules >= 2:
+        # "the player who placed a Terrain Tile first recruits Units first, then the player seated
+        # clockwise" (FAQ), and the recruit_last seat last: the third seat goes between (RULINGS.md).
+        order = (first, 3 - first - last, last)
     s = _su(s, tile_first=first, center_seat=cseat, recruit_last=last, order=order, tile_seq=tile_seq)
     return revise(s, phase="tiles", pk="tile", ps=(first,))
 
@@ -130,8 +134,9 @@ def _recruit(s: State, d: D) -> State:
     if s.phase == "draft":
         return revise(s, **changes, setup=revise_setup(s.setup, spent=_add(s.spent, seat, card.cost)))
     if s.stage == "main":
-        # A newly recruited higher Rank can move the Rank Order up (Step 3, example).
-        return schedule(s, **changes)
+        # A newly recruited higher Rank can move the Rank Order up (Step 3, example). The seat has
+        # now recruited its one Unit before its next activation (Step 3 item 1).
+        return schedule(s, **changes, recruited=seat)
     return revise(s, **changes)
 
 
@@ -159,14 +164,15 @@ def _round(s: State, d: D) -> State:
         if u.pos >= 0 and geo.owner[u.pos] == u.seat:
             home.add(k)
     s = revise(s, phase="play", stage="main", round=d["round"], units=units,
-                home_start=frozenset(home), level=0, last=-1, floor=0, active=None)
+                home_start=frozenset(home), level=0, last=-1, floor=0, active=None, recruited=-1)
     return schedule(s)
 
 
 def _activate(s: State, key: str, **changes: Any) -> State:
     u = s.units[key]
+    recruited = -1 if s.recruited == u.seat else s.recruited
     return revise(s, **changes, active=key, moves_left=s.card(u).movement, mode=0, last=u.seat,
-                  pk="activation", ps=(u.seat,))
+                  pk="activation", ps=(u.seat,), recruited=recruited)
 
 
 def _activated(s: State, d: D) -> State:

@@ -18,7 +18,7 @@ from rules.factions.view import view as _view
 _NONE: frozenset[str] = frozenset()
 
 
-RULES_VERSION = 1  # bumped, with a line in CHANGELOG.md, by any change to a decision (rules.core)
+RULES_VERSION = 2  # bumped, with a line in CHANGELOG.md, by any change to a decision (rules.core)
 
 # What a seat that cannot answer itself plays: ending the activation or the recruiting, else
 # activating the first unit the rank order offers (which then ends at once), else the first legal
@@ -38,7 +38,7 @@ class FactionsGame(ComposedGame, notation=notation, words=describe, default_answ
     chain_types = frozenset({"factions.step"})
 
     def setup(self, options: Options, seats: Sequence[SeatInfo], rng: Rng) -> list[Event]:
-        return _setup(options, seats, rng)
+        return _setup(options, seats, rng, self.rules_version)
 
     def decide(self, state: Any, command: Command, rng: Rng) -> Decision:
         return _decide(state, command, rng)
@@ -71,4 +71,13 @@ class FactionsGame(ComposedGame, notation=notation, words=describe, default_answ
         return Outcome(s.winners, s.vp, s.reason)
 
 
+class FactionsGameV1(FactionsGame):
+    """Rules version 1, kept so that its records re-run in the audit and its games in progress play
+    on under the rules they were made under. The state reads its version from `GameSetUp`, which
+    names none in version 1 (CHANGELOG.md)."""
+
+    rules_version = 1
+
+
 GAME = FactionsGame()
+GAME_V1 = FactionsGameV1()

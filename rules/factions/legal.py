@@ -155,19 +155,29 @@ def turn_options(s: State, seat: int) -> list[Command]:
                 for u in units:
                     if u is not cap and u.rank <= s.level:
                         out.append(_cmd("command", seat, captain=cap.code, unit=u.code))
-        for code in recruit_options(s, seat):
-            out.append(_cmd("recruit", seat, unit=code))
+        if not one_recruit_made(s, seat):
+            for code in recruit_options(s, seat):
+                out.append(_cmd("recruit", seat, unit=code))
     return out
+
+
+def one_recruit_made(s: State, seat: int) -> bool:
+    """Step 3: "You may recruit a Unit before you activate one of your Units": one recruit, then
+    the seat activates before it recruits again (rules version 2; version 1 allowed any number)."""
+    return s.rules >= 2 and s.recruited == seat
 
 
 def entry_steps(s: State, geo: Geometry, u: Unit) -> list[Args]:
     out: list[Args] = []
     w = geo.width
+    # "If the spaces are blocked by enemy Units, Units entering from the Base Camp can move them to
+    # an adjacent space": only when no entry space is open (rules version 2; RULINGS.md).
+    blocked = all(e in s.occ for e in geo.entries[u.seat]) or s.rules < 2
     for e in geo.entries[u.seat]:
         k = s.occ.get(e)
         if k is None:
             out.append({"to": space_name(e, w)})
-        elif s.units[k].seat != u.seat:
+        elif s.units[k].seat != u.seat and blocked:
             for a in geo.ring[e]:
                 if a not in s.occ:
                     out.append({"to": space_name(e, w), "aside": space_name(a, w)})

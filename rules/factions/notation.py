@@ -166,6 +166,10 @@ FORMS = {
 }
 
 
+# Every verb the notation reads, `step` (parsed on its own above `_ARITY`) among them.
+VERBS = tuple(sorted(SHAPES))
+
+
 def parse_text(text: str, seat: int) -> Command:
     toks = text.split()
     if not toks:
@@ -178,7 +182,7 @@ def parse_text(text: str, seat: int) -> Command:
             return parse_command("factions.step", {"to": rest[0], "aside": rest[2]}, seat)
         raise InvalidCommand("bad_text", "write 'step d4' or 'step d4 aside e4'")
     if verb not in _ARITY:
-        raise InvalidCommand("unknown_command", f"unknown verb {verb!r}; the verbs are {', '.join(sorted(_ARITY))}")
+        raise InvalidCommand("unknown_command", f"unknown verb {verb!r}; the verbs are {', '.join(VERBS)}")
     if len(rest) != _ARITY[verb]:
         n = _ARITY[verb]
         takes = "no words" if n == 0 else "1 word" if n == 1 else f"{n} words"

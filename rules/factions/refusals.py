@@ -10,7 +10,7 @@ from __future__ import annotations
 from rules.core import Command
 from rules.factions.board import Geometry, parse_space, space_name
 from rules.factions.content import Power
-from rules.factions.legal import reaches
+from rules.factions.legal import entry_steps, reaches
 from rules.factions.schedule import pending
 from rules.factions.state import BASE, State, Unit
 
@@ -111,6 +111,11 @@ def bad_step(s: State, geo: Geometry, u: Unit, c: Command) -> str:
             return f"{to} is open: write 'step {to}' (nothing to bullrush)"
         if other.seat == u.seat:
             return f"{to} is held by your {s.card(other).name} ({other.code})"
+        free = [space_name(e, w) for e in geo.entries[u.seat] if e not in s.occ]
+        if free and s.rules >= 2:
+            return (f"{to} is held by {who(s, other)}, but {free[0]} is open: a unit entering from Base Camp moves "
+                    f"an enemy aside only when both entry spaces are blocked (\"If the spaces are blocked by enemy "
+                    f"Units\"); write 'step {free[0]}'")
         return f"{to} is held by {who(s, other)}: {_bullrush_hint(s, geo, q, to, aside)}"
     card = s.card(u)
     if s.moves_left <= 0:
@@ -223,10 +228,17 @@ def not_ranged(s: State, u: Unit) -> str:
     return f"{u.code} ({card.name}) is not a ranged unit (range {card.range}): use 'attack' on an adjacent enemy"
 
 
+def one_recruit(s: State, seat: int) -> str:
+    """Why a second recruit before one activation is refused."""
+    mine = [u for u in pending(s, s.stage) if u.seat == seat and u.rank == s.level]
+    return (f"you have recruited a Unit before this activation: one recruit before each activation (Step 3: "
+            f"\"You may recruit a Unit before you activate one of your Units\"); activate one of {_codes(mine)} "
+            f"first")
+
+
 def must_enter(s: State, u: Unit) -> str:
     geo = s.geo
     assert geo is not None
-    open_ = [space_name(e, geo.width) for e in geo.entries[u.seat] if e not in s.occ or
-             s.units[s.occ[e]].seat != u.seat]
+    open_ = sorted({a["to"] for a in entry_steps(s, geo, u)})
     return (f"a unit in Base Camp must enter the Battleground the round it activates unless allies block both "
             f"entry spaces: enter on {' or '.join(open_)}")

@@ -48,11 +48,14 @@ def _ranking(seats: list[int], rng: Rng, rolls: dict[int, list[int]]) -> list[in
     return out
 
 
-def setup(options: Options, seats: Sequence[SeatInfo], rng: Rng) -> list[Event]:
+def setup(options: Options, seats: Sequence[SeatInfo], rng: Rng, rules: int) -> list[Event]:
+    """The set-up event; it names the rules version the match plays from version 2 on (a record of
+    version 1 has none, and its state reads 1)."""
     n = len(seats)
     facs, rc = _options(options, n)
     rolls: dict[int, list[int]] = {seat: [] for seat in range(n)}
     order = _ranking(list(range(n)), rng, rolls)
-    return [Event("factions.GameSetUp", {
-        "factions": facs, "centers": rc, "rolls": [rolls[seat] for seat in range(n)], "ranking": order,
-    })]
+    data = {"factions": facs, "centers": rc, "rolls": [rolls[seat] for seat in range(n)], "ranking": order}
+    if rules >= 2:
+        data["rules"] = rules
+    return [Event("factions.GameSetUp", data)]

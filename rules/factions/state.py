@@ -74,6 +74,7 @@ class State:
     """Everything public about a match; `prompt` is derived from `pk` and `ps`."""
 
     n: int = 0
+    rules: int = 1  # the rules version the match plays (its GameSetUp's "rules"; 1 when absent)
     factions: tuple[str, ...] = ()
     setup: Setup = field(default_factory=lambda: Setup())
     phase: str = "new"  # advantage, tiles, centers, aside, draft, play, over
@@ -91,6 +92,7 @@ class State:
     level: int = 0
     last: int = -1
     floor: int = 0  # the lowest rank begun in this stage: where a Step-1 recruit's jump returns
+    recruited: int = -1  # the seat that recruited in Step 1 and has not activated since (rules 2)
     turn: int = -1
     active: str | None = None
     moves_left: int = 0

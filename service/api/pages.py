@@ -16,6 +16,7 @@ from service.api.credentials import COOKIE, HINT, clear_session_cookies, set_hin
 from service.api.errors import ApiError
 from service.api.parts import parts
 from service.api.responses import NOSNIFF, html_page
+from service.api.rulings import rulings_html
 
 router = APIRouter()
 
@@ -115,6 +116,16 @@ async def rules_page(game: str, request: Request) -> HTMLResponse:
     if game not in RULES_PAGES:
         raise ApiError(404, "not_found", "no rules reference for that game")
     return await page(f"rules-{game}.html", request)
+
+
+@router.get("/rules/{game}/rulings", include_in_schema=False)
+async def rulings_page(game: str, request: Request) -> HTMLResponse:
+    """The game's RULINGS.md: what this project decided where the rulebook is silent or unclear."""
+    if game not in RULES_PAGES:
+        raise ApiError(404, "not_found", "no rulings for that game")
+    response = html_page(rulings_html(game))
+    await _mend_hint(request, response)
+    return response
 
 
 @router.get("/static/content/{game}/{name}", include_in_schema=False)

@@ -9,6 +9,7 @@
   // The drawing of each terrain ("": no tile yet); its name and text are content (terrain.json).
   const LOOK = { W: { mark: "≈", fill: "#bcd7ee" }, I: { mark: "◇", fill: "#eadfb4" }, P: { mark: "", fill: "#cfe3bd" },
     "": { mark: "", fill: "#e4e4e4" } };
+  const INVENTED = "Invented by this project, since the rulebook prints no Faction Overview Sheets and no 3- or 4-player diagrams: the 15 unit stat lines all nine factions share, 6 of the 7 spells and abilities, the Terrain Tiles' patterns, and the 3- and 4-player boards with their Resource Center pairs";
   let TERRAIN = Object.fromEntries(Object.entries(LOOK).map(([k, l]) => [k, { ...l, name: k || "No tile yet", text: "" }]));
   const ready = BL.content("factions", "terrain.json").then((d) => {
     TERRAIN = Object.fromEntries(Object.entries(LOOK).map(([k, l]) => [k, { ...l, ...(k ? d.terrain[k] : d.empty) }]));
@@ -142,7 +143,10 @@
           el("thead", {}, el("tr", {}, ["Code", "Name", "Cost", "Rank", "Move", "Atk", "Rng", "HP", "Powers"].map((h) => el("th", { scope: "col" }, h)))),
           el("tbody", {}, rows))));
       return BL.playerPanel(ctx, p.seat, p.name, facts, cardsBox, p.seat === ctx.seat);
-    });
+    }).concat(
+      // Under the players, always in sight: the sentence rules/factions/content.py's INVENTED holds
+      // (tests/factions/test_invented.py keeps the two equal).
+      el("p", { class: "hint invented" }, INVENTED, " (", el("a", { href: "/rules/factions/rulings#what-is-invented" }, "the rulings say which"), ")."));
   }
 
   function status(view) {

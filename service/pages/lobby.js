@@ -325,7 +325,8 @@
     if (known) {
       for (const o of t.options) {
         if (o.kind === "per_seat") {
-          optionFields.append(el("div", { class: "hint" }, `${o.label}: one per seat, in each seat's row.` + (o.hint ? ` ${o.hint}` : "")));
+          optionFields.append(el("div", { class: "hint" }, `${o.label}: one per seat, in each seat's row.` + (o.hint ? ` ${o.hint}` : ""),
+            o.link ? [" (", el("a", { href: o.link.href }, o.link.text), ")."] : ""));
         } else if (o.kind === "bool") {
           optionFields.append(el("div", { class: "field row" },
             el("input", { type: "checkbox", id: `opt-${o.key}`, "data-option": o.key, checked: o.default }),

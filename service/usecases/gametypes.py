@@ -11,7 +11,7 @@ from typing import Any
 
 from rules.core import Game, games, get_game
 from rules.dragondale.setup import TRIBE_ORDER
-from rules.factions.content import FACTION_IDS, FACTIONS
+from rules.factions.content import FACTION_IDS, FACTIONS, INVENTED, INVENTED_LINK
 from rules.factions.setup import DEFAULT_FACTIONS as FACTIONS_DEFAULT
 from rules.rite.content import TURN_TRACK
 from rules.rite.setup import DEFAULT_FACTIONS as RITE_DEFAULT
@@ -20,7 +20,8 @@ from rules.rite.setup import lineups_for
 TITLES = {"rite": "Rite", "factions": "Factions: Battlegrounds", "dragondale": "Dragon Dale"}
 LINES = {
     "rite": "Hex war game: each faction races for its own objective on a map of hex tiles around a volcano.",
-    "factions": "Grid war game: units activate in rank order, capture resource centres, first to 30 points wins.",
+    "factions": "Grid war game: units activate in rank order, capture resource centres, first to 25 points wins "
+                "(30 with three players, 40 with four).",
     "dragondale": "Area control with hidden units and stances: alter trees, hold rune stones, best the Dragon.",
 }
 
@@ -55,7 +56,8 @@ def _factions(game: Game) -> list[dict[str, Any]]:
     names = {f: FACTIONS[f].name for f in FACTION_IDS}
     defaults = {n: list(FACTIONS_DEFAULT[:n]) for n in range(game.min_seats, game.max_seats + 1)}
     return [
-        _seat_choice("factions", "Factions", FACTION_IDS, names, defaults),
+        {**_seat_choice("factions", "Factions", FACTION_IDS, names, defaults), "hint": INVENTED,
+         "link": INVENTED_LINK},
         {"key": "resource_centers", "label": "Resource centres", "kind": "choice", "default": 6,
          "choices": [{"value": 6, "label": "6 (the rulebook's)"}, {"value": 4, "label": "4"}]},
     ]

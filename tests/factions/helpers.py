@@ -39,12 +39,14 @@ def position(
     centers: Sequence[tuple[str, str, int]] = (),
     unit_kw: dict[str, dict[str, Any]] | None = None,
     stage: str = "main",
+    rules: int = GAME.rules_version,
 ) -> State:
-    """A state in Step 1 of round 1; `units` are (seat, code, space or 'base')."""
+    """A state in Step 1 of round 1 under `rules` (the newest version unless a test names an older
+    one); `units` are (seat, code, space or 'base')."""
     n = len(factions)
     s = GAME.evolve(GAME.initial_state(), Event("factions.GameSetUp", {
         "factions": list(factions), "centers": 6, "rolls": [[6 - i] for i in range(n)],
-        "ranking": list(range(n))}))
+        "ranking": list(range(n)), "rules": rules}))
     lay = s.layout
     tiles = tiles or tiles_2p()
     geo = build_geometry(lay, tiles)

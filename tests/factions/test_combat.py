@@ -283,3 +283,27 @@ def test_step_five_removes_end_of_activation_and_command_tokens() -> None:
         s, _ = run(s, "end" if "end" in t else ("done" if "done" in t else t[0]))
     assert s.round == 2
     assert not any(u.done or u.commanding for u in s.units.values())
+
+
+def test_aerial_units_have_an_automatic_evade_3_against_ranged_attacks_flying_or_landed() -> None:
+    """Helpful Terms, EVADE: "Aerial Units have an automatic Evade 3 against ranged attacks." The
+    sentence names the Aerial attribute, not the mode, so a landed Swiftwing Valkyrie rolls its
+    Evade 3 against a shot as a flying one does (issue #38 item 7)."""
+    landed = {"0:SV": {"flying": False, "done": True}}
+    s = position([(0, "SV", "a3"), (1, "AR", "a5")], unit_kw=landed)
+    assert s.turn == 1 and not s.units["0:SV"].flying
+    s1, ev = run(s, "activate AR", "shoot a3", rng=FixedRng([3]))
+    assert ev[1].data["roll"] == 3 and not ev[1].data["hit"] and s1.units["0:SV"].damage == 0
+    s2, ev = run(s, "activate AR", "shoot a3", rng=FixedRng([4]))
+    assert ev[1].data["roll"] == 4 and ev[1].data["hit"] and s2.units["0:SV"].damage == 1
+    # Melee is not a ranged attack: no roll for it.
+    s3 = position([(0, "SV", "a3"), (1, "DW", "a4")], unit_kw=landed)
+    _, ev = run(s3, "activate DW", "attack a3")
+    assert ev[1].data["roll"] is None and ev[1].data["hit"]
+
+
+def test_rules_version_1_shoots_a_landed_aerial_unit_without_evade() -> None:
+    """A record of rules version 1 plays on as it was played: no Evade roll for a landed flyer."""
+    s = position([(0, "SV", "a3"), (1, "AR", "a5")], unit_kw={"0:SV": {"flying": False, "done": True}}, rules=1)
+    s1, ev = run(s, "activate AR", "shoot a3", rng=FixedRng([1]))
+    assert ev[1].data["roll"] is None and s1.units["0:SV"].damage == 1

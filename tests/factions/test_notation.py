@@ -102,3 +102,14 @@ def test_an_empty_command_says_what_to_write(text: str) -> None:
     with pytest.raises(InvalidCommand) as e:
         GAME.parse_text(text, 0)
     assert e.value.message == "the command is empty: write a move in notation, as the list of commands gives it"
+
+
+def test_the_unknown_verb_refusal_lists_every_verb_step_among_them() -> None:
+    """Issue #38 item 11: the refusal of an unknown verb names every verb the notation reads,
+    `step` (the most common) included."""
+    with pytest.raises(InvalidCommand) as e:
+        GAME.parse_text("jump d4", 0)
+    assert e.value.code == "unknown_command"
+    listed = e.value.message.split("the verbs are ", 1)[1].split(", ")
+    assert listed == sorted(c.split(".", 1)[1] for c in GAME.command_types)
+    assert "step" in listed

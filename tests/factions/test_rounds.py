@@ -11,7 +11,16 @@ from rules.decider import decide
 from rules.factions import GAME
 from rules.factions.schedule import schedule
 from rules.factions.state import State
-from tests.factions.helpers import FixedRng, position, refusal, run, texts, tiles_2p, unit_at
+from tests.factions.helpers import (
+    FixedRng,
+    position,
+    refusal,
+    refused,
+    run,
+    texts,
+    tiles_2p,
+    unit_at,
+)
 
 
 def test_highest_rank_activates_first() -> None:
@@ -297,3 +306,50 @@ def test_three_player_rank_tie_die_only_after_captains_and_units() -> None:
     s, ev = run(s, "activate RS", "end", rng=FixedRng([4, 4, 1, 3, 5]))
     rolled = [e.data for e in ev if e.type == "factions.RankTieRolled"]
     assert rolled == [{"rank": 2, "seats": [0, 1, 2], "rolls": [[4, 3], [4, 5], [1]], "winner": 1}]
+
+
+def test_one_recruit_before_each_activation() -> None:
+    """Step 3: "You may recruit a Unit before you activate one of your Units on the Battleground":
+    one recruit, then an activation, then perhaps another recruit (issue #38 item 8)."""
+    s = position([(0, "BO", "a1"), (0, "WA", "b1"), (1, "AR", "f6"), (1, "DW", "e6")], p1=1, gold=[10, 10])
+    assert s.level == 2 and s.turn == 0 and "recruit MI" in texts(s, 0)
+    s, _ = run(s, "recruit MI")
+    assert s.turn == 0 and not [t for t in texts(s, 0) if t.startswith("recruit")]
+    e = refused(s, "recruit AO", 0)
+    assert e.code == "one_recruit" and "You may recruit a Unit before you activate one of your Units" in e.message
+    assert "activate one of BO, WA first" in e.message
+    s, _ = run(s, "activate BO", "end")
+    s, _ = run(s, "recruit MI", "activate AR", "end")  # seat 1 recruits once too
+    assert s.turn == 0 and "recruit AO" in texts(s, 0)  # seat 0 has activated since its recruit
+    s, _ = run(s, "recruit AO")
+    assert refusal(s, "recruit HE", 0) == "one_recruit"
+
+
+def test_rules_version_1_recruits_any_number_before_an_activation() -> None:
+    s = position([(0, "BO", "a1"), (1, "AR", "f6")], p1=1, gold=[10, 10], rules=1)
+    s, _ = run(s, "recruit MI", "recruit AO")
+    assert s.gold[0] == 8 and "recruit HE" in texts(s, 0)
+
+
+def test_an_entering_unit_moves_an_enemy_aside_only_when_both_entry_spaces_are_blocked() -> None:
+    """The Base Camp: "Units must enter the Battleground the same round they were recruited, unless
+    other Units are blocking the 2 spaces they can enter. If the spaces are blocked by enemy Units,
+    Units entering from the Base Camp can move them to an adjacent space as though they had
+    Bullrush." With d1 open, the enemy on c1 stays where it is (issue #38 item 8)."""
+    s = position([(0, "EG", "base"), (1, "MI", "c1")])
+    s, _ = run(s, "activate EG")
+    assert texts(s, 0) == ["step d1"]
+    e = refused(s, "step c1 aside b1", 0)
+    assert e.code == "illegal_step"
+    assert "d1 is open" in e.message and "only when both entry spaces are blocked" in e.message
+    assert unit_at(s, "c1").key == "1:MI"  # type: ignore[union-attr]
+    # Both blocked (an ally on d1, the enemy on c1): the enemy is moved aside.
+    s = position([(0, "EG", "base"), (0, "AO", "d1"), (1, "MI", "c1")])
+    s, _ = run(s, "activate EG")
+    assert all(t.startswith("step c1 aside") for t in texts(s, 0)) and texts(s, 0)
+
+
+def test_rules_version_1_entering_unit_may_move_an_enemy_aside_beside_an_open_entry() -> None:
+    s = position([(0, "EG", "base"), (1, "MI", "c1")], rules=1)
+    s, _ = run(s, "activate EG")
+    assert "step d1" in texts(s, 0) and "step c1 aside b1" in texts(s, 0)

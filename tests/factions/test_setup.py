@@ -194,3 +194,24 @@ def test_player_two_sees_player_one_vanguard() -> None:
     assert s.ps == (p2,)
     seen = {u["seat"] for u in GAME.view(s, p2)["units"]}
     assert seen == {p1}
+
+
+def test_three_players_the_first_tile_placer_recruits_first_and_recruit_last_last() -> None:
+    """FAQ: "In 3 and 4 player games, the player who placed a Terrain Tile first recruits Units
+    first, then the player seated clockwise, and so on"; 3 player setup: "choose to recruit Units
+    last during the Reinforcement Phase". Seat 0 places first, seat 1 (clockwise from it) took
+    recruit_last: seat 0, then seat 2, then seat 1 (issue #38 item 8; RULINGS.md)."""
+    s = GAME.initial_state()
+    for e in (Event("factions.GameSetUp", {"factions": ["zyan", "zermano", "baazaria"], "centers": 6,
+                                           "rolls": [[6], [5], [4]], "ranking": [0, 1, 2], "rules": 2}),
+              Event("factions.AdvantageChosen", {"seat": 0, "advantage": "tile_first"}),
+              Event("factions.AdvantageChosen", {"seat": 1, "advantage": "recruit_last"})):
+        s = GAME.evolve(s, e)
+    assert (s.tile_first, s.center_seat, s.recruit_last) == (0, 2, 1)
+    assert s.order == (0, 2, 1)
+    # Version 1 read clockwise from the recruit_last seat, so the first placer came second.
+    v1 = GAME.evolve(GAME.initial_state(), Event("factions.GameSetUp", {
+        "factions": ["zyan", "zermano", "baazaria"], "centers": 6, "rolls": [[6], [5], [4]], "ranking": [0, 1, 2]}))
+    for seat, adv in ((0, "tile_first"), (1, "recruit_last")):
+        v1 = GAME.evolve(v1, Event("factions.AdvantageChosen", {"seat": seat, "advantage": adv}))
+    assert v1.rules == 1 and v1.order == (2, 0, 1)
