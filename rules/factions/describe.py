@@ -157,7 +157,9 @@ def describe_command(s: State, c: Command, viewer: int | None, names: Sequence[s
         key = f"{c.seat}:{a.get('unit')}"
         return f"{who} activates {_unit(s, key, names, c.seat)}."
     if v == "step":
-        return f"{who} moves {active} to {a.get('to')}."
+        # two steps to one space differ only by where the unit standing there is pushed
+        pushed = f", pushing the enemy Unit there to {a.get('aside')}" if a.get("aside") else ""
+        return f"{who} moves {active} to {a.get('to')}{pushed}."
     if v == "attack":
         return f"{who}'s {active.removeprefix('their ')} attacks {_at(s, a.get('target'), names, c.seat)}."
     if v == "shoot":

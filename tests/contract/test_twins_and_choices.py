@@ -85,12 +85,8 @@ def test_twins_differing_in_a_hidden_token_draw_alike(n: int) -> None:
 
 CHOICE_GAMES = 16
 CHOICE_COMMANDS = 60
-# Games whose prompts still offer two answers with one sentence; their rules are another part's
-# work now (issue #38 items 1-11): marked, not edited, and reported.
-KNOWN: dict[str, str] = {
-    "factions": "a step offers each 'aside' square of a Base Camp entry with one sentence (the "
-                "entry pushed aside is not said); Factions' words are items 7-11's part of issue #38",
-}
+# Games whose prompts still offer two answers with one sentence, with why (none now).
+KNOWN: dict[str, str] = {}
 
 
 def _dragondale_units(state: Any, c: Command) -> Command:
