@@ -64,7 +64,7 @@ PROMPTS = {
     "ultimatosaur": "choose how Ultimatosaur grows",
     "roar": "choose the units Rex's Roar moves",
     "alpha": "choose the units Alpha moves",
-    "puppet": "take an action with the unit Puppet controls",
+    "puppet": "take an action with the unit Chaos controls for one action",
     "proxy": "play the turn under Total Control",
     "cot": "choose where Change of Thought moves Hive Mind",
     "hiverite": "choose a rite for Hive Mind",
@@ -160,7 +160,7 @@ def describe_prompt(s: State, viewer: int | None, names: Sequence[str]) -> str:
     if p.kind == "simultaneous":
         return f"{who}: choose whose effect resolves first, the Undead's or Chaos's."
     if p.kind == "puppet":
-        return f"{who}: take an action with the unit on {o.get('unit', '?')} that Puppet controls."
+        return f"{who}: take an action with the unit on {o.get('unit', '?')} that Chaos controls for one action."
     if p.kind == "proxy":
         return f"{who}: play as the {FACTIONS.get(str(o.get('as')), titled(str(o.get('as'))))} under Total Control."
     return f"{who}: {PROMPTS.get(p.kind, 'choose one of the options')}."
