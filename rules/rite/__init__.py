@@ -9,9 +9,10 @@ lists the legal commands, `view.py` shows the board and `notation.py` reads and 
 
 from rules.core import register
 
-from .game import GAME, GAME_V1, RULES_VERSION
+from .game import GAME, GAME_V1, GAME_V2, RULES_VERSION
 
 register(GAME_V1)  # the rules of records and games made before version 2 (CHANGELOG.md)
+register(GAME_V2)  # and before version 3
 register(GAME)
 
 __all__ = ["GAME", "RULES_VERSION"]

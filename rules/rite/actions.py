@@ -27,6 +27,7 @@ from .engine import (
     need_action,
     next_turn,
     offered,
+    pass_through,
     pay,
     place_unit,
     rage_choices,
@@ -47,9 +48,11 @@ from .query import (
     reach,
     reach_all,
     react_choices,
+    taunt_tiles,
     taunters,
     tile,
 )
+from .refusals import fly_refusal, rock_refusal, unreached
 from .state import BOARD, State, revise, with_unit
 
 
@@ -140,10 +143,14 @@ def move_path(s: State, uid: int, pts: list[int], limit: int) -> tuple[list[int]
     if len(pts) == 2:
         # `end` is open (checked above), so reach_all holds it exactly when `reach` would.
         best = reach_all(s, uid, limit, target=end)
-        if end not in best or end == pts[0]:
-            raise IllegalCommand("no_path", f"{s.geo.labels[end]} cannot be reached")
+        if end == pts[0]:
+            raise IllegalCommand("no_path", f"the unit already stands on {s.geo.labels[end]}")
+        if end not in best:
+            raise unreached(s, uid, end, limit)
         return path_from(best, end), best[end][0]
     # An explicit path: check every step as the search would.
+    if taunters(s, uid) and pts[0] in taunt_tiles(s, s.units[uid].controller):
+        raise unreached(s, uid, end, limit)
     cost = 0
     cur = s
     for a, b in itertools.pairwise(pts):
@@ -156,8 +163,15 @@ def move_path(s: State, uid: int, pts: list[int], limit: int) -> tuple[list[int]
         else:
             cost += best[b][0]
         if cost > limit:
-            raise IllegalCommand("not_enough_energy", "the path costs more than you have")
+            if s.actions >= action_limit(s):
+                raise IllegalCommand("action_taken", "that path costs energy and you have already taken your "
+                                                     "action this turn (one action that requires energy a turn)")
+            raise IllegalCommand("not_enough_energy", f"the path costs more than the {limit} energy you have")
         if b != end:
+            if b in s.fire and s.units[uid].kind not in COMMANDERS and s.rules >= 3:
+                # Lasting Flames: a non-commander entering a token is defeated there (version 3:
+                # version 2 let a typed path walk on, as the search never does).
+                raise IllegalCommand("no_path", f"a fire token on {s.geo.labels[b]} ends the move there")
             cur = _standing(cur, uid, b)
     return pts, cost
 
@@ -201,6 +215,7 @@ def finish_move(c: RiteEmitter, seat: int, uid: int, path: list[int]) -> None:
     """Record a move, apply a fire token at its end, and offer Protecting Wings after an Angel's."""
     origin = path[0]
     c.emit("UnitMoved", {"uid": uid, "path": [c.lab(t) for t in path]}, seat)
+    pass_through(c, path[1:-1])
     enter(c, uid, path[-1])
     if c.s.units[uid].kind == "angel" and c.s.units[uid].where == BOARD:
         open_wings(c, uid, origin)
@@ -354,7 +369,7 @@ def do_rock(c: RiteEmitter, seat: int, a: dict[str, Any]) -> None:
     if r not in s.rocks:
         raise IllegalCommand("no_rock", f"no rock on {a['at']}")
     if not _rock_ok(s, seat, r):
-        raise IllegalCommand("not_adjacent", "you need a friendly unit next to the rock")
+        raise rock_refusal(s, seat, r)
     pay(c, seat, 1)
     take_action(c, seat)
     c.emit("RockRemoved", {"at": c.lab(r)}, seat)
@@ -396,7 +411,7 @@ def do_fly(c: RiteEmitter, seat: int, a: dict[str, Any]) -> None:
     to = tile(s, a["to"])
     options = dict(_fly_targets(s, seat, angel))
     if to not in options:
-        raise IllegalCommand("bad_tile", f"the Angel cannot fly to {a['to']}")
+        raise fly_refusal(s, angel, str(a["to"]))
     pay(c, seat, options[to])
     take_action(c, seat)
     origin = s.units[angel].tiles[0]

@@ -24,6 +24,7 @@ from rules.words import (
 )
 
 from .content import TEXTS
+from .evolve import evolve
 from .state import VOLCANO, State
 
 UNITS: dict[str, str] = {k: u["name"] for k, u in TEXTS["units"].items()}
@@ -63,7 +64,7 @@ PROMPTS = {
     "ultimatosaur": "choose how Ultimatosaur grows",
     "roar": "choose the units Rex's Roar moves",
     "alpha": "choose the units Alpha moves",
-    "puppet": "take an action with the unit Puppet controls",
+    "puppet": "take an action with the unit Chaos controls for one action",
     "proxy": "play the turn under Total Control",
     "cot": "choose where Change of Thought moves Hive Mind",
     "hiverite": "choose a rite for Hive Mind",
@@ -159,7 +160,7 @@ def describe_prompt(s: State, viewer: int | None, names: Sequence[str]) -> str:
     if p.kind == "simultaneous":
         return f"{who}: choose whose effect resolves first, the Undead's or Chaos's."
     if p.kind == "puppet":
-        return f"{who}: take an action with the unit on {o.get('unit', '?')} that Puppet controls."
+        return f"{who}: take an action with the unit on {o.get('unit', '?')} that Chaos controls for one action."
     if p.kind == "proxy":
         return f"{who}: play as the {FACTIONS.get(str(o.get('as')), titled(str(o.get('as'))))} under Total Control."
     return f"{who}: {PROMPTS.get(p.kind, 'choose one of the options')}."
@@ -356,10 +357,14 @@ def _mode(s: State, d: Mapping[str, Any], seat: Any, names: Sequence[str]) -> st
     ctx = d.get("ctx") or []
     if m in ("turn", "flow", "none", "over", "place"):
         return "The choice is made; play goes on."
-    asker = seat_name(names, ctx[0]) if ctx and isinstance(ctx[0], int) else "A player"
+    # Who is asked is whoever the prompt names once this event is folded: a context's first
+    # entry is a seat for some prompts only (a Fireball's is its Sorcerer, a unit id).
+    after = evolve(s, Event("rite.ModeSet", d))
+    prompt = after.prompt
+    asker = listing(seat_name(names, x) for x in prompt.seats) if prompt is not None else "A player"
     if m == "order":
         return f"{asker} is to choose which elemental acts first ({listing([str(x) for x in ctx[1:]])})."
-    return f"{asker if ctx and isinstance(ctx[0], int) else 'The player'} is to {PROMPTS.get(m, 'choose')}."
+    return f"{asker} is to {PROMPTS.get(m, 'choose')}."
 
 
 def _evolved(s: State, d: Mapping[str, Any], seat: Any, names: Sequence[str]) -> str:
@@ -393,6 +398,9 @@ EVENTS: dict[str, EventWords] = {
     "rite.TilePlaced": lambda s, d, seat, names: (
         f"{seat_name(names, d.get('seat'))} places {article(_tile_key_name(str(d.get('tile'))))} on {d.get('at')}."),
     "rite.TilesSwapped": lambda s, d, seat, names: "Two map tiles are swapped.",
+    "rite.OrderFixed": lambda s, d, seat, names: (
+        f"The Elementals on {listing([str(x) for x in d.get('tiles', [])])} act in that order: "
+        "every order ends the same, so nobody is asked."),
     "rite.PlayStarted": _plain("The map is complete: play begins."),
     "rite.TurnStarted": _seat_text("It is {who}'s turn."),
     "rite.ActionTaken": _seat_text("{who} has taken an action."),

@@ -3,6 +3,7 @@ the round and the volcano."""
 
 from __future__ import annotations
 
+import itertools
 from collections import deque
 from collections.abc import Callable, Iterable
 
@@ -24,7 +25,7 @@ from .query import (
     react_choices,
     reaction_options,
 )
-from .state import BOARD, VOLCANO, State, uids_of
+from .state import BOARD, VOLCANO, State, revise, uids_of
 
 FIRE_CAUSES = frozenset({"fireball", "breathe", "token", "sign"})
 BRINGERS = ("lightbringer", "firebringer", "deathbringer", "chaosbringer")
@@ -80,6 +81,17 @@ def place_unit(c: RiteEmitter, uid: int, tile: int, how: str) -> None:
     s = c.s
     c.emit("UnitPlaced", {"uid": uid, "at": c.lab(tile), "how": how}, s.units[uid].owner)
     enter(c, uid, tile)
+
+
+def pass_through(c: RiteEmitter, tiles: list[int]) -> None:
+    """Lasting Flames: "If a unit or rock enters a tile with a fire token, remove the fire token."
+    Every tile a move enters on the way loses its token too (rules version 3; only a commander,
+    which the token does not hurt, passes one: it ends anyone else's move, `query.reach`)."""
+    if c.s.rules < 3:
+        return
+    for t in tiles:
+        if t in c.s.fire:
+            c.emit("FireTokenRemoved", {"at": c.lab(t)})
 
 
 def enter(c: RiteEmitter, uid: int, tile: int) -> None:
@@ -527,7 +539,7 @@ def earth_next(c: RiteEmitter, pending: list[int]) -> None:
     """Resolve the Earth Elementals; when two or more would act, the first player in turn order
     chooses which goes first (simultaneous effects, General Rules)."""
     live = [e for e in pending if _earth_side(c.s, e) is not None]
-    if len(live) >= 2:
+    if len(live) >= 2 and order_matters(c, live, earth_one):
         c.mode("order", [c.s.order[0], *[c.lab(e) for e in live]])
         return
     for e in live:
@@ -570,11 +582,35 @@ def fire_next(c: RiteEmitter, pending: list[int]) -> None:
     turn order chooses which goes first (simultaneous effects, General Rules): an Undead reaction
     to one may place a Warrior in another's line."""
     live = [e for e in pending if _fire_victims(c.s, e)]
-    if len(live) >= 2:
+    if len(live) >= 2 and order_matters(c, live, fire_one):
         c.mode("order", [c.s.order[0], *[c.lab(e) for e in live]])
         return
     for e in live:
         fire_one(c, e)
+
+
+def order_matters(c: RiteEmitter, live: list[int], one: Callable[[RiteEmitter, int], None]) -> bool:
+    """Would the order of these simultaneous Elementals change anything? ("If there is no active
+    player, the first player in turn order chooses in which order these game effects trigger.")
+    From rules version 3 the choice is asked only when some two orders end in different
+    positions (every order is played out on a copy); otherwise they act in reading order and the
+    record says why no one was asked (`OrderFixed`, RULINGS.md "End of the Round")."""
+    if c.s.rules < 3:
+        return True
+    first: State | None = None
+    for order in itertools.permutations(live):
+        trial = RiteEmitter(c.s, c.rng)
+        for e in order:
+            one(trial, e)
+        # What the Undead may still react to is a set of tiles: the order it was listed in is not a result.
+        s = trial.s
+        end = revise(s, reacts=tuple(sorted(s.reacts)), rises=tuple(sorted(s.rises)))
+        if first is None:
+            first = end
+        elif end != first:
+            return True
+    c.emit("OrderFixed", {"tiles": [c.lab(e) for e in live]})
+    return False
 
 
 def fire_one(c: RiteEmitter, e: int) -> None:

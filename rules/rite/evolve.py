@@ -34,6 +34,7 @@ def _game_started(s: State, d: Data) -> State:
     return revise(
         s,
         phase="map",
+        rules=int(d.get("rules", 2)),
         factions=factions,
         method=d["map"],
         opts=(bool(o["volcano"]), bool(o["fireflies"]), bool(o["elementals"]), bool(o["firelord"])),
@@ -327,6 +328,8 @@ _HANDLERS: dict[str, Callable[[State, Data], State]] = {
     "rite.ReactionsPending": _reacts_set,
     "rite.RunesPending": _runes_pending,
     "rite.GameWon": _game_won,
+    # version 3: simultaneous Elementals whose order changes nothing act in reading order (engine)
+    "rite.OrderFixed": lambda s, d: s,
     # the Primals' own events (primal_base)
     **PRIMAL_HANDLERS,
     # Chaos: control, controlled units points, Total Control; and a held unit evolving (over the

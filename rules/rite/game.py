@@ -10,7 +10,7 @@ from rules.composed import ComposedGame
 from rules.core import Command, Decision, Event, Options, Outcome, Prompt, Rng, SeatInfo
 
 from . import decide as D
-from . import describe, notation
+from . import describe, notation, refusals
 from .engine import outcome
 from .evolve import evolve
 from .legal import legal_commands
@@ -18,7 +18,7 @@ from .setup import setup
 from .state import State
 from .view import view
 
-RULES_VERSION = 2  # bumped, with a line in CHANGELOG.md, by any change to a decision (rules.core)
+RULES_VERSION = 3  # bumped, with a line in CHANGELOG.md, by any change to a decision (rules.core)
 
 # What a seat that cannot answer itself plays: a pass where the prompt allows one (the rulebook:
 # "Each turn, a player takes exactly one action that requires energy or he must pass"), else
@@ -35,9 +35,11 @@ class RiteGame(ComposedGame, notation=notation, words=describe, default_answers=
     min_seats = 2
     max_seats = 5
     command_types = notation.COMMAND_TYPES
+    # code -> the rule each refusal names (tests/contract/test_sentences.py reads it)
+    refusal_kinds = refusals.KINDS
 
     def setup(self, options: Options, seats: Sequence[SeatInfo], rng: Rng) -> list[Event]:
-        return setup(options, seats, rng)
+        return setup(options, seats, rng, self.rules_version)
 
     def decide(self, state: Any, command: Command, rng: Rng) -> Decision:
         return D.decide(state, command, rng, self.flow_events)
@@ -68,6 +70,14 @@ class RiteGame(ComposedGame, notation=notation, words=describe, default_answers=
         return outcome(state)
 
 
+class RiteGameV2(RiteGame):
+    """Rules version 2, kept so that its records re-run in the audit and its games in progress
+    play on: set up without a `rules` mark, its state reads as version 2 and keeps the rules of
+    then (fire tokens left on the way, Rush over fog, every Elemental order asked; CHANGELOG.md)."""
+
+    rules_version = 2
+
+
 class RiteGameV1(RiteGame):
     """Rules version 1, kept so that its records re-run in the audit and its games in progress
     play on under the rules they were made under: the same rules, with a `FlowStepped` event
@@ -78,4 +88,5 @@ class RiteGameV1(RiteGame):
 
 
 GAME = RiteGame()
+GAME_V2 = RiteGameV2()
 GAME_V1 = RiteGameV1()

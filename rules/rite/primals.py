@@ -12,7 +12,7 @@ from rules.core import Command, IllegalCommand
 
 from .board import ACCESSIBLE_KINDS
 from .emitter import RiteEmitter
-from .engine import action_limit, chose_done, defeat, enter, need_action, pay
+from .engine import action_limit, chose_done, defeat, enter, need_action, pass_through, pay
 from .primal_base import (
     PRIMALS,
     ULT,
@@ -32,6 +32,7 @@ from .query import (
     budget,
     cmd,
     defeat_cost,
+    fog_stops,
     in_reserve,
     open_tile,
     path_from,
@@ -142,7 +143,9 @@ def shift(c: RiteEmitter, seat: int, uid: int, path: list[int], why: str) -> Non
                 c.emit("RockRemoved", {"at": c.lab(j), "by": "ultimatosaur"}, seat)
     labels = [tri_label(c.s, tris.all[k]) for k in path]
     c.emit("UnitShifted", {"uid": uid, "path": labels, "how": why}, seat)
-    for j in tris.all[path[-1]]:
+    # Version 3: every tile he covers on the way loses its fire token, as in `engine.pass_through`.
+    covered = [j for k in path[1:] for j in tris.all[k]] if c.s.rules >= 3 else list(tris.all[path[-1]])
+    for j in dict.fromkeys(covered):
         if j in c.s.fire:
             c.emit("FireTokenRemoved", {"at": c.lab(j)}, seat)
 
@@ -310,6 +313,7 @@ def do_choose(c: RiteEmitter, seat: int, opt: str) -> None:
     uid = s.occ[a]
     path = path_from(reach_all(s, uid, FAR), b)
     c.emit("UnitMoved", {"uid": uid, "path": [c.lab(t) for t in path]}, seat)
+    pass_through(c, path[1:-1])
     enter(c, uid, b)
     c.mode(m, [*s.mctx, uid])
     if prompt_options(c.s, seat) == ["done"]:
@@ -374,6 +378,10 @@ def _rush_line(s: State, uid: int) -> Iterator[list[int]]:
         stop = frozenset(t for t in stop if s.kinds[t] != "jungle")
     if start in stop:
         return
+    if s.rules >= 3:
+        # "When a non-Chaos, unflipped unit is on a fog tile at any moment, flip it": a Rush ends
+        # on the first fog tile that would flip the unit, as a move does (RULINGS.md, Fog tile).
+        stop |= fog_stops(s, uid)
     for d in range(6):
         path = [start]
         for j in s.geo.ray(start, d, FAR):
@@ -446,6 +454,7 @@ def use_power(c: RiteEmitter, seat: int, name: str, args: list[str]) -> None:
             if a == args:
                 if len(c.s.units[uid].tiles) == 1:
                     c.emit("UnitMoved", {"uid": uid, "path": [c.lab(t) for t in p], "rush": True}, seat)
+                    pass_through(c, p[1:-1])
                     enter(c, uid, p[-1])
                 else:
                     shift(c, seat, uid, p, "rush")

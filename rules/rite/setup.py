@@ -85,7 +85,9 @@ def _tiles_data(s: State, tiles: Sequence[tuple[int, tuple[str, str, int]]]) -> 
     return [[lab[i], k, f, n] for i, (k, f, n) in tiles]
 
 
-def setup(options: Options, seats: Sequence[SeatInfo], rng: Rng) -> list[Event]:
+def setup(options: Options, seats: Sequence[SeatInfo], rng: Rng, rules: int = 2) -> list[Event]:
+    """The set-up events; from rules version 3 on, GameStarted names the version (`rules`), so
+    that a game made earlier plays on under the rules it was made under."""
     o = check_options(options, len(seats))
     facs = o["factions"]
     order = sorted(range(len(facs)), key=lambda i: TURN_TRACK.index(facs[i]))
@@ -98,7 +100,7 @@ def setup(options: Options, seats: Sequence[SeatInfo], rng: Rng) -> list[Event]:
             "radius": radius_for(facs),
             "order": order,
             "options": {k: o[k] for k in ("volcano", "fireflies", "elementals", "firelord")},
-        },
+        } | ({"rules": rules} if rules >= 3 else {}),
     )
     opts = c.s.opts
     if o["map"] == "player":

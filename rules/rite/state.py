@@ -74,6 +74,9 @@ class State:
     """
 
     phase: str = "new"  # new | map | play | over
+    # The rules version the game was set up under, from version 3 on (GameStarted's `rules`):
+    # the changes of version 3 apply only to games that name it (CHANGELOG.md).
+    rules: int = 2
     factions: tuple[str, ...] = ()
     method: str = "premade"
     opts: tuple[bool, bool, bool, bool] = (True, True, True, True)  # volcano, fireflies, elementals, firelord

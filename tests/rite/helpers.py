@@ -7,7 +7,7 @@ from typing import Any
 
 from rules.core import Command, Event, Rng, SeatInfo, fold
 from rules.decider import decide
-from rules.rite import GAME
+from rules.rite import GAME, RULES_VERSION
 from rules.rite.board import geometry
 from rules.rite.state import BOARD, State
 
@@ -32,8 +32,10 @@ def board(
     tiles: dict[str, tuple[str, str, int]] | None = None,
     firelord: bool = False,
     volcano: bool = True,
+    rules: int = RULES_VERSION,
 ) -> State:
-    """A started game on an all-basic board with the given special tiles; seat 0 to play."""
+    """A started game on an all-basic board with the given special tiles; seat 0 to play (under
+    the newest rules unless `rules` names an older version's)."""
     s = State()
     geo = geometry(radius)
     s = GAME.evolve(
@@ -46,6 +48,7 @@ def board(
                 "radius": radius,
                 "order": list(range(len(factions))),
                 "options": {"volcano": volcano, "fireflies": True, "elementals": True, "firelord": True},
+                "rules": rules,
             },
         ),
     )

@@ -21,7 +21,7 @@ from events.records.export import export_lines, read_record
 from rules.core import get_game, rules_version
 from rules.rite import GAME, RULES_VERSION
 from rules.rite.engine import EOR_STEPS
-from rules.rite.game import GAME_V1
+from rules.rite.game import GAME_V1, GAME_V2
 from tests.support.records import play_offline
 
 from .bot import seeking
@@ -49,9 +49,10 @@ def _game(seed: int = SEED, max_commands: int = 5000) -> list[Envelope]:
     return play_offline("rite", ["ann", "bob"], TWO, seed=seed, policy=seeking(), max_commands=max_commands)
 
 
-def test_new_rite_games_get_rules_version_2_and_version_1_is_kept() -> None:
-    assert RULES_VERSION == 2 and get_game("rite") is GAME
+def test_new_rite_games_get_rules_version_3_and_versions_1_and_2_are_kept() -> None:
+    assert RULES_VERSION == 3 and get_game("rite") is GAME
     assert get_game("rite", 1) is GAME_V1 and rules_version(GAME_V1) == 1
+    assert get_game("rite", 2) is GAME_V2 and rules_version(GAME_V2) == 2
 
 
 def test_a_record_made_under_rules_version_1_before_the_change_still_audits() -> None:
@@ -66,7 +67,7 @@ def test_a_record_made_under_rules_version_1_before_the_change_still_audits() ->
 
 def test_version_2_records_the_same_game_without_the_end_of_the_rounds_steps(v1_newest: None) -> None:
     old = _game()  # the recorded game, made again under version 1
-    core._REGISTRY["rite"] = GAME
+    core._REGISTRY["rite"] = GAME_V2
     new = _game()
     assert old[0].data["rules_version"] == 1 and new[0].data["rules_version"] == 2
     assert not any(e.type == "rite.FlowStepped" for e in new)
@@ -80,7 +81,7 @@ def test_version_2_records_the_same_game_without_the_end_of_the_rounds_steps(v1_
     assert facts(new) == facts(old)
     a, b = fold_match([e.event for e in old], old[0].game), fold_match([e.event for e in new], new[0].game)
     for seat in (None, 0, 1):
-        assert GAME.view(b.state, seat) == GAME_V1.view(a.state, seat)
+        assert GAME_V2.view(b.state, seat) == GAME_V1.view(a.state, seat)
     assert audit(read_record(export_lines(new))).ok
 
 
@@ -118,3 +119,19 @@ def test_a_version_1_game_in_progress_plays_on_under_version_1(v1_newest: None) 
         match = fold_match(new, envs[0].game, match)
         seen = any(e.type == "rite.FlowStepped" for e in new)
     assert seen, "the round ended under version 1's rules, step by step"
+
+
+def test_a_version_2_game_plays_on_under_version_2_with_the_same_events() -> None:
+    """Version 3 (issue #38) changes play; a game set up under version 2 names no `rules` in its
+    GameStarted, so its state reads as version 2 and the same commands give the same events."""
+    core_saved = core._REGISTRY["rite"]
+    core._REGISTRY["rite"] = GAME_V2
+    try:
+        old = _game(max_commands=300)
+    finally:
+        core._REGISTRY["rite"] = core_saved
+    assert old[0].data["rules_version"] == 2 and "rules" not in old[1].data
+    assert audit(read_record(export_lines(old))).ok
+    match = fold_match([e.event for e in old], old[0].game)
+    assert match.rules_version == 2 and match.state.rules == 2
+

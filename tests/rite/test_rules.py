@@ -663,7 +663,8 @@ def test_reserve_and_board_bookkeeping() -> None:
 
 
 def test_simultaneous_earth_elementals_are_ordered_by_the_first_player() -> None:
-    s = board(tiles={"c4": ("earth", "", 0), "e4": ("earth", "", 3)})  # both side 1 point at d4
+    # rules version 2 asks whatever the orders lead to (version 3: test_rulebook_third_pass.py)
+    s = board(tiles={"c4": ("earth", "", 0), "e4": ("earth", "", 3)}, rules=2)  # both side 1 point at d4
     s = puts(s, 0, "knight", "d5")
     s = at(s, order=(1, 0))
     s = _step(s, "earth_step", 1)
