@@ -33,6 +33,7 @@
     moves: [], // the latest entries of the move list (GET /moves), oldest first
     seen: null, // the board as the viewer last acted on it: {seq, pieces: {cell: [piece]}}
     pointed: null, // the move-list entry the reader points at (its cells are marked meanwhile)
+    badToken: false, // the link's token was refused: its warning stays above the sign-in line
   };
   $("replay-link").href = `/games/${encodeURIComponent(gid)}/replay`;
   $("referee-replay").href = `/games/${encodeURIComponent(gid)}/replay?view=all`;
@@ -601,6 +602,7 @@
       } else if (e.status === 401) {
         BL.forgetToken(gid);
         S.token = null;
+        S.badToken = true;
         clear($("token-msg")).append(el("div", { class: "msg warn" },
           "The link's token is not valid for this game, so you are watching as a spectator. Check that you opened the whole private link."));
         return identifyBySession();
@@ -642,7 +644,8 @@
     } else if (S.role === "spectator" && S.summary && S.summary.status !== "finished") {
       const seat = Number.isInteger(hintedSeat) && n[hintedSeat] ? n[hintedSeat] : null;
       back.textContent = seat ? `Sign in to play as ${seat}` : "Sign in to play your seat";
-      clear(box).append(el("div", { class: "msg info", id: "spectator-signin" }, "You are viewing as a spectator. ", back, "."));
+      // after a link's bad token, its warning stays: the sign-in line goes under it
+      (S.badToken ? box : clear(box)).append(el("div", { class: "msg info", id: "spectator-signin" }, "You are viewing as a spectator. ", back, "."));
     }
   }
 

@@ -38,7 +38,7 @@ def test_a_seat_is_claimed_once_and_the_session_plays_it(stack: Stack, redis_url
 
         assert ann.get(f"/v1/games/{gid}/seat").json()["error"]["code"] == "not_seated"
         first = claim(ann, gid, tokens[0], **same_site(stack))
-        assert first.status_code == 200 and first.json() == {"game": gid, "seat": 0, "claimed": True}
+        assert first.status_code == 200 and first.json() == {"game": gid, "role": "seat", "seat": 0, "claimed": True}
         again = claim(ann, gid, tokens[0], **same_site(stack))
         assert again.status_code == 200 and again.json()["claimed"] is False
         taken = claim(bob, gid, tokens[0], **same_site(stack))
