@@ -14,7 +14,7 @@ pytestmark = pytest.mark.integration
 
 def test_metrics_without_a_token_set_answer_nobody(stack: Stack) -> None:
     with stack.client() as c:
-        for r in (c.get("/metrics"), c.get("/metrics", headers=bearer("")), c.get("/metrics", headers=bearer("x"))):
+        for r in (c.get("/metrics"), c.get("/metrics", headers=bearer("x"))):
             assert r.status_code == 401, r.text
             assert r.json()["error"]["code"] == "metrics_token_required"
             assert "BOARDLOG_METRICS_TOKEN" in r.json()["error"]["message"]

@@ -55,7 +55,7 @@ def test_a_command_whose_retries_are_spent_is_answered_as_failed(
         wait_for(lambda: unacked(store.r, namespace) - store.r.hlen(dead) == 0, timeout=10)
         assert store.r.hlen(dead) == 1
         logged = [orjson.loads(x) for x in (tmp_path / "worker.log").read_text().splitlines()]
-        assert [x["command"] for x in logged if x["event"] == "command.gave_up"] == [cid]
+        assert [x["command"] for x in logged if x["event"] == "command.gave_up"] == [key]
 
 
 def test_a_command_whose_message_was_lost_is_queued_again_and_answered(
