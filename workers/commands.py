@@ -144,7 +144,8 @@ class CommandHandler:
 
     def _automatic(self, gid: str, item: Loaded, private: bool = True, limit: int = 100) -> None:
         """Append the commands the platform sends by itself after a command (a resigned seat's
-        pass, a queued conditional move), each its own CommandAccepted with a stable id, until
+        pass, a queued conditional move), each its own CommandAccepted with a stable id (the
+        platform's, `bl-auto-<seq>-<part>-<mac>`), until
         none is due. A race lost to another command stops here: its worker does the same.
         `private`: whether the game's private hash existed after the last append (False: no seat
         has a queue to read)."""
@@ -161,7 +162,9 @@ class CommandHandler:
                     return
                 due = queued.part, queued.command
             part, command = due
-            match, cid, at = item.match, f"auto-{item.match.seq}-{part}", utcnow()
+            # Derived with the deployment's secret (events.store.commandids): no seat can post
+            # under it first and have its refusal answer the platform's command.
+            match, cid, at = item.match, self.store.platform_id(gid, f"auto-{item.match.seq}-{part}"), utcnow()
             try:
                 events, after = decide_and_fold(match, command, cid, seed, self._context(gid, at))
             except (IllegalCommand, InvalidCommand) as e:
@@ -190,12 +193,13 @@ class CommandHandler:
     def _comment(self, gid: str, cid: str, pending: dict[str, Any], answer: dict[str, Any],
                  item: Loaded) -> tuple[Loaded, bool]:
         """The message sent beside an accepted command (`"comment"`), appended as that seat's
-        `boardlog.post` right after it, under the id `<cid>-comment` (so at most once); and
+        `boardlog.post` right after it, under the id `<cid>.comment` (so at most once: no client id
+        holds a dot, so none can take it first); and
         whether the game's private hash existed after that append (False when it made none)."""
         text, seat, seqs = pending.get("comment"), pending.get("seat"), answer.get("seq")
         if not isinstance(text, str) or seat is None or answer.get("status") != "accepted" or not seqs:
             return item, False
-        match, mid, at = item.match, f"{cid}-comment", utcnow()
+        match, mid, at = item.match, f"{cid}.comment", utcnow()
         command = Command(POST, {"text": text, "on": int(seqs[0])}, seat)
         try:
             events, after = decide_and_fold(match, command, mid, self.seed(gid), self._context(gid, at))

@@ -6,8 +6,8 @@ A deadline message carries the game, the seq of the clock event it was set for, 
 its kind (timeout or remind). When it fires, the `deadline_due` actor reads the game: a clock
 set again since (a move, a vacation, a dispute) makes it a no-op; otherwise it submits the
 platform command (`boardlog.timeout` / `boardlog.remind`) through the normal command path (the
-store's pending record, then the commands actor), under a command id made of the clock's seq and
-the seat, so the store's idempotency applies it once however many times it fires: two deadline
+store's pending record, then the commands actor), under the platform's command id of the clock's
+seq and the seat (events.store.commandids), so the store's idempotency applies it once however many times it fires: two deadline
 workers, a worker killed as it fires and its message redelivered, a message scheduled twice.
 
 The delayed messages live in the broker's Redis (its delay queue, kept by the AOF); a worker
@@ -17,7 +17,7 @@ once its heartbeat lapses. The follower also submits `boardlog.clock` for a game
 
 Idle games: with `idle_after_s` (BOARDLOG_IDLE_END_SECONDS), every game with a prompt, clocked or
 not, gets one delayed `idle` message per move, due that long after the move; when it fires and
-no move came since, `boardlog.idle_end` (under the id `idle-<seq of the move>`) ends the game as
+no move came since, `boardlog.idle_end` (under the platform's id of `idle-<seq of the move>`) ends the game as
 abandoned.
 """
 
@@ -130,7 +130,7 @@ class Deadlines(Follower):
             # player is away already (a game started during their vacation) starts stopped.
             self._away(gid, match)
             if due_change(match) is not None:
-                self.submit(gid, f"clock-{match.seq}", Command(CLOCK, {}, None))
+                self.submit(gid, self.store.platform_id(gid, f"clock-{match.seq}"), Command(CLOCK, {}, None))
             return 0
         if not clock.deadlines:
             return 0
@@ -198,7 +198,8 @@ class Deadlines(Follower):
             if seat in clock_of(match).vacation or not self.vacations.add_game(pid, v.n, gid, seat):
                 continue
             # The id a vacation's start gives its commands: sent twice, it applies once.
-            self.submit(gid, f"vacation-{pid}-{v.n}-on", Command(VACATION, {"on": True, "until": to_iso(v.until_ms)}, seat))
+            self.submit(gid, self.store.platform_id(gid, f"vacation-{pid}-{v.n}-on"),
+                        Command(VACATION, {"on": True, "until": to_iso(v.until_ms)}, seat))
 
     def fire(self, gid: str, clock_seq: int, seat: int, kind: str) -> str:
         """A deadline message arrived: submit its command if it still stands; what was done."""
@@ -228,15 +229,16 @@ class Deadlines(Follower):
         return "submitted"
 
     def _command_id(self, gid: str, base: str) -> str:
-        """The id to submit under: `base`, unless a command of that id was refused as early (a
-        command worker whose clock runs behind this one's), then the next try's. A refused
-        command applied nothing, and every worker firing the same deadline reckons the same id."""
-        cid = base
+        """The id to submit under: the platform's id of `base` (events.store.commandids), unless
+        a command of that id was refused as early (a command worker whose clock runs behind this
+        one's), then the next try's. A refused command applied nothing, and every worker firing
+        the same deadline reckons the same id."""
+        cid = self.store.platform_id(gid, base)
         for attempt in range(2, 10):
             prior = self.store.result(gid, cid)
             if prior is None or prior.get("code") not in EARLY:
                 return cid
-            cid = f"{base}-{attempt}"
+            cid = self.store.platform_id(gid, f"{base}-{attempt}")
         return cid
 
 

@@ -40,9 +40,34 @@ _REFUSED = {
 }
 
 
+# Characters that show nothing by themselves: the Hangul fillers, the braille blank, the
+# combining grapheme joiner, variation selectors and the Mongolian vowel separator. A name made
+# only of them (and white space) looks blank on every board, so it is refused as empty.
+_INVISIBLE = frozenset({0x115F, 0x1160, 0x3164, 0xFFA0, 0x2800, 0x034F, 0x180E, 0x17B4, 0x17B5,
+                        *range(0xFE00, 0xFE10), *range(0xE0100, 0xE01F0)})
+ZWJ = "\u200d"
+_EMOJI_TAIL = frozenset({0xFE0F, *range(0x1F3FB, 0x1F400)})  # VS16 and the skin tones
+
+
+def _blank(name: str) -> bool:
+    return all(ch.isspace() or ord(ch) in _INVISIBLE for ch in name)
+
+
+def _in_emoji_sequence(name: str, i: int) -> bool:
+    """Whether the zero-width joiner at `i` joins two emoji (a family, a profession): the
+    character before it (past a VS16 or a skin tone) and the one after it are symbols (So).
+    Between letters it would make two look-alike names, and there it is refused."""
+    j = i - 1
+    while j >= 0 and ord(name[j]) in _EMOJI_TAIL:
+        j -= 1
+    return (j >= 0 and unicodedata.category(name[j]) == "So"
+            and i + 1 < len(name) and unicodedata.category(name[i + 1]) == "So")
+
+
 def display_name(raw: object, what: str = "the name") -> str:
     """`raw` as a name to store and show: surrounding white space stripped, NFC, 1 to 40
-    code points, none of them in a refused category. `what` says where the name came from
+    code points, none of them in a refused category (a zero-width joiner inside an emoji
+    sequence aside), and not blank once the invisible characters are left out. `what` says where the name came from
     ("seat 1's name") for the message; raises InvalidCommand with `name_not_text`,
     `name_empty`, `name_too_long` or `name_bad_character`."""
     if not isinstance(raw, str):
@@ -50,12 +75,15 @@ def display_name(raw: object, what: str = "the name") -> str:
     # Strip before normalising so the count and the check see what is stored; NFC never
     # turns a character that is not white space into one, so the result needs no second strip.
     name = unicodedata.normalize("NFC", raw.strip())
-    if not name:
-        raise InvalidCommand("name_empty", f"{what} is empty: a name needs 1 to {MAX_NAME} characters besides white space")
+    if not name or _blank(name):
+        raise InvalidCommand("name_empty", f"{what} is empty: a name needs 1 to {MAX_NAME} characters besides white "
+                              "space and invisible ones (fillers, joiners, variation selectors)")
     if len(name) > MAX_NAME:
         raise InvalidCommand(
             "name_too_long", f"{what} has {len(name)} characters (after Unicode NFC normalisation): at most {MAX_NAME}")
     for pos, ch in enumerate(name, 1):
+        if ch == ZWJ and _in_emoji_sequence(name, pos - 1):
+            continue
         kind = _REFUSED.get(unicodedata.category(ch))
         if kind is not None:
             label = unicodedata.name(ch, "")

@@ -21,6 +21,7 @@ from redis.exceptions import NoScriptError
 from events.records import archived
 from events.records.compact import result_json
 from events.store.archive import ARCHIVED, archived_head, plain
+from events.store.commandids import SCOPE, client_key
 from events.store.errors import UNREACHABLE, StoreUnavailable, reaching_redis
 from events.store.feed import URGENT
 from events.store.layout import GameKeys
@@ -42,7 +43,10 @@ class CommandHead(NamedTuple):
     status: str | None  # None: there is no such game
     game: str
     role: bytes | None  # what the bearer's token names ("seat:N", "admin"); None: not valid here
-    result: bytes | None  # the command's stored answer, if it has one
+    result: bytes | None  # the command's stored answer under the bearer's key, if it has one
+    # A scoped read's answer under the bare id, as keys were before they named their principal
+    # (events.store.commandids): the caller shows it only to the seat it names.
+    legacy: bytes | None = None
 
 
 class BoardRead(NamedTuple):
@@ -72,6 +76,28 @@ local rm = redis.call('HMGET', KEYS[3], 'checkpoint', field)
 return {1, role, rm[1], redis.call('XLEN', KEYS[4]), field, rm[2]}
 """
 _BOARD_SHA = hashlib.sha1(_BOARD_LUA.encode()).hexdigest()
+
+
+# The command path's read is a script, as the board's, because the key of the answer to read
+# depends on the token's role, read in the same trip: a client's id is kept under `<role>/<id>`
+# (events.store.commandids). ARGV[3] '1' scopes the id so; '0' reads it as given (the platform's
+# own ids, derived by the caller). Nothing is written.
+_HEAD_LUA = """
+local meta = redis.call('HMGET', KEYS[2], 'status', 'game', ARGV[4])
+local role = false
+if ARGV[1] ~= '' then role = redis.call('HGET', KEYS[3], ARGV[1]) end
+local result, legacy = false, false
+if ARGV[2] ~= '' then
+  if ARGV[3] == '1' then
+    if role then result = redis.call('HGET', KEYS[4], role .. ARGV[5] .. ARGV[2]) end
+    legacy = redis.call('HGET', KEYS[4], ARGV[2])
+  else
+    result = redis.call('HGET', KEYS[4], ARGV[2])
+  end
+end
+return {redis.call('XLEN', KEYS[1]), meta[1], meta[2], meta[3], role, result, legacy}
+"""
+_HEAD_SHA = hashlib.sha1(_HEAD_LUA.encode()).hexdigest()
 
 
 class Notices:
@@ -114,34 +140,27 @@ class AsyncStore:
         self.trip = trip
         self._archived: dict[tuple[str, bytes], dict[str, bytes]] = {}  # answers of archived games
 
-    async def head(self, gid: str, token_digest: str, cid: str) -> CommandHead:
+    async def head(self, gid: str, token_digest: str, cid: str, scoped: bool = False) -> CommandHead:
         """The game's seq, status and type, the role of a token's digest and the answer of
-        command `cid` ("" for none), in one round trip."""
+        command `cid` ("" for none), in one round trip; with `scoped`, `cid` is a client's id,
+        read under the role's key (and under the bare id, as `legacy`)."""
         k = self.keys(gid)
-        with reaching_redis():
-            if self.trip is not None:
-                seq, meta, role, result = checked(await self.trip.run([
-                    ("XLEN", k.events),
-                    ("HMGET", k.meta, "status", "game", ARCHIVED),
-                    ("HGET", k.auth, token_digest),
-                    ("HGET", k.results, cid),
-                ]))
-            else:
-                pipe = self.aio.pipeline(transaction=False)
-                pipe.xlen(k.events)
-                pipe.hmget(k.meta, ["status", "game", ARCHIVED])
-                pipe.hget(k.auth, token_digest)
-                pipe.hget(k.results, cid)
-                seq, meta, role, result = await pipe.execute()
-        status, game, archived = meta
+        seq, status, game, archived, role, result, legacy = await self._eval(
+            _HEAD_LUA, _HEAD_SHA, (k.events, k.meta, k.auth, k.results),
+            (token_digest, cid, "1" if scoped else "0", ARCHIVED, SCOPE))
         if status is None:
             return CommandHead(0, None, "", None, None)
         if archived is not None and not seq:  # its stream is in its archive record
             seq = archived_head(archived)[0]
-            if result is None and cid:
+            if cid and scoped:
+                if role is not None:
+                    result = await self._archived_result(gid, client_key(bytes(role).decode(), cid))
+                legacy = await self._archived_result(gid, cid)
+            elif cid:
                 result = await self._archived_result(gid, cid)
-        return CommandHead(int(seq), status.decode(), game.decode(), role,
-                           None if result is None else result_json(result))
+        return CommandHead(int(seq), bytes(status).decode(), bytes(game).decode(), None if role is None else bytes(role),
+                           None if result is None else result_json(result),
+                           None if legacy is None else result_json(legacy))
 
     async def board(self, gid: str, token_digest: str) -> BoardRead:
         """The game's existence, the role of a token's digest ("" for no token), the progress of

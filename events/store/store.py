@@ -22,6 +22,7 @@ from events.records.compact import result_json, result_value
 from events.records.envelope import Envelope
 from events.records.snapshot import SnapshotError, decode, encode
 from events.store.archive import ARCHIVED, ZSTD_MAGIC, Archives, archived_head, plain
+from events.store.commandids import PlatformIds
 from events.store.entries import (
     FIELD,
     StampMissing,
@@ -174,6 +175,11 @@ class EventStore:
         self._project_failed = Lua(client, PROJECT_FAILED_LUA)
         self._fingerprint: bytes | None = None
         self.archives = Archives(self, snapshot_classes)
+        self.ids = PlatformIds(client, namespace)  # the platform's own command ids
+
+    def platform_id(self, gid: str, base: str) -> str:
+        """The id of the platform's own command `base` in `gid` (events.store.commandids)."""
+        return self.ids.id(gid, base)
 
     def lua(self, source: str) -> Lua:
         return Lua(self.r, source)

@@ -76,13 +76,15 @@ async def principal(p: ApiParts, request: Request, gid: str, required: bool = Fa
     return Principal()
 
 
-async def command_head(p: ApiParts, request: Request, gid: str, cid: str = "") -> tuple[CommandHead, Principal]:
+async def command_head(p: ApiParts, request: Request, gid: str, cid: str = "",
+                       scoped: bool = False) -> tuple[CommandHead, Principal]:
     """For the command path, in one round trip: the game's head, the bearer's role (a token is
-    required) and, given `cid`, that command's answer."""
+    required) and, given `cid`, that command's answer (`scoped`: a client's id, read under the
+    token's role, events.store.commandids)."""
     if not our_gid(p, gid):
         raise unknown_game(gid)
     token = bearer_token(request, required=not has_session_cookie(request))
-    head = await p.reads.head(gid, token_digest(token or ""), cid)
+    head = await p.reads.head(gid, token_digest(token or ""), cid, scoped)
     if head.status is None:
         raise unknown_game(gid)
     if head.role is not None:

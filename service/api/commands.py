@@ -18,6 +18,7 @@ from events.domain.platform import COMMANDS as PLATFORM_COMMANDS
 from events.domain.platform.talk import text_problem
 from events.records.codec import canonical, loads
 from events.store.aiostore import CommandHead
+from events.store.commandids import RESERVED, client_key, reserved, shown_id
 from events.store.replies import Replies
 from rules.core import Command, games
 from service.api.access import command_head, game_exists, principal
@@ -26,7 +27,7 @@ from service.api.credentials import bearer_token, has_session_cookie
 from service.api.errors import ApiError, result_response
 from service.api.metrics import command_metrics
 from service.api.parts import ApiParts, parts
-from service.api.receipts import with_receipt
+from service.api.receipts import as_sent, with_receipt
 from service.api.responses import json_response
 from service.usecases.matches import Principal
 
@@ -36,6 +37,8 @@ router = APIRouter()
 
 _CID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 _FIELDS = {"id", "type", "args", "text", "expect", "comment"}
+# Ids the platform gave its commands (for a seat too) before they were derived with a secret.
+_OLD_PLATFORM = ("auto-", "vacation-", "mail-")
 
 
 @router.post("/v1/games/{gid}/commands", summary="Queue a command (?wait=1 waits for its result)")
@@ -52,7 +55,7 @@ async def post_command(gid: str, request: Request, wait: int = 0) -> Response:
     if not isinstance(cid, str) or not _CID.match(cid):
         raise ApiError(422, "bad_command_id", "'id' must be 1 to 64 letters, digits, '-' or '_' (a uuid)")
     p = parts(request)
-    head, who = await command_head(p, request, gid, cid)
+    head, who, key = await own_command(p, request, gid, cid)
     expect = body.get("expect")
     if expect is not None and (not isinstance(expect, int) or isinstance(expect, bool) or expect < 0):
         raise ApiError(422, "bad_expect", "'expect' must be a non-negative integer seq")
@@ -61,17 +64,63 @@ async def post_command(gid: str, request: Request, wait: int = 0) -> Response:
         comment_problem(comment, who)
         if head.result is None and who.seat is not None:  # a command sent again is no new message
             await within_talk_limit(p, gid, who.seat)
-    response = await submit(p, gid, cid, head, lambda game: parse(game, body, who), expect, bool(wait), comment)
+    response = await submit(p, gid, key, head, lambda game: parse(game, body, who), expect, bool(wait), comment)
     command_metrics(request).observe(response.status_code, time.perf_counter() - started)  # /metrics
     return response
+
+
+def reserved_problem(cid: str) -> None:
+    """422 `reserved_id` for a client's id in the platform's namespace (events.store.commandids)."""
+    if reserved(cid):
+        raise ApiError(422, "reserved_id", f"ids beginning {RESERVED!r} are the platform's own (its clock, "
+                       f"aborts, joins, hides): {cid[:16]!r} is refused; choose another id, such as a uuid")
+
+
+def role_of(who: Principal) -> str:
+    """The principal's role as the game's auth hash names it: the scope of its command ids."""
+    if who.seat is not None:
+        return f"seat:{who.seat}"
+    return "referee" if who.referee else "admin" if who.admin else "nobody"
+
+
+def legacy_answer(who: Principal, cid: str, raw: bytes | None) -> bytes | None:
+    """An answer stored under the bare id, before keys named their principal: a seat's own only
+    (never one of the platform's answers for that seat), so no principal reads another's."""
+    if raw is None or who.seat is None or cid.startswith(_OLD_PLATFORM):
+        return None
+    return raw if loads(raw).get("seat") == who.seat else None
+
+
+async def own_command(p: ApiParts, request: Request, gid: str, cid: str) -> tuple[CommandHead, Principal, str]:
+    """The head, the bearer and the store's key of the bearer's command `cid`, whose answer the
+    head holds if it has one: keyed by (game, principal, id), so one principal's id never
+    answers with another's result or receipt. 422 `reserved_id` for the platform's ids."""
+    reserved_problem(cid)
+    head, who = await command_head(p, request, gid, cid, scoped=True)
+    key = client_key(role_of(who), cid)
+    if head.role is None:  # a seat claimed by a player (a session or key): read under its key now
+        head = head._replace(result=await p.reads.result(gid, key))
+    if head.result is None:
+        head = head._replace(result=legacy_answer(who, cid, head.legacy))
+    return head, who, key
+
+
+async def platform_id(p: ApiParts, gid: str, base: str) -> str:
+    """The id of the platform's own command `base` (a join, an abort, a hide) in `gid`: derived
+    with the deployment's secret, read from the store once per process."""
+    ids = p.store.ids
+    if not ids.ready:
+        await run_in_threadpool(ids.secret)
+    return ids.id(gid, base)
 
 
 async def submit(
     p: ApiParts, gid: str, cid: str, head: CommandHead, make: Callable[[str], Command], expect: int | None,
     wait: bool, comment: str | None = None,
 ) -> Response:
-    """Queue a command once per id; answer its result at once when it already has one. A
-    `comment` goes with it: the worker posts it as the seat's message right after the command."""
+    """Queue a command once per key (`cid`: events.store.commandids); answer its result at once
+    when it already has one. A `comment` goes with it: the worker posts it as the seat's message
+    right after the command."""
     if head.result is not None:
         return result_response(await with_receipt(p, gid, loads(head.result)))
     if head.status != "active":
@@ -98,7 +147,7 @@ async def submit(
         raise ApiError(422, "bad_args", "a number in the command is out of range (at most 64 bits)") from None
     if not wait:
         await queue(p, gid, cid, body, command, head.seq)
-        return json_response({"id": cid, "status": "queued"}, 202)
+        return json_response({"id": shown_id(cid), "status": "queued"}, 202)
     # Listen before queueing, so the answer cannot come before the waiter.
     fut = replies.expect(gid, cid)
     try:
@@ -107,7 +156,7 @@ async def submit(
     finally:
         replies.forget(gid, cid, fut)
     if result is None:
-        return json_response({"id": cid, "status": "queued"}, 202)
+        return json_response({"id": shown_id(cid), "status": "queued"}, 202)
     return result_response(await with_receipt(p, gid, result))
 
 
@@ -223,25 +272,20 @@ async def command_result(gid: str, cid: str, request: Request) -> Response:
     p = parts(request)
     await game_exists(p, gid)
     who = await principal(p, request, gid, required=True)
+    # Another principal's id (the platform's included) is the same 404 as one nobody used, so
+    # nobody learns which ids the others used, nor reads their answers.
     unknown = ApiError(404, "unknown_command_id", f"no command {cid!r} of yours in this game")
-    result = await p.reads.result(gid, cid)
+    if reserved(cid) or not _CID.match(cid):
+        raise unknown
+    key = client_key(role_of(who), cid)
+    result = await p.reads.result(gid, key)
+    if result is None:
+        result = legacy_answer(who, cid, await p.reads.result(gid, cid))
     if result is not None:
-        answer = loads(result)
-        # Answers stored before they named their seat are shown to any token of the game.
-        if not _yours(who, answer.get("seat", who.seat)):
-            raise unknown
-        return result_response(await with_receipt(p, gid, answer))
-    pending = await p.reads.pending(gid, cid)
-    if pending is not None and _yours(who, loads(pending).get("seat")):
+        return result_response(await with_receipt(p, gid, loads(result)))
+    if await p.reads.pending(gid, key) is not None:
         return json_response({"id": cid, "status": "queued"}, 202)
     raise unknown
-
-
-def _yours(who: Principal, seat: object) -> bool:
-    """Whether `who` may read a command of `seat`: a seat its own, the admin the seatless ones
-    (abort). A refusal message can name a seat's secrets, so the admin reads no seat's answers;
-    anything else is the same 404, so nobody learns which ids the others used."""
-    return who.seat == seat if who.seat is not None else who.admin and seat is None
 
 
 @router.post("/v1/games/{gid}/join", summary="Add the bearer seat's entropy to every later draw (once)")
@@ -254,7 +298,8 @@ async def join(gid: str, request: Request) -> Response:
     entropy = body.get("entropy")
     if not isinstance(entropy, str) or not 1 <= len(entropy) <= MAX_ENTROPY or set(body) != {"entropy"}:
         raise ApiError(422, "bad_entropy", f"send {{\"entropy\": <1 to {MAX_ENTROPY} characters>}}")
-    cid, seat = f"join-{who.seat}", who.seat
+    seat = who.seat
+    cid = await platform_id(p, gid, f"join-{seat}")
     if not await p.reads.answered(gid, cid):
         queued = await submit(p, gid, cid, head, lambda _: Command(JOIN, {"entropy": entropy}, seat), None, True)
         if queued.status_code != 200:
@@ -264,7 +309,7 @@ async def join(gid: str, request: Request) -> Response:
     stored = await p.reads.result(gid, cid)
     answer = loads(stored) if stored is not None else {}
     if answer.get("status") != "accepted":
-        return result_response(answer)
+        return result_response(as_sent(answer))
     first, last = (int(x) for x in answer["seq"])
     counted = await run_in_threadpool(
         lambda: [e.data["entropy"] for e in p.store.read(gid, first, last) if e.type == ENTROPY_ADDED])
@@ -278,8 +323,8 @@ async def join(gid: str, request: Request) -> Response:
 @router.post("/v1/games/{gid}/abort", summary="End a game now (admin)")
 async def abort(gid: str, request: Request) -> Response:
     p = parts(request)
-    # One abort per game: the fixed id makes a repeated request answer the first one.
-    cid = f"abort-{gid}"
+    # One abort per game: the platform's one id for it makes a repeated request answer the first.
+    cid = await platform_id(p, gid, "abort")
     head, who = await command_head(p, request, gid, cid)
     if not who.admin:
         raise ApiError(403, "admin_only", "only the game's admin token may abort it")

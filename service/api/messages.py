@@ -15,7 +15,7 @@ from events.store.private import SeatPrivate
 from rules.core import Command
 from service.api.access import command_head, game_exists, principal
 from service.api.body import json_body
-from service.api.commands import submit, within_talk_limit
+from service.api.commands import own_command, platform_id, submit, within_talk_limit
 from service.api.credentials import bearer_token, has_session_cookie
 from service.api.errors import ApiError
 from service.api.moves import kept_lists
@@ -51,13 +51,13 @@ async def post_message(gid: str, request: Request) -> Response:
     if not isinstance(cid, str) or not 1 <= len(cid) <= 64 or not cid.replace("-", "").replace("_", "").isalnum():
         raise ApiError(422, "bad_command_id", "'id' must be 1 to 64 letters, digits, '-' or '_' (a uuid)")
     p = parts(request)
-    head, who = await command_head(p, request, gid, cid)
+    head, who, key = await own_command(p, request, gid, cid)
     if who.seat is None:
         raise ApiError(403, "seat_required", "only a seat posts to the table talk (the admin hides messages)")
     seat, text = who.seat, body["text"]
     if head.result is None:  # the same id again answers the first one: no new message
         await within_talk_limit(p, gid, seat)
-    return await submit(p, gid, cid, head, lambda _: Command(POST, {"text": text}, seat), None, wait)
+    return await submit(p, gid, key, head, lambda _: Command(POST, {"text": text}, seat), None, wait)
 
 
 @router.get("/v1/games/{gid}/messages", summary="The game's table talk (public)")
@@ -104,7 +104,8 @@ def _who(seat: int | None, names: list[str], referee: str | None) -> str | None:
 async def hide(gid: str, seq: int, request: Request) -> Response:
     """The message stays in the record (the audit re-checks it); the views say it was hidden."""
     p = parts(request)
-    cid = f"hide-{seq}"  # one hide per message: a repeated request answers the first one
+    # One hide per message: the platform's one id for it makes a repeated request answer the first.
+    cid = await platform_id(p, gid, f"hide-{seq}")
     head, who = await command_head(p, request, gid, cid)
     if not who.admin:
         raise ApiError(403, "admin_only", "only the game's admin token may hide a message")

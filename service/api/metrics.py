@@ -104,14 +104,17 @@ def command_metrics(request: Request) -> CommandMetrics:
 
 @router.get("/metrics", summary="Prometheus metrics: the command path and the notices", include_in_schema=True)
 async def metrics(request: Request) -> Response:
-    """With BOARDLOG_METRICS_TOKEN set, only `Authorization: Bearer <that token>` is answered
-    (Prometheus: `authorization: {credentials: ...}` in the scrape config); unset, anyone is."""
+    """Only `Authorization: Bearer <BOARDLOG_METRICS_TOKEN>` is answered (Prometheus:
+    `authorization: {credentials: ...}` in the scrape config): the counters tell who plays what
+    and how much, so without the setting nobody is."""
     wanted = parts(request).settings.metrics_token
-    if wanted:
-        given = bearer_token(request) or ""
-        if not hmac.compare_digest(given.encode(), wanted.encode()):
-            raise ApiError(401, "metrics_token_required", "send 'Authorization: Bearer <BOARDLOG_METRICS_TOKEN>'",
-                           {"WWW-Authenticate": "Bearer"})
+    if not wanted:
+        raise ApiError(401, "metrics_token_required", "/metrics answers only a scraper holding the token this "
+                       "service is given in BOARDLOG_METRICS_TOKEN, which is not set", {"WWW-Authenticate": "Bearer"})
+    given = bearer_token(request) or ""
+    if not hmac.compare_digest(given.encode(), wanted.encode()):
+        raise ApiError(401, "metrics_token_required", "send 'Authorization: Bearer <BOARDLOG_METRICS_TOKEN>'",
+                       {"WWW-Authenticate": "Bearer"})
     command_metrics(request)
     registry: CollectorRegistry = request.app.state.metrics_registry
     if not getattr(request.app.state, "notice_collector", None):

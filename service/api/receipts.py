@@ -8,11 +8,23 @@ from typing import Any
 
 from fastapi.concurrency import run_in_threadpool
 
+from events.store.commandids import shown_id
 from service.api.parts import ApiParts
 
 
+def as_sent(answer: dict[str, Any]) -> dict[str, Any]:
+    """`answer` naming its command by the id its sender wrote, not the store's key of it (the
+    key names the principal: events.store.commandids)."""
+    cid = answer.get("id")
+    if not isinstance(cid, str) or shown_id(cid) == cid:
+        return answer
+    return {**answer, "id": shown_id(cid)}
+
+
 async def with_receipt(p: ApiParts, gid: str, answer: dict[str, Any]) -> dict[str, Any]:
-    """`answer` with its receipt, when it is an accepted one that lacks it and keys are set."""
+    """`answer` (`as_sent`) with its receipt, when it is an accepted one that lacks it and keys
+    are set."""
+    answer = as_sent(answer)
     seqs = answer.get("seq")
     if p.keys is None or answer.get("status") != "accepted" or "receipt" in answer \
             or not isinstance(seqs, list) or not seqs or not isinstance(seqs[-1], int):

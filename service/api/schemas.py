@@ -27,7 +27,7 @@ ERROR_CODES: tuple[str, ...] = (
     "unknown_command_id", "unknown_table", "not_creator", "unknown_target", "unknown_feed", "unknown_session",
     "not_found", "method_not_allowed", "http_error", "game_over", "seat_claimed", "already_seated",
     "table_closed", "table_full", "seat_taken", "table_busy", "already_joined", "body_too_large",
-    "path_too_long", "query_too_long", "bad_request", "bad_seat_token", "bad_command_id", "bad_expect",
+    "path_too_long", "query_too_long", "bad_request", "bad_seat_token", "bad_command_id", "reserved_id", "bad_expect",
     "unknown_command", "bad_args", "bad_entropy", "bad_seats", "name_not_text", "name_empty", "name_too_long",
     "name_bad_character", "name_taken", "bad_options", "unknown_player", "ambiguous_player", "player_twice",
     "bad_expiry", "bad_seat", "bad_cursor", "number_out_of_range", "bad_seq", "bad_step", "bad_page", "bad_target",

@@ -156,8 +156,8 @@ class Settings:
         "and checks their credential")
     metrics_token: str = setting(
         "", "BOARDLOG_METRICS_TOKEN",
-        "the bearer token `/metrics` asks for (set it wherever the API is reachable beyond your scraper; empty: "
-        "`/metrics` answers anyone)", secret=True)
+        "the bearer token `/metrics` asks for (give Prometheus the same: deploy/prometheus.yml; empty: `/metrics` "
+        "answers nobody)", secret=True)
     # Clocks (issue #15).
     clock_min_seconds: int = setting(
         3600, "BOARDLOG_CLOCK_MIN_SECONDS", "the shortest `per_move` a game's `clock` may ask (tests set 1)")

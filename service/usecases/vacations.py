@@ -58,7 +58,7 @@ class Vacations:
         until = to_iso(v.until_ms)
         sent = []
         for gid, seat in games.items():
-            cid = f"vacation-{pid}-{v.n}-on"
+            cid = self.store.platform_id(gid, f"vacation-{pid}-{v.n}-on")
             self.submit(gid, cid, Command(VACATION, {"on": True, "until": until}, seat))
             sent.append((gid, cid))
         self.schedule_end(pid, v.n, max(0, v.until_ms - self.vacations.now_ms()))
@@ -72,7 +72,7 @@ class Vacations:
             return None
         sent = []
         for gid, seat in v.games.items():
-            cid = f"vacation-{pid}-{v.n}-off"
+            cid = self.store.platform_id(gid, f"vacation-{pid}-{v.n}-off")
             self.submit(gid, cid, Command(VACATION, {"on": False}, seat))
             sent.append((gid, cid))
         self._wait(sent, wait)

@@ -111,7 +111,7 @@ def test_a_bug_in_the_rules_answers_500_at_once_and_changes_nothing(
     assert command(c, gid, tokens[0], "race.note", {"text": "after"}).status_code == 200
     logged = [orjson.loads(line) for line in (stack.logdir / "worker.log").read_text().splitlines()]  # type: ignore[operator]
     [failed] = [x for x in logged if x["event"] == "command.failed"]
-    assert failed["command"] == "bug-1" and failed["game"] == gid and failed["seq"] == n
+    assert failed["command"] == "seat:0/bug-1" and failed["game"] == gid and failed["seq"] == n
     assert "a deliberate bug in the rules" in failed["exception"]
 
 

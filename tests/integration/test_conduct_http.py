@@ -72,7 +72,7 @@ def test_takeback_over_http_and_a_resigned_seat_answered_by_the_platform(stack: 
         assert after == before
         types = [e["type"] for e in c.get(f"/v1/games/{gid}/events", headers=bearer(tokens[seat])).json()["events"]]
         assert "boardlog.TakenBack" in types
-        # A resigned seat: the platform answers its prompts (ids auto-<seq>-resigned<seat>).
+        # A resigned seat: the platform answers its prompts (ids bl-auto-<seq>-resigned<seat>-<mac>).
         r = command(c, gid, tokens[1], "boardlog.resign")
         assert r.json()["status"] == "accepted", r.text
         r = command(c, gid, tokens[1], "boardlog.resign")
@@ -94,8 +94,8 @@ def test_takeback_over_http_and_a_resigned_seat_answered_by_the_platform(stack: 
                 wait_for(lambda seq=s["seq"]: c.get(f"/v1/games/{gid}").json()["seq"] > seq)
         events = c.get(f"/v1/games/{gid}/events", headers=bearer(tokens[0])).json()["events"]
         autos = [e for e in events if e["type"] == "boardlog.CommandAccepted" and e["seat"] == 1
-                 and str(e["data"]["id"]).startswith("auto-")]
-        assert autos and all(str(e["data"]["id"]).endswith("-resigned1") for e in autos)
+                 and str(e["data"]["id"]).startswith("bl-auto-")]
+        assert autos and all("-resigned1-" in str(e["data"]["id"]) for e in autos)
 
 
 def test_the_referee_settles_a_dispute_and_a_seat_cannot_pose_as_the_referee(stack: Stack) -> None:

@@ -76,12 +76,13 @@ def test_the_worker_sets_schedules_and_fires_each_deadline_once(store: EventStor
     # An older clock's deadline: nothing.
     assert d.fire(gid, clock.seq - 1, 0, "timeout") == "moved_on"
     # Refused as early once (a command worker whose clock ran behind): the next try's id.
-    store.reject(gid, f"timeout-{clock.seq}-0", {"id": f"timeout-{clock.seq}-0", "status": "rejected",
+    first_id = store.platform_id(gid, f"timeout-{clock.seq}-0")
+    store.reject(gid, first_id, {"id": first_id, "status": "rejected",
                                                   "code": "deadline_not_reached", "http": 422, "message": "early"})
     shift[0] = None
     wait_for(lambda: time.time() * 1000 > deadline + 60, timeout=10)
     assert d.fire(gid, clock.seq, 0, "timeout") == "submitted"
-    assert rec.submitted[-1][0] == f"timeout-{clock.seq}-0-2"
+    assert rec.submitted[-1][0] == store.platform_id(gid, f"timeout-{clock.seq}-0-2")
     kinds = [e.type for e in store.read(gid, 1)]
     assert kinds.count("boardlog.TurnTimedOut") == 1
     # Fired again (a second worker, a redelivery): the same id, applied once.
@@ -120,7 +121,7 @@ def test_an_idle_game_gets_one_message_a_move_and_ends_as_abandoned(store: Event
     shift[0] = None
     wait_for(lambda: time.time() * 1000 > to_ms(moved.at) + 2100, timeout=10)
     assert d.fire(gid, moved.seq, -1, "idle") == "submitted"
-    assert rec.submitted[-1][0] == f"idle-{moved.seq}"
+    assert rec.submitted[-1][0] == store.platform_id(gid, f"idle-{moved.seq}")
     envs = store.read(gid, 1)
     assert [e.type for e in envs][-2:] == ["boardlog.GameAbandoned", "boardlog.SeedRevealed"]
     ended = envs[-2].data

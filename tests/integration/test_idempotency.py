@@ -52,7 +52,8 @@ def test_a_worker_killed_after_the_append_loses_nothing_and_applies_once(
         # The append landed before the kill: the result is answered even with no worker.
         res = c.get(f"/v1/games/{gid}/commands/{cid}", headers=bearer(tokens[0]))
         assert res.status_code == 200 and res.json()["status"] == "accepted"
-        assert (store.pending(gid, cid) is not None) == bool(comment)  # settled by the append unless a comment
+        key = f"seat:0/{cid}"  # the store keys a command by its principal and id
+        assert (store.pending(gid, key) is not None) == bool(comment)  # settled by the append unless a comment
         stack.stop("crashy")
         # A healthy worker picks up the unacknowledged message once the dead one's heartbeat expires.
         stack.start("worker", "worker", "--threads", "2")
@@ -61,8 +62,8 @@ def test_a_worker_killed_after_the_append_loses_nothing_and_applies_once(
         # had a comment to post first: it posts it and settles), without deciding again.
         wait_for(lambda: "command.already_answered" in log.read_text(), timeout=30, interval=0.2)
         assert len([e for e in store.read(gid) if e.type == "race.DieRolled"]) == 1
-        wait_for(lambda: store.pending(gid, cid) is None, timeout=5)
-        posts = [e for e in store.read(gid) if e.type == COMMAND_ACCEPTED and e.command == f"{cid}-comment"]
+        wait_for(lambda: store.pending(gid, key) is None, timeout=5)
+        posts = [e for e in store.read(gid) if e.type == COMMAND_ACCEPTED and e.command == f"{key}.comment"]
         assert len(posts) == (1 if comment else 0)
         # and the game goes on normally
         nxt = command(c, gid, tokens[1])
@@ -90,5 +91,7 @@ def test_a_command_result_is_read_with_a_token_of_its_own_seat(stack: Stack) -> 
         assert c.get(url, headers=bearer("not-a-token")).status_code == 401
         r = c.post(f"/v1/games/{gid}/abort?wait=1", headers=bearer(admin))
         assert r.status_code == 200, r.text
-        assert c.get(f"/v1/games/{gid}/commands/abort-{gid}", headers=bearer(admin)).json()["status"] == "accepted"
-        assert c.get(f"/v1/games/{gid}/commands/abort-{gid}", headers=bearer(tokens[0])).status_code == 404
+        # The abort's id is the platform's (events.store.commandids): asked again, the first answer.
+        assert c.post(f"/v1/games/{gid}/abort?wait=1", headers=bearer(admin)).json() == r.json()
+        for who in (admin, tokens[0]):
+            assert c.get(f"/v1/games/{gid}/commands/{r.json()['id']}", headers=bearer(who)).status_code == 404

@@ -116,7 +116,7 @@ def test_a_comment_follows_its_command(stack: Stack) -> None:
         events = c.get(f"/v1/games/{gid}/events", params={"from": first}).json()["events"]
         posted = [e for e in events if e["type"] == "boardlog.MessagePosted"]
         assert posted and posted[0]["seq"] == last + 2 and posted[0]["data"]["on"] == first, events
-        assert posted[0]["command"] == "roll-1-comment"
+        assert posted[0]["command"] == "seat:0/roll-1.comment"  # the seat's key (events.store.commandids)
         r = c.post(f"/v1/games/{gid}/commands?wait=1", headers=bearer(tokens[1]),
                    json={"id": "roll-2", "type": "race.roll", "args": {}, "comment": "q" * 2001})
         assert (r.status_code, r.json()["error"]["code"]) == (422, "message_too_long")
@@ -205,7 +205,7 @@ def test_a_queued_answer_is_played_when_its_guard_matches(stack: Stack) -> None:
         events = c.get(f"/v1/games/{gid}/events", params={"from": mine["seq"][1] + 1}).json()["events"]
         accepted = [e for e in events if e["type"] == "boardlog.CommandAccepted"]
         assert accepted[0]["seat"] == 1 and accepted[0]["data"]["text"] == "summon fighter g4", events
-        assert accepted[0]["command"] == f"auto-{mine['seq'][1]}-queued-1"
+        assert accepted[0]["command"].startswith(f"bl-auto-{mine['seq'][1]}-queued-1-")  # the platform's id
         entries = c.get(f"/v1/games/{gid}/moves").json()["entries"]
         assert [e.get("queued", False) for e in entries if e.get("seat") is not None] == [False, True]
         left = c.get(f"/v1/games/{gid}/conditional", headers=bearer(tokens[1])).json()

@@ -38,10 +38,11 @@ def test_a_command_whose_retries_are_spent_is_answered_as_failed(
         n = len(store.read(gid))
         # A queued body the handler cannot read (no type): a bug outside decide, every try.
         cid = str(uuid.uuid4())
-        assert store.put_pending(gid, cid, {"args": {}, "seat": 0, "expect": None})
+        key = f"seat:0/{cid}"  # seat 0's command, as the API keys it (events.store.commandids)
+        assert store.put_pending(gid, key, {"args": {}, "seat": 0, "expect": None})
         broker = make_broker(redis_url, namespace=f"{namespace}-dramatiq")
         try:
-            declare(broker, None).send(gid, cid)
+            declare(broker, None).send(gid, key)
         finally:
             broker.close()
         wait_for(lambda: c.get(f"/v1/games/{gid}/commands/{cid}", headers=bearer(token)).status_code != 202, timeout=30)
@@ -54,7 +55,7 @@ def test_a_command_whose_retries_are_spent_is_answered_as_failed(
         wait_for(lambda: unacked(store.r, namespace) - store.r.hlen(dead) == 0, timeout=10)
         assert store.r.hlen(dead) == 1
         logged = [orjson.loads(x) for x in (tmp_path / "worker.log").read_text().splitlines()]
-        assert [x["command"] for x in logged if x["event"] == "command.gave_up"] == [cid]
+        assert [x["command"] for x in logged if x["event"] == "command.gave_up"] == [key]
 
 
 def test_a_command_whose_message_was_lost_is_queued_again_and_answered(

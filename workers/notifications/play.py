@@ -31,6 +31,7 @@ import structlog
 
 from events.domain.match import COMMAND_ACCEPTED, Match, fold_match
 from events.domain.platform.disputes import RESOLVE, open_dispute
+from events.store.commandids import client_key
 from events.store.store import EventStore
 from projections.replay import match_at
 from rules.core import Command, InvalidCommand
@@ -160,7 +161,8 @@ class ReplyPlayer:
             return self._refused(ctx, title, now.now, read)
         command, said = read
         for attempt in range(MAX_TRIES):
-            cid = "mail-" + digest(token)[:32] + (f"-{attempt}" if attempt else "")
+            # The seat's own command (its key scoped to the seat, events.store.commandids).
+            cid = client_key(f"seat:{seat}", "mail-" + digest(token)[:32] + (f"-{attempt}" if attempt else ""))
             self.store.put_pending(gid, cid, {**command.to_json(), "expect": now.now.seq}, int(time.time() * 1000))
             self.enqueue(gid, cid)
             result = self._wait(gid, cid) or {}
@@ -344,7 +346,7 @@ class RulingByMail:
         verdict, reason = ruling
         if not reason:
             return self._refused(ctx, title, link, "a ruling gives its reason, which every seat reads")
-        cid = "mail-" + digest(token)[:32]
+        cid = client_key("referee", "mail-" + digest(token)[:32])
         command = Command(RESOLVE, {"verdict": verdict, "reason": reason, "dispute": dispute, "referee": True}, None)
         p.store.put_pending(gid, cid, command.to_json(), int(time.time() * 1000))
         p.enqueue(gid, cid)
