@@ -198,12 +198,13 @@ def parse(game_name: str, body: dict[str, Any], who: Principal) -> Command:
     return game.parse_command(ctype, args, who.seat)
 
 
-async def within_talk_limit(p: ApiParts, gid: str, seat: int) -> None:
+async def within_talk_limit(p: ApiParts, gid: str, seat: int | str) -> None:
     """429 with Retry-After past BOARDLOG_MESSAGES_PER_MINUTE messages (and comments) of one seat
     in one game: each stays in the log (and the folded match) for good, so a flood is refused."""
     wait = await p.limits.take("messages", f"{gid}:{seat}", p.settings.messages_per_minute)
     if wait:
-        raise ApiError(429, "rate_limited", f"seat {seat} has posted this minute's share of messages "
+        who = f"seat {seat}" if isinstance(seat, int) else f"the {seat}"
+        raise ApiError(429, "rate_limited", f"{who} has posted this minute's share of messages "
                        f"({p.settings.messages_per_minute}); try again in {wait} s", {"Retry-After": str(wait)})
 
 

@@ -35,7 +35,7 @@ def _wait(raw: str | None) -> bool:
     raise ApiError(422, "bad_request", "wait: 1 (the default: wait for the message to be posted) or 0")
 
 
-@router.post("/v1/games/{gid}/messages", summary="Post a message to the game's table talk (a seat)")
+@router.post("/v1/games/{gid}/messages", summary="Post a message to the game's table talk (a seat or the referee)")
 async def post_message(gid: str, request: Request) -> Response:
     if bearer_token(request) is None and not has_session_cookie(request):
         raise ApiError(403, "seat_required", "spectators read the table talk; posting takes a seat token")
@@ -52,12 +52,15 @@ async def post_message(gid: str, request: Request) -> Response:
         raise ApiError(422, "bad_command_id", "'id' must be 1 to 64 letters, digits, '-' or '_' (a uuid)")
     p = parts(request)
     head, who, key = await own_command(p, request, gid, cid)
-    if who.seat is None:
-        raise ApiError(403, "seat_required", "only a seat posts to the table talk (the admin hides messages)")
+    if who.seat is None and not who.referee:
+        raise ApiError(403, "seat_required", "only a seat or the referee posts to the table talk "
+                                             "(the admin hides messages)")
     seat, text = who.seat, body["text"]
     if head.result is None:  # the same id again answers the first one: no new message
-        await within_talk_limit(p, gid, seat)
-    return await submit(p, gid, key, head, lambda _: Command(POST, {"text": text}, seat), None, wait)
+        await within_talk_limit(p, gid, "referee" if seat is None else seat)
+    # the referee posts as the referee (talk.py): no seat, marked as the resolve command is
+    args = {"text": text} if seat is not None else {"text": text, "referee": True}
+    return await submit(p, gid, key, head, lambda _: Command(POST, args, seat), None, wait)
 
 
 @router.get("/v1/games/{gid}/messages", summary="The game's table talk (public)")

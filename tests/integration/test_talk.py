@@ -281,3 +281,19 @@ def test_a_queue_is_its_seats_alone(stack: Stack) -> None:
         assert r.status_code == 204
         assert c.get(f"/v1/games/{gid}/conditional", headers=bearer(tokens[1])).json()["queue"] == []
         assert json.loads(c.get(f"/v1/games/{gid}/conditional", headers=bearer(tokens[1])).text)["seat"] == 1
+
+
+def test_the_referee_posts_to_the_table_talk_as_the_referee(stack: Stack) -> None:
+    with stack.client() as c:
+        r = c.post("/v1/games", json={"game": "race", "seats": ["ann", "bob"], "referee": "rex",
+                                      "options": {"target": 1000}})
+        assert r.status_code == 201, r.text
+        g = r.json()
+        gid, ref = g["id"], g["referee"]["token"]
+        r = _post(c, gid, ref, "please keep it civil")
+        assert r.status_code == 200 and r.json()["status"] == "accepted", r.text
+        [m] = c.get(f"/v1/games/{gid}/messages").json()["messages"]
+        assert (m["who"], m["seat"], m["referee"], m["text"]) == ("The referee (rex)", None, True, "please keep it civil")
+        # the admin still hides rather than posts
+        r = _post(c, gid, g["admin_token"], "hi")
+        assert (r.status_code, r.json()["error"]["code"]) == (403, "seat_required"), r.text
