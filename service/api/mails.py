@@ -21,6 +21,7 @@ from fastapi.concurrency import run_in_threadpool
 from service.api.errors import ApiError
 from service.api.parts import parts
 from service.stores.notifications import CONFIRM_SECONDS
+from service.stores.players import digest
 from service.usecases.notifications.channels import SendFailed, masked
 from service.usecases.notifications.ports import Notifications
 
@@ -53,15 +54,29 @@ async def send(n: Notifications, msg: EmailMessage, what: str, pid: str) -> bool
     return True
 
 
+async def count_mail_to(request: Request, address: str) -> None:
+    """Count a sign-in, sign-up or confirmation mail to `address` against the one limit they
+    share, BOARDLOG_MAILS_PER_ADDRESS_HOUR in any hour whoever asks (so that many clients or
+    players together cannot aim boardlog's mail at someone): 429 past it. Every ask counts,
+    whether or not a player has the address, so the answer tells nothing of who has it."""
+    p = parts(request)
+    limit = p.settings.mails_per_address_hour
+    wait = await p.limits.take_sliding("mail-to", digest(address.casefold()), limit, 3600)
+    if wait:
+        raise ApiError(429, "rate_limited", f"that address has been sent its {limit} sign-in, sign-up and "
+                       f"confirmation mails of the last hour; try again in {wait} s", {"Retry-After": str(wait)})
+
+
 async def ask_confirmation(request: Request, pid: str, name: str, address: str) -> bool:
     """Mail `address` the link that confirms it for player `pid`; whether it was sent. A player
-    asks for at most BOARDLOG_SIGNIN_MAILS_PER_MINUTE of these a minute: 429 past that, with
-    nothing written."""
+    asks for at most BOARDLOG_SIGNIN_MAILS_PER_MINUTE of these a minute, and the address is
+    sent at most its hour's mails (`count_mail_to`): 429 past either, with nothing written."""
     p = parts(request)
     wait = await p.limits.take("confirm-mail", pid, p.settings.signin_mails_per_minute)
     if wait:
         raise ApiError(429, "rate_limited", f"this player has asked for this minute's confirmation mails "
                        f"({p.settings.signin_mails_per_minute}); try again in {wait} s", {"Retry-After": str(wait)})
+    await count_mail_to(request, address)
     n = p.notifications
     token = await run_in_threadpool(n.targets.confirm_link, pid, address)
     link = f"{n.config.public_url.rstrip('/')}/confirm#token={token}"

@@ -11,6 +11,7 @@ from __future__ import annotations
 import html
 import re
 import time
+import unicodedata
 import uuid
 from typing import Annotated, Any, Literal
 from urllib.parse import quote, urlsplit
@@ -25,13 +26,13 @@ from events.domain.names import display_name
 from service.api.auth import Caller, check_origin, current_player, request_scheme
 from service.api.credentials import set_session_cookies
 from service.api.errors import ApiError
-from service.api.mails import ask_confirmation, link_mail, send
+from service.api.mails import ask_confirmation, count_mail_to, link_mail, send
 from service.api.parts import ApiParts, parts
 from service.api.players import email_of, limited, player_json
 from service.api.responses import html_page, json_response
 from service.api.seats import claim_by_digest
 from service.stores.notifications import Quiet, Target, with_choices
-from service.stores.players import HeldSeat, Player, SignUp, digest
+from service.stores.players import HeldSeat, Player, SignUp
 from service.usecases.matches import principal_of, token_digest
 from service.usecases.notifications.channels import (
     SendFailed,
@@ -167,12 +168,32 @@ async def list_targets(who: Me, request: Request) -> Response:
                           "quiet": {"tz": quiet.tz, "start": quiet.start, "end": quiet.end}, "email": email})
 
 
+# What an address may not hold: it is shown on the player's page and in logs, where a bidi
+# override (U+202E) would show a URL reversed and a zero-width or control character would make
+# two addresses look one. Unicode's categories, as events/domain/names.py reads them for names.
+_NOT_IN_ADDRESSES = {"Cc": "a control character", "Cf": "a format character (bidi control, zero-width)",
+                     "Cs": "a surrogate", "Co": "a private-use character", "Cn": "an unassigned code point",
+                     "Zl": "a line separator", "Zp": "a paragraph separator"}
+
+
+def _plain(raw: str) -> str:
+    """The address in NFC; 422 naming the first character it may not hold."""
+    address = unicodedata.normalize("NFC", raw)
+    for pos, ch in enumerate(address, 1):
+        kind = _NOT_IN_ADDRESSES.get(unicodedata.category(ch))
+        if kind is not None:
+            label = unicodedata.name(ch, "")
+            raise ApiError(422, "bad_target", f"address: holds U+{ord(ch):04X}{' ' + label if label else ''} at "
+                           f"character {pos}: {kind}, which an address may not hold")
+    return address
+
+
 def _address(body: NewTarget, who: Caller, egress: Egress) -> str:
     if body.kind == "atom":
         if body.address:
             raise ApiError(422, "bad_target", "an Atom feed takes no address: its URL is answered")
         return ""
-    raw = (body.address or "").strip()
+    raw = _plain((body.address or "").strip())
     if body.kind == "email":
         address = email_of(raw or who.player.email)
         if address is None:
@@ -189,12 +210,13 @@ def _address(body: NewTarget, who: Caller, egress: Egress) -> str:
 
 
 def _unreachable(url: str, kind: str, egress: Egress) -> str | None:
-    """Why a URL's host is one targets may not reach. An Apprise URL's host is often a token
-    (discord://<id>/<token>): only an address, localhost or a dotted name is looked up here,
-    and the send checks every connect whatever the URL."""
+    """Why a URL's host is one targets may not reach: a name must resolve, now, to public
+    addresses only. An Apprise URL's host is often a token (discord://<id>/<token>): only an
+    address, a localhost name or a dotted name is looked up here, and the send resolves and
+    checks every host it connects to whatever the URL."""
     p = urlsplit(url)
     host = p.hostname or ""
-    if kind == "apprise" and not ("." in host or ":" in host or host == "localhost"):
+    if kind == "apprise" and not ("." in host or ":" in host or host.lower().startswith("localhost")):
         return None
     try:
         port = p.port or (443 if p.scheme.endswith("s") else 80)
@@ -366,7 +388,8 @@ async def signin_mail(body: SigninMail, request: Request) -> Response:
 async def signup(body: SignUpMail, request: Request) -> Response:
     """Always the same 202, whether or not the address is a player's already (no account
     probing): a new address gets the link that makes the player, a known one a sign-in link
-    instead. Limited per client and per address (BOARDLOG_SIGNIN_MAILS_PER_MINUTE each)."""
+    instead. Limited per client (BOARDLOG_SIGNIN_MAILS_PER_MINUTE) and per address, with
+    sign-in and confirmation mails (BOARDLOG_MAILS_PER_ADDRESS_HOUR)."""
     name = display_name(body.name, "your name")
     address, back, seat = await _mail_request(request, body.email, body.next, body.seat)
     p = parts(request)
@@ -383,7 +406,8 @@ async def signup(body: SignUpMail, request: Request) -> Response:
 async def _mail_request(request: Request, raw: str, back: str | None,
                         seat: KeptSeat | None) -> tuple[str, str | None, HeldSeat | None]:
     """The address, the page to come back to and the seat to keep of a request for a mailed
-    link, checked, and counted against the limits per client and per address (429 past them)."""
+    link, checked, and counted against the limits per client (a minute's) and per address (an
+    hour's, `count_mail_to`): 429 past them."""
     if request.headers.get("origin") or request.headers.get("referer"):
         check_origin(request)
     address = email_of(raw.strip())
@@ -392,16 +416,14 @@ async def _mail_request(request: Request, raw: str, back: str | None,
         raise ApiError(422, "bad_next", "next: a path of this site, like /games/<id>")
     held = None if seat is None else HeldSeat(seat.game, token_digest(seat.token))
     p = parts(request)
-    limit = p.settings.signin_mails_per_minute
     client = request.client.host if request.client else "unknown"
-    for kind, key, who in (("client", client, "from your network address"),
-                           ("to", digest(address.casefold()), "for that email address")):
-        # Sign-up and sign-in links count together: both are a mail sent at a visitor's word.
-        wait = await p.limits.take(f"mail-link-{kind}", key, limit)
-        if wait:
-            # The same answer for a known address and an unknown one: the count is of asks.
-            raise ApiError(429, "rate_limited", f"too many links asked for {who} this minute; "
-                           f"try again in {wait} s", {"Retry-After": str(wait)})
+    # Sign-up and sign-in links count together: both are a mail sent at a visitor's word.
+    wait = await p.limits.take("mail-link-client", client, p.settings.signin_mails_per_minute)
+    if wait:
+        raise ApiError(429, "rate_limited", f"too many links asked for from your network address this minute; "
+                       f"try again in {wait} s", {"Retry-After": str(wait)})
+    # The same answer for a known address and an unknown one: the count is of asks.
+    await count_mail_to(request, address)
     return address, back, held
 
 

@@ -119,8 +119,12 @@ class Settings:
         "how long after a dispute is opened its referee is reminded, once, if it is still unruled (0: never)")
     signin_mails_per_minute: int = setting(
         5, "BOARDLOG_SIGNIN_MAILS_PER_MINUTE",
-        "sign-in mails (`POST /v1/signin-mail`) one client address may ask for a minute, and confirmation mails "
-        "one player may (0: no limit)")
+        "sign-in and sign-up mails (`POST /v1/signin-mail`, `POST /v1/signup`) one client address may ask for a "
+        "minute, and confirmation mails one player may (0: no limit)")
+    mails_per_address_hour: int = setting(
+        5, "BOARDLOG_MAILS_PER_ADDRESS_HOUR",
+        "sign-in, sign-up and confirmation mails one email address may be sent in any hour, together, whoever "
+        "asks (0: no limit)")
     reply_domain: str = setting(
         "", "BOARDLOG_REPLY_DOMAIN",
         "the domain of the `play+<token>@` reply addresses in turn mails (its MX points at `boardlog mail-in`; "

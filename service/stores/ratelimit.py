@@ -1,9 +1,12 @@
-"""Per-client rate limits as Redis counters, so that every API process counts against the same
-limit: a fixed window per (action, client), one key that expires with its window."""
+"""Rate limits in Redis, so that every API process counts against the same limit: per client, a
+fixed window per (action, client), one key that expires with its window; and, where a fixed
+window's edge would let twice the limit through (the mails an address is sent in an hour), a
+sliding one, the times of the last counted actions in a sorted set."""
 
 from __future__ import annotations
 
 import time
+import uuid
 from collections.abc import Callable
 
 import redis.asyncio as aioredis
@@ -35,3 +38,30 @@ class RateLimits:
         if int(count) <= limit:
             return 0
         return max(1, int(start + window - now + 0.999))
+
+    async def take_sliding(self, action: str, key: str, limit: int, window: int) -> int:
+        """Counts one `action` for `key` when fewer than `limit` were counted in the last
+        `window` seconds: 0; else nothing is counted and the answer is the seconds until the
+        oldest of them leaves the window (for Retry-After). A limit of 0 or less is no limit."""
+        if limit <= 0:
+            return 0
+        now = self.clock()
+        with reaching_redis():
+            wait = await self.aio.eval(_SLIDING, 1, f"{self.base}:{action}:{key}", repr(now), str(window),
+                                       str(limit), f"{now!r}:{uuid.uuid4().hex[:8]}")
+        return max(1, int(float(wait) + 0.999)) if float(wait) > 0 else 0
+
+
+# One script, so that two API processes counting the same key at once never both take the last
+# place. Numbers travel as strings: a Lua number returned to Redis is cut to an integer.
+_SLIDING = """
+local now, window, limit = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+if redis.call('ZCARD', KEYS[1]) >= limit then
+  local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+  return tostring(tonumber(oldest[2]) + window - now)
+end
+redis.call('ZADD', KEYS[1], now, ARGV[4])
+redis.call('EXPIRE', KEYS[1], window + 1)
+return '0'
+"""

@@ -4,6 +4,7 @@ to aiosmtpd; Apprise json:// and signed webhooks to a local HTTP server."""
 
 from __future__ import annotations
 
+import ipaddress
 import re
 import signal
 import smtplib
@@ -41,6 +42,7 @@ from workers.notifications.jobs import Sender, holding
 pytestmark = pytest.mark.integration
 
 METRICS_TOKEN = "scrape-secret-7c1f"  # this stack's /metrics answers only it
+MAILS_AN_HOUR = 6  # this stack's BOARDLOG_MAILS_PER_ADDRESS_HOUR
 
 
 @pytest.fixture(scope="module")
@@ -58,7 +60,9 @@ def nstack(redis_url: str, mailbox: MailBox, web: Web, tmp_path_factory: pytest.
                     BOARDLOG_NOTIFY_CLAIM_MS="1000", BOARDLOG_DIGEST_SECONDS="1", BOARDLOG_PLAYERS_PER_MINUTE="0",
                     BOARDLOG_PUBLIC_URL="http://boardlog.test", BOARDLOG_NOTIFY_TIMEOUT_SECONDS="3",
                     BOARDLOG_REPLY_DOMAIN="play.test", BOARDLOG_MAIL_IN_PORT=str(free_port()),
-                    BOARDLOG_METRICS_TOKEN=METRICS_TOKEN, BOARDLOG_DISPUTE_REMINDER_SECONDS="3")
+                    BOARDLOG_METRICS_TOKEN=METRICS_TOKEN, BOARDLOG_DISPUTE_REMINDER_SECONDS="3",
+                    # One test mails one address 6 times (2 players, 2 confirmations, 2 sign-ins).
+                    BOARDLOG_MAILS_PER_ADDRESS_HOUR=str(MAILS_AN_HOUR))
     s = Stack("", env, logdir=tmp_path_factory.mktemp("nstack"))
     # Every part starts at once (each process's imports take seconds on a busy machine).
     s.start("worker", "worker", "--threads", "4")
@@ -442,6 +446,83 @@ def test_a_target_on_an_internal_address_is_refused_saying_why(nstack: Stack, we
         assert c.get("/v1/me/targets", headers=h).json()["targets"] == []
         # The address the operator allows is taken.
         assert add(c, ann["key"], kind="webhook", address=web.url("/allowed"))["target"]["kind"] == "webhook"
+
+
+def test_a_target_reaching_inside_by_a_name_a_scheme_or_a_character_is_refused(nstack: Stack, web: Web) -> None:
+    # The stack allows 127.0.0.1: a loopback name is refused all the same, and every other form.
+    with nstack.client() as c:
+        eve = player(c, "eve")
+        h = bearer(eve["key"])
+        for body, why in [
+            ({"kind": "webhook", "address": "http://localhost./"}, "localhost. names this machine (a loopback name)"),
+            ({"kind": "webhook", "address": f"http://LocalHost:{web.port}/x"}, "localhost names this machine"),
+            ({"kind": "webhook", "address": "http://hooks.localhost/x"}, "hooks.localhost names this machine"),
+            ({"kind": "webhook", "address": "http://127.0.0.1./x"}, "127.0.0.1. resolves to no address"),
+            ({"kind": "webhook", "address": "http://2130706434/x"}, "2130706434 resolves to 127.0.0.2 is a loopback"),
+            ({"kind": "webhook", "address": "http://0x7f.2/x"}, "0x7f.2 resolves to 127.0.0.2 is a loopback"),
+            ({"kind": "webhook", "address": "http://[2002:a00:1::]/x"}, "10.0.0.1 is a private address"),
+            ({"kind": "webhook", "address": "https://no-such-host.invalid/x"}, "resolves to no address"),
+            ({"kind": "apprise", "address": "syslog://"}, "syslog:// is not an Apprise service a target may use"),
+            ({"kind": "apprise", "address": "rsyslog://10.0.0.1/local0"}, "rsyslog:// is not an Apprise service"),
+            ({"kind": "apprise", "address": "windows://"}, "windows:// is not an Apprise service"),
+            ({"kind": "apprise", "address": "json://localhost./x"}, "localhost. names this machine"),
+            ({"kind": "webhook", "address": f"{web.url('/x')}\u202egnp.exe"},
+             "holds U+202E RIGHT-TO-LEFT OVERRIDE at character"),
+            ({"kind": "webhook", "address": f"{web.url('/x')}\u200b"}, "holds U+200B ZERO WIDTH SPACE"),
+            ({"kind": "email", "address": "ann\u202e@example.org"}, "holds U+202E"),
+        ]:
+            r = c.post("/v1/me/targets", json=body, headers=h)
+            assert r.status_code == 422 and r.json()["error"]["code"] == "bad_target", (body, r.text)
+            assert why in r.json()["error"]["message"], (body, r.text)
+        assert c.get("/v1/me/targets", headers=h).json()["targets"] == []
+        # An address in NFD is kept in NFC; the receivers' own address is taken.
+        kept = add(c, eve["key"], kind="webhook", address=web.url("/caf") + "e\u0301")["target"]
+        assert kept["address"].endswith("/caf\u00e9")
+
+
+def test_twelve_clients_and_players_mailing_one_address_get_it_its_hours_mails_and_no_more(
+        nstack: Stack, mailbox: MailBox) -> None:
+    """Sign-in, sign-up and confirmation mails to one address count together, whoever asks:
+    12 clients (each its own network address, within every per-client limit) get it 6 mails."""
+    victim = f"victim-{uuid.uuid4().hex[:8]}@example.org"
+    answers: list[int] = []
+    with nstack.client() as c:
+        for i in range(12):
+            c.headers["X-Forwarded-For"] = own_address()
+            if i < 4:  # players naming it as theirs: each a confirmation mail
+                r = c.post("/v1/players", json={"name": f"p{i}", "email": victim})
+                assert r.status_code == 201, r.text
+                answers.append(202 if r.json()["confirmation_mailed"] else 429)
+            elif i < 8:
+                answers.append(c.post("/v1/signup", json={"name": f"s{i}", "email": victim}).status_code)
+            else:
+                answers.append(c.post("/v1/signin-mail", json={"email": victim}).status_code)
+        assert answers == [202] * MAILS_AN_HOUR + [429] * (12 - MAILS_AN_HOUR)
+        wait_for(lambda: mails_to(mailbox, victim) >= MAILS_AN_HOUR, timeout=10)
+        time.sleep(0.5)
+        assert mails_to(mailbox, victim) == MAILS_AN_HOUR
+        # The refusal is the same for an address no player has and for a player's confirmed one.
+        known = f"known-{uuid.uuid4().hex[:8]}@example.org"
+        unknown = f"unknown-{uuid.uuid4().hex[:8]}@example.org"
+        made = c.post("/v1/players", json={"name": "kim", "email": known}).json()
+        confirm(c, mailbox, known)  # a mail to it: one of its hour's
+        said: dict[str, list[tuple[int, str]]] = {}
+        for address in (known, unknown):
+            said[address] = []
+            for _ in range(MAILS_AN_HOUR + 1):
+                c.headers["X-Forwarded-For"] = own_address()
+                r = c.post("/v1/signin-mail", json={"email": address})
+                said[address].append((r.status_code, re.sub(r"\d+ s\b", "N s", r.text)))
+        assert [code for code, _ in said[known]] == [202] * (MAILS_AN_HOUR - 1) + [429] * 2
+        assert [code for code, _ in said[unknown]] == [202] * MAILS_AN_HOUR + [429]
+        assert said[known][0] == said[unknown][0] and said[known][-1] == said[unknown][-1]
+        assert "rate_limited" in said[known][-1][1] and "of the last hour" in said[known][-1][1]
+        wait_for(lambda: mails_to(mailbox, known) == MAILS_AN_HOUR, timeout=10)
+        assert made["id"] and mails_to(mailbox, unknown) == 0
+
+
+def mails_to(mailbox: MailBox, address: str) -> int:
+    return len(mailbox.to(address)) + len(mailbox.confirmations(address))
 
 
 def test_targets_refuse_bad_input_and_change_nothing(nstack: Stack, web: Web) -> None:
@@ -946,17 +1027,63 @@ def test_a_send_never_connects_to_an_address_the_operator_did_not_allow(store: E
     notice = Notice("g-egress", "race", 3, 0, "ann", "turn", "roll", "", datetime.now(UTC).isoformat())
     closed = Sender(targets, NotifyConfig(timeout=2, egress=Egress()), lambda *_: None)
     for t in (hook, chat, named):
-        with pytest.raises(SendFailed, match=r"is a loopback address: notices go to public addresses only"):
+        with pytest.raises(SendFailed, match=r"loopback (address|name).*: notices go to public addresses only"):
             closed.notify(notice, pid, t.id)
     assert "loopback address" in targets.failing(pid)[hook.id]["error"]
     time.sleep(0.2)
     assert [p for p in list(web.hits) if pid in p] == []
-    # The operator allows 127.0.0.1: the same notices go out.
+    # The operator allows 127.0.0.1: the same notices go out, but to a loopback name (localhost)
+    # none ever does, whatever it resolves to (an operator allowing loopback names its address).
     opened = Sender(targets, NotifyConfig(timeout=2, egress=Egress(networks(["127.0.0.0/8", "::1"]))),
                     lambda *_: None)
-    for t in (hook, chat, named):
+    for t in (hook, chat):
         assert opened.notify(notice, pid, t.id) == "sent"
-    assert sorted(len(web.at(p)) for p in list(web.hits) if pid in p) == [1, 1, 1]
+    with pytest.raises(SendFailed, match=r"localhost names this machine \(a loopback name\)"):
+        opened.notify(notice, pid, named.id)
+    assert sorted(len(web.at(p)) for p in list(web.hits) if pid in p) == [1, 1]
+
+
+class _Rebinding:
+    """A DNS that answers a name with a public address first, then with 127.0.0.1 (rebinding)."""
+
+    def __init__(self, *answers: str) -> None:
+        self.answers = [ipaddress.ip_address(a) for a in answers]
+        self.asked = 0
+
+    def __call__(self, host: str, port: int) -> list[ipaddress.IPv4Address | ipaddress.IPv6Address]:
+        self.asked += 1
+        return [self.answers[min(self.asked, len(self.answers)) - 1]]
+
+
+def test_a_name_rebound_after_its_check_is_never_connected_to_and_a_send_goes_where_it_checked(
+        store: EventStore, web: Web) -> None:
+    targets = TargetStore(store.r, store.ns)
+    pid = f"p-{uuid.uuid4().hex[:8]}"
+    notice = Notice("g-rebind", "race", 3, 0, "ann", "turn", "roll", "", datetime.now(UTC).isoformat())
+    for kind, url in (("webhook", f"http://hooks.example.test:{web.port}/rebound/{pid}"),
+                      ("apprise", f"json://hooks.example.test:{web.port}/rebound-apprise/{pid}")):
+        # Public to the check when the target was added, 127.0.0.1 at the send: refused, unheard.
+        egress = Egress(resolver=_Rebinding("93.184.215.14", "127.0.0.1"))
+        assert egress.check_host("hooks.example.test", web.port) is None
+        t, _ = targets.add(pid, kind, url)
+        sender = Sender(targets, NotifyConfig(timeout=2, egress=egress), lambda *_: None)
+        with pytest.raises(SendFailed, match=r"hooks\.example\.test resolves to 127\.0\.0\.1 is a loopback address"):
+            sender.notify(notice, pid, t.id)
+    time.sleep(0.2)
+    assert [p for p in list(web.hits) if pid in p] == []
+    # Allowed 127.0.0.1 and not 127.0.0.2, a send looks the name up once and connects to what it
+    # checked, its Host header the name; the next send looks up again (and is refused).
+    resolver = _Rebinding("127.0.0.1", "127.0.0.2")
+    pinned = Sender(targets, NotifyConfig(timeout=2, egress=Egress(networks(["127.0.0.1"]), resolver=resolver)),
+                    lambda *_: None)
+    hook, _ = targets.add(pid, "webhook", f"http://hooks.example.test:{web.port}/pinned/{pid}")
+    assert pinned.notify(notice, pid, hook.id) == "sent" and resolver.asked == 1
+    [hit] = web.at(f"/pinned/{pid}")
+    assert {k.lower(): v for k, v in hit.headers.items()}["host"] == f"hooks.example.test:{web.port}"
+    other = Notice("g-rebind", "race", 4, 0, "ann", "turn", "roll", "", datetime.now(UTC).isoformat())
+    with pytest.raises(SendFailed, match=r"127\.0\.0\.2 is a loopback address"):
+        pinned.notify(other, pid, hook.id)
+    assert resolver.asked == 2 and len(web.at(f"/pinned/{pid}")) == 1
 
 
 class _RedisAwayAtTheMark(TargetStore):

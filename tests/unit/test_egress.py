@@ -16,8 +16,15 @@ from service.usecases.notifications.egress import Egress, Refused, networks, ref
 
 
 @pytest.fixture
-def listener() -> Iterator[int]:
-    """A TCP server on 127.0.0.1 that answers every connection with an empty HTTP 204."""
+def listener(heard: tuple[int, list[bytes]]) -> int:
+    return heard[0]
+
+
+@pytest.fixture
+def heard() -> Iterator[tuple[int, list[bytes]]]:
+    """A TCP server on 127.0.0.1 that answers every connection with an empty HTTP 204: its port,
+    and the requests it heard."""
+    got: list[bytes] = []
     srv = socket.create_server(("127.0.0.1", 0))
     srv.settimeout(0.2)
     stop = threading.Event()
@@ -29,12 +36,12 @@ def listener() -> Iterator[int]:
             except TimeoutError:
                 continue
             with conn:
-                conn.recv(65536)
+                got.append(conn.recv(65536))
                 conn.sendall(b"HTTP/1.1 204 No Content\r\nConnection: close\r\n\r\n")
 
     t = threading.Thread(target=serve, daemon=True)
     t.start()
-    yield srv.getsockname()[1]
+    yield srv.getsockname()[1], got
     stop.set()
     t.join()
     srv.close()
@@ -81,14 +88,82 @@ def test_a_setting_that_is_not_a_network_says_which_item(bad: str) -> None:
 
 def test_adding_resolves_the_name_and_refuses_an_internal_answer() -> None:
     e = Egress()
-    why = e.check_host("localhost", 80)
-    assert why is not None and why.startswith("localhost resolves to ") and "loopback address" in why
-    assert why.endswith("notices go to public addresses only")
+    inside = Egress(resolver=lambda host, port: [ipaddress.ip_address("8.8.8.8"), ipaddress.ip_address("10.1.2.3")])
+    assert inside.check_host("hooks.example.test", 80) == (
+        "hooks.example.test resolves to 10.1.2.3 is a private address: notices go to public addresses only")
     assert e.check_host("[::1]", 80) == "::1 is a loopback address: notices go to public addresses only"
     assert e.check_host("8.8.8.8", 443) is None
-    assert Egress(networks(["127.0.0.0/8", "::1"])).check_host("localhost", 80) is None
-    # A name that does not resolve now is left to the send, which checks every connect.
-    assert e.check_host("no-such-host.invalid", 80) is None
+    # A name that resolves nowhere is refused: a target must name a host that resolves now.
+    assert e.check_host("no-such-host.invalid", 80) == (
+        "no-such-host.invalid resolves to no address (check the name): notices go to public addresses only")
+
+
+@pytest.mark.parametrize("host", ["localhost", "localhost.", "LOCALHOST.", "boardlog.localhost", "x.localhost."])
+def test_a_loopback_name_is_refused_by_name_even_where_loopback_is_allowed(host: str) -> None:
+    # RFC 6761: every such name is this machine, whatever a resolver answers (or fails to).
+    for e in (Egress(), Egress(networks(["127.0.0.0/8", "::1"]))):
+        assert e.check_host(host, 80) == (f"{host} names this machine (a loopback name): notices go to public "
+                                          "addresses only")
+
+
+@pytest.mark.parametrize("host", ["2130706433", "0x7f.1", "127.1", "0177.0.0.1", "0x7f000001"])
+def test_a_numeric_form_of_a_loopback_address_is_refused(host: str) -> None:
+    why = Egress().check_host(host, 80)
+    assert why == f"{host} resolves to 127.0.0.1 is a loopback address: notices go to public addresses only"
+
+
+@pytest.mark.parametrize(("text", "inside"), [
+    ("2002:7f00:1::", "127.0.0.1"),  # 6to4
+    ("64:ff9b::a00:1", "10.0.0.1"),  # NAT64
+    ("::127.0.0.1", "127.0.0.1"),  # IPv4-compatible
+    ("::ffff:127.0.0.1", "127.0.0.1"),  # IPv4-mapped
+])
+def test_an_ipv6_form_carrying_an_internal_ipv4_address_is_refused(text: str, inside: str) -> None:
+    # Python counts 2002:7f00:1:: and 64:ff9b::a00:1 as global: they reach what they carry.
+    why = Egress().why_not(ipaddress.ip_address(text))
+    assert why is not None and why.startswith(f"{inside} is a ")
+    assert Egress().why_not(ipaddress.ip_address("2002:5db8:d70e::")) is None  # 6to4 of a public address
+
+
+class Rebinding:
+    """A resolver answering each name from a list of answers, one a lookup (the last one
+    repeated): a DNS server that answers the check and the connect differently."""
+
+    def __init__(self, *answers: str) -> None:
+        self.answers = [ipaddress.ip_address(a) for a in answers]
+        self.asked: list[str] = []
+
+    def __call__(self, host: str, port: int) -> list[ipaddress.IPv4Address | ipaddress.IPv6Address]:
+        self.asked.append(host)
+        return [self.answers[min(len(self.asked), len(self.answers)) - 1]]
+
+
+def test_a_name_rebound_to_loopback_after_its_check_is_refused_at_the_send(heard: tuple[int, list[bytes]]) -> None:
+    port, requests = heard
+    e = Egress(resolver=Rebinding("93.184.215.14", "127.0.0.1"))
+    assert e.check_host("hooks.example.test", port) is None  # the check at adding: a public answer
+    with e.guarded(), pytest.raises(httpx.ConnectError, match=r"resolves to 127\.0\.0\.1 is a loopback address"):
+        httpx.post(f"http://hooks.example.test:{port}/hook", content=b"{}")
+    assert refused() == ("hooks.example.test resolves to 127.0.0.1 is a loopback address: notices go to public "
+                         "addresses only")
+    assert requests == []
+
+
+def test_a_send_connects_to_the_address_it_checked_keeping_the_host_and_looks_up_again_next_send(
+        heard: tuple[int, list[bytes]]) -> None:
+    port, requests = heard
+    resolver = Rebinding("127.0.0.1", "127.0.0.2")  # 127.0.0.2 answers on Linux too, but is not allowed
+    e = Egress(networks(["127.0.0.1"]), resolver=resolver)
+    url = f"http://hooks.example.test:{port}/hook"
+    with e.guarded():  # one send: the name is looked up once, whatever the client does after
+        for _ in range(3):
+            with httpx.Client() as client:  # a fresh connection each time
+                assert client.post(url, content=b"{}").status_code == 204
+    assert resolver.asked == ["hooks.example.test"]
+    assert len(requests) == 3 and all(f"host: hooks.example.test:{port}".encode() in r.lower() for r in requests)
+    with e.guarded(), pytest.raises(httpx.ConnectError, match=r"127\.0\.0\.2 is a loopback address"):
+        httpx.post(url, content=b"{}")  # the next send asks again, and the new answer is checked
+    assert resolver.asked == ["hooks.example.test"] * 2 and len(requests) == 3
 
 
 def test_a_guarded_connect_to_an_internal_address_never_reaches_it(listener: int) -> None:

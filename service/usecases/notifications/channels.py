@@ -145,10 +145,43 @@ def send_mail(cfg: MailSettings, msg: EmailMessage) -> None:
     loop.run_until_complete(send_mail_async(cfg, msg))
 
 
+# The Apprise services a target may name: each sends over the network, by HTTP(S) or SMTP, to
+# its provider or to the host the URL names, which the egress guard resolves and checks. Apprise
+# has others that act on the sending machine itself (syslog://, a desktop's windows://, dbus://,
+# macosx://) or speak UDP or long-lived sockets (rsyslog://, irc://, aprs://) that the guard does
+# not see through: a player's URL must never reach those. An allow-list, so a service a new
+# Apprise adds stays out until it is read and listed here.
+APPRISE_SCHEMES = frozenset({
+    "apprise", "apprises", "bark", "barks", "bluesky", "bsky", "chime", "dingtalk", "discord", "feishu",
+    "flock", "form", "forms", "gchat", "gotify", "gotifys", "guilded", "hassio", "hassios", "ifttt", "join",
+    "json", "jsons", "lark", "line", "mailgun", "mailto", "mailtos", "mastodon", "mastodons", "matrix",
+    "matrixs", "misskey", "misskeys", "mmost", "mmosts", "nclouds", "ncloud", "nctalk", "nctalks", "ntfy",
+    "ntfys", "opsgenie", "pagerduty", "pbul", "pover", "psafer", "psafers", "pushed", "revolt", "rocket",
+    "rockets", "ryver", "sendgrid", "ses", "signal", "signals", "slack", "sns", "sparkpost", "spush",
+    "synology", "synologys", "tgram", "threema", "toot", "toots", "twilio", "webex", "wecombot",
+    "whatsapp", "workflow", "workflows", "wxteams", "xml", "xmls", "zulip",
+})
+
+
+def apprise_scheme(url: str) -> str | None:
+    """Why this URL's scheme is not one a target may use; None when it is."""
+    scheme, sep, _ = url.partition("://")
+    if not sep or not scheme:
+        return "not an Apprise URL (service://...)"
+    if scheme.lower() not in APPRISE_SCHEMES:
+        return (f"{scheme}:// is not an Apprise service a target may use: only services that send over the "
+                "network (discord://, tgram://, slack://, ntfys://, mailtos://, json://, ...; the list is "
+                "in docs/notifications.md)")
+    return None
+
+
 def check_apprise(url: str) -> str | None:
     """Why Apprise cannot use this URL; None when it can."""
     import apprise  # here: loading its plugins takes a while, and few processes need them
 
+    why = apprise_scheme(url)
+    if why is not None:
+        return why
     if not apprise.Apprise().add(url):
         return "not an Apprise URL this service can send to (see Apprise's list of services)"
     return None
@@ -201,6 +234,9 @@ def notice_tag(key: str, repeat: bool = False) -> str:
 def send_apprise(url: str, title: str, body: str) -> None:
     import apprise
 
+    why = apprise_scheme(url)  # a target stored before the list was
+    if why is not None:
+        raise SendFailed(why)
     # In this thread, never a pool's: the egress guard (service/usecases/notifications/egress.py) watches this one.
     sender = apprise.Apprise(asset=apprise.AppriseAsset(async_mode=False))
     if not sender.add(url):
