@@ -9,12 +9,14 @@ from __future__ import annotations
 import re
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 import redis
 
+from service.runtime.embedded import free_port
 from tests.conftest import Stack, child_env, start_api, wait_for
 from tests.integration.helpers import bearer, player
 from tests.support.receivers import MailBox
@@ -181,3 +183,23 @@ def test_one_address_gets_at_most_the_minutes_invitations_whoever_asks(
     assert "Retry-After" in r.headers
     assert _games(redis_url, ns) == before
     assert len(mailbox.to(to)) == INVITES_PER_MINUTE
+
+
+def test_an_invitation_that_cannot_be_mailed_makes_no_game(redis_url: str, tmp_path: Path) -> None:
+    """The SMTP server is away: 503 `mail_unavailable`, and no game waits on a referee who was
+    never told."""
+    ns = f"t{uuid.uuid4().hex[:12]}"
+    env = child_env(redis_url, ns, BOARDLOG_SMTP_HOST="127.0.0.1", BOARDLOG_SMTP_PORT=str(free_port()),
+                    BOARDLOG_SMTP_TLS="none", BOARDLOG_PUBLIC_URL="http://boardlog.test")
+    s = Stack("", env, logdir=tmp_path)
+    try:
+        start_api(s, ns)
+        with s.client() as c:
+            r = _race(c, {"name": "carol", "email": address("carol")})
+            assert r.status_code == 503 and r.json()["error"]["code"] == "mail_unavailable", r.text
+            assert _games(redis_url, ns) == 0
+            assert _race(c, "rita").status_code == 201  # the same stack makes games all the same
+            assert _games(redis_url, ns) == 1
+    finally:
+        for name in list(s.procs):
+            s.stop(name)
