@@ -36,20 +36,22 @@ def summary_of(match: Match, created: str, updated: str, imported: dict[str, Any
         "outcome": None if outcome is None else outcome.to_json(),
         "created": created,
         "updated": updated,
-        **provenance_summary(match.rules_version, match.referee, match.origin),
+        **provenance_summary(match.rules_version, match.referee, match.origin, match.referee_appointed),
         "clock": deadline_view(match),
         "conduct": conduct_summary(match),
         "imported": imported,
     }
 
 
-def provenance_summary(version: int, referee: str | None, origin: tuple[str, int, str] | None) -> dict[str, Any]:
+def provenance_summary(version: int, referee: str | None, origin: tuple[str, int, str] | None,
+                       appointed: str | None = None) -> dict[str, Any]:
     """What every seat is told of the game's provenance: its rules version, whether it is
-    refereed and by whom, and whether it is an analysis game forked from another."""
+    refereed, by whom and how they were appointed (`appointed`, when the record says), and
+    whether it is an analysis game forked from another."""
     return {
         "rules_version": version,
         "refereed": referee is not None,
-        "referee": None if referee is None else {"name": referee},
+        "referee": None if referee is None else {"name": referee, **({"appointed": appointed} if appointed else {})},
         "analysis": origin is not None,
         "fork": None if origin is None else {"game": origin[0], "seq": origin[1], "head": origin[2]},
     }

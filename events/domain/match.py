@@ -19,7 +19,13 @@ from events.domain.platform import COMMANDS as PLATFORM_COMMANDS
 from events.domain.platform import EVENTS as PLATFORM_EVENTS
 from events.domain.platform import Context
 from events.domain.platform.conduct import require_no_dispute
-from events.domain.provenance import FORKED_FROM, forked_state, provenance, provenance_of
+from events.domain.provenance import (
+    FORKED_FROM,
+    appointment_of,
+    forked_state,
+    provenance,
+    provenance_of,
+)
 from rules.core import (
     Command,
     Event,
@@ -58,6 +64,7 @@ def mix_entropy(contributions: Sequence[str]) -> bytes:
 def created_event(
     gid: str, game: Game, seats: Sequence[SeatInfo], options: Mapping[str, Any], seed: bytes,
     entropy: Sequence[str], referee: str | None = None, platform: Mapping[str, Any] | None = None,
+    appointed: str | None = None,
 ) -> list[Event]:
     """GameCreated then the game's set-up events (set-up draws from the match Rng). `platform`:
     the platform options (events.domain.platform.OPTIONS), written only when some are chosen."""
@@ -72,7 +79,7 @@ def created_event(
             "commitment": commitment(seed),
             "entropy": list(entropy),
             "draws": rng.draws,
-            **provenance(game, referee),
+            **provenance(game, referee, appointed=appointed),
             **({"platform": dict(platform)} if platform else {}),
         },
     )
@@ -99,6 +106,7 @@ def apply(match: Match | None, event: Event) -> Match:
             seq=1,
             rules_version=version,
             referee=referee,
+            referee_appointed=appointment_of(d),
             origin=origin,
             settings=MappingProxyType(dict(d.get("platform") or {})),
         )

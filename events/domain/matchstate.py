@@ -47,6 +47,8 @@ class Match:
     # (platform commands do not count): a takeback undoes only a seat's last command before
     # anyone else acted, and a dispute is opened on a command's first seq.
     last_command: tuple[int | None, int, int] | None = None
+    # How the referee came by the role (events.domain.provenance.APPOINTMENTS); None: not said.
+    referee_appointed: str | None = None
 
     @property
     def rules(self) -> Game:

@@ -22,13 +22,19 @@ from rules.core import Event, Game, of_the_rules, rules_version
 FORKED_FROM = "boardlog.ForkedFrom"
 
 
+# How a game's referee came by the role (docs/referees-and-forks.md, "Who holds the referee's
+# role"): written in the log, so every seat reads from the signed record who could hold it.
+APPOINTMENTS = frozenset({"mail", "player", "creator"})
+
+
 def provenance(game: Game, referee: str | None = None,
-               origin: tuple[str, int, str] | None = None) -> dict[str, Any]:
+               origin: tuple[str, int, str] | None = None, appointed: str | None = None) -> dict[str, Any]:
     """The GameCreated fields beside seats and options: the rules version always; the referee
-    and the origin only when there is one (an ordinary game's opening stays as it was)."""
+    (and how they were appointed, when known) and the origin only when there is one (an
+    ordinary game's opening stays as it was)."""
     out: dict[str, Any] = {"rules_version": rules_version(game)}
     if referee is not None:
-        out["referee"] = {"name": referee}
+        out["referee"] = {"name": referee, **({"appointed": appointed} if appointed is not None else {})}
     if origin is not None:
         out["fork"] = {"game": origin[0], "seq": origin[1], "head": origin[2]}
     return out
@@ -44,6 +50,14 @@ def provenance_of(data: Mapping[str, Any]) -> tuple[int, str | None, tuple[str, 
         None if referee is None else str(referee["name"]),
         None if fork is None else (str(fork["game"]), int(fork["seq"]), str(fork["head"])),
     )
+
+
+def appointment_of(data: Mapping[str, Any]) -> str | None:
+    """How a GameCreated's referee was appointed ("mail", "player" or "creator"); None for no
+    referee, or a record from before appointments were written."""
+    referee = data.get("referee")
+    got = referee.get("appointed") if isinstance(referee, Mapping) else None
+    return got if got in APPOINTMENTS else None
 
 
 def forked_event(origin: tuple[str, int, str], state: Any) -> Event:

@@ -29,6 +29,7 @@ from service.api import (
     players,
     publickeys,
     reads,
+    refereeinvites,
     rematch,
     schemas,
     seats,
@@ -46,7 +47,7 @@ log = structlog.get_logger("boardlog.api")
 ROUTERS: tuple[APIRouter, ...] = (health.router, games.router, commands.router, reads.router, gamestreams.router,
                                   moves.router, disputes.router,
                                   messages.router, conditional.router,
-                                  players.router, ownemail.router, seats.router, tables.router, notifications_.router,
+                                  players.router, ownemail.router, seats.router, refereeinvites.router, tables.router, notifications_.router,
                                   confirmations.router, vacations.router,
                                   metrics_.router,
                                   publickeys.router, forks.router, rematch.router, pages.router, docs.router)

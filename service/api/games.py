@@ -25,10 +25,11 @@ from service.api.errors import ApiError
 from service.api.freshness import MIN_SEQ_DOC, at_least
 from service.api.parts import ApiParts, parts
 from service.api.players import limited
+from service.api.refereeinvites import limit_invitations, mailer
 from service.api.responses import json_response
 from service.usecases.gametypes import game_types
 from service.usecases.matches import create_match
-from service.usecases.referees import referee_player
+from service.usecases.referees import referee_invitation, referee_player
 from service.usecases.tables import create_with_players, has_player_seats, plan_table
 
 log = structlog.get_logger("boardlog.api")
@@ -76,7 +77,12 @@ async def create(request: Request) -> Response:
         made, where = await create_with_players(p.players, p.tables, p.store, who.player, plan)
         return json_response(made, 201, {"Location": where})
     plain, referee = await referee_player(p.players, body)  # a player as referee, resolved
-    out = await run_in_threadpool(lambda: create_match(p.store, plain, referee, _lister(p, referee)))
+    plain, invite = referee_invitation(plain)  # a referee invited by mail: no token answered
+    if invite is not None:
+        await limit_invitations(p, invite)
+    before = _lister(p, referee) if invite is None else mailer(p, invite, plain)
+    out = await run_in_threadpool(lambda: create_match(p.store, plain, referee, before,
+                                                       None if invite is None else invite.field))
     log.info("game.created", game=out["id"], type=out["game"], seats=len(out["seats"]))
     return json_response(out, 201, {"Location": f"/v1/games/{out['id']}"})
 

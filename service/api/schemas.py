@@ -92,19 +92,33 @@ class NewGame(BaseModel):
     options: dict[str, Any] | None = Field(None, description="the game's options")
     expires_in: int | None = Field(None, description="with an open seat: seconds until the table closes")
     referee: str | RefereeIn | None = Field(None, description="a referee (not a seat) who reads everything mid-game: "
-                                            "a name (a referee token is made) or {player: id or name}")
+                                            "a name (a referee token is made, in this answer: the seats are "
+                                            "told the creator was handed it), {name, email} (an invitation is "
+                                            "mailed to them, no token answered) or {player: id or name}")
 
 
 class RefereeIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     name: str | None = None
+    email: str | None = Field(None, max_length=254, description="with name: the referee's address, where their "
+                              "invitation is mailed (the answer holds no referee token)")
     player: str | None = Field(None, description="a player's id or name: they read the game signed in")
 
 
 class RefereeMade(BaseModel):
     name: str
-    token: str | None = Field(None, description="the referee's token (shown once); none for a player")
+    token: str | None = Field(None, description="the referee's token (shown once): only for a referee named by a "
+                              "name alone; none for a player or one invited by mail")
     player: str | None = Field(None, description="the referee player's id")
+    appointed: Literal["mail", "player", "creator"] | None = Field(
+        None, description="how the referee holds the role, as the game's first event tells every seat")
+    mailed: bool | None = Field(None, description="true: the invitation was mailed to the referee")
+
+
+class RefereeInvitationIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    code: str = Field(min_length=1, max_length=100, description="the code in the mailed invitation's link "
+                      "(/games/<id>#referee=<code>)")
 
 
 class ForkSeatIn(BaseModel):
@@ -207,7 +221,10 @@ class Summary(BaseModel):
     updated: str
     rules_version: int = Field(1, description="the rules version of its game the game is played under")
     refereed: bool = Field(False, description="whether a referee (not a seat) may read everything mid-game")
-    referee: dict[str, Any] | None = Field(None, description="the referee: {name}; null when unrefereed")
+    referee: dict[str, Any] | None = Field(None, description="the referee: {name, appointed?}; null when "
+                                           "unrefereed. appointed: 'mail' (invited by mail, holds the only "
+                                           "referee link), 'player' (a player, signed in) or 'creator' (the "
+                                           "creator was handed the referee token); absent in older games")
     analysis: bool = Field(False, description="an analysis game, forked from another")
     fork: dict[str, Any] | None = Field(None, description="for an analysis game: {game, seq, head} of its origin")
     imported: dict[str, Any] | None = Field(None, description=(
@@ -730,7 +747,7 @@ MODELS: tuple[type[BaseModel], ...] = (
     Sessions, ClaimIn, Claimed, InvitationIn, Invited, SignedUp, SeatHeld, MyGames, Targets, TargetAdded, TargetChanged, TestSent, Quiet,
     MailSent, ConfirmationMailed, Confirmed, OwnEmail, EmailIn, EmailChanged, VacationOut,
     MessageIn, Messages, HideIn, MuteIn, Muted, QueueIn, SeatQueue,
-    RefereeIn, RefereeMade, ForkSeatIn, ForkIn, ForkOrigin, ForkCreated, RematchSeat, RematchMade, RematchOf,
+    RefereeIn, RefereeMade, RefereeInvitationIn, ForkSeatIn, ForkIn, ForkOrigin, ForkCreated, RematchSeat, RematchMade, RematchOf,
     Keys, NewKey, SignedOutEverywhere, LinkPreviewed,
 )
 
@@ -848,6 +865,8 @@ OPERATIONS: dict[tuple[str, str], Op] = {
     ("POST", "/v1/me/key"): Op({200: NewKey}, (401, 403, *_E), _PLAYER),
     ("DELETE", "/v1/me/sessions/{sid}"): Op({204: None}, (401, 403, 404, *_E), _PLAYER),
     ("POST", "/v1/games/{gid}/claim"): Op({200: Claimed}, (400, 401, 403, 404, 409, 413, *_E), _PLAYER, ClaimIn),
+    ("POST", "/v1/games/{gid}/referee-invitation"): Op({200: Claimed}, (400, 401, 403, 404, 409, 413, *_E), _PLAYER,
+                                                       RefereeInvitationIn),
     ("GET", "/v1/games/{gid}/seat"): Op({200: SeatHeld}, (401, 404, *_E), _PLAYER),
     ("GET", "/v1/me/games"): Op({200: MyGames}, (401, *_E), _PLAYER),
     ("GET", "/v1/me/stream"): Op({200: "text/event-stream"}, (401, 429, *_E), _PLAYER),

@@ -255,6 +255,12 @@
     else S.clockTick();
   }
 
+  const REFEREE_APPOINTED = {
+    mail: (n) => `The referee, ${n}, was invited by mail and holds the only referee link.`,
+    player: (n) => `The referee, ${n}, is a player: only they, signed in, hold the role.`,
+    creator: (n) => `The referee link for ${n} was handed to the game's creator.`,
+  };
+
   /* An analysis game (a fork) links to the game and seq it was forked from; a refereed game
      names its referee, so every seat knows who may read everything. */
   function provenanceBadges(s) {
@@ -264,8 +270,11 @@
         title: `an analysis game, forked from ${s.fork.game} at seq ${s.fork.seq}` }, `analysis · from ${s.fork.game} @ ${s.fork.seq}`));
     }
     if (s.refereed && s.referee) {
+      // How the referee holds the role, as the game's first event says (docs/referees-and-forks.md).
+      const how = REFEREE_APPOINTED[s.referee.appointed];
       out.push(" ", el("span", { class: "badge referee-badge", title: "the referee (not a seat) reads every seat's secrets" },
         `refereed by ${s.referee.name}`));
+      if (how) out.push(" ", el("span", { class: "muted referee-appointed", id: "referee-appointed" }, how(s.referee.name)));
     }
     if (s.imported) {
       const i = s.imported;

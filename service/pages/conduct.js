@@ -19,7 +19,15 @@ window.BLConduct = (() => {
 
   /* A move as the move list names it ("move 12 (ann places a Gold Mine on d3.)"), from the
    * command's seq: the list's entries the board keeps (its latest 40), else by its seq. */
+  const TIMED_OUT = "boardlog.TurnTimedOut";
+  /* The TurnTimedOut of a timeout's entry (the platform's boardlog.timeout, which the move list
+   * words "The deadline passes."), whose words say whose turn it was; null for any other entry. */
+  function timedOut(e) {
+    return e && e.seat === null ? (e.events || []).find((x) => x.type === TIMED_OUT) || null : null;
+  }
   function moveWords(e) {
+    const t = timedOut(e);
+    if (t) return t.text.replace(/\.$/, "");  // "ann ran out of time: the game waits for them"
     const text = (e.text || e.notation || "").replace(/\.$/, "");  // it goes inside parentheses
     return e.who && !text.startsWith(e.who) ? `${e.who}: ${text}` : text;
   }
@@ -160,17 +168,29 @@ window.BLConduct = (() => {
 
   /* The moves one may dispute, newest first: the other seats' game commands in the board's move
    * list not already undone (one's own is a take-back's; a platform command, such as a dispute,
-   * has no notation and is not a move of the game), and a last choice for an older one by its
-   * seq. The newest is chosen, unless the seat chose another: a list that grew while the form
-   * stayed open never leaves an old move picked by default. */
+   * has no notation and is not a move of the game), every timeout (a seat's own too: no choice
+   * it made; docs/conduct.md), and a last choice for an older one by its seq. The platform's
+   * answer for a seat whose turn timed out (a skip) is part of its timeout and not offered: it is
+   * the entry that begins right after the timeout's TurnTimedOut. The newest is chosen, unless
+   * the seat chose another: a list that grew while the form stayed open never leaves an old move
+   * picked by default. */
   let chosen = null;
+  function disputable(list, mine) {
+    const bySeq = [...list].sort((a, b) => a.seq_from - b.seq_from);
+    return bySeq.filter((e, i) => {
+      if (!e.move || e.undone) return false;
+      if (timedOut(e)) return true;
+      const before = bySeq[i - 1];
+      const t = timedOut(before);
+      if (t && before.seq_to === t.seq && e.seq_from === t.seq + 1) return false;  // the skip played for it
+      return e.seat !== null && e.seat !== undefined && e.seat !== mine && (e.notation || e.redacted);
+    }).reverse();
+  }
   function disputeChoices() {
     const pick = document.getElementById("dispute-move");
     if (!pick) return;
     const mine = C.role === "seat" ? C.seat : null;
-    const moves = (C.moves || []).filter((e) => e.seat !== null && e.seat !== undefined && e.seat !== mine && e.move
-      && !e.undone && (e.notation || e.redacted))
-      .sort((a, b) => b.seq_from - a.seq_from);
+    const moves = disputable(C.moves || [], mine);
     const want = [...moves.map((e) => [String(e.seq_from), `${e.move}. ${moveWords(e)}`]), [OLDER, "An older move, by its seq…"]];
     const have = [...pick.options].map((o) => [o.value, o.text]);
     if (JSON.stringify(want) === JSON.stringify(have)) return;

@@ -38,6 +38,9 @@ class Principal:
 
 
 REFEREE = "referee"
+# The role an invitation's auth field holds until the referee accepts it signed in: no bearer
+# token names it (token fields are hex digests, an invitation's field is "invite:<digest>").
+INVITED = "invited-referee"
 
 
 def referee_field(pid: str) -> str:
@@ -48,7 +51,8 @@ def referee_field(pid: str) -> str:
 
 def referee_of(raw: object) -> str | None:
     """The referee's name a create request gives: `"name"` or `{"name": ...}` (a referee token
-    is made for them); None for none. A player named as referee is resolved by the API first."""
+    is made for them); None for none. A player named as referee, or a referee invited by mail,
+    is taken out of the request by service/usecases/referees.py first."""
     if raw is None:
         return None
     if isinstance(raw, dict) and set(raw) == {"name"}:
@@ -78,11 +82,14 @@ def _seats(raw: object) -> tuple[list[SeatInfo], list[str]]:
 
 
 def create_match(store: EventStore, body: Mapping[str, Any], referee_player: tuple[str, str] | None = None,
-                 name_referee: Callable[[str], None] | None = None) -> dict[str, Any]:
+                 name_referee: Callable[[str], None] | None = None, invitation: str | None = None) -> dict[str, Any]:
     """Validate a create request, store the opening events, and return ids and tokens.
     `referee_player` (id, name): the player the request named as referee, resolved by the API
     (the request's own `referee` field is then left out of `body`); `name_referee(gid)` lists the
-    game among that player's refereed games, called once the game is set up, before it is stored."""
+    game among that player's refereed games (or mails a referee's invitation), called once the
+    game is set up, before it is stored: if it raises, nothing is stored. `invitation`: the auth
+    field of the referee's mailed invitation (service/usecases/referees.py): then no referee
+    token is made, and the answer holds none."""
     name = body.get("game")
     if not isinstance(name, str):
         raise InvalidCommand("bad_request", "'game' must be a game name")
@@ -111,21 +118,37 @@ def create_match(store: EventStore, body: Mapping[str, Any], referee_player: tup
         "seats": [{"seat": s.seat, "name": s.name, "token": tokens[s.seat]} for s in seats],
         "admin_token": admin,
     }
-    if referee_player is not None:
-        auth[referee_field(referee_player[0])] = REFEREE
-        out["referee"] = {"name": referee, "player": referee_player[0]}
-    elif referee is not None:
-        ref_token = secrets.token_urlsafe(24)
-        auth[token_digest(ref_token)] = REFEREE
-        out["referee"] = {"name": referee, "token": ref_token}
-    store_match(store, gid, game, seats, options, seed, entropy, auth, utcnow(), referee, name_referee)
+    appointed = _appoint(auth, out, referee, referee_player, invitation)
+    store_match(store, gid, game, seats, options, seed, entropy, auth, utcnow(), referee, name_referee, appointed)
     return out
+
+
+def _appoint(auth: dict[str, str], out: dict[str, Any], referee: str | None,
+             player: tuple[str, str] | None, invitation: str | None) -> str | None:
+    """Give the referee's role (into `auth`, and the answer's `referee` into `out`); how it was
+    appointed, which the game's first event says to every seat: "player" (only that player,
+    signed in, holds it), "mail" (the invitation went to the referee's address, never through
+    the creator's hands) or "creator" (the token is in this answer, the creator's)."""
+    if referee is None:
+        return None
+    if player is not None:
+        auth[referee_field(player[0])] = REFEREE
+        out["referee"] = {"name": referee, "player": player[0], "appointed": "player"}
+        return "player"
+    if invitation is not None:
+        auth[invitation] = INVITED
+        out["referee"] = {"name": referee, "appointed": "mail", "mailed": True}
+        return "mail"
+    ref_token = secrets.token_urlsafe(24)
+    auth[token_digest(ref_token)] = REFEREE
+    out["referee"] = {"name": referee, "token": ref_token, "appointed": "creator"}
+    return "creator"
 
 
 def store_match(
     store: EventStore, gid: str, game: Game, seats: Sequence[SeatInfo], options: Mapping[str, Any], seed: bytes,
     entropy: Sequence[str], auth: dict[str, str], at: str, referee: str | None = None,
-    name_referee: Callable[[str], None] | None = None,
+    name_referee: Callable[[str], None] | None = None, appointed: str | None = None,
 ) -> str:
     """Set the game up and store its opening events, seed and token digests; its status.
 
@@ -134,7 +157,7 @@ def store_match(
     game once: the second append finds seq 1 taken and writes nothing."""
     own, platform = split_options(options, PLATFORM_OPTIONS)
     try:
-        events = created_event(gid, game, seats, own, seed, entropy, referee, platform)
+        events = created_event(gid, game, seats, own, seed, entropy, referee, platform, appointed)
     except UnknownOptions as err:
         raise _with_platform(err) from None
     envelopes = seal(gid, 1, genesis(gid), events, None, at)
@@ -182,4 +205,6 @@ def principal_of(role: bytes | None) -> Principal | None:
         return Principal(admin=True)
     if name == REFEREE:
         return Principal(referee=True)
+    if not name.startswith("seat:"):
+        return None  # an invitation's role (INVITED) opens nothing
     return Principal(seat=int(name.split(":", 1)[1]))

@@ -87,7 +87,8 @@ def test_mid_game_only_the_referee_reads_secrets(stack: Stack, seats: int, moves
         seq = _play(c, gid, tokens, moves, random.Random(seed))
         summary = _get(c, f"/v1/games/{gid}?min_seq={seq}").json()
         assert summary["status"] == "active"
-        assert summary["refereed"] is True and summary["referee"] == {"name": "rita"}
+        # A name alone: the creator was handed the token, and every seat is told so.
+        assert summary["refereed"] is True and summary["referee"] == {"name": "rita", "appointed": "creator"}
 
         raw = _all_events(c, gid, ref)
         assert [e["seq"] for e in raw] == list(range(1, seq + 1))
@@ -125,7 +126,7 @@ def test_mid_game_only_the_referee_reads_secrets(stack: Stack, seats: int, moves
         assert hidden <= _strings([orjson.loads(x) for x in record.splitlines()])
         # Each seat is told by the summary, and sees only its own secrets.
         for i, tok in enumerate(tokens):
-            assert _get(c, f"/v1/games/{gid}", tok).json()["referee"] == {"name": "rita"}
+            assert _get(c, f"/v1/games/{gid}", tok).json()["referee"] == {"name": "rita", "appointed": "creator"}
             mine = [e for e in _all_events(c, gid, tok) if "secret" in e["data"]]
             assert all(e["seat"] == i for e in mine)
         # The referee is no seat: its commands are refused and change nothing.
@@ -142,8 +143,8 @@ def test_a_player_as_referee_reads_signed_in(stack: Stack) -> None:
         assert r.status_code == 201, r.text
         made = r.json()
         gid = made["id"]
-        assert made["referee"] == {"name": "rita", "player": rita["id"]} and "token" not in made["referee"]
-        assert _get(c, f"/v1/games/{gid}").json()["referee"] == {"name": "rita"}
+        assert made["referee"] == {"name": "rita", "player": rita["id"], "appointed": "player"}
+        assert _get(c, f"/v1/games/{gid}").json()["referee"] == {"name": "rita", "appointed": "player"}
         raw = _all_events(c, gid, rita["key"])
         assert any("secret" in e["data"] for e in raw)
         assert "seat_boards" in _get(c, f"/v1/games/{gid}/view", rita["key"]).json()
