@@ -47,6 +47,13 @@ def terrain_at(pattern: str, i: int, width: int) -> str:
     return pattern[lx] if ly == 1 else pattern[3 + lx]
 
 
+def tile_terrain(pattern: str, rot: int, spot: int, layout: Layout) -> tuple[tuple[int, str], ...]:
+    """(space, terrain) of the four spaces a tile covers placed on `spot` turned by `rot`, in the
+    order of tile_spaces: what a `tile` choice lays down, before it is chosen."""
+    turned = rotate(pattern, rot)
+    return tuple((i, terrain_at(turned, i, layout.width)) for i in tile_spaces(spot, layout))
+
+
 def camp_spots(layout: Layout) -> frozenset[int]:
     """Tile spots holding a base camp's entry spaces: no water may go there."""
     out = set()

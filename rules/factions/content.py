@@ -198,16 +198,17 @@ FACTIONS: Mapping[str, Faction] = MappingProxyType(_load_factions())
 LAYOUTS: Mapping[int, Layout] = MappingProxyType(_load_layouts())
 
 
-def _check_terrain() -> None:
-    """The words for each terrain, which only the board page reads (served as is): every kind
-    the layouts use has its name and text."""
+def _terrain_names() -> Mapping[str, str]:
+    """The words for each terrain, which the board page reads (served as is): every kind the
+    layouts use has its name and text. The names also word a Terrain Tile's choice."""
     raw: dict[str, Any] = json.loads((_DIR / "terrain.json").read_text())
     assert set(raw["terrain"]) == TERRAIN, f"terrain.json: words for each of {sorted(TERRAIN)}"
     for what in (*raw["terrain"].values(), raw["empty"]):
         assert set(what) == {"name", "text"} and all(what.values()), f"terrain.json: {what}"
+    return MappingProxyType({k: str(v["name"]) for k, v in raw["terrain"].items()})
 
 
-_check_terrain()
+TERRAIN_NAMES = _terrain_names()
 
 # What this project invents, in the one sentence the lobby, the board page and the rules reference
 # each show before a player chooses (issue #38 item 9), and where the rulings say which.

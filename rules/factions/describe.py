@@ -23,8 +23,8 @@ from rules.words import (
     titled,
 )
 
-from .board import space_name, tile_spaces
-from .content import FACTIONS, LAYOUTS
+from .board import space_name, tile_spaces, tile_terrain
+from .content import FACTIONS, LAYOUTS, TERRAIN_NAMES
 from .state import BASE, State
 
 CENTERS = {"gold": "Gold Mine", "mana": "Mana Pool"}
@@ -108,6 +108,22 @@ def _own_code_name(s: State, seat: Any, code: Any) -> str:
     return card_name(s, seat, code)
 
 
+def laid(s: State, seat: Any, a: Mapping[str, Any]) -> str:
+    """What a `tile` choice lays down, space by space ("Water on a1; Plains on b1, a2 and b2"), so
+    that the choice says the terrain before it is made (issue #38 item 10); "" for odd args."""
+    num, spot, rot = a.get("tile"), a.get("spot"), a.get("rot")
+    if not (isinstance(seat, int) and 0 <= seat < len(s.factions) and s.n in LAYOUTS
+            and isinstance(num, int) and isinstance(spot, int) and rot in (0, 180)):
+        return ""
+    tiles = FACTIONS[s.factions[seat]].tiles
+    lay = LAYOUTS[s.n]
+    if not (1 <= num <= len(tiles) and 1 <= spot <= (lay.width // 2) * (lay.height // 2)):
+        return ""
+    spaces = tile_terrain(tiles[num - 1], rot, spot, lay)
+    return "; ".join(f"{TERRAIN_NAMES[k]} on {listing(space_name(i, lay.width) for i, x in spaces if x == k)}"
+                     for k in "WIP" if any(x == k for _, x in spaces))
+
+
 # --- prompts ----------------------------------------------------------------------------------
 
 
@@ -141,7 +157,9 @@ def describe_command(s: State, c: Command, viewer: int | None, names: Sequence[s
         return f"{who} chooses {ADVANTAGES.get(adv, plain(adv))}."
     if v == "tile":
         turned = " turned 180°" if a.get("rot") == 180 else ""
-        return f"{who} places their Terrain Tile {a.get('tile')} on spot {a.get('spot')}{turned}."
+        terrain = laid(s, c.seat, a)
+        return (f"{who} places their Terrain Tile {a.get('tile')} on spot {a.get('spot')}{turned}"
+                f"{': ' + terrain if terrain else ''}.")
     if v == "center":
         return f"{who} places a {CENTERS.get(str(a.get('kind')), 'Resource Center')} on {a.get('space')}."
     if v == "aside":

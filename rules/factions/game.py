@@ -7,7 +7,7 @@ from typing import Any
 
 from rules.composed import ComposedGame
 from rules.core import Command, Decision, Event, Options, Outcome, Prompt, Rng, SeatInfo
-from rules.factions import describe, notation
+from rules.factions import describe, notation, refusals
 from rules.factions.decide import decide as _decide
 from rules.factions.evolve import evolve as _evolve
 from rules.factions.legal import ANSWERS, legal
@@ -36,6 +36,8 @@ class FactionsGame(ComposedGame, notation=notation, words=describe, default_answ
     command_types = notation.COMMAND_TYPES
     # Steps a page may chain into one move, picked space by space (rules/chains.py).
     chain_types = frozenset({"factions.step"})
+    # code -> the rule each refusal names (tests/contract/test_sentences.py reads it)
+    refusal_kinds = refusals.KINDS
 
     def setup(self, options: Options, seats: Sequence[SeatInfo], rng: Rng) -> list[Event]:
         return _setup(options, seats, rng, self.rules_version)

@@ -1,23 +1,54 @@
 """Why a command is refused, in words a player can act on (issue #16: blocked by whom, out of
-Movement, not a ranged unit, which rank acts now).
+Movement, not a ranged unit, which rank acts now), and the kinds of refusal (issue #38 item 4).
 
-decide checks every command against the legal lists; these functions run only on a refusal, to
-say what in the position stands in the way. They read the state and never change it.
+decide raises the codes of `KINDS`, each naming the rule that stops the command; the contract
+suite reads the list (tests/contract/test_sentences.py: a refused command names one of them).
+The functions here run only on a refusal, to say what in the position stands in the way. They
+read the state and never change it.
 """
 
 from __future__ import annotations
 
 from rules.core import Command
 from rules.factions.board import Geometry, parse_space, space_name
-from rules.factions.content import Power
+from rules.factions.content import FACTIONS, Power
 from rules.factions.legal import entry_steps, reaches
 from rules.factions.schedule import pending
 from rules.factions.state import BASE, State, Unit
 
+# code -> the rule it names (docs/errors.md, "The games' own codes"; RULINGS.md gives the rulings)
+KINDS: dict[str, str] = {
+    "bad_advantage": "Set-up: the advantages still on offer",
+    "illegal_tile": "Terrain Tiles: a tile of one's hand on an open spot, no water on a Base Camp's spot",
+    "illegal_center": "Resource Centers: the placement rules",
+    "unknown_unit": "the Warband: a unit of one's own, not yet recruited",
+    "not_enough_gold": "Recruiting: a unit costs its gold",
+    "not_now": "Step 1: a recruit before an activation only in Step 1",
+    "one_recruit": "Step 3: one recruit before each activation",
+    "vanguard_too_small": "the Vanguard: at least 5 gold spent",
+    "not_in_rank_order": "the Rank Order: which units activate now",
+    "illegal_command": "Captains: command another unit of equal or lower rank, once a round",
+    "illegal_step": "Movement: one space a step, within Movement, never through a unit",
+    "cannot_fly": "Aerial Units: taking off",
+    "cannot_land": "Aerial Units: landing",
+    "no_target": "combat: a unit on the target space",
+    "illegal_target": "combat: who may attack, shoot or target whom",
+    "not_ranged": "Range Attacks: only ranged units shoot",
+    "unknown_power": "the Faction Unit Card: the unit's own spells and abilities",
+    "not_enough_mana": "Spells: the mana they cost",
+    "must_enter": "Base Camp: a unit enters the Battleground the round it activates",
+}
 
-def who(s: State, u: Unit) -> str:
-    """A unit as the board shows it: 'seat 1's Dwarf Warrior (DW)'."""
-    return f"seat {u.seat}'s {s.card(u).name} ({u.code})"
+
+def who(s: State, u: Unit, me: int) -> str:
+    """A unit as its refusal names it to seat `me`: 'your Dwarf Warrior (DW)', 'the Zermano Dwarf
+    Warrior (DW)'. The rules hear no seat names, so another seat's unit goes by its Faction, which
+    the board's panels show beside the player's name."""
+    name = s.card(u).name
+    if u.seat == me:
+        return f"your {name} ({u.code})"
+    fac = FACTIONS[s.factions[u.seat]].name
+    return f"the {name if name.startswith(fac) else f'{fac} {name}'} ({u.code})"
 
 
 def _codes(units: list[Unit]) -> str:
@@ -113,10 +144,10 @@ def bad_step(s: State, geo: Geometry, u: Unit, c: Command) -> str:
             return f"{to} is held by your {s.card(other).name} ({other.code})"
         free = [space_name(e, w) for e in geo.entries[u.seat] if e not in s.occ]
         if free and s.rules >= 2:
-            return (f"{to} is held by {who(s, other)}, but {free[0]} is open: a unit entering from Base Camp moves "
+            return (f"{to} is held by {who(s, other, u.seat)}, but {free[0]} is open: a unit entering from Base Camp moves "
                     f"an enemy aside only when both entry spaces are blocked (\"If the spaces are blocked by enemy "
                     f"Units\"); write 'step {free[0]}'")
-        return f"{to} is held by {who(s, other)}: {_bullrush_hint(s, geo, q, to, aside)}"
+        return f"{to} is held by {who(s, other, u.seat)}: {_bullrush_hint(s, geo, q, to, aside)}"
     card = s.card(u)
     if s.moves_left <= 0:
         return f"{u.code} has no Movement left ({card.movement} of {card.movement} used)"
@@ -129,8 +160,8 @@ def bad_step(s: State, geo: Geometry, u: Unit, c: Command) -> str:
                 f"and onto your own tiles (Movement)")
     if other is not None:
         if not card.bullrush:
-            return f"{to} is held by {who(s, other)}: units cannot move through each other"
-        return f"{to} is held by {who(s, other)}: {_bullrush_hint(s, geo, q, to, aside)}"
+            return f"{to} is held by {who(s, other, u.seat)}: units cannot move through each other"
+        return f"{to} is held by {who(s, other, u.seat)}: {_bullrush_hint(s, geo, q, to, aside)}"
     if aside is not None:
         return f"{to} is open: nothing to bullrush (write 'step {to}')"
     return f"{u.code} cannot step to {to} now"
@@ -152,12 +183,12 @@ def bad_attack(s: State, geo: Geometry, u: Unit, t: Unit) -> str:
         if t.pos in geo.ring[u.pos]:
             return (f"{space_name(t.pos, w)} is diagonal off your Home Terrain Tiles: on enemy tiles a unit attacks "
                     f"only to the side, in front or behind")
-        return f"{who(s, t)} is not adjacent: melee needs an adjacent enemy"
+        return f"{who(s, t, u.seat)} is not adjacent: melee needs an adjacent enemy"
     if u.flying and not t.flying:
         return f"{u.code} is flying: land first to attack a unit on the ground (Aerial Units in combat)"
     if t.flying and not u.flying:
-        return f"{who(s, t)} is flying: only flying units melee it (ranged units may shoot it)"
-    return f"{u.code} cannot attack {who(s, t)} now"
+        return f"{who(s, t, u.seat)} is flying: only flying units melee it (ranged units may shoot it)"
+    return f"{u.code} cannot attack {who(s, t, u.seat)} now"
 
 
 def bad_shot(s: State, geo: Geometry, u: Unit, t: Unit) -> str:
@@ -172,12 +203,12 @@ def bad_shot(s: State, geo: Geometry, u: Unit, t: Unit) -> str:
         return f"{u.code} is flying: flying units may not shoot non-flying units (land first)"
     d = geo.dist[u.seat][u.pos][t.pos]
     if d == 1 and not t.flying:
-        return f"{who(s, t)} is adjacent: a ranged attack reaches 2 or more spaces; 'attack' it instead"
+        return f"{who(s, t, u.seat)} is adjacent: a ranged attack reaches 2 or more spaces; 'attack' it instead"
     if d > card.range:
         far = "no legal line" if d >= 99 else f"{d} spaces away along legal lines"
-        return (f"{who(s, t)} is {far} (diagonals only over your Home Terrain Tiles); "
+        return (f"{who(s, t, u.seat)} is {far} (diagonals only over your Home Terrain Tiles); "
                 f"{u.code}'s range is {card.range}")
-    return f"{u.code} cannot shoot {who(s, t)} now"
+    return f"{u.code} cannot shoot {who(s, t, u.seat)} now"
 
 
 def bad_mode(s: State, u: Unit, verb: str) -> str:
@@ -203,24 +234,24 @@ def bad_power(s: State, geo: Geometry, u: Unit, t: Unit, p: Power) -> str:
     if p.target == "enemy" and t.seat == u.seat:
         return f"{p.name} targets an enemy; {space_name(t.pos, geo.width)} holds your own {t.code}"
     if p.target == "ally" and t.seat != u.seat:
-        return f"{p.name} targets one of your own units; {who(s, t)} is an enemy"
+        return f"{p.name} targets one of your own units; {who(s, t, u.seat)} is an enemy"
     if not reaches(s, u, t, p):
         if t.flying and not s.card(u).aerial:
-            return f"{who(s, t)} is flying: non-aerial units cannot target aerial units with spells or abilities"
+            return f"{who(s, t, u.seat)} is flying: non-aerial units cannot target aerial units with spells or abilities"
         if p.kind == "spell":
             return f"{u.code} is flying: flying units may not cast spells on non-flying units (land first)"
         if u.flying:
             return f"{u.code} is flying: land first to use {p.name} on a unit on the ground"
-        return f"{who(s, t)} is flying: ability damage cannot target flying units"
+        return f"{who(s, t, u.seat)} is flying: ability damage cannot target flying units"
     d = geo.dist[u.seat][u.pos][t.pos]
     if d > p.range:
         far = "no legal line" if d >= 99 else f"{d} spaces away along legal lines"
-        return f"{who(s, t)} is {far}; {p.name}'s range is {p.range}"
+        return f"{who(s, t, u.seat)} is {far}; {p.name}'s range is {p.range}"
     if p.effect == "heal" and t.damage == 0:
         return f"{t.code} has no damage to heal"
     if p.effect.startswith("boost_"):
         return f"{t.code} already holds that boost token"
-    return f"{p.name} cannot target {who(s, t)} now"
+    return f"{p.name} cannot target {who(s, t, u.seat)} now"
 
 
 def not_ranged(s: State, u: Unit) -> str:

@@ -1,4 +1,6 @@
-"""Board views. All information in Factions: Battlegrounds is public (RULINGS.md, Views).
+"""Board views. All information in Factions: Battlegrounds is public (RULINGS.md, Views); a seat's
+own panel also carries, while Terrain Tiles are placed, the patterns of the tiles in its hand, so
+that its page draws each choice in place before it is made (issue #38 item 10).
 
 Each card and unit carries where its figures come from (`provenance`, `stats_label`): the
 rulebook prints a few names and figures, the rest is the labelled reference set."""
@@ -34,6 +36,13 @@ def _piece(s: State, key: str) -> dict[str, Any]:
     u = s.units[key]
     tag = u.code + ("^" if u.flying else "") + (f"-{u.damage}" if u.damage else "")
     return {"label": tag, "owner": u.seat}
+
+
+def hand_tiles(s: State, seat: int) -> list[dict[str, Any]]:
+    """The tiles in a seat's hand with their patterns ('ab/cd', north row first; turned 180° the
+    string reads backwards, board.rotate)."""
+    tiles = FACTIONS[s.factions[seat]].tiles
+    return [{"tile": num, "pattern": tiles[num - 1]} for num in s.hand[seat]]
 
 
 def view(s: State, seat: int | None) -> dict[str, Any]:
@@ -83,6 +92,8 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
             "vp": s.vp[p], "warband": list(s.pool[p]), "set_aside": list(s.aside[p]),
             "eliminated": list(s.eliminated[p]), "tiles_in_hand": list(s.hand[p]),
             "empty_phases": s.empty_phases[p], "out": p in s.out,
+            # Only the viewer's own, and only while tiles are placed: what its choices lay down.
+            **({"hand_tiles": hand_tiles(s, p)} if p == seat and s.phase == "tiles" else {}),
         })
     units = []
     for k, u in sorted(s.units.items()):

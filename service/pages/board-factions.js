@@ -1,6 +1,7 @@
 /* Factions: Battlegrounds on the board page: the grid with a terrain legend, the set-up spots and
- * their tiles drawn and clickable during set-up, base camps and Resource Centers, units with
- * name, rank and health, and their card; a panel per player. */
+ * their tiles drawn and clickable during set-up (each tile choice drawn in place before the click
+ * that places it), base camps and Resource Centers, units with name, rank and health, and their
+ * card; a panel per player. */
 "use strict";
 
 (() => {
@@ -47,9 +48,91 @@
     return out;
   }
 
+  /* ---- a Terrain Tile choice seen before it is placed (issue #38 item 10) ----------------
+   * The viewer's own panel carries the patterns of the tiles in its hand while tiles are placed
+   * ("ab/cd", north row first; turned 180° the string reads backwards: rules/factions/board.py).
+   * Pointing at, focusing or (on a phone) being offered a `tile` choice draws its four terrains on
+   * the spot, dashed, over the board; each choice button also holds the tile in small, turned as
+   * the board is. */
+  let hand = {}; // tile number -> pattern, the viewer's own
+  let drawnOn = null; // the board the choices go on
+  function choiceOf(text) {
+    const m = /^tile (\d+) (\d+) (0|180)$/.exec(String(text || "").trim());
+    return m && hand[m[1]] ? { pattern: hand[m[1]], spot: Number(m[2]), rot: Number(m[3]) } : null;
+  }
+  /* The terrains a choice lays, in spotCells' order: south-west, south-east, north-west, north-east. */
+  function laid(c) {
+    const p = c.rot === 180 ? [...c.pattern].reverse().join("") : c.pattern;
+    return [p[3], p[4], p[0], p[1]];
+  }
+  function clearPreview() {
+    for (const g of document.querySelectorAll("#board svg.board g.tile-preview")) g.remove();
+  }
+  function drawPreview(c) {
+    clearPreview();
+    const root = document.querySelector("#board svg.board");
+    if (!root || !drawnOn) return;
+    const g = BL.svg("g", { class: "tile-preview", "pointer-events": "none", "data-spot": c.spot });
+    const kinds = laid(c);
+    spotCells(drawnOn, c.spot).forEach((id, i) => {
+      const cell = root.querySelector(`g.cell[data-id="${id}"]`);
+      const shape = cell && cell.querySelector("rect.cell-shape");
+      if (!shape) return;
+      const look = TERRAIN[kinds[i]] || TERRAIN[""];
+      const [x, y, w, h] = ["x", "y", "width", "height"].map((k) => Number(shape.getAttribute(k)));
+      g.append(BL.svg("rect", { x, y, width: w, height: h, fill: look.fill, stroke: "#0b3d75", "stroke-width": 3,
+        "stroke-dasharray": "6 3", class: "tile-preview-cell", "data-id": id, "data-terrain": kinds[i] }));
+      // The terrain's mark as big as the square's id is drawn (never under the page's 11 px).
+      const idText = cell.querySelector("text.cell-id");
+      const fs = Number(idText ? idText.getAttribute("font-size") : 0) * 1.6 || h / 3;
+      if (look.mark) g.append(BL.svg("text", { x: x + w / 2, y: y + h / 2 + fs * 0.35, "text-anchor": "middle", "font-size": fs.toFixed(1), fill: "#0b3d75", text: look.mark }));
+      // The square's id stays readable over the preview.
+      if (idText) g.append(idText.cloneNode(true));
+    });
+    g.append(BL.svg("title", { text: `Preview: ${kinds.map((k, i) => `${spotCells(drawnOn, c.spot)[i]} ${(TERRAIN[k] || TERRAIN[""]).name}`).join(", ")}` }));
+    root.append(g);
+  }
+  /* The tile in small on its choice button: two rows of two squares, north up (or, on a board
+   * turned for a north seat, as that board shows it). */
+  function mini(c) {
+    const k = laid(c);
+    const turned = (document.getElementById("board") || {}).dataset?.rotate === "180";
+    const rows = turned ? [[k[1], k[0]], [k[3], k[2]]] : [[k[2], k[3]], [k[0], k[1]]];
+    return el("span", { class: "tile-mini", "aria-hidden": "true", title: "the tile as it lies on the board",
+      style: "display:inline-grid;grid-template-columns:12px 12px;gap:1px;margin-right:6px;vertical-align:middle;border:1px solid #0b3d75;background:#0b3d75" },
+    rows.flat().map((x) => el("span", { "data-terrain": x, style: `width:12px;height:12px;background:${(TERRAIN[x] || TERRAIN[""]).fill}` })));
+  }
+  function decorate() {
+    for (const b of document.querySelectorAll('button.cmd[data-type="factions.tile"]')) {
+      const c = choiceOf(b.dataset.text);
+      if (!c || b.querySelector(".tile-mini")) continue;
+      (b.querySelector(".cmd-sentence") || b).prepend(mini(c));
+    }
+  }
+  const tileButton = (e) => (e && e.target && e.target.closest ? e.target.closest('button.cmd[data-type="factions.tile"]') : null);
+  const focusedChoice = () => { const b = tileButton({ target: document.activeElement }); return b && choiceOf(b.dataset.text); };
+  document.addEventListener("mouseover", (e) => { const b = tileButton(e); const c = b && choiceOf(b.dataset.text); if (c) drawPreview(c); });
+  document.addEventListener("focusin", (e) => { const b = tileButton(e); const c = b && choiceOf(b.dataset.text); if (c) drawPreview(c); });
+  // Leaving a choice with the pointer returns to the focused one's preview, if any.
+  document.addEventListener("mouseout", (e) => { if (!tileButton(e)) return; const c = focusedChoice(); if (c) drawPreview(c); else clearPreview(); });
+  document.addEventListener("focusout", (e) => { if (tileButton(e) && !tileButton({ target: e.relatedTarget })) clearPreview(); });
+  // The choices and the board are rebuilt at every change: each new tile button gets its small
+  // tile, and the focused one (the page focuses the first choice once a spot is chosen, on a
+  // phone in the action bar too) its preview on the board drawn anew.
+  const watched = ["commands", "all-commands", "board"].map((id) => document.getElementById(id)).filter(Boolean);
+  const observer = new MutationObserver(() => {
+    decorate();
+    const c = focusedChoice();
+    if (c && !document.querySelector("#board svg.board g.tile-preview")) drawPreview(c);
+  });
+  for (const box of watched) observer.observe(box, { childList: true, subtree: box.id !== "board" });
+
   function board(view, ctx) {
     const v = view.board;
     const b = v.board;
+    const me = (v.players || []).find((p) => p.seat === ctx.seat);
+    hand = Object.fromEntries(((me && me.hand_tiles) || []).map((x) => [String(x.tile), x.pattern]));
+    drawnOn = b;
     const cards = {};
     for (const p of v.players || []) for (const c of p.cards || []) cards[`${p.seat}:${c.code}`] = { ...c, faction: p.faction };
     const unitAt = {};
@@ -110,6 +193,7 @@
     });
     items.push(el("li", {}, el("span", { class: "tile-swatch", style: "background:#f2d27a" }, "⛁"), el("b", {}, "Gold Mine"), " and ",
       el("span", { class: "tile-swatch", style: "background:#c6b8ee" }, "✦"), el("b", {}, "Mana Pool"), " — Resource Centers; a ring in a player's colour: claimed."));
+    items.push(el("li", {}, "Placing a Terrain Tile: each choice shows the tile in small, and pointing at or focusing it draws it on its spot, dashed, before you place it."));
     items.push(el("li", {}, "Units read ", el("b", {}, "code, rank, health♥"), " (e.g. MI R1 2♥; on a phone MI 2♥); a dashed token has activated this round. Hover or tap a unit for its name and card."));
     return el("ul", { class: "tile-legend" }, items);
   }

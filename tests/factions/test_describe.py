@@ -39,8 +39,24 @@ def test_an_attack_records_its_evade_roll_as_a_draw() -> None:
 def test_a_terrain_tile_touches_the_four_spaces_of_its_spot() -> None:
     s = position()
     c = Command("factions.tile", {"tile": 2, "spot": 1, "rot": 180}, 0)
-    assert GAME.describe_command(s, c, 0, NAMES) == "ann places their Terrain Tile 2 on spot 1 turned 180°."
+    assert GAME.describe_command(s, c, 0, NAMES).startswith("ann places their Terrain Tile 2 on spot 1 turned 180°")
     assert GAME.touched(s, c, []) == ["a1", "b1", "a2", "b2"]
+
+
+def test_a_terrain_tile_choice_says_the_water_and_terrain_it_lays_space_by_space() -> None:
+    """Issue #38 item 10: "Choosing 'tile 1, spot 1, 0 or 180' shows no terrain." Each choice says
+    what it lays where: Zyan's tile 2 is 'IP/PP' (north row first), turned 180° 'PP/PI'; tile 5
+    'PI/WW' on spot 9 (e5-f6) puts its water on the south row."""
+    s = position()
+    turned = Command("factions.tile", {"tile": 2, "spot": 1, "rot": 180}, 0)
+    assert GAME.describe_command(s, turned, 0, NAMES) == (
+        "ann places their Terrain Tile 2 on spot 1 turned 180°: Island on b1; Plains on a1, a2 and b2.")
+    upright = Command("factions.tile", {"tile": 2, "spot": 1, "rot": 0}, 0)
+    assert GAME.describe_command(s, upright, 0, NAMES) == (
+        "ann places their Terrain Tile 2 on spot 1: Island on a2; Plains on a1, b1 and b2.")
+    water = Command("factions.tile", {"tile": 5, "spot": 9, "rot": 0}, 0)
+    assert GAME.describe_command(s, water, 0, NAMES) == (
+        "ann places their Terrain Tile 5 on spot 9: Water on e5 and f5; Island on f6; Plains on e6.")
 
 
 def test_a_move_in_play_touches_from_and_to() -> None:

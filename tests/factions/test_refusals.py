@@ -3,6 +3,11 @@ rank acts now. Each refusal also leaves the position as it was (decide returns n
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
+from rules.factions import GAME
+from rules.factions import decide as decide_module
 from rules.factions.board import parse_space
 from tests.factions.helpers import only, position, refused, run
 
@@ -13,7 +18,7 @@ def test_illegal_step_says_who_blocks_the_space() -> None:
     s, _ = run(s, "activate EG")
     e = refused(s, "step c3", 0)
     assert e.code == "illegal_step"
-    assert e.message == "c3 is held by seat 1's Dwarf Warrior (DW): units cannot move through each other"
+    assert e.message == "c3 is held by the Zermano Dwarf Warrior (DW): units cannot move through each other"
 
 
 def test_illegal_step_says_the_unit_is_out_of_movement() -> None:
@@ -38,7 +43,7 @@ def test_illegal_step_says_where_a_bullrushed_unit_may_go() -> None:
     s = only(position([(0, "EG", "base"), (1, "MI", "c1"), (1, "AO", "d1")]), 0)
     s, _ = run(s, "activate EG")
     e = refused(s, "step c1", 0)
-    assert e.message.startswith("c1 is held by seat 1's Zermano Militia (MI): name the open space to bullrush it to")
+    assert e.message.startswith("c1 is held by the Zermano Militia (MI): name the open space to bullrush it to")
     assert refused(s, "step c1 aside d1", 0).message.endswith("d1 is not an open space next to c1 (open: b1, b2, c2, d2)")
     assert refused(s, "step e1", 0).message == "from Base Camp a unit enters on c1 or d1"
 
@@ -58,7 +63,7 @@ def test_shoot_out_of_range_says_how_far_along_legal_lines() -> None:
     s, _ = run(s, "activate BO")
     e = refused(s, "shoot a4", 0)
     assert e.code == "illegal_target"
-    assert e.message == ("seat 1's Dwarf Warrior (DW) is 3 spaces away along legal lines (diagonals only over your "
+    assert e.message == ("the Zermano Dwarf Warrior (DW) is 3 spaces away along legal lines (diagonals only over your "
                          "Home Terrain Tiles); BO's range is 2")
     assert "is adjacent: a ranged attack reaches 2 or more spaces" in refused(s, "shoot a2", 0).message
 
@@ -92,3 +97,27 @@ def test_a_refusal_changes_nothing() -> None:
     refused(s, "shoot c3", 0)
     assert (s.units, s.occ, s.moves_left, s.pk) == before
     assert s.geo is not None and s.occ[parse_space("c3", s.geo.width, s.geo.height) or 0] == "1:DW"
+
+
+def test_a_refusal_names_units_as_your_own_or_by_their_faction_never_by_seat_number() -> None:
+    """Issue #38 item 3: no sentence names a player as "seat <number>". The rules hear no seat
+    names, so a refusal says "your" of the sender's units and names another seat's by its Faction
+    (Spells: Mend "targets one of your own units" within its range)."""
+    s = only(position([(0, "HE", "a1"), (0, "MI", "a5"), (1, "DW", "b2")], mana=[5, 5],
+                      unit_kw={"0:MI": {"damage": 1}}), 0)
+    s, _ = run(s, "activate HE")
+    mine = refused(s, "use MD a5", 0)
+    assert mine.code == "illegal_target"
+    assert mine.message == "your Zyan Militia (MI) is 4 spaces away along legal lines; Mend's range is 2"
+    theirs = refused(s, "use MD b2", 0)
+    assert theirs.message == "Mend targets one of your own units; the Zermano Dwarf Warrior (DW) is an enemy"
+    assert "seat" not in mine.message + theirs.message
+
+
+def test_every_code_the_rules_raise_is_a_listed_refusal_kind() -> None:
+    """Issue #38 item 4: a refused command names a reason from the game's list of refusal kinds
+    (`refusal_kinds`), each with the rule it names; decide raises no code the list lacks."""
+    raised = set(re.findall(r'IllegalCommand\(\s*"(\w+)"', Path(decide_module.__file__).read_text()))
+    raised |= set(re.findall(r'_check\(c, [^,]+, "(\w+)"', Path(decide_module.__file__).read_text()))
+    assert len(raised) >= 15 and raised <= set(GAME.refusal_kinds), raised - set(GAME.refusal_kinds)
+    assert all(rule.strip() for rule in GAME.refusal_kinds.values())

@@ -6,6 +6,8 @@ import json
 
 from rules.core import Command, Event, fold
 from rules.factions import GAME
+from rules.factions.content import FACTIONS
+from rules.factions.state import State
 from tests.factions.helpers import position
 from tests.support.randomplay import play_random
 
@@ -71,3 +73,40 @@ def test_view_labels_reference_stats_per_card_and_unit() -> None:
     assert {u["id"]: u["stats_label"] for u in v["units"]} == {"0:EG": "reference stats", "1:IN": "reference stats"}
     inkanyamba = {c["code"]: c for c in v["players"][1]["cards"]}["IN"]["provenance"]
     assert inkanyamba["name"] == "rulebook" and "Pronunciation" in inkanyamba["printed"]["name"]["where"]
+
+
+def _placing_tiles() -> State:
+    """Two seats, Zyan and Zermano; seat 0 took the Terrain Tile Advantage and placed its tile 5
+    on spot 2: seat 1 places next (2 Player Setup)."""
+    s = GAME.initial_state()
+    for e in (Event("factions.GameSetUp", {"factions": ["zyan", "zermano"], "centers": 6, "rolls": [[6], [1]],
+                                           "ranking": [0, 1], "rules": GAME.rules_version}),
+              Event("factions.AdvantageChosen", {"seat": 0, "advantage": "terrain"}, 0),
+              Event("factions.TilePlaced", {"seat": 0, "tile": 5, "spot": 2, "rot": 0}, 0)):
+        s = GAME.evolve(s, e)
+    return s
+
+
+def test_a_seats_view_holds_the_patterns_of_its_own_hand_while_tiles_are_placed() -> None:
+    """Issue #38 item 10: the page draws each tile choice in place before it is made, so a seat's
+    own panel carries the patterns of the tiles in its hand ('ab/cd', north row first); no other
+    seat's panel, nor the spectator's view, carries them."""
+    s = _placing_tiles()
+    mine = GAME.view(s, 1)["players"]
+    assert mine[1]["hand_tiles"] == [{"tile": n, "pattern": p} for n, p in
+                                     zip(range(1, 6), FACTIONS["zermano"].tiles, strict=True)]
+    assert "hand_tiles" not in mine[0]
+    theirs = GAME.view(s, 0)["players"]
+    assert theirs[0]["hand_tiles"] == [{"tile": n, "pattern": FACTIONS["zyan"].tiles[n - 1]} for n in (1, 2, 3, 4)]
+    assert "hand_tiles" not in theirs[1]
+    assert all("hand_tiles" not in p for p in GAME.view(s, None)["players"])
+    # The same as the spectator's everywhere but the viewer's own panel.
+    for seat in (0, 1):
+        v = GAME.view(s, seat)
+        v["players"][seat].pop("hand_tiles")
+        assert {**v, "viewer": None} == GAME.view(s, None)
+
+
+def test_the_hand_patterns_leave_the_view_once_the_tiles_are_down() -> None:
+    s = position()
+    assert s.hand[0] and all("hand_tiles" not in p for p in GAME.view(s, 0)["players"])
