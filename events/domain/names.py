@@ -1,5 +1,6 @@
-"""Names people are shown by (seats now, players later): one normal form, a length, and no
-character that hides, reorders or fakes the text around it.
+"""Names people are shown by (seats, players, referees): one normal form, a length, and no
+character that hides, reorders or fakes the text around it; `deceptive` is that last rule alone,
+which chat messages and notification targets' addresses share.
 
 A name is shown on other people's screens beside moves and chat, so it must not be able to
 pass for someone else's or to rewrite what follows it: a bidi override (U+202E) turns the
@@ -64,6 +65,23 @@ def _in_emoji_sequence(name: str, i: int) -> bool:
             and i + 1 < len(name) and unicodedata.category(name[i + 1]) == "So")
 
 
+def deceptive(text: str, allowed: frozenset[str] = frozenset()) -> tuple[int, str] | None:
+    """The first code point of `text` that may not stand in what one person writes and others are
+    shown (a name, a chat message, a target's address), as (its position from 1, why in words
+    naming it), or None: a control, bidi or other format character, a line or paragraph
+    separator, a lone surrogate, a private-use character or a noncharacter (the categories of
+    _REFUSED), a zero-width joiner between two emoji aside. `allowed` are exceptions of the
+    caller's (a message's line breaks and tabs)."""
+    for pos, ch in enumerate(text, 1):
+        if ch in allowed or (ch == ZWJ and _in_emoji_sequence(text, pos - 1)):
+            continue
+        kind = _REFUSED.get(unicodedata.category(ch))
+        if kind is not None:
+            label = unicodedata.name(ch, "")
+            return pos, f"U+{ord(ch):04X}" + (f" {label}" if label else "") + f" at character {pos}: {kind}"
+    return None
+
+
 def display_name(raw: object, what: str = "the name") -> str:
     """`raw` as a name to store and show: surrounding white space stripped, NFC, 1 to 40
     code points, none of them in a refused category (a zero-width joiner inside an emoji
@@ -81,16 +99,9 @@ def display_name(raw: object, what: str = "the name") -> str:
     if len(name) > MAX_NAME:
         raise InvalidCommand(
             "name_too_long", f"{what} has {len(name)} characters (after Unicode NFC normalisation): at most {MAX_NAME}")
-    for pos, ch in enumerate(name, 1):
-        if ch == ZWJ and _in_emoji_sequence(name, pos - 1):
-            continue
-        kind = _REFUSED.get(unicodedata.category(ch))
-        if kind is not None:
-            label = unicodedata.name(ch, "")
-            shown = f"U+{ord(ch):04X}" + (f" {label}" if label else "")
-            raise InvalidCommand(
-                "name_bad_character",
-                f"{what} holds {shown} at character {pos}: {kind}, which a name may not hold")
+    found = deceptive(name)
+    if found is not None:
+        raise InvalidCommand("name_bad_character", f"{what} holds {found[1]}, which a name may not hold")
     return name
 
 

@@ -54,6 +54,7 @@ async def post_command(gid: str, request: Request, wait: int = 0) -> Response:
                        "sent twice, it is played once, and GET .../commands/<id> answers what became of it")
     if not isinstance(cid, str) or not _CID.match(cid):
         raise ApiError(422, "bad_command_id", "'id' must be 1 to 64 letters, digits, '-' or '_' (a uuid)")
+    shape_problem(body)
     p = parts(request)
     head, who, key = await own_command(p, request, gid, cid)
     expect = body.get("expect")
@@ -67,6 +68,23 @@ async def post_command(gid: str, request: Request, wait: int = 0) -> Response:
     response = await submit(p, gid, key, head, lambda game: parse(game, body, who), expect, bool(wait), comment)
     command_metrics(request).observe(response.status_code, time.perf_counter() - started)  # /metrics
     return response
+
+
+# Each field's JSON type (CommandIn's): checked before a stored answer is looked up, so that a
+# body the document calls malformed is refused even under an id already answered.
+_TYPES: dict[str, tuple[type, ...]] = {"type": (str,), "args": (dict,), "text": (str,), "comment": (str,)}
+
+
+def shape_problem(body: dict[str, Any]) -> None:
+    """422 for a body no command could be: a field the command has not, or one of the wrong type."""
+    extra = set(body) - _FIELDS
+    if extra:
+        raise ApiError(422, "bad_request", f"unknown fields {sorted(extra)}: a command takes {', '.join(sorted(_FIELDS))}")
+    for name, types in _TYPES.items():
+        value = body.get(name)
+        if value is not None and not isinstance(value, types):
+            raise ApiError(422, "bad_request", f"'{name}' must be {'an object' if name == 'args' else 'a string'} "
+                           "or null")
 
 
 def reserved_problem(cid: str) -> None:
@@ -181,18 +199,19 @@ def parse(game_name: str, body: dict[str, Any], who: Principal) -> Command:
         return Command(ABORT, {"reason": str(reason)[:200]}, None)
     platform = PLATFORM_COMMANDS.get(ctype) if isinstance(ctype, str) else None
     if platform is not None and isinstance(ctype, str):
-        return platform_command(ctype, body.get("args", {}), who, platform.who)
+        return platform_command(ctype, body.get("args") or {}, who, platform.who)
     if who.seat is None:
         raise ApiError(403, "seat_required", "commands are issued with a seat token")
-    if "text" in body:
-        if "type" in body or "args" in body or not isinstance(body["text"], str):
+    # A null field is one not sent (CommandIn's defaults).
+    if body.get("text") is not None:
+        if body.get("type") is not None or body.get("args") is not None or not isinstance(body["text"], str):
             raise ApiError(422, "bad_request", "send either 'text' or 'type' with 'args'")
         return game.parse_text(body["text"], who.seat)
     if not isinstance(ctype, str):
         raise ApiError(422, "bad_request", "'type' must be a command type such as 'rite.move'")
     if ctype not in game.command_types:
         raise ApiError(422, "unknown_command", f"{game_name} has no command {ctype!r}")
-    args = body.get("args", {})
+    args = body.get("args") or {}
     if not isinstance(args, dict):
         raise ApiError(422, "bad_args", "'args' must be an object")
     return game.parse_command(ctype, args, who.seat)

@@ -27,6 +27,7 @@ from service.api.parts import ApiParts, parts
 from service.api.players import limited
 from service.api.refereeinvites import limit_invitations, mailer
 from service.api.responses import json_response
+from service.api.schemas import LOBBY_CURSOR
 from service.usecases.gametypes import game_types
 from service.usecases.matches import create_match
 from service.usecases.referees import referee_invitation, referee_player
@@ -108,10 +109,10 @@ def lobby(
     request: Request, limit: int = 50, status: str | None = None, game: str | None = None, cursor: str | None = None
 ) -> Response:
     limit = max(1, min(limit, 500))
-    try:
-        after = None if cursor is None else Cursor.decode(cursor)
-    except ValueError:
-        raise ApiError(422, "bad_cursor", "'cursor' is the 'next' of a previous page") from None
+    # An empty cursor is none (a form's empty field): the first page. LOBBY_CURSOR is the document's pattern.
+    if cursor and not LOBBY_CURSOR.fullmatch(cursor):
+        raise ApiError(422, "bad_cursor", "'cursor' is the 'next' of a previous page")
+    after = Cursor.decode(cursor) if cursor else None
     rows, nxt = lobby_rows(parts(request).store, limit, status, game, after)
     return json_response({"games": rows, "types": sorted(games()),
                           "next": None if nxt is None else nxt.encode()})

@@ -22,7 +22,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from events.domain.names import display_name
+from events.domain.names import deceptive, display_name
 from service.api.auth import Caller, check_origin, current_player, request_scheme
 from service.api.credentials import set_session_cookies
 from service.api.errors import ApiError
@@ -30,6 +30,7 @@ from service.api.mails import ask_confirmation, count_mail_to, link_mail, send
 from service.api.parts import ApiParts, parts
 from service.api.players import email_of, limited, player_json
 from service.api.responses import html_page, json_response
+from service.api.schemas import EMAIL_PATTERN
 from service.api.seats import claim_by_digest
 from service.stores.notifications import Quiet, Target, with_choices
 from service.stores.players import HeldSeat, Player, SignUp
@@ -89,7 +90,7 @@ class KeptSeat(BaseModel):
 
 class SigninMail(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)  # 0 is not false, "1" not 1 (the schema's types)
-    email: str = Field(max_length=254)
+    email: str = Field(max_length=254, pattern=EMAIL_PATTERN)
     next: str | None = Field(None, max_length=200, description="the page of this site the link leads to")
     seat: KeptSeat | None = Field(None, description="a seat to claim for the player as the link signs them in")
 
@@ -201,6 +202,9 @@ def _address(body: NewTarget, who: Caller, egress: Egress) -> str:
         return address
     if not raw:
         raise ApiError(422, "bad_target", f"address: the {body.kind} URL")
+    found = deceptive(raw)  # names' rule: an address is shown to its player, and sent to a server
+    if found is not None:
+        raise ApiError(422, "bad_target", f"address: the URL holds {found[1]}")
     why = check_apprise(raw) if body.kind == "apprise" else check_webhook_url(raw)
     if not why:
         why = _unreachable(raw, body.kind, egress)

@@ -18,7 +18,7 @@ from service.api.body import json_body
 from service.api.errors import ApiError
 from service.api.mails import ask_confirmation
 from service.api.parts import parts
-from service.api.players import email_of, only
+from service.api.players import EMAIL_CHARS, email_of, only
 from service.api.responses import json_response
 from service.stores.players import Player
 from service.usecases.notifications.channels import masked
@@ -43,8 +43,9 @@ async def change_email(who: Me, request: Request) -> Response:
     confirmation link is on its way, `confirmation_mailed` saying whether the mail left."""
     body = await json_body(request)
     only(body, {"email"})
-    if not isinstance(body.get("email"), str):
-        raise ApiError(422, "bad_email", "'email': the new address (DELETE /v1/me/email removes yours)")
+    if not isinstance(body.get("email"), str) or len(body["email"]) > EMAIL_CHARS:
+        raise ApiError(422, "bad_email", f"'email': the new address, at most {EMAIL_CHARS} characters "
+                       "(DELETE /v1/me/email removes yours)")
     address = email_of(body["email"].strip())
     assert address is not None
     store, me = parts(request).players, who.player

@@ -11,6 +11,7 @@ runs on a request.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -27,7 +28,7 @@ ERROR_CODES: tuple[str, ...] = (
     "unknown_command_id", "unknown_table", "not_creator", "unknown_target", "unknown_feed", "unknown_session",
     "not_found", "method_not_allowed", "http_error", "game_over", "seat_claimed", "already_seated",
     "table_closed", "table_full", "seat_taken", "table_busy", "already_joined", "body_too_large",
-    "path_too_long", "query_too_long", "bad_request", "bad_seat_token", "bad_command_id", "reserved_id", "bad_expect",
+    "path_too_long", "query_too_long", "bad_http_request", "bad_request", "bad_seat_token", "bad_command_id", "reserved_id", "bad_expect",
     "unknown_command", "bad_args", "bad_entropy", "bad_seats", "name_not_text", "name_empty", "name_too_long",
     "name_bad_character", "name_taken", "bad_options", "unknown_player", "ambiguous_player", "player_twice",
     "bad_expiry", "bad_seat", "bad_cursor", "number_out_of_range", "bad_seq", "bad_step", "bad_page", "bad_target",
@@ -625,9 +626,14 @@ class OwnEmail(BaseModel):
     pending: str | None = Field(description="a new address waiting for its mailed link, which makes it this one")
 
 
+# An address's shape as service/api/players.py's email_of reads it (white space around it is
+# stripped); that it is all printable no pattern can say, and is refused with 422 bad_email.
+EMAIL_PATTERN = r"^\s*[^@\s]+@[^@\s]+\s*$"
+
+
 class EmailIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    email: str = Field(description="the new address")
+    email: str = Field(max_length=254, pattern=EMAIL_PATTERN, description="the new address")
 
 
 class EmailChanged(BaseModel):
@@ -813,10 +819,16 @@ _Q_WAIT = {"name": "wait", "in": "query", "required": False,
            "description": "1: wait (a few seconds) for the result; 0: answer 202 queued at once",
            "schema": {"type": "integer", "enum": [0, 1], "default": 0}}
 
+# A lobby page's `next` (projections.lobby.Cursor: last activity, then game id), or empty for the first.
+LOBBY_CURSOR = re.compile(r"-?[0-9]{1,19}:[A-Za-z0-9_-]{1,64}")
+_Q_CURSOR = {"name": "cursor", "in": "query", "required": False,
+             "description": "the `next` of the previous page; empty or absent: the first page",
+             "schema": {"type": "string", "pattern": f"^({LOBBY_CURSOR.pattern})?$"}}
+
 OPERATIONS: dict[tuple[str, str], Op] = {
     ("GET", "/v1/health"): Op({200: Health}, (414, 422), _NONE),
     ("POST", "/v1/games"): Op({201: GameCreated}, (400, 401, 403, 404, 413, 429, *_E), _PLAYER_OR_NONE, NewGame),
-    ("GET", "/v1/games"): Op({200: Lobby}, _E, _NONE),
+    ("GET", "/v1/games"): Op({200: Lobby}, _E, _NONE, parameters=[_Q_CURSOR]),
     ("POST", "/v1/games/{gid}/forks"): Op({201: ForkCreated}, (400, 401, 403, 404, 409, 413, 429, *_E),
                                           _GAME_OR_NONE, ForkIn),
     ("POST", "/v1/games/{gid}/rematch"): Op({200: RematchMade, 201: RematchMade}, (401, 403, 404, 409, *_E), _GAME),

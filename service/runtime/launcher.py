@@ -166,16 +166,18 @@ def run_api(settings: Settings, host: str, port: int, processes: int = 1) -> Non
     import uvicorn
 
     from service.runtime.asgi import create_app
+    from service.runtime.transport import protocol
 
     if processes == 1:
         # log_config=None: uvicorn's records go to the root handler, in this service's format.
         uvicorn.run(create_app(settings), host=host, port=port, log_level="warning", access_log=False,
-                    log_config=None, timeout_graceful_shutdown=5)
+                    log_config=None, timeout_graceful_shutdown=5, http=protocol())
         return
     # Several processes share the port; each builds its app from the same environment.
     os.environ.update(settings.env())
     uvicorn.run("service.runtime.asgi:create_app", factory=True, host=host, port=port, workers=processes,
-                log_level="warning", access_log=False, log_config=None, timeout_graceful_shutdown=5)
+                log_level="warning", access_log=False, log_config=None, timeout_graceful_shutdown=5,
+                http=protocol())
 
 
 def _spawn(args: list[str], env: dict[str, str]) -> subprocess.Popen[bytes]:

@@ -9,13 +9,13 @@ the views (the chat, the move list) say "hidden by the admin". Both may follow t
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any
 
 from events.domain.matchstate import Match
+from events.domain.names import deceptive
 from events.domain.platform.base import Context, Fold, PlatformCommand
 from rules.core import Command, Event, IllegalCommand
 
@@ -27,8 +27,8 @@ MAX_TEXT = 2000
 MAX_REASON = 200
 KEY = "talk"
 
-# Line breaks and tabs are text; any other control or format character (NUL, escapes, the
-# bidirectional overrides that make a message read backwards) is refused.
+# Line breaks and tabs are text; anything else names refuse (events.domain.names.deceptive: NUL,
+# escapes, the bidirectional overrides that make a message read backwards...) is refused.
 _ALLOWED_CONTROLS = frozenset("\n\t")
 
 
@@ -64,9 +64,9 @@ def text_problem(text: Any) -> IllegalCommand | None:
         return IllegalCommand("message_too_long", f"a message is at most {MAX_TEXT} characters, not {len(text)}")
     if not text.strip():
         return IllegalCommand("message_empty", "a message has at least one character besides spaces")
-    for ch in text:
-        if ch not in _ALLOWED_CONTROLS and unicodedata.category(ch) in ("Cc", "Cf", "Cs"):
-            return IllegalCommand("bad_message", f"a message is plain text: character U+{ord(ch):04X} is not")
+    found = deceptive(text, _ALLOWED_CONTROLS)
+    if found is not None:
+        return IllegalCommand("bad_message", f"a message is plain text, and holds {found[1]}")
     return None
 
 
