@@ -242,3 +242,23 @@ def test_a_snapshot_holds_the_talk_as_folded() -> None:
     run(g, Command(HIDE, {"seq": g.match.seq}, None), "h1")
     back = decode(encode(g.match), snapshot_classes)
     assert back == g.match and talk_of(back).messages[0].hidden
+
+
+def test_a_game_made_before_the_one_name_rule_keeps_its_talk_rule_so_its_record_re_runs() -> None:
+    """Games made now carry GameCreated's platform "talk_rule": "names" (events.domain.names:
+    private-use characters and line separators refused, an emoji family kept); one made before
+    has none and keeps the rule it was played under, which took them."""
+    older = "a private \ue000 mark\u2028and a line separator"
+    g = new()  # made without the platform settings: as a record from before
+    assert "talk_rule" not in g.match.settings
+    run(g, Command(POST, {"text": older}, 0), "old-1")
+    assert talk_of(g.match).messages[-1].text == older
+    made = created_event(GID, get_game("race"), [SeatInfo(0, "ann"), SeatInfo(1, "bob")], {}, SEED, ["e"],
+                         platform={"talk_rule": "names"})
+    now = Game(fold_match(made, GID), [("", made, "2026-12-01T10:00:00.000Z")])
+    with pytest.raises(IllegalCommand) as refused:
+        run(now, Command(POST, {"text": older}, 0), "new-1")
+    assert refused.value.code == "bad_message" and "U+E000" in refused.value.message
+    family = "the \U0001f468\u200d\U0001f469\u200d\U0001f467 are here"
+    run(now, Command(POST, {"text": family}, 0), "new-2")
+    assert talk_of(now.match).messages[-1].text == family

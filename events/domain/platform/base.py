@@ -57,7 +57,7 @@ OptionCheck = Callable[[Any], Any]
 # What every game made now is played under besides its chosen options, written into its
 # GameCreated's "platform" so that a record says which rule it was made under and audits by it
 # (a record without one was made before: events.domain.platform.disputes, "void_draws").
-NEW_GAMES: Mapping[str, Any] = {"void_draws": "onward"}
+NEW_GAMES: Mapping[str, Any] = {"void_draws": "onward", "talk_rule": "names"}
 
 
 def split_options(options: Mapping[str, Any], checks: Mapping[str, OptionCheck]) -> tuple[dict[str, Any], dict[str, Any]]:

@@ -9,6 +9,7 @@ the views (the chat, the move list) say "hidden by the admin". Both may follow t
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from types import MappingProxyType
@@ -56,14 +57,22 @@ def talk_of(match: Match) -> Talk:
     return found if isinstance(found, Talk) else Talk()
 
 
-def text_problem(text: Any) -> IllegalCommand | None:
-    """Why `text` cannot be a message (None: it can): 1 to 2,000 characters of plain text."""
+def text_problem(text: Any, names_rule: bool = True) -> IllegalCommand | None:
+    """Why `text` cannot be a message (None: it can): 1 to 2,000 characters of plain text.
+    `names_rule` False: the rule of games made before the one name rule (no "talk_rule" in
+    their GameCreated), which refused only control, format and surrogate characters: their
+    records re-run under it, so a message they accepted stays accepted."""
     if not isinstance(text, str):
         return IllegalCommand("bad_message", "'text' is the message, a string")
     if len(text) > MAX_TEXT:
         return IllegalCommand("message_too_long", f"a message is at most {MAX_TEXT} characters, not {len(text)}")
     if not text.strip():
         return IllegalCommand("message_empty", "a message has at least one character besides spaces")
+    if not names_rule:
+        for ch in text:
+            if ch not in _ALLOWED_CONTROLS and unicodedata.category(ch) in ("Cc", "Cf", "Cs"):
+                return IllegalCommand("bad_message", f"a message is plain text: character U+{ord(ch):04X} is not")
+        return None
     found = deceptive(text, _ALLOWED_CONTROLS)
     if found is not None:
         return IllegalCommand("bad_message", f"a message is plain text, and holds {found[1]}")
@@ -78,7 +87,7 @@ def _post(match: Match, command: Command, context: Context) -> list[Event]:
     extra = set(args) - {"text", "on", "referee"}
     if extra:
         raise IllegalCommand("bad_args", f"unknown fields: {sorted(extra)}")
-    problem = text_problem(args.get("text"))
+    problem = text_problem(args.get("text"), match.settings.get("talk_rule") == "names")
     if problem is not None:
         raise problem
     who: dict[str, Any] = {"referee": True} if by_referee else {"seat": seat}
