@@ -147,6 +147,11 @@ def child_env(redis_url: str, namespace: str, **extra: str) -> dict[str, str]:
         # The tests' own receivers (tests/support/receivers.py) listen on 127.0.0.1 alone; any
         # other internal address a target names is refused, as in production.
         BOARDLOG_NOTIFY_ALLOW="127.0.0.1",
+        # Every test's client is one address: the per-address share of new games and the pause
+        # between vacation toggles are tested where they are asked for (test_storage_limits.py).
+        BOARDLOG_ANON_GAMES_PER_HOUR="0",
+        BOARDLOG_VACATION_TOGGLE_SECONDS="0",
+        BOARDLOG_VACATION_TOGGLES_PER_DAY="0",
     )
     env.update(extra)
     return env

@@ -78,3 +78,15 @@ def queued_key(partition: int, ns: str = "bl") -> str:
     """The partition's commands by when they were queued ("<gid> <cid>"), for the sweep that
     queues again a command whose message was lost."""
     return f"{ns}:{tag(partition)}:queued"
+
+
+def refused_key(partition: int, ns: str = "bl") -> str:
+    """The partition's refused commands ("<gid> <cid>") by when they were refused (ms), for the
+    sweep that drops their answers once they have expired (events/store/sweeps.py)."""
+    return f"{ns}:{tag(partition)}:refused"
+
+
+def untouched_key(partition: int, ns: str = "bl") -> str:
+    """The partition's games made with seats by name and not reached by a command since
+    ("<gid> <opening seq>"), by when they were made (ms), for the sweep that removes them."""
+    return f"{ns}:{tag(partition)}:untouched"

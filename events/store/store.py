@@ -40,7 +40,9 @@ from events.store.layout import (
     ended_key,
     feed_key,
     lobby_key,
+    partition_of,
     queued_key,
+    refused_key,
 )
 from events.store.wire import Links, checked, no_script
 from rules.core import of_the_rules
@@ -321,8 +323,10 @@ class EventStore:
     def reject(self, gid: str, command_id: str, result: dict[str, Any], reply: str = "") -> dict[str, Any]:
         """Store a rejection (first answer wins); returns the answer that stands."""
         k = self.keys(gid)
-        raw = self._reject(keys=[k.results, k.pending], args=[command_id, canonical(result), gid, reply,
-                                                              result_value(result)])
+        # Listed by when, so that the sweep drops it later (events/store/sweeps.py): an accepted
+        # command's answer stays with the log, a refusal is kept only for a while.
+        raw = self._reject(keys=[k.results, k.pending, refused_key(partition_of(gid), self.ns)],
+                           args=[command_id, canonical(result), gid, reply, result_value(result), _now_ms()])
         answer: dict[str, Any] = loads(result_json(raw))
         return answer
 

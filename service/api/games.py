@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import suppress
 from typing import Annotated, Any
 
 import structlog
@@ -14,6 +15,7 @@ from fastapi.responses import Response
 from events.domain.match import fold_match
 from events.records.codec import canonical, loads
 from events.store.store import EventStore
+from events.store.sweeps import watch_untouched
 from projections.lobby import Cursor, lobby_rows
 from projections.readmodels import summary_of
 from projections.replay import one_command
@@ -21,6 +23,7 @@ from rules.core import games
 from service.api.access import game_exists, our_gid
 from service.api.auth import current_player
 from service.api.body import json_body
+from service.api.credentials import bearer_token, has_session_cookie
 from service.api.errors import ApiError
 from service.api.freshness import MIN_SEQ_DOC, at_least
 from service.api.parts import ApiParts, parts
@@ -36,6 +39,8 @@ from service.usecases.tables import create_with_players, has_player_seats, plan_
 log = structlog.get_logger("boardlog.api")
 
 router = APIRouter()
+
+HOUR = 3600
 
 
 def current_summary(store: EventStore, gid: str) -> dict[str, Any]:
@@ -68,6 +73,9 @@ async def create(request: Request) -> Response:
     id or name (`{"player": "..."}`) and open seats (`{"open": true}`): a game with an open
     seat is a forming table (service/usecases/tables.py) until its last seat is taken."""
     p = parts(request)
+    refused = await _creation_refused(request, p)
+    if refused is not None:
+        return refused
     body = await json_body(request)
     if has_player_seats(body.get("seats")):
         who = await current_player(request)
@@ -84,8 +92,35 @@ async def create(request: Request) -> Response:
     before = _lister(p, referee) if invite is None else mailer(p, invite, plain)
     out = await run_in_threadpool(lambda: create_match(p.store, plain, referee, before,
                                                        None if invite is None else invite.field))
+    if referee is None and invite is None:  # a player-referee's game is listed as theirs: it stays
+        await run_in_threadpool(watch_untouched, p.store, out["id"])
     log.info("game.created", game=out["id"], type=out["game"], seats=len(out["seats"]))
     return json_response(out, 201, {"Location": f"/v1/games/{out['id']}"})
+
+
+async def _creation_refused(request: Request, p: ApiParts) -> Response | None:
+    """The 429 for a creator past this hour's share of new games, else None. Without a session
+    or player key the share is the client address's, taken before the body is even read (a
+    flood costs one counter each); a signed-in player has their own share, and their address
+    ten times the anonymous one. A credential that names no player counts as none here: it is
+    the plain game's creation, which never needed one (a table's asks for it again)."""
+    anon = p.settings.anon_games_per_hour
+    caller = None
+    if bearer_token(request) is not None or has_session_cookie(request):
+        with suppress(ApiError):
+            caller = await current_player(request)
+    client = request.client.host if request.client else "unknown"
+    if caller is None:
+        wait = await p.limits.take("games:anon", client, anon, window=HOUR)
+    else:
+        wait = await p.limits.take("games:player", caller.player.id, p.settings.player_games_per_hour, window=HOUR)
+        wait = wait or await p.limits.take("games:known", client, anon * 10, window=HOUR)
+    if not wait:
+        return None
+    log.info("game.create_limited", signed_in=caller is not None)
+    return json_response({"error": {"code": "rate_limited", "message": (
+        "too many games created " + ("by this player" if caller else "from this address without signing in")
+        + f" this hour; try again in {wait} s")}}, 429, {"Retry-After": str(wait)})
 
 
 def _lister(p: ApiParts, referee: tuple[str, str] | None) -> Callable[[str], None] | None:

@@ -173,10 +173,23 @@ async def _record_reader(request: Request, gid: str) -> tuple[ApiParts, Principa
     """The parts and the caller of a read of the game's record (export or audit), within the
     caller's share of record reads."""
     p = parts(request)
+    if not our_gid(p, gid):
+        raise unknown_game(gid)
+    if _anonymous(request):
+        # The anonymous share is counted before anything of the game is read: a flood of
+        # record reads from one address costs a counter each, not a look at the game.
+        await within_limit(p, request, Principal(), "records")
+        await game_exists(p, gid)
+        return p, Principal()
     await game_exists(p, gid)
     who = await principal(p, request, gid)
     await within_limit(p, request, who, "records")
     return p, who
+
+
+def _anonymous(request: Request) -> bool:
+    """No credentials at all: neither a Bearer token nor a session cookie."""
+    return bearer_token(request) is None and not has_session_cookie(request)
 
 
 def _whole_record_head(store: EventStore, gid: str, who: Principal) -> Head | None:
@@ -226,23 +239,23 @@ async def export_text(gid: str, request: Request) -> Response:
 
 @router.get("/v1/games/{gid}/audit", summary="The audit report of the record")
 async def audit_report(gid: str, request: Request) -> Response:
-    """A finished game's record never changes: its report is computed once and kept (per
-    rules code), and requests for it while it is computed wait for that one run."""
+    """A record's first `seq` events never change, so its report up to its head seq is computed
+    once and kept (per head seq and rules code; a newer head replaces it), for every caller
+    alike, and requests for it while it is computed wait for that one run. So an active game's
+    audit costs one run per move whoever asks, not one per request."""
     p, _ = await _record_reader(request, gid)
     head = await p.reads.head(gid, "", "")
     if head.status is None:
         raise ApiError(404, "unknown_game", f"no game {gid!r} here")
-    if head.status == "active":
-        return await run_in_threadpool(lambda: json_response(_audit(p, gid)))
-    # A record's first `seq` events never change, so its head seq and the rules code name it.
-    # The key signs the trailer the report names, so it names the report too.
-    field = f"{head.seq}:{p.store.fingerprint().hex()[:16]}:{p.keys.signer.id if p.keys else '-'}"
+    # The key signs the trailer the report names, so it names the report too; the status too, as
+    # a game's end is an event of its own but its status is the trailer's.
+    field = f"{head.seq}:{head.status}:{p.store.fingerprint().hex()[:16]}:{p.keys.signer.id if p.keys else '-'}"
     kept = await p.reads.cached_audit(gid, field)
     if kept is None:
         async with _AUDITING.setdefault(gid, asyncio.Lock()):
             kept = await p.reads.cached_audit(gid, field)
             if kept is None:
-                kept = canonical(await run_in_threadpool(_audit, p, gid))
+                kept = canonical(await run_in_threadpool(_audit, p, gid, head.seq))
                 await p.reads.keep_audit(gid, field, kept)
         _AUDITING.pop(gid, None)
     return Response(kept, media_type="application/json")
@@ -252,12 +265,14 @@ async def audit_report(gid: str, request: Request) -> Response:
 _AUDITING: dict[str, asyncio.Lock] = {}
 
 
-def _audit(p: ApiParts, gid: str) -> dict[str, Any]:
-    """The record as exported, signed (or, imported, with its origin's trailer and the
-    countersignatures), judged with this service's own keys as the trusted ones: an imported
-    record's origin key is trusted through this service's countersignature that verified it."""
+def _audit(p: ApiParts, gid: str, upto: int | None = None) -> dict[str, Any]:
+    """The record as exported up to `upto` (None: its head), signed (or, imported, with its
+    origin's trailer and the countersignatures), judged with this service's own keys as the
+    trusted ones: an imported record's origin key is trusted through this service's
+    countersignature that verified it."""
     keys = p.keys
-    lines = export_lines(p.store.read(gid), None if keys is None else keys.signer, None, p.store.origin(gid))
+    lines = export_lines(p.store.read(gid, 1, upto), None if keys is None else keys.signer, None,
+                         p.store.origin(gid))
     return judge(read_record(lines), None if keys is None else keys.trusted()).to_json()
 
 

@@ -45,7 +45,7 @@ ERROR_CODES: tuple[str, ...] = (
     # Signing up, mailed links and claiming a referee's role (service/api/notifications.py, service/api/seats.py)
     "bad_signup_link", "bad_next", "referee_claimed", "referee_not_seat",
     # Clocks and vacations (events/domain/platform/clock.py, service/api/vacations.py)
-    "vacation_on", "no_vacation_left", "no_vacation", "deadline_moved_on", "deadline_not_reached",
+    "vacation_on", "no_vacation_left", "no_vacation", "vacation_too_soon", "deadline_moved_on", "deadline_not_reached",
     "reminder_not_due", "vacation_unchanged", "clock_unchanged", "no_clock", "forfeit_unavailable",
     # Resign, agreements, takebacks, disputes (events/domain/platform/conduct.py, takeback.py, disputes.py)
     "resigned", "proposal_open", "no_proposal", "proposal_changed", "already_accepted", "takeback_off",

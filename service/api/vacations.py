@@ -7,6 +7,8 @@ its days run out. Each player has `BOARDLOG_VACATION_DAYS` days a calendar year 
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Request
@@ -18,6 +20,7 @@ from service.api.auth import Caller, current_player
 from service.api.errors import ApiError
 from service.api.parts import parts
 from service.api.responses import json_response
+from service.stores.ratelimit import give_back, pause, unpause
 from service.stores.vacations import VacationRefused
 
 router = APIRouter()
@@ -25,6 +28,7 @@ router = APIRouter()
 Me = Annotated[Caller, Depends(current_player)]
 # How long an answer waits for each game's vacation command to be applied (its clock stopped).
 ANSWER_WAIT = 5.0
+DAY = 86400
 
 
 class VacationIn(BaseModel):
@@ -45,17 +49,46 @@ async def my_vacation(who: Me, request: Request) -> Response:
 @router.post("/v1/me/vacation", summary="Start a vacation: the player's clocks stop in every game")
 async def start_vacation(body: VacationIn, who: Me, request: Request) -> Response:
     v = parts(request).vacations
-    try:
-        await run_in_threadpool(v.start, who.player.id, body.days, ANSWER_WAIT)
-    except VacationRefused as e:
-        raise ApiError(409 if e.code == "vacation_on" else 422, e.code, e.message) from None
+    async with _toggle(request, who.player.id):
+        try:
+            await run_in_threadpool(v.start, who.player.id, body.days, ANSWER_WAIT)
+        except VacationRefused as e:
+            raise ApiError(409 if e.code == "vacation_on" else 422, e.code, e.message) from None
     return await run_in_threadpool(_answer, request, who.player.id)
 
 
 @router.delete("/v1/me/vacation", summary="End the running vacation: the player's clocks run again")
 async def end_vacation(who: Me, request: Request) -> Response:
     v = parts(request).vacations
-    ended = await run_in_threadpool(v.end, who.player.id, None, ANSWER_WAIT)
-    if ended is None:
-        raise ApiError(409, "no_vacation", "no vacation is running")
+    async with _toggle(request, who.player.id):
+        ended = await run_in_threadpool(v.end, who.player.id, None, ANSWER_WAIT)
+        if ended is None:
+            raise ApiError(409, "no_vacation", "no vacation is running")
     return await run_in_threadpool(_answer, request, who.player.id)
+
+
+@asynccontextmanager
+async def _toggle(request: Request, pid: str) -> AsyncIterator[None]:
+    """Within the player's share of toggles, before any work: each start or end appends a
+    command to every active game of theirs, so a toggle inside `BOARDLOG_VACATION_TOGGLE_SECONDS`
+    of the last is refused (429 `vacation_too_soon`) and at most `BOARDLOG_VACATION_TOGGLES_PER_DAY`
+    are made a day (429 `rate_limited`). A toggle refused for what it asks (no vacation to end)
+    counts for neither."""
+    p = parts(request)
+    s = p.settings
+    wait = await pause(p.limits, "vacation", pid, s.vacation_toggle_seconds)
+    if wait:
+        raise ApiError(429, "vacation_too_soon", f"a vacation was started or ended less than "
+                       f"{s.vacation_toggle_seconds:g} s ago; try again in {wait} s", {"Retry-After": str(wait)})
+    wait = await p.limits.take("vacation", pid, s.vacation_toggles_per_day, window=DAY)
+    if wait:
+        await unpause(p.limits, "vacation", pid)
+        raise ApiError(429, "rate_limited", f"vacations are started or ended at most {s.vacation_toggles_per_day} "
+                       f"times a day; try again in {wait} s", {"Retry-After": str(wait)})
+    try:
+        yield
+    except ApiError:
+        await unpause(p.limits, "vacation", pid)
+        if s.vacation_toggles_per_day > 0:
+            await give_back(p.limits, "vacation", pid, DAY)
+        raise

@@ -118,6 +118,10 @@ def run_projector(settings: Settings) -> None:
     if settings.archive_after_seconds >= 0:  # finished games to their archive records (issue #18)
         from workers.archiver import Archiver
         Archiver(parts.store, settings.archive_after_seconds, settings.archive_every_seconds).start(stop)
+    from workers.sweeper import Sweeper  # expired refusals and untouched games (issue #42 item 6)
+
+    Sweeper(parts.store, settings.refused_result_seconds, settings.untouched_game_seconds,
+            settings.sweep_every_seconds).start(stop)
     run_until(stop, projector)
 
 
@@ -168,16 +172,21 @@ def run_api(settings: Settings, host: str, port: int, processes: int = 1) -> Non
     from service.runtime.asgi import create_app
     from service.runtime.transport import protocol
 
+    # uvicorn by default believes X-Forwarded-For from loopback, so any local client (or one
+    # behind a proxy on this machine) could name its own address for every per-address limit:
+    # only the proxies the settings name are believed, and none by default.
+    trusted, proxies = bool(settings.trusted_proxies), list(settings.trusted_proxies)
     if processes == 1:
         # log_config=None: uvicorn's records go to the root handler, in this service's format.
         uvicorn.run(create_app(settings), host=host, port=port, log_level="warning", access_log=False,
-                    log_config=None, timeout_graceful_shutdown=5, http=protocol())
+                    log_config=None, timeout_graceful_shutdown=5, http=protocol(),
+                    proxy_headers=trusted, forwarded_allow_ips=proxies)
         return
     # Several processes share the port; each builds its app from the same environment.
     os.environ.update(settings.env())
     uvicorn.run("service.runtime.asgi:create_app", factory=True, host=host, port=port, workers=processes,
                 log_level="warning", access_log=False, log_config=None, timeout_graceful_shutdown=5,
-                http=protocol())
+                http=protocol(), proxy_headers=trusted, forwarded_allow_ips=proxies)
 
 
 def _spawn(args: list[str], env: dict[str, str]) -> subprocess.Popen[bytes]:

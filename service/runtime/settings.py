@@ -82,6 +82,35 @@ class Settings:
         10, "BOARDLOG_TABLES_PER_MINUTE",
         "games with invited or open seats one client address may create a minute, and forks likewise "
         "(0: no limit)")
+    anon_games_per_hour: int = setting(
+        20, "BOARDLOG_ANON_GAMES_PER_HOUR",
+        "games one client address may create an hour without a session or player key; past it, 429 "
+        "`rate_limited` with `Retry-After`, before the request is read (0: no limit)")
+    player_games_per_hour: int = setting(
+        60, "BOARDLOG_PLAYER_GAMES_PER_HOUR",
+        "games one signed-in player may create an hour, tables and plain games alike (0: no limit)")
+    untouched_game_seconds: float = setting(
+        7 * 86400.0, "BOARDLOG_UNTOUCHED_GAME_SECONDS",
+        "a game made with seats by name that no command reached (nobody joined or moved) is removed, every key "
+        "of it, this long after it was made (7 days; 0: never)")
+    refused_result_seconds: float = setting(
+        86400.0, "BOARDLOG_REFUSED_RESULT_SECONDS",
+        "a refused command's stored answer is dropped this long after it was refused (a day; the id may then be "
+        "sent again), while accepted commands' answers stay with the log (0: kept for ever)")
+    sweep_every_seconds: float = setting(
+        60.0, "BOARDLOG_SWEEP_EVERY_SECONDS",
+        "how often each projector's sweeper drops expired refused answers and untouched games")
+    vacation_toggles_per_day: int = setting(
+        4, "BOARDLOG_VACATION_TOGGLES_PER_DAY",
+        "vacation starts and ends one player may make a day (UTC); past it, 429 `rate_limited` (0: no limit)")
+    vacation_toggle_seconds: float = setting(
+        60.0, "BOARDLOG_VACATION_TOGGLE_SECONDS",
+        "a vacation start or end this soon after the player's last one is refused, 429 `vacation_too_soon` "
+        "(0: never)")
+    trusted_proxies: tuple[str, ...] = setting(
+        (), "BOARDLOG_TRUSTED_PROXIES",
+        "addresses of reverse proxies, comma-separated, whose `X-Forwarded-For` names the client that per-address "
+        "limits count (empty: the header is ignored, and the peer address counts)")
     messages_per_minute: int = setting(
         20, "BOARDLOG_MESSAGES_PER_MINUTE",
         "messages (and commands' comments) one seat may post to one game a minute; past it, 429 `rate_limited` "

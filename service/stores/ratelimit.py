@@ -65,3 +65,40 @@ redis.call('ZADD', KEYS[1], now, ARGV[4])
 redis.call('EXPIRE', KEYS[1], window + 1)
 return '0'
 """
+
+# A pause between two of an action (issue #42 item 8: a vacation toggled inside a minute), beside
+# the counted limits above: one key per (action, who) that lives for the pause.
+
+
+def _pause_key(limits: RateLimits, action: str, who: str) -> str:
+    return f"{limits.base}:pause:{action}:{who}"
+
+
+async def pause(limits: RateLimits, action: str, who: str, seconds: float) -> int:
+    """Starts a pause of `seconds` after `who`'s `action`: 0 when none was running (this one may
+    go ahead), else the whole seconds left of the one running. 0 seconds is no pause."""
+    if seconds <= 0:
+        return 0
+    key = _pause_key(limits, action, who)
+    with reaching_redis():
+        if await limits.aio.set(key, b"1", px=int(seconds * 1000), nx=True):
+            return 0
+        left = await limits.aio.pttl(key)
+    return max(1, int((int(left) + 999) // 1000))
+
+
+async def unpause(limits: RateLimits, action: str, who: str) -> None:
+    """Ends the pause `pause` started, for an action that was refused after all."""
+    with reaching_redis():
+        await limits.aio.delete(_pause_key(limits, action, who))
+
+
+async def give_back(limits: RateLimits, action: str, who: str, window: int) -> None:
+    """Uncounts one `action` that `take` counted in this window, for an action refused after all."""
+    start = int(limits.clock() // window) * window
+    key = f"{limits.base}:{action}:{start}:{who}"
+    with reaching_redis():
+        pipe = limits.aio.pipeline(transaction=True)
+        pipe.decr(key)
+        pipe.expire(key, window + 1)  # a window that ended meanwhile: its key still goes
+        await pipe.execute()
