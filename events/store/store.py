@@ -179,8 +179,10 @@ class EventStore:
         self.archives = Archives(self, snapshot_classes)
         self.ids = PlatformIds(client, namespace)  # the platform's own command ids
 
+    @reports_unavailable
     def platform_id(self, gid: str, base: str) -> str:
-        """The id of the platform's own command `base` in `gid` (events.store.commandids)."""
+        """The id of the platform's own command `base` in `gid` (events.store.commandids); the
+        first call of a process reads (or makes) the secret in Redis."""
         return self.ids.id(gid, base)
 
     def lua(self, source: str) -> Lua:

@@ -43,7 +43,7 @@ ERROR_CODES: tuple[str, ...] = (
     # Referees, forks and rules versions (service/usecases/matches.py, events/domain/forks.py, events/domain/match.py)
     "bad_referee", "inside_a_command", "nothing_to_play", "fork_would_reveal", "rules_version_unavailable",
     # Signing up, mailed links and claiming a referee's role (service/api/notifications.py, service/api/seats.py)
-    "bad_signup_link", "bad_next", "referee_claimed", "referee_not_seat",
+    "bad_signup_link", "bad_next", "referee_claimed", "referee_not_seat", "invitation_used", "no_invitation",
     # Clocks and vacations (events/domain/platform/clock.py, service/api/vacations.py)
     "vacation_on", "no_vacation_left", "no_vacation", "vacation_too_soon", "deadline_moved_on", "deadline_not_reached",
     "reminder_not_due", "vacation_unchanged", "clock_unchanged", "no_clock", "forfeit_unavailable",

@@ -254,8 +254,9 @@ def test_an_agreement_waits_for_the_ruling_too() -> None:
 
 
 def test_new_games_are_made_under_void_draws_onward() -> None:
-    assert split_options({"takeback": False}, OPTIONS)[1] == {"takeback": False, "void_draws": "onward"}
-    assert split_options({}, OPTIONS)[1] == ONWARD
+    assert split_options({"takeback": False}, OPTIONS)[1] == {"takeback": False, "void_draws": "onward",
+                                                              "talk_rule": "names"}
+    assert split_options({}, OPTIONS)[1] == {**ONWARD, "talk_rule": "names"}
 
 
 def test_a_void_keeps_the_draws_counter_so_the_move_played_instead_draws_afresh() -> None:

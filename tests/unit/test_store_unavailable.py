@@ -57,6 +57,7 @@ def calls() -> dict[str, Callable[[EventStore], Any]]:
         "game_ids": lambda s: s.game_ids(),
         "status": lambda s: s.status(GID),
         "referee_player": lambda s: s.referee_player(GID),
+        "platform_id": lambda s: s.platform_id(GID, "join-0"),
         "deadlines_scheduled": lambda s: s.deadlines_scheduled(GID),
         "mark_deadlines_scheduled": lambda s: s.mark_deadlines_scheduled(GID, 3, 1000),
         "drop_read_models": lambda s: s.drop_read_models([GID]),
