@@ -35,7 +35,6 @@ _INTERNAL_ID = re.compile(r"\b(uid|id)\s*[=:]?\s*\d+|#\d+")
 # Games whose rules keep no list of refusal kinds yet: (another part works on their rules now).
 NO_KINDS_YET = {
     "factions": "rules/factions names a code per kind of mistake but keeps no list of them (refusal_kinds)",
-    "dragondale": "rules/dragondale refuses every answer with one code, illegal_choice, and keeps no list",
 }
 
 
