@@ -27,6 +27,9 @@ EFFECTS = frozenset(
     }
 )
 EMPOWER = frozenset({"insight", "exchange", "fury_up", "fury_down", "boost"})
+# The moments a bright-border card may be played at outside its tribe's turn [Card Notes], each
+# named by the card (`"moment"`); RULINGS.md, "Bright-border cards", says when each comes.
+MOMENTS = frozenset({"entered"})
 
 
 def _load(name: str) -> Any:
@@ -73,6 +76,8 @@ def _validate() -> None:
             _check_effects(c["effects"], c["id"])
             if not set(c["empower"]) <= EMPOWER:
                 raise ValueError(f"{c['id']}: bad empower")
+            if c.get("bright") and (c.get("moment") not in MOMENTS or not c.get("text")):
+                raise ValueError(f"{c['id']}: a bright-border card names its moment and its text")
     if len(FURY_CARDS) != 9 or len(MOVEMENT_CARDS) != 14:
         raise ValueError("9 fury cards and 14 movement cards expected")
     for f in FURY_CARDS.values():
@@ -120,5 +125,11 @@ for _tname, _lst in CARDS.items():
                 **_c, **_i, "tribe": _tname, "regular": _c["id"], "is_intro": True,
             }
             CARD_BY_ID[_i["id"]].pop("intro", None)
+# each tribe's bright-border cards by the moment they answer: public content, so a prompt asked
+# of every tribe that has one tells nothing of its hand
+BRIGHT: dict[str, dict[str, tuple[str, ...]]] = {
+    _tname: {m: tuple(c["id"] for c in _lst if c.get("bright") and c.get("moment") == m) for m in MOMENTS}
+    for _tname, _lst in CARDS.items() if any(c.get("bright") for c in _lst)
+}
 LEVELS: tuple[int, ...] = tuple(TRACK["levels"])
 LOW, HIGH, START = LEVELS[0], LEVELS[-1], int(TRACK["start"])

@@ -2,7 +2,8 @@
 
 The platform (`rules.decider`) has already checked that the game is on, that the command's seat
 is one the prompt names and that its type answers the prompt; what is left is the rules' own
-refusal, `illegal_choice`: a well-formed answer that is not among those offered now.
+refusal of a well-formed answer that is not among those offered now, with a code from
+`refusals.KINDS` naming the rule that stops it.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ AUTO = frozenset({"companion", "encounters", "enc_unit", "pick", "fmove"})
 def decide(s: State, cmd: Command, rng: Rng) -> Decision:
     legal = [] if cmd.seat is None else legal_commands(s, cmd.seat)
     if cmd not in legal:
-        raise IllegalCommand("illegal_choice", refusal(s, cmd, legal))
+        raise IllegalCommand(*refusal(s, cmd, legal))
     f = Flow(s, rng)
     apply(f, f.stack[-1], cmd)
     run(f)

@@ -66,6 +66,7 @@ PROMPTS = {
     "plan_react": "react to the plan: reveal an insight token to boost or to take the idea, or skip",
     "ret": "choose a unit to return to the Encampment",
     "stay": "choose what the Dragon's stay card does",
+    "bright": "choose whether to play a bright-border card before the encounter, or pass",
 }
 
 
@@ -241,7 +242,17 @@ def _asked(s: State, kind: str, o: Mapping[str, Any]) -> str:
     if kind == "may":
         cost = {"pay": "pay insight", "reveal": "reveal an insight token", "discard": "discard a card"}
         return f"you may {cost.get(str(task.get('cost')), 'pay')} for the card's next effect, or skip it"
+    if kind == "bright":
+        # the card goes unnamed: its name may hold a unit type ("Master Hunters") that the met
+        # units, hidden, do not show; the holder's own answers name it
+        where = listing(territory(x, s) for x in task.get("terrs", ()))
+        return (f"the {tribe_name(_tribe_of(s, task.get('by')))}' units enter {where}, where theirs stand: they may "
+                "play a bright-border card (usable outside their turn) before the encounter, or pass")
     return PROMPTS.get(kind, "choose one of the options")
+
+
+def _tribe_of(s: State, seat: Any) -> str:
+    return s.tribes[seat].name if isinstance(seat, int) and 0 <= seat < len(s.tribes) else ""
 
 
 # --- commands ---------------------------------------------------------------------------------
@@ -381,6 +392,8 @@ def describe_command(s: State, c: Command, viewer: int | None, names: Sequence[s
         return f"{who} poisons {tree_name(a.get('tree'))}."
     if v == "return":
         return f"{who} returns {_units(s, [a.get('unit')], viewer, names, me=c.seat)} to the Encampment."
+    if v == "skip" and s.prompt is not None and s.prompt.kind == "bright":
+        return f"{who} passes: plays no bright-border card now."
     if v == "skip":
         return f"{who} skips."
     if v == "announce":
@@ -531,7 +544,8 @@ EVENTS: dict[str, EventWords] = {
         f"The {tribe_name(d.get('tribe'))} are the starting tribe."),
     "dragondale.TurnStarted": lambda s, d, seat, v, n: Told(
         f"Turn {d.get('turn')}: {seat_name(n, d.get('seat'))}'s turn."),
-    "dragondale.CardPlayed": lambda s, d, seat, v, n: f"{seat_name(n, seat)} plays {card_name(d.get('card'))}.",
+    "dragondale.CardPlayed": lambda s, d, seat, v, n: f"{seat_name(n, seat)} plays {card_name(d.get('card'))}"
+                                                     + (" outside their turn (bright border)." if d.get("bright") else "."),
     "dragondale.CardEmpowered": lambda s, d, seat, v, n: (
         f"{seat_name(n, seat)} empowers {card_name(d.get('card', _secret(d).get('card')))} "
         f"{EMPOWER.get(str(d.get('effect', '')).partition(':')[0], '')}".rstrip() + "."),

@@ -24,6 +24,7 @@ from rules.dragondale.queries import (
     can_enter,
     enemies_at,
     forced_options,
+    free_for,
     other_tunnels,
     token_combos,
     units_at,
@@ -143,7 +144,10 @@ def eff_reveal_all_insight(e: Flow, t: Task, eff: dict[str, Any]) -> None:
 
 
 def eff_move_unit(e: Flow, t: Task, eff: dict[str, Any]) -> None:
-    e.push({"k": "cmove", "seat": t["seat"]})
+    if t["ctx"].get("aside"):
+        e.push({"k": "cmove", "seat": t["seat"], "aside": True})
+    else:
+        e.push({"k": "cmove", "seat": t["seat"]})
 
 
 def eff_explore(e: Flow, t: Task, eff: dict[str, Any]) -> None:
@@ -287,20 +291,23 @@ def handle_lose(e: Flow, t: Task, cmd: Command) -> None:
     e.pay_tokens(t["seat"], list(cmd.args["tokens"]))
 
 
-def _cmove_opts(s: State, seat: int) -> list[str]:
+def _cmove_opts(s: State, seat: int, aside: bool = False) -> list[str]:
+    """A card's "move 1 unit"; `aside`, for a bright-border card played outside the turn, only
+    into a free territory and never out of a Root Tunnel (whose companion could meet anyone):
+    only the active tribe's movements start encounters (RULINGS.md, Bright-border cards)."""
     b = board(s)
     out = []
     for u in s.tribes[seat].units:
         if u.loc is None:
             continue
         k = b.terr[u.loc].kind
-        if k == "fog":
+        if k == "fog" or (aside and k == "tunnel"):
             continue
         n = len(units_at(s, seat, u.loc))
         if k == "marsh" and not (s.tribes[seat].tokens or s.tribes[seat].hand):
             continue
         for d in sorted(b.adj[u.loc]):
-            if not can_enter(s, seat, d):
+            if not can_enter(s, seat, d) or (aside and not free_for(s, seat, d)):
                 continue
             if k == "tunnel" and (n < 2 or not other_tunnels(s, u.loc)):
                 continue
@@ -309,7 +316,7 @@ def _cmove_opts(s: State, seat: int) -> list[str]:
 
 
 def legal_cmove(s: State, t: Task, seat: int) -> list[Command]:
-    return [*[option(seat, o) for o in _cmove_opts(s, seat)], answer(seat, "skip")]
+    return [*[option(seat, o) for o in _cmove_opts(s, seat, bool(t.get("aside")))], answer(seat, "skip")]
 
 
 def _abandon_card(e: Flow) -> None:
@@ -330,7 +337,7 @@ def handle_cmove(e: Flow, t: Task, cmd: Command) -> None:
         return
     _, unit, dest = option_of(cmd).split(":")
     src = next(u.loc for u in e.s.tribes[t["seat"]].units if u.id == unit)
-    e.start_move(t["seat"], [{"from": src, "to": dest, "units": [unit]}], "card")
+    e.start_move(t["seat"], [{"from": src, "to": dest, "units": [unit]}], "aside" if t.get("aside") else "card")
 
 
 def legal_cexplore(s: State, t: Task, seat: int) -> list[Command]:

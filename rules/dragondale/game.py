@@ -7,10 +7,10 @@ from typing import Any
 
 from rules.composed import ComposedGame
 from rules.core import Command, Decision, Event, Options, Outcome, Prompt, Rng, SeatInfo
-from rules.dragondale import decide, describe, evolve, legal, notation, setup, view
+from rules.dragondale import decide, describe, evolve, legal, notation, refusals, setup, view
 from rules.dragondale.state import State
 
-RULES_VERSION = 2  # bumped, with a line in CHANGELOG.md, by any change to a decision (rules.core)
+RULES_VERSION = 3  # bumped, with a line in CHANGELOG.md, by any change to a decision (rules.core)
 
 # What a seat that cannot answer itself plays: skipping where the prompt allows it, else the PLAN
 # action, else the first legal command; RULINGS.md "Resigned seats".
@@ -25,6 +25,7 @@ class DragonDale(ComposedGame, notation=notation, words=describe, default_answer
     min_seats = 2
     max_seats = 4
     command_types = notation.COMMAND_TYPES
+    refusal_kinds = refusals.KINDS
 
     def setup(self, options: Options, seats: Sequence[SeatInfo], rng: Rng) -> list[Event]:
         return setup.setup_events(options, seats, rng, self.rules_version)
@@ -68,5 +69,13 @@ class DragonDaleV1(DragonDale):
     rules_version = 1
 
 
+class DragonDaleV2(DragonDale):
+    """Rules version 2, kept for its records and games in progress: bright-border cards are
+    played only on their tribe's own turn (version 3 asks their holder at the card's moment)."""
+
+    rules_version = 2
+
+
 GAME = DragonDale()
 GAME_V1 = DragonDaleV1()
+GAME_V2 = DragonDaleV2()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rules.core import Command
+from rules.dragondale.bright import entered
 from rules.dragondale.choices import (
     answer,
     option,
@@ -67,7 +68,9 @@ def step_move(e: Flow, t: Task) -> bool:
     for d in sorted(dests):
         e.pickup(seat, d)
     pairs = []
-    if t["kind"] != "forced":
+    # forced moves (stances, Fury cards) and a bright-border card's move aside go only into
+    # free territories, so they meet nobody
+    if t["kind"] not in ("forced", "aside"):
         for d in sorted(dests | {tn for tn, _ in comp}):
             if not any(u.loc == d for u in e.s.tribes[seat].units):
                 continue
@@ -76,6 +79,9 @@ def step_move(e: Flow, t: Task) -> bool:
             pairs += [[d, seat, x] for x in enemies_at(e.s, seat, d)]
     if pairs:
         e.push({"k": "encounters", "pairs": pairs})
+    if pairs and s.rules > 2:
+        # a bright-border card's moment: its holder answers before the encounters
+        e.push(*entered(e, seat, pairs))
     # rewards come before encounters, so they go on top of the stack
     e.push(*[{"k": "reward", "seat": seat, "terr": d} for d in fresh if b.terr[d].reward])
     return False

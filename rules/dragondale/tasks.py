@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from rules.core import Command
+from rules.dragondale.bright import handle_bright, legal_bright, step_bright
 from rules.dragondale.effects import (
     ask_seat,
     handle_cempower,
@@ -132,6 +133,7 @@ STEPS: dict[str, StepFn] = {
     "plan_react": step_plan_react,
     "move": step_move,
     "reward": step_reward,
+    "bright": step_bright,
     "encounters": step_encounters,
     "enc": step_enc,
     "eff": step_eff,
@@ -170,6 +172,7 @@ PROMPTS: dict[str, Answers] = {
     "move": Answers(_types("discard", "pay"), legal_move, handle_move),
     "companion": Answers(_types("choose"), legal_companion, handle_companion),
     "reward": Answers(_types("choose"), legal_reward, handle_reward),
+    "bright": Answers(_types("special", "skip"), legal_bright, handle_bright),
     "encounters": Answers(_types("choose"), legal_encounters, handle_encounters),
     "enc_unit": Answers(_types("choose"), legal_enc_unit, handle_enc_unit),
     "enc_pay": Answers(_types("pay", "skip"), legal_enc_pay, handle_enc_pay),

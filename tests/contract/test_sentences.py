@@ -32,10 +32,8 @@ STALE = 6  # how many states back a refused command was legal
 _SEAT_NUMBER = re.compile(r"\bseat \d+")
 _INTERNAL_ID = re.compile(r"\b(uid|id)\s*[=:]?\s*\d+|#\d+")
 
-# Games whose rules keep no list of refusal kinds yet: (another part works on their rules now).
-NO_KINDS_YET = {
-    "dragondale": "rules/dragondale refuses every answer with one code, illegal_choice, and keeps no list",
-}
+# Games whose rules keep no list of refusal kinds yet, with why (none now).
+NO_KINDS_YET: dict[str, str] = {}
 
 
 def _seats(n: int) -> list[SeatInfo]:

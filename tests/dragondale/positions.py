@@ -78,6 +78,16 @@ def play(s: State, cmd: Command, seed: int = 7) -> tuple[State, list[Event]]:
     return d.state, d.events
 
 
+def play_on(s: State, cmd: Command, seed: int = 7) -> tuple[State, list[Event]]:
+    """`play`, then a pass on every bright-border card prompt it leads to (rules version 3: the
+    holder is asked before an encounter), for tests of what comes after: their events together."""
+    s, events = play(s, cmd, seed)
+    while s.prompt is not None and s.prompt.kind == "bright":
+        s, more = play(s, GAME.parse_command("dragondale.skip", {}, s.prompt.seats[0]), seed)
+        events = [*events, *more]
+    return s, events
+
+
 def end_actions(s: State, seed: int = 7) -> tuple[State, list[Event]]:
     """From a main-action prompt, steps C-F of the turn as if the action were done: a test's way
     on to them, since the rules let a seat pass an action only when it has none to take."""

@@ -26,6 +26,7 @@ from tests.dragondale.positions import (
     park,
     place,
     play,
+    play_on,
     tokens,
     tribe,
     types_of,
@@ -74,8 +75,8 @@ def test_refusals_by_the_platform_and_by_the_rules_change_nothing() -> None:
     assert refusal(s, Command("dragondale.skip", {}, None)) == "seat_required"
     assert refusal(s, cmd(0, "take", units=["v1"])) == "wrong_prompt"  # no action prompt takes units
     # an action prompt may take "plan", but only the second action offers it
-    assert refusal(s, cmd(0, "plan")) == "illegal_choice"
-    assert refusal(s, cmd(0, "explore", dir="in", target="camp_b", via=["thicket2"])) == "illegal_choice"
+    assert refusal(s, cmd(0, "plan")) == "plan_second"
+    assert refusal(s, cmd(0, "explore", dir="in", target="camp_b", via=["thicket2"])) == "encampment"
     assert s == before
 
 
@@ -181,7 +182,7 @@ def test_exploration_reward_comes_before_the_encounter() -> None:
     s, ev = play(s, cmd(V, "take", units=[warriors(s, 1)[0]]))
     assert "EncounterStarted" not in types_of(ev)
     assert s.prompt is not None and s.prompt.kind == "reward"
-    s, ev = play(s, cmd(V, "choose", option="reward:boost"))
+    s, ev = play_on(s, cmd(V, "choose", option="reward:boost"))
     assert types_of(ev).index("CardBoosted") < types_of(ev).index("EncounterStarted")
 
 
@@ -386,7 +387,7 @@ def _encounter(s: State, vik_stance: str, celt_stance: str, vik_tokens: tuple = 
     s = tribe(s, C, stances=(("alanis", "alanis"), ("bards", "ballad"), ("hunters", celt_stance)), tokens=celt_tokens)
     s = at_action(s, V)
     s, _ = play(s, cmd(V, "explore", dir="in", target="thicket1", via=["camp_a"]))
-    return play(s, cmd(V, "take", units=[a]))
+    return play_on(s, cmd(V, "take", units=[a]))
 
 
 def test_initiative_tie_goes_to_the_higher_dominance() -> None:
@@ -594,7 +595,7 @@ def test_card_may_pay_then_move_a_unit_with_an_encounter_first() -> None:
     assert s.prompt is not None and s.prompt.kind == "may"
     s, _ = play(s, cmd(V, "pay", tokens=[0]))
     assert s.prompt is not None and s.prompt.kind == "cmove"
-    s, ev = play(s, cmd(V, "choose", option=f"move:{a}:fog1"))
+    s, ev = play_on(s, cmd(V, "choose", option=f"move:{a}:fog1"))
     assert "EncounterStarted" in types_of(ev)
 
 
@@ -632,7 +633,7 @@ def test_second_effect_skipped_when_the_first_side_has_left() -> None:
     s = tribe(s, V, stances=(("ox", "trample"), ("raven", "dark_omen"), ("seers", "foresight"), ("warriors", "raid")))
     s = at_action(s, V)
     s, _ = play(s, cmd(V, "explore", dir="in", target="thicket1", via=["camp_a"]))
-    s, ev = play(s, cmd(V, "take", units=[a]))
+    s, ev = play_on(s, cmd(V, "take", units=[a]))
     assert first(ev, "InitiativeDetermined").data["first"] == "vikings"
     assert s.prompt is not None and s.prompt.kind == "fmove"
     opt = next(c for c in GAME.legal_commands(s, V) if c.args["option"] == "to:camp_a")

@@ -22,6 +22,7 @@ from tests.dragondale.positions import (
     park,
     place,
     play,
+    play_on,
     tokens,
     tribe,
     types_of,
@@ -72,7 +73,7 @@ def test_root_tunnel_companion_may_enter_a_tunnel_held_by_an_enemy_and_meets_it(
     go = cmd(V, "explore", dir="out", target="tunnel1", via=["marsh2"])
     assert go in legal(s, V)
     s, _ = play(s, go)
-    s, ev = play(s, cmd(V, "take", units=[a]))
+    s, ev = play_on(s, cmd(V, "take", units=[a]))
     moves = [m for e in ev if e.type == "dragondale.UnitsMoved" for m in e.data["moves"]]
     assert [m[1:] for m in moves] == [["tunnel1", "tunnel2"], ["tunnel1", "marsh2"]]  # companion first
     assert first(ev, "EncounterStarted").data == {"territory": "tunnel2", "sides": ["vikings", "celts"]}

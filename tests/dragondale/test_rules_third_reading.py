@@ -11,7 +11,7 @@ from rules.core import Command, Rng, SeatInfo, fold
 from rules.dragondale import GAME
 from rules.dragondale.board import board_for
 from rules.dragondale.flow import Flow
-from rules.dragondale.game import GAME_V1
+from rules.dragondale.game import GAME_V1, GAME_V2
 from rules.dragondale.state import State
 from tests.dragondale.positions import at_action, cmd, first, new_game, park, play, tokens, tribe
 
@@ -125,7 +125,8 @@ def test_version_1_left_the_celts_introductory_card_in_the_library() -> None:
     opts = {"tribes": ["vikings", "celts"], "newcomer": ["celts"]}
     s = fold(GAME_V1, GAME_V1.setup(opts, seats, Rng(b"v1")))
     assert s.rules == 1 and s.tribes[C].library[2] == "cel-reach-intro"
-    assert fold(GAME, GAME.setup(opts, seats, Rng(b"v1"))).rules == 2
+    assert fold(GAME_V2, GAME_V2.setup(opts, seats, Rng(b"v1"))).rules == 2
+    assert fold(GAME, GAME.setup(opts, seats, Rng(b"v1"))).rules == 3
 
 
 # --- item 16: the 3-tribe board -----------------------------------------------------------------
