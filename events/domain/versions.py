@@ -31,8 +31,9 @@ def opening(gid: str, game: Game, created: Mapping[str, Any], seed: bytes,
     fork's audit checks that position against nothing but itself (events.domain.provenance)."""
     if "fork" not in created:
         seats = [SeatInfo(s["seat"], s["name"]) for s in created["seats"]]
+        referee = created.get("referee") or {}
         return created_event(gid, game, seats, created["options"], seed, created["entropy"],
-                             (created.get("referee") or {}).get("name"), created.get("platform"))
+                             referee.get("name"), created.get("platform"), referee.get("appointed"))
     if created.get("commitment") != commitment(seed) or created.get("draws") != 0 \
             or created.get("rules_version") != rules_version(game):
         raise ValueError("the fork's GameCreated does not hold its seed's commitment, no draws and its rules version")

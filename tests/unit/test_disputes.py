@@ -466,3 +466,18 @@ def test_the_ruling_view_words_a_disputed_timeout_and_what_a_void_redraws() -> N
     assert timed_out_words(timed, ["ann", "bob"]) == (
         f"ann's turn timed out at {timed['deadline'][:16].replace('T', ' ')} UTC (their deadline): "
         "the platform answered for them")
+
+
+@pytest.mark.parametrize("appointed", ["player", "mail", "creator"])
+def test_a_game_whose_first_event_says_how_its_referee_was_appointed_audits_verified(appointed: str) -> None:
+    """The audit re-makes GameCreated from the record's own fields: the appointment is one."""
+    t = Table()
+    made = created_event(GID, get_game("race"), [SeatInfo(0, "ann"), SeatInfo(1, "bob")], {"target": 10_000},
+                         SEED, ["", ""], "rex", None, appointed)
+    assert made[0].data["referee"] == {"name": "rex", "appointed": appointed}
+    t.envs = seal(GID, 1, genesis(GID), made, None, AT)
+    t.match = fold_match(made, GID)
+    t.roll(0)
+    end(t)
+    report = audited(t.envs)
+    assert report.ok, report.line()
