@@ -152,6 +152,10 @@ def child_env(redis_url: str, namespace: str, **extra: str) -> dict[str, str]:
         BOARDLOG_ANON_GAMES_PER_HOUR="0",
         BOARDLOG_VACATION_TOGGLE_SECONDS="0",
         BOARDLOG_VACATION_TOGGLES_PER_DAY="0",
+        # The tests stand as the proxy in front of the API: a test gives a client an address of
+        # its own with X-Forwarded-For (the per-address limits' tests); a forged header from an
+        # untrusted peer is tested with no proxy trusted (test_storage_limits.py).
+        BOARDLOG_TRUSTED_PROXIES="127.0.0.1",
     )
     env.update(extra)
     return env

@@ -83,8 +83,9 @@ def shape_problem(body: dict[str, Any]) -> None:
     for name, types in _TYPES.items():
         value = body.get(name)
         if value is not None and not isinstance(value, types):
-            raise ApiError(422, "bad_request", f"'{name}' must be {'an object' if name == 'args' else 'a string'} "
-                           "or null")
+            # the code the same mistake had before a stored answer was looked up first
+            code = "bad_args" if name == "args" else "bad_request"
+            raise ApiError(422, code, f"'{name}' must be {'an object' if name == 'args' else 'a string'} or null")
 
 
 def reserved_problem(cid: str) -> None:

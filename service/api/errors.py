@@ -71,8 +71,11 @@ def result_response(result: dict[str, Any]) -> Response:
 
 def validation_response(exc: RequestValidationError) -> Response:
     first = exc.errors()[0] if exc.errors() else {}
-    where = ".".join(str(x) for x in first.get("loc", ()))
-    return error_response(422, "bad_request", f"{where}: {first.get('msg', 'invalid')}")
+    loc = tuple(first.get("loc", ()))
+    where = ".".join(str(x) for x in loc)
+    # An address the models' pattern refuses is the same mistake the handlers call bad_email.
+    code = "bad_email" if loc and loc[-1] == "email" else "bad_request"
+    return error_response(422, code, f"{where}: {first.get('msg', 'invalid')}")
 
 
 def http_response(exc: StarletteHTTPException) -> Response:

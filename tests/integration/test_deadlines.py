@@ -136,7 +136,7 @@ def test_skip_answers_for_the_seat_once_and_the_clock_goes_on(dstack: tuple[Stac
     after = envs[first + 1:]
     accepted = next(e for e in after if e.type == "boardlog.CommandAccepted")
     assert accepted.data["type"] == "race.roll" and accepted.seat == envs[first].data["seat"]
-    assert accepted.data["id"].startswith("auto-")
+    assert accepted.data["id"].startswith("bl-auto-")  # the platform's own id (events.store.commandids)
     assert "boardlog.ClockStarted" in [e.type for e in after]
     # Two deadline workers: every deadline applied once.
     assert max(Counter(timeouts(store.read(gid, 1))).values()) == 1

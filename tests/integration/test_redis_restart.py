@@ -15,6 +15,7 @@ import pytest
 import redis
 
 from events.records.chain import verify
+from events.store.commandids import shown_id
 from events.store.store import EventStore
 from service.runtime.embedded import EmbeddedRedis
 from tests.conftest import child_env, running_stack, wait_for
@@ -75,7 +76,8 @@ def test_a_redis_restart_under_load_loses_nothing_and_applies_nothing_twice(tmp_
             for gid, _, _ in games:
                 envs = store.read(gid)
                 assert verify(envs) is None
-                written = [e.command for e in envs if e.type == "race.NoteWritten"]
+                # the log keys a client's id by its sender (events.store.commandids): as sent here
+                written = [shown_id(e.command or "") for e in envs if e.type == "race.NoteWritten"]
                 assert sorted(written) == sorted(accepted[gid])  # each once, and no other
                 head = store.head(gid)
                 assert head is not None
