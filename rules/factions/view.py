@@ -1,6 +1,9 @@
-"""Board views. All information in Factions: Battlegrounds is public (RULINGS.md, Views); a seat's
-own panel also carries, while Terrain Tiles are placed, the patterns of the tiles in its hand, so
-that its page draws each choice in place before it is made (issue #38 item 10).
+"""Board views. All information in Factions: Battlegrounds is public (RULINGS.md, Views); while
+Terrain Tiles are placed, each panel also carries the patterns of the tiles in that seat's hand
+(public already: the hand's tile numbers are, and a faction's tiles are content), so that a page
+draws each choice in place before it is made (issue #38 item 10). Every viewer gets them alike:
+a pattern only its holder saw would make placing a tile look like a reveal, and refuse its
+takeback (events.domain.platform.takeback).
 
 Each card and unit carries where its figures come from (`provenance`, `stats_label`): the
 rulebook prints a few names and figures, the rest is the labelled reference set."""
@@ -93,7 +96,7 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
             "eliminated": list(s.eliminated[p]), "tiles_in_hand": list(s.hand[p]),
             "empty_phases": s.empty_phases[p], "out": p in s.out,
             # Only the viewer's own, and only while tiles are placed: what its choices lay down.
-            **({"hand_tiles": hand_tiles(s, p)} if p == seat and s.phase == "tiles" else {}),
+            **({"hand_tiles": hand_tiles(s, p)} if s.phase == "tiles" else {}),
         })
     units = []
     for k, u in sorted(s.units.items()):

@@ -49,7 +49,8 @@
   }
 
   /* ---- a Terrain Tile choice seen before it is placed (issue #38 item 10) ----------------
-   * The viewer's own panel carries the patterns of the tiles in its hand while tiles are placed
+   * Each panel carries the patterns of the tiles in its seat's hand while tiles are placed; the
+   * viewer's own are drawn
    * ("ab/cd", north row first; turned 180° the string reads backwards: rules/factions/board.py).
    * Pointing at, focusing or (on a phone) being offered a `tile` choice draws its four terrains on
    * the spot, dashed, over the board; each choice button also holds the tile in small, turned as
