@@ -205,19 +205,31 @@ def test_each_prompted_seat_gets_its_notices_in_order_through_a_notifier_killed_
             mails = [m["X-Boardlog-Notice"].split(":")[1] for m in mailbox.to(f"{pid}@example.org")]
             return hooks_, apprise, mails
 
+        def dropped() -> set[tuple[str, str, str]]:
+            # whichever process ran a notify job logged what it dropped as superseded
+            assert nstack.logdir is not None
+            lines = [line for f in nstack.logdir.glob("*.log") for line in f.read_text().splitlines()
+                     if '"notice.superseded"' in line]
+            return {(d["player"], d["channel"], str(d["seq"])) for d in map(orjson.loads, lines)
+                    if d.get("event") == "notice.superseded" and d.get("game") == gid}
+
+        def unsettled() -> dict[str, list[list[str]]]:
+            # per player and target, the notices neither received nor dropped as superseded (a
+            # send that failed is retried, and superseded only when its retry comes)
+            gone = dropped()
+            return {pid: [sorted((s for s in expected[pid] - set(got) if (pid, ch, s) not in gone), key=int)
+                          for ch, got in zip(channels, seqs_of(pid), strict=True)] for pid in ids}
+
         def complete() -> bool:
-            # each player's newest notice has reached every target of theirs
-            return all(max(expected[pid], key=int) in got for pid in ids for got in seqs_of(pid))
+            # each player's newest notice reached every target, and no notice is lost
+            newest = all(max(expected[pid], key=int) in got for pid in ids for got in seqs_of(pid))
+            return newest and not any(any(left) for left in unsettled().values())
 
         try:
-            wait_for(complete, timeout=40, interval=0.2)
+            wait_for(complete, timeout=60, interval=0.3)
         except AssertionError:
-            raise AssertionError(f"missing notices: { {pid: [sorted(expected[pid] - set(g)) for g in seqs_of(pid)] for pid in ids} }\n"
-                                 + nstack.logs()) from None
+            raise AssertionError(f"neither received nor superseded: {unsettled()}\n" + nstack.logs()) from None
         time.sleep(1.5)  # anything sent twice would have arrived by now
-        notifier_log = (nstack.logdir / "notifier.log").read_text() if nstack.logdir else ""
-        superseded = {(d["player"], d["channel"], str(d["seq"])) for d in map(orjson.loads, notifier_log.splitlines())
-                      if d.get("event") == "notice.superseded" and d.get("game") == gid}
         twice = 0
         for pid in ids:
             for channel, got in zip(channels, seqs_of(pid), strict=True):
@@ -226,9 +238,6 @@ def test_each_prompted_seat_gets_its_notices_in_order_through_a_notifier_killed_
                 # none after a newer one: the first arrivals come in the game's order
                 firsts = list(dict.fromkeys(got))
                 assert firsts == sorted(firsts, key=int), (channel, firsts)
-                # every notice not received was dropped as superseded, on the record, never lost
-                lost = {s for s in expected[pid] - set(counts) if (pid, channel, s) not in superseded}
-                assert not lost, (channel, sorted(lost, key=int))
                 twice += sum(n - 1 for n in counts.values())
         # Sent twice only where the kill fell between a receiver's answer and the notice's mark:
         # at most one send in flight per notify thread (4), each with the same idempotency key
