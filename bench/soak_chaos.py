@@ -120,7 +120,7 @@ def start_serve(data: Path, port: int, log: Path) -> subprocess.Popen[bytes]:
     env.update(PYTHONPATH=str(ROOT), BOARDLOG_LOG="json", BOARDLOG_HEARTBEAT_MS="3000",
                # A soak's clients are all on one address and read far more than a person.
                BOARDLOG_ANON_RECORDS_PER_MINUTE="0", BOARDLOG_ANON_REPLAYS_PER_MINUTE="0",
-               BOARDLOG_TABLES_PER_MINUTE="0", BOARDLOG_ANON_GAMES_PER_HOUR="0",
+               BOARDLOG_TABLES_PER_MINUTE="0", BOARDLOG_ANON_GAMES_PER_HOUR="0", BOARDLOG_PLAYER_GAMES_PER_HOUR="0",
                # The webhook receiver listens on loopback, which targets may reach only when allowed.
                BOARDLOG_NOTIFY_ALLOW="127.0.0.1")
     return subprocess.Popen(
