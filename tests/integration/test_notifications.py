@@ -836,11 +836,11 @@ def test_an_address_not_confirmed_is_replaced_at_once(nstack: Stack, mailbox: Ma
         assert r.status_code == 202 and r.json()["email"] == f"hen-{tag}@example.org"
 
 
-def reply(stack: Stack, to: str, body: str, sender: str = "someone@example.org") -> None:
+def reply(stack: Stack, to: str, body: str, sender: str = "someone@example.org", subtype: str = "plain") -> None:
     """Send a reply to the reply-to-play listener, as a mail server would."""
     msg = EmailMessage()
     msg["From"], msg["To"], msg["Subject"] = sender, to, "Re: your turn"
-    msg.set_content(body)
+    msg.set_content(body, subtype=subtype)
     with smtplib.SMTP("127.0.0.1", int(stack.env["BOARDLOG_MAIL_IN_PORT"]), timeout=20) as smtp:
         smtp.send_message(msg)
 
@@ -1137,11 +1137,7 @@ def clocked_table(c: httpx.Client, keys: list[str]) -> tuple[str, list[str]]:
 
 def html_reply(stack: Stack, to: str, markup: str) -> None:
     """A reply with an HTML body alone, its quote in a <blockquote>, as some mail programs send."""
-    msg = EmailMessage()
-    msg["From"], msg["To"], msg["Subject"] = "someone@example.org", to, "Re: your turn"
-    msg.set_content(markup, subtype="html")
-    with smtplib.SMTP("127.0.0.1", int(stack.env["BOARDLOG_MAIL_IN_PORT"]), timeout=20) as smtp:
-        smtp.send_message(msg)
+    reply(stack, to, markup, subtype="html")
 
 
 def test_reply_to_play_works_in_a_clocked_game_whose_clock_steps_after_every_move(
