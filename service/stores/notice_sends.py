@@ -6,7 +6,8 @@ there), the newest seq leased in that lane, and its count of tries (`tried:<key>
 (TargetStore.mark_sent), then the lock and the count go. So a send that finds its count already
 above zero repeats one that began and was never marked: its process died mid-send, and the
 receiver may have it (the message says it is a repeat). A notice older than one already leased in
-its lane is superseded: it would arrive after newer news of the same game, so it is dropped.
+its lane, or waiting for it, is superseded: it would arrive after newer news of the same game, so
+it is dropped (a burst of moves is told by its newest notice, not one a second).
 
 A lease or lock names its holder as `<process>|<message>`; each notify process keeps an `alive:`
 key that lapses a few seconds after the process dies, and a lease of a dead process is free at
@@ -37,8 +38,14 @@ if redis.call('EXISTS', KEYS[1]) == 1 then return {'sent', 0, 0} end
 local seq = tonumber(ARGV[3])
 local newest = tonumber(redis.call('GET', KEYS[4]) or '0')
 if ARGV[4] == '1' and seq < newest then return {'superseded', newest, 0} end
-if not free(redis.call('GET', KEYS[2])) then return {'busy', redis.call('PTTL', KEYS[2]), 0} end
-if not free(redis.call('GET', KEYS[5])) then return {'busy', redis.call('PTTL', KEYS[5]), 0} end
+local function busy(k)
+  -- A notice waiting for its lane is the lane's newest news: the older ones waiting behind the
+  -- send under way are superseded at their next look, so a burst goes out as its newest notice.
+  if ARGV[4] == '1' and seq > newest then redis.call('SET', KEYS[4], seq, 'EX', ARGV[6]) end
+  return {'busy', redis.call('PTTL', k), 0}
+end
+if not free(redis.call('GET', KEYS[2])) then return busy(KEYS[2]) end
+if not free(redis.call('GET', KEYS[5])) then return busy(KEYS[5]) end
 redis.call('SET', KEYS[2], me, 'PX', ARGV[2])
 redis.call('SET', KEYS[5], me, 'PX', ARGV[2])
 if seq > newest then redis.call('SET', KEYS[4], seq, 'EX', ARGV[6]) end

@@ -141,6 +141,26 @@ def test_a_newer_notice_waits_while_an_older_one_of_its_lane_is_sent_by_a_live_p
     assert sender.notify(newer, pid, tid, "m-9") == "sent"
 
 
+def test_a_burst_waiting_behind_a_send_goes_out_as_its_newest_notice(store: EventStore, web: Web) -> None:
+    """Found by the chaos soak: with one send a lane at a time, a burst of moves was told one
+    notice a second, minutes behind the game. A notice that waits for its lane is the lane's
+    newest news: the older ones waiting with it are superseded at their next look."""
+    targets = TargetStore(store.r, store.ns)
+    pid, tid, path = _chat(targets, web)
+    game = f"g-{uuid.uuid4().hex[:6]}"
+    ledger = SendLedger(targets)
+    ledger.alive("otherproc", None)
+    lane = f"{game}:{pid}:{tid}"
+    first = _notice(game, 8)
+    assert ledger.lease(first.key(pid, tid), lane, 8, "otherproc|m-8", 60_000).state == "leased"
+    sender = _sender(targets, [])
+    waiting = [_notice(game, s) for s in (9, 10, 11)]
+    assert [sender.notify(n, pid, tid, f"m-{n.seq}") for n in waiting] == ["busy"] * 3
+    ledger.release(first.key(pid, tid), lane, "otherproc|m-8", ended=True)
+    assert [sender.notify(n, pid, tid, f"m-{n.seq}") for n in waiting] == ["superseded", "superseded", "sent"]
+    assert len(_said(web, path)) == 1
+
+
 def test_the_keeper_puts_a_dead_notify_processs_fetched_messages_back_on_the_queue(
         redis_url: str, store: EventStore) -> None:
     targets = TargetStore(store.r, store.ns)
