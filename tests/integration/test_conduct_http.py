@@ -226,10 +226,11 @@ def test_a_seat_disputes_its_own_timeout_over_http_and_the_referees_void_gives_i
         timed = next(e for e in events if e["type"] == "boardlog.TurnTimedOut")
         on = timed["seq"] - 1
         assert events[on - 1]["data"]["type"] == "boardlog.timeout" and timed["data"]["seat"] == 0
-        head = _summary(c, gid, timed["seq"])["seq"]
+        # the log's own head (the timeout's other events may not be projected yet on a busy machine)
+        head = events[-1]["seq"]
         r = command(c, gid, tokens[1], "boardlog.dispute", {"seq": on + 1, "note": "not the timeout itself"})
         assert r.status_code == 422 and r.json()["code"] == "not_a_command", r.text
-        assert c.get(f"/v1/games/{gid}").json()["seq"] == head  # nothing was written
+        assert log()[-1]["seq"] == head  # nothing was written
         r = command(c, gid, tokens[0], "boardlog.dispute", {"seq": on, "note": "the clock was wrong, I was away"})
         assert r.json()["status"] == "accepted", r.text
         opened = r.json()["seq"][1]
