@@ -173,8 +173,8 @@ def _plain(raw: str) -> str:
     """The address in NFC; 422 naming the first character names' rule refuses in it: an address
     is shown on the player's page and in logs, where a bidi override (U+202E) would show a URL
     reversed and a zero-width or control character would make two addresses look one."""
+    found = deceptive(raw)  # positions as the sender wrote it, before NFC joins any characters
     address = unicodedata.normalize("NFC", raw)
-    found = deceptive(address)
     if found is not None:
         raise ApiError(422, "bad_target", f"address: holds {found[1]}, which an address may not hold")
     return address
