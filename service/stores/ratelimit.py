@@ -28,8 +28,7 @@ class RateLimits:
         if limit <= 0:
             return 0
         now = self.clock()
-        start = int(now // window) * window
-        key = f"{self.base}:{action}:{start}:{client}"
+        start, key = self.window_key(action, client, window, now)
         with reaching_redis():
             pipe = self.aio.pipeline(transaction=True)
             pipe.incr(key)
@@ -38,6 +37,12 @@ class RateLimits:
         if int(count) <= limit:
             return 0
         return max(1, int(start + window - now + 0.999))
+
+    def window_key(self, action: str, client: str, window: int, now: float) -> tuple[int, str]:
+        """The start of the fixed window `now` falls in, and the key that counts `action` by
+        `client` in it (`take` counts there, `give_back` uncounts)."""
+        start = int(now // window) * window
+        return start, f"{self.base}:{action}:{start}:{client}"
 
     async def take_sliding(self, action: str, key: str, limit: int, window: int) -> int:
         """Counts one `action` for `key` when fewer than `limit` were counted in the last
@@ -95,8 +100,7 @@ async def unpause(limits: RateLimits, action: str, who: str) -> None:
 
 async def give_back(limits: RateLimits, action: str, who: str, window: int) -> None:
     """Uncounts one `action` that `take` counted in this window, for an action refused after all."""
-    start = int(limits.clock() // window) * window
-    key = f"{limits.base}:{action}:{start}:{who}"
+    _, key = limits.window_key(action, who, window, limits.clock())
     with reaching_redis():
         pipe = limits.aio.pipeline(transaction=True)
         pipe.decr(key)
