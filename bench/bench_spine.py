@@ -204,14 +204,14 @@ def answering(url: str, seconds: float) -> None:
 
 class Stack:
     def __init__(self, redis_url: str, namespace: str, workers: int, threads: int, wake: bool = True,
-                 redis_pid: int | None = None) -> None:
+                 redis_pid: int | None = None, env: dict[str, str] | None = None) -> None:
         self.port = free_port()
         self.redis_pid = redis_pid
         env = {**os.environ, "REDIS_URL": redis_url, "BOARDLOG_NAMESPACE": namespace,
                "BOARDLOG_EXTRA_GAMES": RACE, "BOARDLOG_LOG": "json", "PYTHONPATH": str(ROOT),
                "BOARDLOG_WAKE_CONSUMER": "1" if wake else "0",
                # A benchmark's clients are one address and make more games than a person.
-               "BOARDLOG_ANON_GAMES_PER_HOUR": os.environ.get("BOARDLOG_ANON_GAMES_PER_HOUR", "0")}
+               "BOARDLOG_ANON_GAMES_PER_HOUR": os.environ.get("BOARDLOG_ANON_GAMES_PER_HOUR", "0"), **(env or {})}
         self.log = tempfile.NamedTemporaryFile(prefix="bench-", suffix=".log", delete=False)  # noqa: SIM115
         cmd = [sys.executable, "-m", "service.runtime.cli"]
         self.procs = [subprocess.Popen([*cmd, "worker", "--threads", str(threads)], env=env, stdout=self.log,

@@ -7,11 +7,17 @@ Redis, the reply) before any rule, hash, signature, receipt or projection:
 - `api`: uvicorn (uvloop, httptools) with a bare ASGI app, no FastAPI. `POST
   /v1/games/{gid}/commands?wait=1` reads the JSON body's `id`, registers a waiter on boardlog's
   reply subscription (events.store.replies), enqueues a dramatiq message on boardlog's
-  broker (workers.broker, the async enqueue with its wake-up), and answers 200 when the reply
-  is published. `GET .../legal` answers that seat 0 may move, which is all bench_spine's load
-  generator asks of it.
+  broker (workers.broker: its dispatch script and wake-up, sent as the API's command queue
+  sends them, in one raw round trip of events.store.wire's Batch), and answers 200 when the
+  reply is published. `GET .../legal` answers that seat 0 may move, which is all bench_spine's
+  load generator asks of it.
 - `worker`: a dramatiq Worker on the same broker, one actor: XADD one entry to the game's
-  stream and PUBLISH the reply, in one round trip.
+  stream and PUBLISH the reply, in one round trip over the thread's raw `Link` (the worker's
+  and the store's own connection, events.store.wire).
+
+Every client is made as boardlog's composition root makes it (service.runtime.bootstrap's
+`redis_client` and `async_redis_client`, the broker by `make_broker` with the orjson encoder),
+so the floor it measures is the one boardlog's own clients could reach, not redis-py's.
 - `api --inline`: no broker and no worker: the API appends the entry itself and answers. What a
   command path in the API process would cost at the least, which DESIGN.md does not have.
 
@@ -32,11 +38,13 @@ from typing import Any
 
 import dramatiq
 import orjson
-import redis
 import redis.asyncio as aioredis
 
 from events.store.replies import Replies
+from events.store.wire import Batch, Links, checked, no_script
+from service.runtime.bootstrap import async_redis_client, redis_client
 from workers.broker import WakingRedisBroker, make_broker
+from workers.encoding import OrjsonEncoder
 
 QUEUE = "skeleton"
 NEXT = b'{"commands": [{"type": "race.roll"}]}'
@@ -44,6 +52,7 @@ NEXT = b'{"commands": [{"type": "race.roll"}]}'
 
 def _broker(url: str, namespace: str) -> WakingRedisBroker:
     broker = make_broker(url, namespace=f"{namespace}-dramatiq")
+    dramatiq.set_encoder(OrjsonEncoder())
     dramatiq.set_broker(broker)
     return broker
 
@@ -54,13 +63,12 @@ def stream_key(namespace: str, gid: str) -> str:
 
 def serve_worker(url: str, namespace: str, threads: int) -> None:
     broker = _broker(url, namespace)
-    client = redis.Redis.from_url(url)
+    links = Links.for_client(redis_client(url))
+    assert links is not None, "the skeleton runs on a plain Redis"
 
     def command(gid: str, cid: str, channel: str) -> None:
-        with client.pipeline(transaction=False) as pipe:
-            pipe.xadd(stream_key(namespace, gid), {"c": cid})
-            pipe.publish(channel, gid.encode() + b" " + orjson.dumps({"id": cid, "status": "accepted"}))
-            pipe.execute()
+        reply = gid.encode() + b" " + orjson.dumps({"id": cid, "status": "accepted"})
+        checked(links.run([("XADD", stream_key(namespace, gid), "*", "c", cid), ("PUBLISH", channel, reply)]))
 
     dramatiq.actor(command, actor_name="command", queue_name=QUEUE, broker=broker)
     worker = dramatiq.Worker(broker, worker_threads=threads, worker_timeout=1000)
@@ -85,6 +93,7 @@ class App:
         self.broker = _broker(url, namespace)
         dramatiq.actor(lambda gid, cid, channel: None, actor_name="command", queue_name=QUEUE, broker=self.broker)
         self.aio: aioredis.Redis
+        self.batch: Batch
         self.replies: Replies
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
@@ -104,14 +113,13 @@ class App:
         gid = path.split("/")[3]
         cid = str(orjson.loads(body)["id"])
         if self.inline:
-            await self.aio.xadd(stream_key(self.namespace, gid), {"c": cid})
+            checked(await self.batch.run([("XADD", stream_key(self.namespace, gid), "*", "c", cid)]))
             await self.answer(send, 200, orjson.dumps({"id": cid, "status": "accepted"}))
             return
         fut = self.replies.expect(gid, cid)
         try:
-            message = dramatiq.Message(queue_name=QUEUE, actor_name="command", args=(gid, cid, self.replies.channel),
-                                       kwargs={}, options={})
-            await self.broker.enqueue_async(self.aio, message)
+            await self.enqueue(dramatiq.Message(queue_name=QUEUE, actor_name="command",
+                                                args=(gid, cid, self.replies.channel), kwargs={}, options={}))
             timer = asyncio.get_running_loop().call_later(5.0, Replies.time_up, fut)
             result = await fut
             timer.cancel()
@@ -121,6 +129,15 @@ class App:
             await self.answer(send, 504, b'{"error": "no reply in 5 s"}')
             return
         await self.answer(send, 200, orjson.dumps({"id": cid, "status": "accepted"}))
+
+    async def enqueue(self, message: dramatiq.Message) -> None:
+        """As events.store.queue.OneTripQueue enqueues (without its pending record)."""
+        message, commands = self.broker.prepare_enqueue(message)
+        out = await self.batch.run(commands)
+        if no_script(out[0]):  # a new server: load the broker's dispatch script once
+            out = await self.batch.run([self.broker.load_dispatch(), *commands])
+        checked(out)
+        self.broker.enqueued(message)
 
     @staticmethod
     async def answer(send: Any, status: int, body: bytes) -> None:
@@ -132,12 +149,14 @@ class App:
         while True:
             msg = await receive()
             if msg["type"] == "lifespan.startup":
-                self.aio = aioredis.Redis.from_url(self.url)
+                self.aio = async_redis_client(self.url)
+                self.batch = Batch(self.aio)
                 self.replies = Replies(self.aio, self.namespace)
                 await self.replies.start()
                 await send({"type": "lifespan.startup.complete"})
             elif msg["type"] == "lifespan.shutdown":
                 await self.replies.stop()
+                await self.batch.close()
                 await self.aio.aclose()
                 await send({"type": "lifespan.shutdown.complete"})
                 return

@@ -30,3 +30,22 @@ def test_every_move_of_the_peer_is_answered(storage: str, tmp_path: Path) -> Non
     assert got.rate > 0 and got.p99 > 0 and got.cpu_us > 0
     if storage == "flatfile":
         assert any((tmp_path / "flatfile").iterdir())  # the matches were written to its files
+
+
+@needs_peer
+def test_bench_peers_runs_every_path_at_two_counts_of_games(capsys: pytest.CaptureFixture[str]) -> None:
+    """The smoke run of `make bench-peers` (one short round, two counts of games): every path
+    answers every command (bench_peers raises otherwise) and the report names each path at each
+    count, its CPU by process, the batch sizes (or n/a) and the growth between the counts."""
+    from bench.bench_peers import main
+
+    main(["--rounds", "1", "--seconds", "1", "--games", "2,3"])
+    out = capsys.readouterr().out
+    medians = out[out.index("medians of 1 rounds"):]
+    for path in ("boardlog everysec", "skeleton everysec", "inline everysec", "boardlog always",
+                 "bgio InMemory", "bgio FlatFile"):
+        for n in (2, 3):
+            assert f"{path:18} {n:3} games" in medians
+    assert "api " in medians and "worker " in medians and "redis " in medians and "projector " in medians
+    assert "batches " in medians
+    assert "growth with concurrency (rate at 3 games / rate at 2" in out
