@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from events.domain.match import COMMAND_ACCEPTED, GAME_CREATED, SEED_REVEALED, Match
 from events.domain.platform.clock import deadline_view
@@ -12,26 +12,44 @@ from events.domain.provenance import provenance_of
 from events.records.codec import canonical
 from events.records.envelope import Envelope
 from events.store.archive import packed_view
-from rules.core import Command, Event
+from rules.core import Command, Event, Game, Outcome, Prompt
 
 PUBLIC = "public"
 
 
-def summary_of(match: Match, created: str, updated: str, imported: dict[str, Any] | None = None) -> dict[str, Any]:
+class Seen(NamedTuple):
+    """What every read model of a match at one seq says alike, worked out once: the projector
+    writes a summary and a view per viewer of each projection, and each asked the match for its
+    rules (a catalog lookup), outcome (the rules' is_over and conduct's) and prompt again, a
+    dozen outcomes a projection."""
+
+    rules: Game
+    status: str
+    prompt: Prompt | None
+    outcome: Outcome | None
+    names: list[str]
+
+
+def seen(match: Match) -> Seen:
+    return Seen(match.rules, match.status, match.prompt, match.outcome(), [s.name for s in match.seats])
+
+
+def summary_of(match: Match, created: str, updated: str, imported: dict[str, Any] | None = None,
+               facts: Seen | None = None) -> dict[str, Any]:
     """`imported`: how a record loaded by `boardlog import` came here (the store's meta, not
-    the log, which stays byte for byte as its own deployment signed it); None for one made here."""
-    prompt = match.prompt
-    outcome = match.outcome()
+    the log, which stays byte for byte as its own deployment signed it); None for one made here.
+    `facts`: `seen(match)`, when the caller has it."""
+    rules, status, prompt, outcome, names = facts or seen(match)
     return {
         "id": match.gid,
         "game": match.game,
-        "status": match.status,
+        "status": status,
         "seats": [{"seat": s.seat, "name": s.name} for s in match.seats],
         # `text`: what the game asks, in its words as anyone may read them ("bob (Goblins): take
         # an action, use a power or pass (round 2)."), so a lobby row says more than a kind code
         "prompt": None if prompt is None else {
             "seats": list(prompt.seats), "kind": prompt.kind,
-            "text": match.rules.describe_prompt(match.state, None, [s.name for s in match.seats])},
+            "text": rules.describe_prompt(match.state, None, names)},
         "seq": match.seq,
         "outcome": None if outcome is None else outcome.to_json(),
         "created": created,
@@ -88,20 +106,19 @@ def with_failure(summary: dict[str, Any], seq: int, error: str, kind: str) -> di
     return {**summary, "projection_failed": {"seq": seq, "error": error, "type": kind}}
 
 
-def view_of(match: Match, seat: int | None) -> dict[str, Any]:
-    """The board for one viewer, with the match's position and whose move it is."""
-    prompt = match.prompt
-    outcome = match.outcome()
+def view_of(match: Match, seat: int | None, facts: Seen | None = None) -> dict[str, Any]:
+    """The board for one viewer, with the match's position and whose move it is (`facts`:
+    `seen(match)`, when the caller has it)."""
+    rules, status, prompt, outcome, names = facts or seen(match)
     return {
         "game": match.game,
         "seq": match.seq,
         "seat": seat,
-        "status": match.status,
+        "status": status,
         "prompt": None if prompt is None else prompt.to_json(),
-        "prompt_text": None if prompt is None else match.rules.describe_prompt(
-            match.state, seat, [s.name for s in match.seats]),
+        "prompt_text": None if prompt is None else rules.describe_prompt(match.state, seat, names),
         "outcome": None if outcome is None else outcome.to_json(),
-        "board": match.rules.view(match.state, seat),
+        "board": rules.view(match.state, seat),
     }
 
 
@@ -113,9 +130,10 @@ def read_model_fields(match: Match, created: str, updated: str,
                       imported: dict[str, Any] | None = None) -> dict[str, bytes]:
     """The summary (JSON: the lobby and the archiver read it as it is) and the views, stored
     compressed (the store's reads give them back as JSON)."""
-    fields = {"summary": canonical(summary_of(match, created, updated, imported))}
+    facts = seen(match)
+    fields = {"summary": canonical(summary_of(match, created, updated, imported, facts))}
     for seat in [None, *range(len(match.seats))]:
-        fields[view_field(seat)] = packed_view(canonical(view_of(match, seat)))
+        fields[view_field(seat)] = packed_view(canonical(view_of(match, seat, facts)))
     return fields
 
 
