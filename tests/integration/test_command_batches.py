@@ -1,0 +1,151 @@
+"""Group commit through real processes, on each broker: one message holding a batch of commands
+across several games gives each command its own answer (accepted, rejected, conflicting,
+duplicate), keeps the order of one game's commands, leaves every game's record auditable, and
+a worker killed -9 right after the batch's write loses nothing and applies nothing twice.
+
+The batch is sent by the test itself (the pending records as the API writes them, then one
+`handle_commands` message), so that its make-up is exact whatever the timing;
+tests/integration/test_command_queue.py shows the API's group commit making such messages."""
+
+from __future__ import annotations
+
+import signal
+import time
+import uuid
+from typing import Any
+
+import httpx
+import pytest
+
+from events.domain.match import COMMAND_ACCEPTED
+from events.store.store import EventStore
+from tests.conftest import Stack, wait_for
+from tests.integration.helpers import bearer, command, new_race
+from tests.support import brokers
+from workers.actors import declare_both
+
+pytestmark = pytest.mark.integration
+
+broker_stack = brokers.broker_stack  # the stack on each broker: dramatiq's Redis one and RabbitMQ
+
+
+def send_batch(stack: Stack, pairs: list[tuple[str, str]]) -> None:
+    broker = brokers.broker_of(stack.env)
+    try:
+        declare_both(broker, None).batch.send([[gid, key] for gid, key in pairs])
+    finally:
+        broker.close()
+
+
+def queue(store: EventStore, gid: str, seat: int, type_: str = "race.roll", args: dict[str, Any] | None = None,
+          expect: int | None = None, comment: str | None = None) -> tuple[str, str]:
+    """A command's pending record as the API writes it (keyed `seat:N/<id>`); its (game, key)."""
+    key = f"seat:{seat}/{uuid.uuid4()}"
+    body: dict[str, Any] = {"type": type_, "args": args or {}, "seat": seat, "expect": expect}
+    if comment is not None:
+        body["comment"] = comment
+    assert store.put_pending(gid, key, body, int(time.time() * 1000))
+    return gid, key
+
+
+def seq_of(c: httpx.Client, gid: str, token: str) -> int:
+    seq: int = c.get(f"/v1/games/{gid}", headers=bearer(token)).json()["seq"]
+    return seq
+
+
+def rolls(store: EventStore, gid: str) -> list[tuple[int | None, str | None]]:
+    """(seat, command id) of every die rolled in the game, in order."""
+    return [(e.seat, e.command) for e in store.read(gid) if e.type == "race.DieRolled"]
+
+
+def audited(c: httpx.Client, gid: str, token: str) -> bool:
+    report = c.get(f"/v1/games/{gid}/audit", headers=bearer(token))
+    assert report.status_code == 200, report.text
+    ok: bool = report.json()["ok"]
+    return ok
+
+
+def test_a_mixed_batch_gives_each_command_its_own_answer(broker_stack: Stack, store: EventStore) -> None:
+    stack = broker_stack
+    with stack.client() as c:
+        (a, ta, _), (b, tb, _), (g, tg, _) = new_race(c), new_race(c), new_race(c)
+        old = str(uuid.uuid4())
+        assert command(c, g, tg[0], cid=old).status_code == 200  # answered before the batch
+        sa, sb = seq_of(c, a, ta[0]), seq_of(c, b, tb[0])
+        stack.stop("worker")
+        a1 = queue(store, a, 0)
+        a2 = queue(store, a, 1)  # legal only after a1: the order of one game holds
+        a3 = queue(store, a, 1)  # seat 1 again: not its turn
+        a4 = queue(store, a, 0, expect=sa)  # the game moved on (a1, a2): a conflict
+        b1 = queue(store, b, 1)  # not its turn
+        b2 = queue(store, b, 0, expect=sb)  # the expected seq, right
+        b3 = queue(store, b, 1, "race.note", {"text": "well rolled"}, comment="gg")
+        g1 = queue(store, g, 1)
+        again = (g, f"seat:0/{old}")  # a command answered before, named again
+        send_batch(stack, [a1, b1, a2, again, a1, a3, b2, g1, a4, b3])
+        stack.start("worker", "worker", "--threads", "2")
+        keys = [a1, a2, a3, a4, b1, b2, b3, g1, again]
+        wait_for(lambda: all(store.result(gid, key) is not None for gid, key in keys), timeout=30)
+        got = {key: store.result(gid, key) for gid, key in keys}
+        status = {key: (r or {}).get("status") for key, r in got.items()}
+        assert [status[k[1]] for k in (a1, a2, a3, a4)] == ["accepted", "accepted", "rejected", "conflict"]
+        assert [status[k[1]] for k in (b1, b2, b3)] == ["rejected", "accepted", "accepted"]
+        assert status[g1[1]] == "accepted" and status[again[1]] == "accepted"
+        first_a1, last_a1 = got[a1[1]]["seq"]  # type: ignore[index]
+        assert first_a1 == sa + 1 and got[a2[1]]["seq"][0] == last_a1 + 1  # type: ignore[index]
+        assert got[a4[1]]["code"] == "seq_conflict" and got[a4[1]]["seq"] == got[a2[1]]["seq"][1]  # type: ignore[index]
+        assert got[b2[1]]["seq"][0] == sb + 1  # type: ignore[index]
+        # Each applied once, in the order sent (a1 listed twice is one roll).
+        assert rolls(store, a) == [(0, a1[1]), (1, a2[1])]
+        assert rolls(store, b) == [(0, b2[1])]
+        # b3's comment right after it, under its own id (once).
+        after_b3 = [e.command for e in store.read(b, got[b3[1]]["seq"][1] + 1)]  # type: ignore[index]
+        assert after_b3 and set(after_b3) == {f"{b3[1]}.comment"}
+        assert rolls(store, g) == [(0, f"seat:0/{old}"), (1, g1[1])]
+        for gid, key in keys:
+            assert store.pending(gid, key) is None  # settled
+        # Games a and b were decided and written as a batch, not handed one by one to `handle`.
+        assert "command.batch_again" not in (stack.logdir / "worker.log").read_text()  # type: ignore[operator]
+        # The answers read over HTTP as each seat's own.
+        r = c.get(f"/v1/games/{a}/commands/{a4[1].split('/')[1]}", headers=bearer(ta[0]))
+        assert r.status_code == 409 and r.json()["error"]["code"] == "seq_conflict"
+        for gid, token in ((a, ta[0]), (b, tb[0]), (g, tg[0])):
+            assert audited(c, gid, token)
+        # The games go on from where the batch left them.
+        assert command(c, a, ta[0]).status_code == 200 and command(c, b, tb[1]).status_code == 200
+
+
+def test_a_worker_killed_after_a_batch_write_loses_nothing_and_applies_nothing_twice(
+    broker_stack: Stack, store: EventStore
+) -> None:
+    stack = broker_stack
+    stack.stop("worker")
+    stack.start("crashy", "worker", "--threads", "1", BOARDLOG_TEST_CRASH_AFTER_APPEND="1")
+    with stack.client() as c:
+        games = [new_race(c) for _ in range(3)]
+        sent = [queue(store, games[0][0], 0, comment="good luck"), queue(store, games[1][0], 0),
+                queue(store, games[0][0], 1), queue(store, games[2][0], 1), queue(store, games[2][0], 0)]
+        send_batch(stack, sent)
+        crashy = stack.procs["crashy"]
+        wait_for(lambda: crashy.poll() is not None, timeout=15)
+        assert crashy.returncode == -signal.SIGKILL
+        # The write landed whole before the kill: every command answered and settled, no worker up.
+        answers = [store.result(gid, key) for gid, key in sent]
+        assert [(x or {}).get("status") for x in answers] == ["accepted", "accepted", "accepted", "rejected", "accepted"]
+        assert all(store.pending(gid, key) is None for gid, key in sent)
+        before = {gid: len(store.read(gid)) for gid, _, _ in games}
+        stack.stop("crashy")
+        # A healthy worker takes the unacknowledged message again and decides nothing again.
+        stack.start("worker", "worker", "--threads", "2")
+        log = stack.logdir / "worker.log"  # type: ignore[operator]
+        wait_for(lambda: log.read_text().count("command.already_answered") >= len(sent), timeout=40, interval=0.2)
+        assert {gid: len(store.read(gid)) for gid, _, _ in games} == before
+        assert [store.result(gid, key) for gid, key in sent] == answers
+        a = games[0][0]
+        assert rolls(store, a) == [(0, sent[0][1]), (1, sent[2][1])]
+        posts = [e for e in store.read(a) if e.command == f"{sent[0][1]}.comment" and e.type == COMMAND_ACCEPTED]
+        assert len(posts) == 1 and posts[0].seq == answers[0]["seq"][1] + 1  # type: ignore[index]
+        for gid, tokens, _ in games:
+            assert audited(c, gid, tokens[0])
+        nxt = command(c, games[1][0], games[1][1][1])
+        assert nxt.status_code == 200, nxt.text
