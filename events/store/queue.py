@@ -3,7 +3,9 @@
 Queueing a command is three writes: its pending record (the body the worker runs, by command
 id: HSETNX, so the first body sent under an id stands), the partition's queued-time entry (for
 the sweep that queues a command again when its message was lost) and the dramatiq message that
-names it. Three adapters, picked by the bootstrap from where the events and the broker live:
+names it. An adapter queues a batch (`submit_many`): every command's two writes, and one message
+naming them all (`handle_commands`); the group commit in front of it (groupcommit.py) makes the
+batches. Three adapters, picked by the bootstrap from where the events and the broker live:
 
 - `OneTripQueue`: events and broker on one plain Redis. All three writes in one raw round trip,
   so the message is enqueued before anyone knows whether HSETNX set the pending record: a
