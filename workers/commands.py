@@ -9,7 +9,7 @@ from typing import Any
 
 import structlog
 
-from events.domain.match import Match, automatic, decide_and_fold
+from events.domain.match import Match, automatic, decide_and_fold, fold_match
 from events.domain.platform import Context
 from events.domain.platform.talk import POST
 from events.domain.wallclock import utcnow
@@ -32,11 +32,13 @@ class _Game:
     """One game's commands of a batch as they are decided: the match as it stands after those
     decided so far (`item`), and what the game's one write will hold."""
 
-    __slots__ = ("answers", "base", "gid", "item", "logs", "seed")
+    __slots__ = ("answers", "base", "first", "gid", "item", "logs", "sealed", "seed")
 
     def __init__(self, gid: str, item: Loaded, seed: bytes) -> None:
         self.gid, self.item, self.seed = gid, item, seed
+        self.first = item.match  # the match at `base`, as the stream holds it
         self.base = item.match.seq
+        self.sealed: list[Envelope] = []  # the events decided so far, not yet written
         self.answers: list[Answered] = []
         self.logs: list[tuple[str, dict[str, Any]]] = []  # said once the write stands
 
@@ -223,7 +225,7 @@ class CommandHandler:
             return
         at = utcnow()
         try:
-            events, after = decide_and_fold(match, command, cid, game.seed, self._context(gid, at))
+            events, after = decide_and_fold(match, command, cid, game.seed, self._batch_context(game, at))
         except (IllegalCommand, InvalidCommand) as e:
             game.logs.append(("command.rejected", {"command": cid, "seq": match.seq, "code": e.code}))
             game.answers.append(Answered(cid, {
@@ -244,6 +246,7 @@ class CommandHandler:
         result = self._signed({"id": cid, "seat": command.seat, "status": "accepted", "http": 200,
                                "seq": [first, last.seq]}, gid, last, reply)
         game.answers.append(Answered(cid, result, reply, envelopes))
+        game.sealed += envelopes
         game.item = Loaded(after, last.hash, last.at)
         game.logs.append(("command.accepted", {"command": cid, "type": command.type, "seq": after.seq,
                                                "events": len(events)}))
@@ -266,7 +269,7 @@ class CommandHandler:
         to the game's write when the rules take it; a refusal only logged (nobody waits on it)."""
         match, at = game.item.match, utcnow()
         try:
-            events, after = decide_and_fold(match, command, mid, game.seed, self._context(game.gid, at))
+            events, after = decide_and_fold(match, command, mid, game.seed, self._batch_context(game, at))
         except (IllegalCommand, InvalidCommand) as e:
             log.warning(refused, game=game.gid, command=about, type=command.type, code=e.code)
             return False
@@ -274,8 +277,22 @@ class CommandHandler:
         envelopes = seal(game.gid, first, game.item.hash, events, mid, at)
         game.answers.append(Answered(mid, {"id": mid, "seat": command.seat, "status": "accepted", "http": 200,
                                            "seq": [first, envelopes[-1].seq]}, "", envelopes))
+        game.sealed += envelopes
         game.item = Loaded(after, envelopes[-1].hash, envelopes[-1].at)
         return True
+
+    def _batch_context(self, game: _Game, at: str) -> Context:
+        """`_context` for a command of a batch: a past match (a takeback's, a dispute's) after a
+        seq the batch decided but has not written yet is folded from the batch's own events, not
+        read from the store (which would answer its head for a seq past it)."""
+        def match_at(seq: int) -> Match:
+            if seq <= game.base:
+                from projections.replay import match_at as load  # the store's past
+
+                return load(self.store, game.gid, seq)
+            return fold_match((e.event for e in game.sealed if e.seq <= seq), game.gid, game.first)
+
+        return Context(at=at, match_at=match_at)
 
     def _context(self, gid: str, at: str) -> Context:
         def match_at(seq: int) -> Match:

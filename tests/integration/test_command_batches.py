@@ -19,10 +19,14 @@ import pytest
 
 from events.domain.match import COMMAND_ACCEPTED
 from events.store.store import EventStore
-from tests.conftest import Stack, wait_for
+from service.runtime.bootstrap import load_games
+from service.runtime.settings import Settings
+from service.usecases.matches import create_match
+from tests.conftest import RACE, Stack, wait_for
 from tests.integration.helpers import bearer, command, new_race
 from tests.support import brokers
 from workers.actors import declare_both
+from workers.commands import CommandHandler
 
 pytestmark = pytest.mark.integration
 
@@ -149,3 +153,54 @@ def test_a_worker_killed_after_a_batch_write_loses_nothing_and_applies_nothing_t
             assert audited(c, gid, tokens[0])
         nxt = command(c, games[1][0], games[1][1][1])
         assert nxt.status_code == 200, nxt.text
+
+
+# Each (seat, type, args) in order; a dispute names its seq relative to the game's start (+1:
+# the first command's CommandAccepted), so it lands on a command of the same batch.
+SEQUENCE: list[tuple[int, str, dict[str, Any]]] = [
+    (0, "race.roll", {}),
+    (1, "boardlog.dispute", {"seq": 1, "note": "that die was loaded"}),
+    (1, "race.roll", {}),
+    (0, "boardlog.post", {"text": "hello"}),
+    (0, "race.roll", {}),
+    (1, "boardlog.dispute", {"seq": 3, "note": "and that one"}),
+]
+
+
+def test_a_batch_answers_every_command_as_one_at_a_time_would(store: EventStore) -> None:
+    """The same commands in two games: one batch in the first, one message each in the second;
+    the same answers (status, code, seqs) and the same kinds of events. A dispute decided in the
+    batch reads the game's past at a seq the batch itself decided (not yet written)."""
+    load_games(Settings(extra_games=(RACE,)))
+    handler = CommandHandler(store)
+    games: dict[str, tuple[str, int, list[str]]] = {}
+    for how in ("batch", "single"):
+        gid = create_match(store, {"game": "race", "seats": ["a", "b"], "options": {"target": 1_000_000}})["id"]
+        start = handler.cache.get(gid).match.seq
+        sent = []
+        for seat, type_, args in SEQUENCE:
+            if type_ == "boardlog.dispute":
+                args = {**args, "seq": start + args["seq"]}
+            sent.append(queue(store, gid, seat, type_, args))
+        if how == "batch":
+            handler.handle_batch(sent)
+        else:
+            for g, key in sent:
+                handler.handle(g, key)
+        games[how] = (gid, start, [key for _, key in sent])
+
+    def answers(how: str) -> list[tuple[Any, ...]]:
+        gid, start, keys = games[how]
+        out = []
+        for key in keys:
+            r = store.result(gid, key) or {}
+            seqs = r.get("seq")
+            shifted = [s - start for s in seqs] if isinstance(seqs, list) else (seqs or 0) - start
+            out.append((r.get("status"), r.get("code"), shifted))
+        return out
+
+    assert answers("batch") == answers("single")
+    # The dispute on the batch's own first roll was opened (the game then waits for its ruling).
+    assert [a[0] for a in answers("batch")][:2] == ["accepted", "accepted"]
+    kinds = {how: [e.type for e in store.read(gid, start + 1)] for how, (gid, start, _) in games.items()}
+    assert kinds["batch"] == kinds["single"]
