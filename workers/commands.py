@@ -160,6 +160,7 @@ class CommandHandler:
         order, by `handle`, exactly as a message of one command."""
         order: dict[tuple[str, str], None] = dict.fromkeys(commands)  # a repeated id: its first place
         pairs = list(order)
+        log.debug("command.batch", size=len(pairs))
         games: dict[str, list[int]] = {}
         for i, (gid, _) in enumerate(pairs):
             games.setdefault(gid, []).append(i)

@@ -151,3 +151,22 @@ def test_the_bound_is_at_least_one() -> None:
 
     with pytest.raises(ValueError):
         GroupCommit(send, 0, lambda gid: "commands")
+
+
+def test_the_batch_sizes_read_as_a_prometheus_histogram() -> None:
+    from prometheus_client import CollectorRegistry, generate_latest
+
+    from events.store.groupcommit import BatchSizes
+    from service.api.metrics import BatchCollector
+
+    sizes = BatchSizes()
+    for n in (1, 1, 3, 64, 300):
+        sizes.observe(n)
+    registry = CollectorRegistry()
+    registry.register(BatchCollector(sizes))
+    text = generate_latest(registry).decode()
+    assert 'boardlog_command_batch_size_bucket{le="1"} 2.0' in text
+    assert 'boardlog_command_batch_size_bucket{le="4"} 3.0' in text
+    assert 'boardlog_command_batch_size_bucket{le="64"} 4.0' in text
+    assert 'boardlog_command_batch_size_bucket{le="+Inf"} 5.0' in text
+    assert "boardlog_command_batch_size_count 5.0" in text and "boardlog_command_batch_size_sum 369.0" in text
