@@ -72,6 +72,12 @@ def _game_keys(gid: str, ns: str) -> GameKeys:
     return GameKeys(gid, ns)
 
 
+@functools.lru_cache(maxsize=4096)
+def _refused_of(gid: str, ns: str) -> str:
+    """The game's partition's refused set (a regex to find the partition: once per game)."""
+    return refused_key(partition_of(gid), ns)
+
+
 class Lua:
     """A Lua script run by EVALSHA, loaded on first miss: over the thread's `Link` when there is
     one, else through the client's own `execute_command`.
@@ -361,8 +367,8 @@ class EventStore:
 
     def _batch_call(self, w: GameWrite) -> tuple[list[Any], list[Any]]:
         k = self.keys(w.gid)
-        keys = [k.events, k.results, k.feed, k.archive, private_key(k), k.pending,
-                refused_key(partition_of(w.gid), self.ns), k.meta, k.ended]
+        keys = [k.events, k.results, k.feed, k.archive, private_key(k), k.pending, _refused_of(w.gid, self.ns),
+                k.meta, k.ended]
         args: list[Any] = [w.base, w.gid, _now_ms(), w.status or "", "1" if w.status in FINISHED else ""]
         for a in w.answers:
             values = stored_all(a.envelopes)
