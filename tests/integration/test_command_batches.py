@@ -12,13 +12,15 @@ from __future__ import annotations
 import signal
 import time
 import uuid
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import httpx
 import pytest
 
 from events.domain.match import COMMAND_ACCEPTED
-from events.store.store import EventStore
+from events.records.chain import verify
+from events.store.store import AppendResult, EventStore, GameWrite
 from service.runtime.bootstrap import load_games
 from service.runtime.settings import Settings
 from service.usecases.matches import create_match
@@ -204,3 +206,38 @@ def test_a_batch_answers_every_command_as_one_at_a_time_would(store: EventStore)
     assert [a[0] for a in answers("batch")][:2] == ["accepted", "accepted"]
     kinds = {how: [e.type for e in store.read(gid, start + 1)] for how, (gid, start, _) in games.items()}
     assert kinds["batch"] == kinds["single"]
+
+
+class WriteAfter(EventStore):
+    """The event store, with something done (another worker's command) just before this worker
+    writes its batch: the interleaving two worker processes may meet, made certain."""
+
+    def __init__(self, store: EventStore, first: Callable[[], object]) -> None:
+        super().__init__(store.r, store.ns, store.partitions)
+        self.first: Callable[[], object] | None = first
+
+    def append_games(self, writes: Sequence[GameWrite]) -> list[AppendResult]:
+        if self.first is not None:
+            self.first, run = None, self.first
+            run()
+        return super().append_games(writes)
+
+
+def test_a_game_another_worker_appended_to_meanwhile_is_decided_again_alone(store: EventStore) -> None:
+    """All or nothing per game: the raced game's call writes nothing and its command is decided
+    again on the game as it now stands; the other game of the batch is written as decided."""
+    load_games(Settings(extra_games=(RACE,)))
+    g = create_match(store, {"game": "race", "seats": ["a", "b"], "options": {"target": 1_000_000}})["id"]
+    h = create_match(store, {"game": "race", "seats": ["a", "b"], "options": {"target": 1_000_000}})["id"]
+    other = CommandHandler(store)
+    z = queue(store, g, 0)  # the other worker's: seat 0 rolls first
+    mine = CommandHandler(WriteAfter(store, lambda: other.handle(*z)))
+    x, y = queue(store, g, 0), queue(store, h, 0)
+    mine.handle_batch([x, y])
+    answers = {key: store.result(gid, key) or {} for gid, key in (x, y, z)}
+    assert answers[z[1]]["status"] == "accepted" and answers[y[1]]["status"] == "accepted"
+    # Decided on the batch's read, x was a roll in turn; decided again, it is seat 1's turn now.
+    assert (answers[x[1]]["status"], answers[x[1]]["code"]) == ("rejected", "not_your_turn")
+    assert answers[x[1]]["seq"] == answers[z[1]]["seq"][1]
+    assert rolls(store, g) == [(0, z[1])] and rolls(store, h) == [(0, y[1])]
+    assert verify(store.read(g)) is None and verify(store.read(h)) is None
