@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import os
 import signal
+from collections.abc import Sequence
 from typing import Any
 
 import structlog
 
-from events.domain.match import Match, automatic, decide_and_fold
+from events.domain.match import Match, automatic, decide_and_fold, fold_match
 from events.domain.platform import Context
 from events.domain.platform.talk import POST
 from events.domain.wallclock import utcnow
@@ -17,13 +18,29 @@ from events.records.envelope import Envelope
 from events.records.signing import Receipts
 from events.records.snapshot import SnapshotError
 from events.store.cache import Loaded, MatchCache, Memo
-from events.store.store import SNAPSHOT_EVERY, EventStore
+from events.store.store import SNAPSHOT_EVERY, Answered, EventStore, GameWrite
 from rules.core import Command, IllegalCommand, InvalidCommand
 from workers.conditional import Due, QueuedAnswers
 
 log = structlog.get_logger("boardlog.worker")
 
 MAX_TRIES = 100
+AUTOMATIC_LIMIT = 100
+
+
+class _Game:
+    """One game's commands of a batch as they are decided: the match as it stands after those
+    decided so far (`item`), and what the game's one write will hold."""
+
+    __slots__ = ("answers", "base", "first", "gid", "item", "logs", "sealed", "seed")
+
+    def __init__(self, gid: str, item: Loaded, seed: bytes) -> None:
+        self.gid, self.item, self.seed = gid, item, seed
+        self.first = item.match  # the match at `base`, as the stream holds it
+        self.base = item.match.seq
+        self.sealed: list[Envelope] = []  # the events decided so far, not yet written
+        self.answers: list[Answered] = []
+        self.logs: list[tuple[str, dict[str, Any]]] = []  # said once the write stands
 
 
 class CommandHandler:
@@ -133,6 +150,150 @@ class CommandHandler:
                 return res.prior
             item = self.cache.refresh(gid)  # someone else appended first: decide again
         raise RuntimeError(f"command {cid} on {gid} kept conflicting after {MAX_TRIES} tries")
+
+    def handle_batch(self, commands: Sequence[tuple[str, str]]) -> None:
+        """A batch of commands (the API's group commit) in arrival order: each decided against its
+        game as the commands before it left it, then every game's events, answers and wake-ups
+        written in one round trip, one all-or-nothing call a game. A game whose call wrote
+        nothing (another worker appended first, or a command of it was answered meanwhile), or
+        whose commands are not all fresh (a redelivery), is handled one command at a time, in
+        order, by `handle`, exactly as a message of one command."""
+        order: dict[tuple[str, str], None] = dict.fromkeys(commands)  # a repeated id: its first place
+        pairs = list(order)
+        log.debug("command.batch", size=len(pairs))
+        games: dict[str, list[int]] = {}
+        for i, (gid, _) in enumerate(pairs):
+            games.setdefault(gid, []).append(i)
+        cached = {gid: self.cache.peek(gid) for gid in games}
+        heads = self.store.batch_heads(pairs, {gid: None if c is None else c.match.seq for gid, c in cached.items()})
+        writes: list[GameWrite] = []
+        decided: list[_Game] = []
+        one_by_one: list[str] = []
+        for gid, at in games.items():
+            if any(heads.answers[i] is not None or heads.pending[i] is None for i in at):
+                one_by_one.append(gid)  # answered already (a redelivery) or never queued
+                continue
+            c = cached[gid]
+            try:
+                item = self.cache.get(gid) if c is None else self.cache.catch_up(gid, c, heads.tails[gid])
+            except KeyError:
+                one_by_one.append(gid)  # no such game: `handle` answers each as it always did
+                continue
+            game = _Game(gid, item, self.seed(gid))
+            for i in at:
+                pending = heads.pending[i]
+                assert pending is not None
+                self._decide(game, pairs[i][1], pending)
+            decided.append(game)
+            status = game.item.match.status
+            writes.append(GameWrite(gid, game.base, game.answers,
+                                    status if status != item.match.status else None))
+        outcomes = self.store.append_games(writes) if writes else []
+        if self._crash_after_append and any(o.status == "ok" for o in outcomes):
+            os.kill(os.getpid(), signal.SIGKILL)
+        for game, res in zip(decided, outcomes, strict=True):
+            if res.status != "ok":
+                # Nothing of it was written; the cached match is the stream's as read, not as decided.
+                log.info("command.batch_again", game=game.gid, found=res.status, seq=res.seq)
+                one_by_one.append(game.gid)
+                continue
+            for event, fields in game.logs:
+                log.info(event, game=game.gid, **fields)
+            done = game.item
+            self.cache.put(game.gid, done)
+            if done.match.seq // SNAPSHOT_EVERY > game.base // SNAPSHOT_EVERY:
+                self._snapshot(game.gid, done.match)
+            if res.private:
+                # A seat's queued conditional move (read from its private hash): after the write,
+                # as after any command whose worker another's command raced.
+                self._automatic(game.gid, done, True)
+        for gid in one_by_one:
+            for i in games[gid]:
+                self.handle(gid, pairs[i][1])
+
+    def _decide(self, game: _Game, cid: str, pending: dict[str, Any]) -> None:
+        """Decide one command of a batch on `game` as it stands, adding its answer (and with an
+        accepted one its comment and the platform's automatic commands) to the game's write."""
+        gid, match = game.gid, game.item.match
+        command = Command(pending["type"], pending.get("args") or {}, pending.get("seat"))
+        expect, reply = pending.get("expect"), pending.get("reply") or ""
+        if expect is not None and expect != match.seq:
+            game.logs.append(("command.conflict", {"command": cid, "seq": match.seq, "expect": expect}))
+            game.answers.append(Answered(cid, {
+                "id": cid, "seat": command.seat, "status": "conflict", "code": "seq_conflict", "http": 409,
+                "message": f"expected seq {expect}, the game is at seq {match.seq}", "seq": match.seq,
+            }, reply, refused=True))
+            return
+        at = utcnow()
+        try:
+            events, after = decide_and_fold(match, command, cid, game.seed, self._batch_context(game, at))
+        except (IllegalCommand, InvalidCommand) as e:
+            game.logs.append(("command.rejected", {"command": cid, "seq": match.seq, "code": e.code}))
+            game.answers.append(Answered(cid, {
+                "id": cid, "seat": command.seat, "status": "rejected", "code": e.code, "message": e.message,
+                "http": 422, "seq": match.seq,
+            }, reply, refused=True))
+            return
+        except Exception:
+            log.exception("command.failed", game=gid, command=cid, seq=match.seq)
+            game.answers.append(Answered(cid, {
+                "id": cid, "seat": command.seat, "status": "failed", "code": "internal_error", "http": 500,
+                "message": "the rules failed on this command (a bug, logged); it changed nothing", "seq": match.seq,
+            }, reply, refused=True))
+            return
+        first = match.seq + 1
+        envelopes = seal(gid, first, game.item.hash, events, cid, at)
+        last = envelopes[-1]
+        result = self._signed({"id": cid, "seat": command.seat, "status": "accepted", "http": 200,
+                               "seq": [first, last.seq]}, gid, last, reply)
+        game.answers.append(Answered(cid, result, reply, envelopes))
+        game.sealed += envelopes
+        game.item = Loaded(after, last.hash, last.at)
+        game.logs.append(("command.accepted", {"command": cid, "type": command.type, "seq": after.seq,
+                                               "events": len(events)}))
+        text = pending.get("comment")
+        if isinstance(text, str) and command.seat is not None:
+            # The seat's message beside it, right after it, under `<cid>.comment` (see `_comment`).
+            self._platform(game, f"{cid}.comment", Command(POST, {"text": text, "on": first}, command.seat),
+                           "command.comment_refused", cid)
+        for _ in range(AUTOMATIC_LIMIT):
+            due = automatic(game.item.match)
+            if due is None:
+                break
+            part, auto = due
+            mid = self.store.platform_id(gid, f"auto-{game.item.match.seq}-{part}")
+            if not self._platform(game, mid, auto, "command.automatic_refused", mid):
+                break
+
+    def _platform(self, game: _Game, mid: str, command: Command, refused: str, about: str) -> bool:
+        """A command of the platform's own in a batch (a comment, an automatic command): added
+        to the game's write when the rules take it; a refusal only logged (nobody waits on it)."""
+        match, at = game.item.match, utcnow()
+        try:
+            events, after = decide_and_fold(match, command, mid, game.seed, self._batch_context(game, at))
+        except (IllegalCommand, InvalidCommand) as e:
+            log.warning(refused, game=game.gid, command=about, type=command.type, code=e.code)
+            return False
+        first = match.seq + 1
+        envelopes = seal(game.gid, first, game.item.hash, events, mid, at)
+        game.answers.append(Answered(mid, {"id": mid, "seat": command.seat, "status": "accepted", "http": 200,
+                                           "seq": [first, envelopes[-1].seq]}, "", envelopes))
+        game.sealed += envelopes
+        game.item = Loaded(after, envelopes[-1].hash, envelopes[-1].at)
+        return True
+
+    def _batch_context(self, game: _Game, at: str) -> Context:
+        """`_context` for a command of a batch: a past match (a takeback's, a dispute's) after a
+        seq the batch decided but has not written yet is folded from the batch's own events, not
+        read from the store (which would answer its head for a seq past it)."""
+        def match_at(seq: int) -> Match:
+            if seq <= game.base:
+                from projections.replay import match_at as load  # the store's past
+
+                return load(self.store, game.gid, seq)
+            return fold_match((e.event for e in game.sealed if e.seq <= seq), game.gid, game.first)
+
+        return Context(at=at, match_at=match_at)
 
     def _context(self, gid: str, at: str) -> Context:
         def match_at(seq: int) -> Match:

@@ -3,7 +3,9 @@
 Queueing a command is three writes: its pending record (the body the worker runs, by command
 id: HSETNX, so the first body sent under an id stands), the partition's queued-time entry (for
 the sweep that queues a command again when its message was lost) and the dramatiq message that
-names it. Three adapters, picked by the bootstrap from where the events and the broker live:
+names it. An adapter queues a batch (`submit_many`): every command's two writes, and one message
+naming them all (`handle_commands`); the group commit in front of it (groupcommit.py) makes the
+batches. Three adapters, picked by the bootstrap from where the events and the broker live:
 
 - `OneTripQueue`: events and broker on one plain Redis. All three writes in one raw round trip,
   so the message is enqueued before anyone knows whether HSETNX set the pending record: a
@@ -31,13 +33,14 @@ sweep to queue it).
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 import redis.asyncio as aioredis
 
 from events.store.aiostore import RoundTrip
 from events.store.errors import reaching_redis
+from events.store.groupcommit import Queued
 from events.store.layout import GameKeys
 from events.store.store import queued_member
 from events.store.wire import checked, no_script
@@ -60,6 +63,10 @@ class Broker(AsyncEnqueuer, Protocol):
     def enqueued(self, message: Any) -> None: ...
 
 
+# The dramatiq message naming a batch's commands ((game id, command id) pairs, in arrival order).
+Message = Callable[[Sequence[tuple[str, str]]], Any]
+
+
 class CommandQueue(Protocol):
     async def submit(self, gid: str, cid: str, body: bytes, queued_ms: int) -> bool:
         """Queue command `cid` of game `gid` (its pending record `body`, queued at `queued_ms`);
@@ -67,49 +74,63 @@ class CommandQueue(Protocol):
         ...
 
 
-class OneTripQueue:
-    """Events and broker on one plain Redis: one round trip, a repeated id enqueued again."""
-
-    def __init__(
-        self, trip: RoundTrip, keys: Callable[[str], GameKeys], broker: Broker, message: Callable[[str, str], Any]
-    ) -> None:
-        self.trip, self.keys, self.broker, self.message = trip, keys, broker, message
+class _Adapter(ABC):
+    """An adapter queues a batch of commands with one message (`submit_many`); `submit` is one
+    command alone (the group commit in front of it, events.store.groupcommit, makes the batches)."""
 
     async def submit(self, gid: str, cid: str, body: bytes, queued_ms: int) -> bool:
-        k = self.keys(gid)
+        return (await self.submit_many([Queued(gid, cid, body, queued_ms)]))[0]
+
+    @abstractmethod
+    async def submit_many(self, items: Sequence[Queued]) -> list[bool]:
+        """Queue these commands with one message naming them all; for each, whether that message
+        names it (False: its id was queued before, and its first message stands)."""
+
+
+class OneTripQueue(_Adapter):
+    """Events and broker on one plain Redis: one round trip, a repeated id enqueued again."""
+
+    def __init__(self, trip: RoundTrip, keys: Callable[[str], GameKeys], broker: Broker, message: Message) -> None:
+        self.trip, self.keys, self.broker, self.message = trip, keys, broker, message
+
+    async def submit_many(self, items: Sequence[Queued]) -> list[bool]:
         with reaching_redis():
             # The broker asks Redis for Lua's stack size the first time (redis-py).
-            message, enqueue = self.broker.prepare_enqueue(self.message(gid, cid))
-        queued = ("ZADD", k.queued, "NX", queued_ms, queued_member(gid, cid))
-        out = await self.trip.run([("HSETNX", k.pending, cid, body), *enqueue, queued])
-        if no_script(out[1]):  # the server was restarted or flushed: load dramatiq's script
+            message, enqueue = self.broker.prepare_enqueue(self.message([(q.gid, q.cid) for q in items]))
+        writes: list[tuple[Any, ...]] = []
+        for q in items:
+            k = self.keys(q.gid)
+            writes += [("HSETNX", k.pending, q.cid, q.body), ("ZADD", k.queued, "NX", q.queued_ms,
+                                                                 queued_member(q.gid, q.cid))]
+        out = await self.trip.run([*writes, *enqueue])
+        if no_script(out[len(writes)]):  # the server was restarted or flushed: load dramatiq's script
             checked(await self.trip.run([self.broker.load_dispatch(), *enqueue]))
         else:
             checked(out)
         self.broker.enqueued(message)
-        return True
+        return [True] * len(items)
 
 
-class _PendingFirst(ABC):
-    """The pending record first; the message enqueued on the broker's Redis only when it was new."""
+class _PendingFirst(_Adapter):
+    """The pending records first; one message enqueued on the broker for the records that were new."""
 
     def __init__(
-        self, broker_aio: aioredis.Redis, keys: Callable[[str], GameKeys], broker: AsyncEnqueuer,
-        message: Callable[[str, str], Any],
+        self, broker_aio: aioredis.Redis, keys: Callable[[str], GameKeys], broker: AsyncEnqueuer, message: Message,
     ) -> None:
         self.broker_aio, self.keys, self.broker, self.message = broker_aio, keys, broker, message
 
     @abstractmethod
-    async def _record(self, k: GameKeys, cid: str, body: bytes, member: str, queued_ms: int) -> bool:
-        """Write the pending record (HSETNX) and the queued-time entry (ZADD NX) in one round
-        trip; whether the pending record is new."""
+    async def _record(self, items: Sequence[Queued]) -> list[bool]:
+        """Write each command's pending record (HSETNX) and queued-time entry (ZADD NX) in one
+        round trip; whether each pending record is new."""
 
-    async def submit(self, gid: str, cid: str, body: bytes, queued_ms: int) -> bool:
-        if not await self._record(self.keys(gid), cid, body, queued_member(gid, cid), queued_ms):
-            return False
-        with reaching_redis():
-            await self.broker.enqueue_async(self.broker_aio, self.message(gid, cid))
-        return True
+    async def submit_many(self, items: Sequence[Queued]) -> list[bool]:
+        new = await self._record(items)
+        fresh = [(q.gid, q.cid) for q, n in zip(items, new, strict=True) if n]
+        if fresh:
+            with reaching_redis():
+                await self.broker.enqueue_async(self.broker_aio, self.message(fresh))
+        return new
 
 
 class SeparateBrokerQueue(_PendingFirst):
@@ -117,32 +138,37 @@ class SeparateBrokerQueue(_PendingFirst):
 
     def __init__(
         self, trip: RoundTrip, broker_aio: aioredis.Redis, keys: Callable[[str], GameKeys], broker: AsyncEnqueuer,
-        message: Callable[[str, str], Any],
+        message: Message,
     ) -> None:
         super().__init__(broker_aio, keys, broker, message)
         self.trip = trip
 
-    async def _record(self, k: GameKeys, cid: str, body: bytes, member: str, queued_ms: int) -> bool:
-        new, _ = checked(await self.trip.run([
-            ("HSETNX", k.pending, cid, body), ("ZADD", k.queued, "NX", queued_ms, member),
-        ]))
-        return bool(new)
+    async def _record(self, items: Sequence[Queued]) -> list[bool]:
+        writes: list[tuple[Any, ...]] = []
+        for q in items:
+            k = self.keys(q.gid)
+            writes += [("HSETNX", k.pending, q.cid, q.body),
+                       ("ZADD", k.queued, "NX", q.queued_ms, queued_member(q.gid, q.cid))]
+        out = checked(await self.trip.run(writes))
+        return [bool(n) for n in out[::2]]
 
 
 class ClusterQueue(_PendingFirst):
-    """Events on a Redis Cluster (a pipeline to the game's shard), the broker on a plain Redis."""
+    """Events on a Redis Cluster (a pipeline to the games' shards), the broker on a plain Redis."""
 
     def __init__(
         self, aio: aioredis.Redis, broker_aio: aioredis.Redis, keys: Callable[[str], GameKeys], broker: AsyncEnqueuer,
-        message: Callable[[str, str], Any],
+        message: Message,
     ) -> None:
         super().__init__(broker_aio, keys, broker, message)
         self.aio = aio
 
-    async def _record(self, k: GameKeys, cid: str, body: bytes, member: str, queued_ms: int) -> bool:
+    async def _record(self, items: Sequence[Queued]) -> list[bool]:
         pipe = self.aio.pipeline(transaction=False)
-        pipe.hsetnx(k.pending, cid, body)
-        pipe.zadd(k.queued, {member: queued_ms}, nx=True)
+        for q in items:
+            k = self.keys(q.gid)
+            pipe.hsetnx(k.pending, q.cid, q.body)
+            pipe.zadd(k.queued, {queued_member(q.gid, q.cid): q.queued_ms}, nx=True)
         with reaching_redis():
-            new, _ = await pipe.execute()
-        return bool(new)
+            out = await pipe.execute()
+        return [bool(n) for n in out[::2]]

@@ -60,6 +60,7 @@ def _script(name: str) -> str:
 
 
 APPEND_LUA = _script("append.lua")
+APPEND_BATCH_LUA = _script("append_batch.lua")
 REJECT_LUA = _script("reject.lua")
 PROJECT_LUA = _script("project.lua")
 PROJECT_FAILED_LUA = _script("project_failed.lua")
@@ -69,6 +70,12 @@ PROJECT_FAILED_LUA = _script("project_failed.lua")
 def _game_keys(gid: str, ns: str) -> GameKeys:
     """Key names are fixed per game: build them once (a regex and thirteen strings)."""
     return GameKeys(gid, ns)
+
+
+@functools.lru_cache(maxsize=4096)
+def _refused_of(gid: str, ns: str) -> str:
+    """The game's partition's refused set (a regex to find the partition: once per game)."""
+    return refused_key(partition_of(gid), ns)
 
 
 class Lua:
@@ -145,6 +152,39 @@ class AppendResult:
     private: bool = True
 
 
+@dataclass(frozen=True, slots=True)
+class Answered:
+    """One command's part in its game's batch write (`append_games`): its events (none for a
+    refusal), its answer, the waiter's channel ('' for none), and whether it is a refusal."""
+
+    cid: str
+    result: dict[str, Any]
+    reply: str = ""
+    envelopes: Sequence[Envelope] = ()
+    refused: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class GameWrite:
+    """One game's commands of a batch, decided on the game at seq `base`; `status` the game's
+    status after them when they changed it (None: unchanged)."""
+
+    gid: str
+    base: int
+    answers: Sequence[Answered]
+    status: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Heads:
+    """What a batch of commands reads before deciding (`batch_heads`): each command's queued body
+    and answer, and each game's events after the seq asked for."""
+
+    pending: list[dict[str, Any] | None]
+    answers: list[dict[str, Any] | None]
+    tails: dict[str, list[Envelope]]
+
+
 def private_key(k: GameKeys) -> str:
     """The game's hash of what its seats keep to themselves (events.store.private)."""
     return f"{k.base}:private"
@@ -172,6 +212,7 @@ class EventStore:
         # thread where the client allows it; everything else goes through redis-py.
         self._links = Links.for_client(client)
         self._append = Lua(client, APPEND_LUA, self._links)
+        self._append_batch = Lua(client, APPEND_BATCH_LUA, self._links)
         self._reject = Lua(client, REJECT_LUA, self._links)
         self._project = Lua(client, PROJECT_LUA)
         self._project_failed = Lua(client, PROJECT_FAILED_LUA)
@@ -284,6 +325,82 @@ class EventStore:
             keys.append(k.pending)
             args += [reply, canonical(result)]
         return self._append(keys=keys, args=args)
+
+    @reports_unavailable
+    def append_games(self, writes: Sequence[GameWrite]) -> list[AppendResult]:
+        """Each game's part of a batch (append_batch.lua), one Lua call a game, all in one round
+        trip (one by one on a cluster): all or nothing per game. For each: "ok" with the new seq
+        and whether the private hash exists; "conflict" (the stream is at another seq, given) or
+        "dup" (a command of it already has an answer) when that game's call wrote nothing."""
+        calls = [self._batch_call(w) for w in writes]
+        if isinstance(self.r, redis.RedisCluster) or len(calls) == 1:
+            replies: list[Any] = []
+            for keys, args in calls:
+                try:
+                    replies.append(self._append_batch(keys=keys, args=args))
+                except redis.ResponseError as e:
+                    replies.append(e)
+        else:
+            sha = self._append_batch.sha
+            replies = self._round_trip([("EVALSHA", sha, len(keys), *keys, *args) for keys, args in calls],
+                                       check=False)
+        out: list[AppendResult] = []
+        for w, (keys, args), res in zip(writes, calls, replies, strict=True):
+            if isinstance(res, NoScriptError) or no_script(res):
+                res = self._append_batch(keys=keys, args=args)  # loads the script, then runs it
+            if isinstance(res, Exception):
+                if not str(res).startswith("ARCHIVED"):
+                    raise res
+                # Appended to an archived game (a dispute after the end): its stream comes back
+                # and the game is archived again once the archiver's wait has passed.
+                self.archives.restore(w.gid)
+                self.r.zadd(self.keys(w.gid).ended, {w.gid: _now_ms()})
+                res = self._append_batch(keys=keys, args=args)
+            code = int(res[0])
+            if code == 1:
+                out.append(AppendResult("ok", seq=int(res[1]), private=bool(res[2])))
+            elif code == 0:
+                out.append(AppendResult("conflict", seq=int(res[1])))
+            else:
+                out.append(AppendResult("dup", seq=int(res[1])))
+        return out
+
+    def _batch_call(self, w: GameWrite) -> tuple[list[Any], list[Any]]:
+        k = self.keys(w.gid)
+        keys = [k.events, k.results, k.feed, k.archive, private_key(k), k.pending, _refused_of(w.gid, self.ns),
+                k.meta, k.ended]
+        args: list[Any] = [w.base, w.gid, _now_ms(), w.status or "", "1" if w.status in FINISHED else ""]
+        for a in w.answers:
+            values = stored_all(a.envelopes)
+            args += [a.cid, "r" if a.refused else "a", result_value(a.result), a.reply,
+                     canonical(a.result) if a.reply else b"", len(values), *values]
+        return keys, args
+
+    @reports_unavailable
+    def batch_heads(self, commands: Sequence[tuple[str, str]], after: dict[str, int | None]) -> Heads:
+        """Each queued command's body and answer, and the events of each game in `after` past
+        the seq given (None: none read), in one round trip (the commands path's first)."""
+        calls: list[tuple[Any, ...]] = []
+        for gid, cid in commands:
+            k = self.keys(gid)
+            calls += [("HGET", k.pending, cid), ("HGET", k.results, cid)]
+        tailed = [(gid, seq) for gid, seq in after.items() if seq is not None]
+        for gid, seq in tailed:
+            k = self.keys(gid)
+            # An archived game's stream is gone: its meta says so, read here, not asked after.
+            calls += [("XRANGE", k.events, first_id(seq + 1), "+"), ("HEXISTS", k.meta, ARCHIVED)]
+        got = self._round_trip(calls)
+        n = len(commands)
+        pending = [None if raw is None else loads(raw) for raw in got[0:2 * n:2]]
+        answers = [None if raw is None else loads(result_json(raw)) for raw in got[1:2 * n:2]]
+        tails: dict[str, list[Envelope]] = {}
+        for i, (gid, seq) in enumerate(tailed):
+            rows, archived = got[2 * n + 2 * i], got[2 * n + 2 * i + 1]
+            if rows or not archived:
+                tails[gid] = self._envelopes(gid, rows, seq + 1)
+            else:
+                tails[gid] = self.archives.read(gid, seq + 1)
+        return Heads(pending, answers, tails)
 
     @reports_unavailable
     def settle(

@@ -23,6 +23,7 @@ from prometheus_client import (
 from prometheus_client.core import CounterMetricFamily, HistogramMetricFamily
 from prometheus_client.registry import Collector
 
+from events.store.groupcommit import SIZE_BUCKETS, BatchSizes
 from service.api.credentials import bearer_token
 from service.api.errors import ApiError
 from service.api.parts import parts
@@ -92,6 +93,25 @@ class NoticeCollector(Collector):
         yield latency
 
 
+class BatchCollector(Collector):
+    """`boardlog_command_batch_size`: how many commands each queue message of this API process
+    carried (events.store.groupcommit counts them as they go; read at each scrape)."""
+
+    def __init__(self, sizes: BatchSizes) -> None:
+        self.sizes = sizes
+
+    def collect(self) -> Iterator[HistogramMetricFamily]:
+        s = self.sizes
+        buckets: list[tuple[str, float]] = []
+        total = 0
+        for bound, n in zip(SIZE_BUCKETS, s.buckets, strict=True):
+            total += n
+            buckets.append((str(bound), total))
+        buckets.append(("+Inf", total + s.over))
+        yield HistogramMetricFamily("boardlog_command_batch_size", "Commands a queue message carried (group commit)",
+                                    buckets=buckets, sum_value=s.sum)
+
+
 def command_metrics(request: Request) -> CommandMetrics:
     """The app's metrics, made on first use."""
     state = request.app.state
@@ -119,6 +139,9 @@ async def metrics(request: Request) -> Response:
     registry: CollectorRegistry = request.app.state.metrics_registry
     if not getattr(request.app.state, "notice_collector", None):
         registry.register(NoticeCollector(parts(request).notifications.targets))
+        sizes = getattr(parts(request).queue, "sizes", None)
+        if isinstance(sizes, BatchSizes):
+            registry.register(BatchCollector(sizes))
         request.app.state.notice_collector = True
     body = await run_in_threadpool(generate_latest, registry)
     return Response(body, media_type=CONTENT_TYPE_LATEST)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager, suppress
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -22,6 +22,7 @@ from events.domain.platform import clock
 from events.store.aiostore import AsyncStore
 from events.store.cache import MatchCache
 from events.store.errors import StoreUnavailable
+from events.store.groupcommit import GroupCommit
 from events.store.queue import ClusterQueue, CommandQueue, OneTripQueue, SeparateBrokerQueue
 from events.store.replies import Replies
 from events.store.store import EventStore
@@ -41,7 +42,7 @@ from service.usecases.notifications.channels import MailSettings
 from service.usecases.notifications.config import NotifyConfig
 from service.usecases.notifications.egress import Egress, networks
 from service.usecases.vacations import Vacations
-from workers.actors import declare
+from workers.actors import declare_both
 from workers.broker import WakingRedisBroker, make_broker
 from workers.commands import CommandHandler
 from workers.conditional import QueuedAnswers
@@ -65,7 +66,8 @@ class Parts:
     redis: redis.Redis
     store: EventStore
     broker: WakingRedisBroker | NamespacedRabbitmqBroker
-    actor: dramatiq.Actor
+    actor: dramatiq.Actor  # one command a message (the platform's own senders, the sweep)
+    batch: dramatiq.Actor  # a batch a message (the API's group commit)
 
 
 CLUSTER_SCHEME = "redis+cluster://"
@@ -152,15 +154,30 @@ def build(settings: Settings, *, handle: bool = False) -> Parts:
         # A seat whose queue of conditional moves the worker drops is told through the notify jobs.
         tell = DropNotices(TargetStore(client, settings.namespace), broker_enqueue(broker)).tell
         handler = CommandHandler(store, signer=LiveKeys(settings), queued=QueuedAnswers(store, tell=tell))
-    actor = declare(broker, handler, settings.store_wait_seconds)
-    return Parts(settings, client, store, broker, actor)
+    actors = declare_both(broker, handler, settings.store_wait_seconds)
+    return Parts(settings, client, store, broker, actors.one, actors.batch)
 
 
 def command_queue(
     core: Parts, aio: aioredis.Redis, broker_aio: aioredis.Redis, batch: Batch | None
 ) -> CommandQueue:
-    """The command queue's adapter for where the events and the broker live."""
-    keys, broker, message = core.store.keys, core.broker, core.actor.message
+    """The command queue: the group commit (events.store.groupcommit) in front of the adapter for
+    where the events and the broker live."""
+    adapter = queue_adapter(core, aio, broker_aio, batch)
+    queue_name = core.batch.queue_name  # every game's commands go to one queue: one line
+    return GroupCommit(adapter.submit_many, core.settings.command_batch, lambda _gid: queue_name)
+
+
+def queue_adapter(
+    core: Parts, aio: aioredis.Redis, broker_aio: aioredis.Redis, batch: Batch | None
+) -> OneTripQueue | SeparateBrokerQueue | ClusterQueue:
+    """The adapter that queues a batch for where the events and the broker live."""
+    keys, broker = core.store.keys, core.broker
+    actor = core.batch
+
+    def message(commands: Sequence[tuple[str, str]]) -> dramatiq.Message:
+        return actor.message([[gid, cid] for gid, cid in commands])
+
     if not isinstance(broker, WakingRedisBroker):  # RabbitMQ: the pending record first, then the message
         if batch is None:
             return ClusterQueue(aio, aio, keys, broker, message)

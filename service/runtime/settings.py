@@ -41,6 +41,10 @@ class Settings:
     log_format: str = setting("auto", "BOARDLOG_LOG", "`json`, `pretty`, or `auto` (pretty in a terminal)")
     command_wait_seconds: float = setting(
         10.0, "BOARDLOG_WAIT_SECONDS", "how long `?wait=1` waits for a command's answer before 202")
+    command_batch: int = setting(
+        64, "BOARDLOG_COMMAND_BATCH",
+        "most commands one queue message carries: those arriving while an API process's previous hand-off "
+        "to the queue is in flight go together (a lone command is never held back)")
     heartbeat_timeout_ms: int = setting(
         15_000, "BOARDLOG_HEARTBEAT_MS", "a worker silent this long has its messages redelivered")
     store_wait_seconds: float = setting(

@@ -13,6 +13,7 @@ from events.store.store import EventStore
 from tests.conftest import Stack, wait_for
 from tests.integration.helpers import bearer, command, new_race
 from tests.support import brokers
+from workers.actors import declare
 
 pytestmark = pytest.mark.integration
 
@@ -31,11 +32,15 @@ def test_the_same_command_id_posted_twice_applies_once(stack: Stack, store: Even
         assert c.get(f"/v1/games/{gid}/commands/{cid}", headers=bearer(tokens[0])).json()["status"] == "accepted"
 
 
-# Without a comment the append settles the command in its own script; with one, the comment is
-# posted between the append and the settling, so a worker killed after the append leaves both.
+# A command posted over HTTP travels in a batch (the API's group commit): its write appends,
+# posts the comment and settles in one script. A message of the shape queued before batches (one
+# command, `handle_command`) still runs: without a comment its append settles it; with one, the
+# comment is posted between the append and the settling, so a worker killed after the append
+# leaves both.
+@pytest.mark.parametrize("shape", ["batch", "single"])
 @pytest.mark.parametrize("comment", [None, "good game"])
 def test_a_worker_killed_after_the_append_loses_nothing_and_applies_once(
-    broker_stack: Stack, store: EventStore, comment: str | None
+    broker_stack: Stack, store: EventStore, comment: str | None, shape: str
 ) -> None:
     stack = broker_stack
     stack.stop("worker")
@@ -43,17 +48,27 @@ def test_a_worker_killed_after_the_append_loses_nothing_and_applies_once(
     with stack.client() as c:
         gid, tokens, _ = new_race(c)
         cid = str(uuid.uuid4())
-        body = {"id": cid, "type": "race.roll", "args": {}, **({"comment": comment} if comment else {})}
-        r = c.post(f"/v1/games/{gid}/commands", headers=bearer(tokens[0]), json=body)
-        assert r.status_code == 202
+        key = f"seat:0/{cid}"  # the store keys a command by its principal and id
+        if shape == "batch":
+            body = {"id": cid, "type": "race.roll", "args": {}, **({"comment": comment} if comment else {})}
+            r = c.post(f"/v1/games/{gid}/commands", headers=bearer(tokens[0]), json=body)
+            assert r.status_code == 202
+        else:
+            assert store.put_pending(gid, key, {"type": "race.roll", "args": {}, "seat": 0, "expect": None,
+                                                **({"comment": comment} if comment else {})})
+            broker = brokers.broker_of(stack.env)
+            try:
+                declare(broker, None).send(gid, key)
+            finally:
+                broker.close()
         crashy = stack.procs["crashy"]
         wait_for(lambda: crashy.poll() is not None, timeout=15)
         assert crashy.returncode == -signal.SIGKILL
         # The append landed before the kill: the result is answered even with no worker.
         res = c.get(f"/v1/games/{gid}/commands/{cid}", headers=bearer(tokens[0]))
         assert res.status_code == 200 and res.json()["status"] == "accepted"
-        key = f"seat:0/{cid}"  # the store keys a command by its principal and id
-        assert (store.pending(gid, key) is not None) == bool(comment)  # settled by the append unless a comment
+        left = shape == "single" and bool(comment)  # settled by the append unless an old message's comment
+        assert (store.pending(gid, key) is not None) == left
         stack.stop("crashy")
         # A healthy worker picks up the unacknowledged message once the dead one's heartbeat expires.
         stack.start("worker", "worker", "--threads", "2")

@@ -363,6 +363,7 @@ def test_a_receiver_failing_three_times_gets_the_notice_once_and_one_failing_for
         assert re.search(r'boardlog_notify_latency_seconds_count\{channel="webhook"\} [1-9]', metrics)
         assert re.search(r'boardlog_commands_total\{outcome="accepted"\} [1-9]', metrics)
         assert "boardlog_command_seconds_bucket" in metrics
+        assert re.search(r'boardlog_command_batch_size_bucket\{le="1"\} [1-9]', metrics)  # the group commit's
 
 
 def test_a_redirect_to_another_host_is_not_followed(nstack: Stack, web: Web) -> None:

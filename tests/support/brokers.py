@@ -12,6 +12,7 @@ import os
 import socket
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlparse
 
 import pytest
@@ -59,3 +60,15 @@ def broker_stack(request: pytest.FixtureRequest, redis_url: str, namespace: str,
     finally:
         if request.param == "rabbitmq":
             delete_queues(RABBITMQ_URL, namespace)
+
+
+def broker_of(env: dict[str, str]) -> Any:
+    """A broker on a stack's own (its BROKER_URL, else its Redis), for a test that sends messages
+    itself: a batch of its choosing, or a message of the shape queued before batches."""
+    from workers.broker import make_broker
+    from workers.rabbit import make_rabbit_broker
+
+    url, ns = env.get("BROKER_URL") or env["REDIS_URL"], env["BOARDLOG_NAMESPACE"]
+    if url.startswith("amqp"):
+        return make_rabbit_broker(url, prefix=ns)
+    return make_broker(url, namespace=f"{ns}-dramatiq")

@@ -15,7 +15,7 @@ from redis.retry import Retry
 from events.domain.wallclock import utcnow
 from events.records.chain import seal
 from events.store.errors import StoreUnavailable
-from events.store.store import EventStore
+from events.store.store import Answered, EventStore, GameWrite
 from rules.core import Event
 from service.runtime.embedded import free_port
 
@@ -34,6 +34,9 @@ def calls() -> dict[str, Callable[[EventStore], Any]]:
         "put_pending": lambda s: s.put_pending(GID, "c1", {"type": "race.roll"}, 1),
         "pending": lambda s: s.pending(GID, "c1"),
         "pending_and_tail": lambda s: s.pending_and_tail(GID, "c1", 0),
+        "batch_heads": lambda s: s.batch_heads([(GID, "c1"), (GID, "c2")], {GID: 0}),
+        "append_games": lambda s: s.append_games([GameWrite(GID, 0, [Answered("c1", {"id": "c1"}, "", env)]),
+                                                  GameWrite(GID, 0, [Answered("c2", {"id": "c2"}, refused=True)])]),
         "exists": lambda s: s.exists(GID),
         "head": lambda s: s.head(GID),
         "archived": lambda s: s.archived(GID),

@@ -52,9 +52,12 @@ class Talk:
     messages: tuple[Message, ...] = ()
 
 
+NO_TALK = Talk()  # a match with no messages: one shared (frozen) value, as the clock's NO_CLOCK
+
+
 def talk_of(match: Match) -> Talk:
     found = match.platform.get(KEY)
-    return found if isinstance(found, Talk) else Talk()
+    return found if isinstance(found, Talk) else NO_TALK
 
 
 def text_problem(text: Any, names_rule: bool = True) -> IllegalCommand | None:
