@@ -301,7 +301,7 @@ def test_the_rules_references_and_the_board_files_are_served(stack: Stack) -> No
             assert r.status_code == 200 and "rules reference" in r.text
             js = c.get(f"/static/board-{game}.js")
             assert js.status_code == 200 and js.headers["content-type"].startswith("text/javascript")
-            assert f"BL.skins.{game} =" in js.text
+            assert "export const skin = {" in js.text
         assert c.get("/rules/chess").json()["error"]["code"] == "not_found"
         tribes = c.get("/static/content/dragondale/tribes.json")
         assert tribes.status_code == 200 and "vikings" in tribes.json()["tribes"]
@@ -322,8 +322,10 @@ def test_the_rules_references_and_the_board_files_are_served(stack: Stack) -> No
         for bad in ("/static/content/rite/maps.json", "/static/content/dragondale/..%2Fgame.py", "/static/content/x/tribes.json"):
             assert c.get(bad).status_code == 404, bad
         board = c.get(f"/games/{create(stack, 'rite')['id']}").text
-        for script in ("common.js", "moves.js", "board-rite.js", "board-factions.js", "board-dragondale.js", "board.js"):
-            assert f'src="/static/{script}"' in board
+        # One module is the page's script; it imports the rest (each skin through skins.js).
+        assert '<script type="module" src="/static/board.js"></script>' in board
+        skins = c.get("/static/skins.js").text
+        assert all(f'from "./board-{game}.js"' in skins for game in ("rite", "factions", "dragondale"))
 
 
 def test_a_factions_move_is_built_space_by_space_with_undo(stack: Stack, new_page: Any, shots: Path) -> None:
@@ -454,9 +456,11 @@ async ([gid, game, tokens, n]) => {
   const width = box.clientWidth;
   const view = await (await fetch(`/v1/games/${gid}/view`)).json();
   const ctx = { seat: null, names: {}, summary: null, legal: [], width, compact: width < 560 };
-  const drawn = BL.skins[game].board(view, ctx).board;
+  const { skins } = await import("/static/skins.js");
+  const { renderBoard } = await import("/static/board-render.js");
+  const drawn = skins[game].board(view, ctx).board;
   const cells = drawn.cells.map((c) => ({ ...c, pieces: tokens.slice(0, n) }));
-  box.replaceChildren(BL.renderBoard({ ...drawn, cells }, { fit: width }));
+  box.replaceChildren(renderBoard({ ...drawn, cells }, { fit: width }));
   return document.querySelectorAll('#board svg.board g.cell .pieces .piece').length;
 }
 """

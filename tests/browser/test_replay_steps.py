@@ -318,7 +318,8 @@ async ([gid, game, seat]) => {
   const centre = (s) => { const b = s.getBBox(); return b.y + b.height / 2; };
   const ys = [...document.querySelectorAll('#board svg.board g.cell .cell-shape')].map(centre);
   const mid = (Math.min(...ys) + Math.max(...ys)) / 2;
-  const mine = BL.skins[game].home(view, seat)
+  const { skins } = await import('/static/skins.js');
+  const mine = skins[game].home(view, seat)
     .map((id) => document.querySelector(`#board svg.board g.cell[data-id="${CSS.escape(String(id))}"] .cell-shape`))
     .filter(Boolean).map(centre);
   return mine.length ? mine.reduce((a, y) => a + y, 0) / mine.length - mid : null;
