@@ -28,9 +28,9 @@ _STATIC = re.compile(r"^[a-z0-9_-]+\.(js|css)$")
 RULES_PAGES = {"rite", "factions", "dragondale"}
 # The content files the board pages read: Dragon Dale's unit, card and stance names and its
 # territories' words; Rite's words for each kind (texts.json) and its costs, codes and objectives
-# (factions.json); Factions' terrain words.
+# (factions.json); Factions' terrain words and which unit code is which stat line (factions.json).
 CONTENT = {("dragondale", "tribes.json"), ("dragondale", "territories.json"), ("rite", "texts.json"),
-           ("rite", "factions.json"), ("factions", "terrain.json")}
+           ("rite", "factions.json"), ("factions", "terrain.json"), ("factions", "factions.json")}
 _NO_SUCH_GAME = render(
     '<!--page {"title": "No such game"} -->\n<main id="main"><h1>No such game</h1>'
     "<p>There is no game with that id here. <a href=/>Back to the lobby</a>.</p></main>\n"

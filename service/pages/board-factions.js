@@ -7,15 +7,24 @@ import { content } from "./content.js";
 import { el, svg } from "./dom.js";
 import { playerPanel } from "./player-panel.js";
 import { seatColour } from "./seats.js";
+import { symbolKey } from "./symbols.js";
 
 // The drawing of each terrain ("": no tile yet); its name and text are content (terrain.json).
 const LOOK = { W: { mark: "≈", fill: "#bcd7ee" }, I: { mark: "◇", fill: "#eadfb4" }, P: { mark: "", fill: "#cfe3bd" },
   "": { mark: "", fill: "#e4e4e4" } };
 const INVENTED = "Invented by this project, since the rulebook prints no Faction Overview Sheets and no 3- or 4-player diagrams: the 15 unit stat lines all nine factions share, 6 of the 7 spells and abilities, the Terrain Tiles' patterns, and the 3- and 4-player boards with their Resource Center pairs";
 let TERRAIN = Object.fromEntries(Object.entries(LOOK).map(([k, l]) => [k, { ...l, name: k || "No tile yet", text: "" }]));
-const ready = content("factions", "terrain.json").then((d) => {
+// Each unit stat line's symbol (symbols.js): all nine factions share the 15 lines (archetypes),
+// each faction's unit of a line has its own code (factions.json says which).
+const SYMBOL = { militia: "spear", acolyte: "staff", bowman: "bow", healer: "cross", warrior: "axe", flyer: "wing",
+  swordsman: "sword", conjuror: "spiral", gladiator: "shield", cavalry: "horseshoe", valkyrie: "bird", sorcerer: "flame",
+  shaman: "leaf", brute: "fist", archmage: "star" };
+const ARCHETYPE = {}; // unit code -> its stat line
+const ready = Promise.all([content("factions", "terrain.json"), content("factions", "factions.json")]).then(([d, f]) => {
   TERRAIN = Object.fromEntries(Object.entries(LOOK).map(([k, l]) => [k, { ...l, ...(k ? d.terrain[k] : d.empty) }]));
+  for (const fac of Object.values(f.factions)) for (const u of fac.units) ARCHETYPE[u.code] = u.archetype;
 }).catch((e) => console.warn("Factions' content did not load:", e));
+const cap = (s) => String(s).replace(/\b\w/g, (m) => m.toUpperCase());
 /* Where a card's figures come from (the view's `provenance`): the rulebook prints no faction
  * sheets, so most figures are this project's labelled reference stats. */
 function refNote(c) {
@@ -149,12 +158,12 @@ function board(view, ctx) {
     const pieces = (unitAt[id] || []).map((u) => {
       const card = cards[`${u.seat}:${u.code}`];
       const hp = u.health + ((u.boost && u.boost.health) || 0) - u.damage;
-      // Code, rank and health on the token (the name and the whole card in its tooltip); a
-      // phone keeps to code and health.
-      const label = card && !ctx.compact ? `${u.code} R${card.rank} ${hp}♥` : `${u.code} ${hp}♥`;
+      // The unit's symbol, code and health on the token (its name, rank and whole card in its
+      // tooltip); a phone keeps to the symbol and health.
+      const label = ctx.compact ? `${hp}♥` : `${u.code} ${hp}♥`;
       const state = [u.flying ? "flying" : "", u.activated ? "activated this round" : "", u.weak ? `weakened ${u.weak}` : ""].filter(Boolean).join(", ");
-      return { label, owner: u.seat, dashed: u.activated, key: u.id,
-        title: `${u.name}, ${ctx.names[u.seat] || "seat " + u.seat}: ${hp} of ${u.health} health${u.damage ? ` (${u.damage} damage)` : ""}${state ? "; " + state : ""}. ${card ? cardText(card) : ""}` };
+      return { label, owner: u.seat, dashed: u.activated, key: u.id, symbol: SYMBOL[ARCHETYPE[u.code]],
+        title: `${u.name}${card ? ` (rank ${card.rank})` : ""}, ${ctx.names[u.seat] || "seat " + u.seat}: ${hp} of ${u.health} health${u.damage ? ` (${u.damage} damage)` : ""}${state ? "; " + state : ""}. ${card ? cardText(card) : ""}` };
     });
     if (!camp && !unitAt[id] && c.pieces && c.pieces.length) pieces.push(...c.pieces);
     let name = "";
@@ -188,7 +197,19 @@ function board(view, ctx) {
   return { board: { ...b, cells }, overlays };
 }
 
-function legend() {
+/* Each stat line at this table as its symbol, with the units of it the factions here field. */
+function pieceKey(view) {
+  const byLine = new Map();
+  for (const p of view.board.players || []) {
+    for (const c of p.cards || []) {
+      const line = ARCHETYPE[c.code];
+      if (line) byLine.set(line, [...(byLine.get(line) || []), `${c.name} (${c.code})`]);
+    }
+  }
+  return symbolKey([...byLine].map(([line, names]) => ({ symbol: SYMBOL[line], name: cap(line), text: names.join(", ") })), "Units");
+}
+
+function legend(view) {
   const items = ["W", "I", "P", ""].map((k) => {
     const t = TERRAIN[k];
     return el("li", {}, el("span", { class: "tile-swatch", style: `background:${t.fill}` }, t.mark), el("b", {}, t.name), " — ", t.text);
@@ -196,8 +217,8 @@ function legend() {
   items.push(el("li", {}, el("span", { class: "tile-swatch", style: "background:#f2d27a" }, "⛁"), el("b", {}, "Gold Mine"), " and ",
     el("span", { class: "tile-swatch", style: "background:#c6b8ee" }, "✦"), el("b", {}, "Mana Pool"), " — Resource Centers; a ring in a player's colour: claimed."));
   items.push(el("li", {}, "Placing a Terrain Tile: each choice shows the tile in small, and pointing at or focusing it draws it on its spot, dashed, before you place it."));
-  items.push(el("li", {}, "Units read ", el("b", {}, "code, rank, health♥"), " (e.g. MI R1 2♥; on a phone MI 2♥); a dashed token has activated this round. Hover or tap a unit for its name and card."));
-  return el("ul", { class: "tile-legend" }, items);
+  items.push(el("li", {}, "Units show ", el("b", {}, "their symbol, code and health♥"), " (on a phone the symbol and health); a dashed token has activated this round. Hover or tap a unit for its name, rank and card."));
+  return el("div", {}, pieceKey(view), el("ul", { class: "tile-legend" }, items));
 }
 
 function panels(view, ctx) {

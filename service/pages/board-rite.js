@@ -6,6 +6,7 @@ import { content } from "./content.js";
 import { el } from "./dom.js";
 import { playerPanel } from "./player-panel.js";
 import { seatColour } from "./seats.js";
+import { symbolKey } from "./symbols.js";
 
 // Terrain in pale, low-saturation fills, so that no tile shares a colour with a faction's
 // tokens (the seat colours are saturated); each kind also has its own mark. The words (names,
@@ -31,6 +32,12 @@ const TAGS = { EE: "earth", FE: "fire", FL: "firelord", FF: "firefly", shr: "shr
 // A token's label where the full name does not fit.
 const SHORT = { lightbringer: "Light B.", firebringer: "Fire B.", wyrmling: "Wyrmling", deathbringer: "Death B.",
   necromancer: "Necro", chaosbringer: "Chaos B.", doppelganger: "Doppel.", ultimatosaur: "Ultima." };
+// Each unit kind's symbol (symbols.js): on a phone the token is the symbol alone, and the legend
+// names each one.
+const SYMBOL = { knight: "sword", lightbringer: "star", cleric: "cross", angel: "wing", fighter: "fist", firebringer: "flame",
+  sorcerer: "staff", wyrmling: "dragon", warrior: "axe", deathbringer: "skull", necromancer: "spiral", death: "ghost", thought: "eye",
+  chaosbringer: "spark", doppelganger: "mask", hivemind: "block", hatchling: "egg", raptor: "paw", rex: "horns", ultimatosaur: "crown",
+  firefly: "firefly", rock: "rock", fire: "flame" };
 // Two-letter codes for tokens on a small (phone) board; the legend lists them.
 const CODE = { knight: "Kn", lightbringer: "LB", cleric: "Cl", angel: "An", fighter: "Fi", firebringer: "FB", sorcerer: "So",
   wyrmling: "Wy", warrior: "Wa", deathbringer: "DB", necromancer: "Ne", death: "De", thought: "Th", chaosbringer: "CB",
@@ -39,12 +46,13 @@ const CODE = { knight: "Kn", lightbringer: "LB", cleric: "Cl", angel: "An", figh
 // The content: texts.json (the words) and factions.json (costs, codes, objectives). The page
 // draws once `ready` settles; without them (offline) the kinds show by their keys.
 let TEXT = { factions: {}, tiles: {}, units: {}, powers: {} };
-const COST = {}, CODES = {}, OBJECTIVE = {};
+const COST = {}, CODES = {}, OBJECTIVE = {}, UNITS_OF = {};
 const ready = Promise.all([content("rite", "texts.json"), content("rite", "factions.json")]).then(([texts, factions]) => {
   TEXT = texts;
   for (const [f, d] of Object.entries(factions.factions)) {
     CODES[d.code] = f;
     if (d.objective) OBJECTIVE[f] = d.objective;
+    UNITS_OF[f] = d.units.map((u) => u.kind);
     for (const u of d.units) COST[u.kind] = u.commander ? "commander" : u.cost;
   }
   COST.firefly = factions.firefly.cost;
@@ -101,15 +109,16 @@ function board(view, ctx) {
     const full = tileName(t);
     const owner = t.faction ? seatOfFaction(view, t.faction) : null;
     const pieces = (c.pieces || []).map((p) => {
-      if (p.label === "rock") return { label: ctx.compact ? "R" : "Rock", owner: null, fill: "#555555", square: true, title: "Rock token: the tile is inaccessible until it is removed (1 energy, next to a friendly unit)." };
-      if (p.label === "fire") return { label: ctx.compact ? "F" : "Fire", owner: null, fill: "#8c1c13", square: true, title: "Fire token: a non-commander unit entering it is defeated." };
+      if (p.label === "rock") return { label: ctx.compact ? "" : "Rock", name: "Rock", symbol: "rock", owner: null, fill: "#555555", square: true, title: "Rock token: the tile is inaccessible until it is removed (1 energy, next to a friendly unit)." };
+      if (p.label === "fire") return { label: ctx.compact ? "" : "Fire", name: "Fire", symbol: "flame", owner: null, fill: "#8c1c13", square: true, title: "Fire token: a non-commander unit entering it is defeated." };
       const card = unitCard(p.label);
-      if (p.label === "firefly") return { label: ctx.compact ? "Ff" : "Firefly", owner: null, fill: "#f6e05e", ink: "#111", square: true, title: `${card.name} (volcano): ${card.text}` };
+      if (p.label === "firefly") return { label: ctx.compact ? "" : "Firefly", name: "Firefly", symbol: "firefly", owner: null, fill: "#f6e05e", ink: "#111", square: true, title: `${card.name} (volcano): ${card.text}` };
       const who = Number.isInteger(p.owner) ? ctx.names[p.owner] || `seat ${p.owner}` : "the volcano";
       const flipped = p.flipped ? ` — owned by ${ctx.names[p.owned_by] || "seat " + p.owned_by}, controlled by Chaos` : "";
       const under = p.under && p.under.length ? ` Underneath: ${p.under.map((k) => (unitCard(k) || { name: k }).name).join(", ")}.` : "";
       if (!card) return { ...p, title: `${p.label} (${who})` };
-      return { label: ctx.compact ? CODE[p.label] || card.short : card.short, owner: p.owner, key: `${p.label}|${p.owner}`, stroke: p.flipped ? "#CC79A7" : null,
+      // On a phone the unit's symbol alone; its name on a tap (the cell's tooltip) and in the legend.
+      return { label: ctx.compact ? "" : card.short, name: card.short, symbol: SYMBOL[p.label], owner: p.owner, key: `${p.label}|${p.owner}`, stroke: p.flipped ? "#CC79A7" : null,
         title: `${card.name} (${who}${flipped}) — cost ${card.cost}. ${card.text}${under}` };
     });
     return { ...c, name: ctx.compact ? "" : name, mark: info.mark, fill: info.fill, ring: owner !== null ? seatColour(owner) : null,
@@ -126,13 +135,21 @@ function legend(view, ctx) {
   items.push(el("li", {}, el("span", { class: "tile-swatch", style: "background:#8c1c13;color:#fff" }, "■"), el("b", {}, "Fire token"), " — defeats a non-commander unit that enters."));
   items.push(el("li", {}, el("span", { class: "tile-swatch", style: "background:#f6e05e" }, "■"), el("b", {}, "Firefly"), " — the volcano's unit."));
   items.push(el("li", {}, el("span", { class: "tile-swatch ring" }, "◎"), "A ring in a faction's colour: that faction's summoning tile. ✓ marks an activated objective tile."));
-  if (ctx && ctx.compact) {
-    const kinds = new Set();
-    for (const c of view.board.board.cells) for (const p of c.pieces || []) kinds.add(p.label);
-    const units = Object.entries(CODE).filter(([k]) => kinds.has(k)).map(([k, code]) => `${code} ${unitCard(k).name}`);
-    if (units.length) items.unshift(el("li", {}, el("b", {}, "Units: "), units.join(", "), ". R rock, F fire token."));
+  return el("div", {}, pieceKey(view), el("ul", { class: "tile-legend" }, items));
+}
+
+/* The units of the factions at this table, the Firefly, rocks and fire, as their symbols. */
+function pieceKey(view) {
+  const entries = [];
+  for (const p of view.board.players || []) {
+    for (const kind of UNITS_OF[p.faction] || []) {
+      const card = unitCard(kind);
+      if (card) entries.push({ symbol: SYMBOL[kind], name: `${card.name} (${factionName(p.faction)})`, text: `cost ${card.cost}. ${card.text}` });
+    }
   }
-  return el("ul", { class: "tile-legend" }, items);
+  entries.push({ symbol: "firefly", name: "Firefly", text: "the volcano's unit" }, { symbol: "rock", name: "Rock", text: "inaccessible until removed" },
+    { symbol: "flame", name: "Fire token", text: "defeats a non-commander unit that enters" });
+  return symbolKey(entries, "Pieces");
 }
 
 function objective(view, p) {

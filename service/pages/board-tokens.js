@@ -19,7 +19,9 @@ function tokenParts(t, fs) {
   const owner = !t.more && Number.isInteger(p.owner) ? p.owner : null;
   const colour = t.more ? "#ffffff" : safeFill(p.fill, seatColour(owner));
   const ink = p.ink || textOn(colour);
-  const mark = !t.more && p.symbol ? symbol(p.symbol, { x: t.x + 2, y: t.y + 1, size: t.h - 2, ink }) : null;
+  // The symbol at the token's start, or in its middle when it stands alone (a phone's Rite unit).
+  const size = t.h - 2;
+  const mark = !t.more && p.symbol ? symbol(p.symbol, { x: t.label ? t.x + 2 : t.x + (t.w - size) / 2, y: t.y + 1, size, ink }) : null;
   const textX = mark ? t.x + (t.h - 2) + (t.w - (t.h - 2)) / 2 : t.x + t.w / 2;
   const room = t.w - 6 - (mark ? t.h - 2 : 0);
   const squeeze = t.label.length * CHAR_W * fs > room;

@@ -16,7 +16,7 @@ import { watchGame } from "./live.js";
 import { BLMoves } from "./moves.js";
 import { forgetToken, gameIdFromPath, takeToken } from "./seat-token.js";
 
-import { moveAt, outcomeText, whoseTurn } from "./sentences.js";
+import { headline, moveAt, outcomeText, whoseTurn } from "./sentences.js";
 import { signedIn, signedOut } from "./signed-in.js";
 import { skins } from "./skins.js";
 import { BLTalk } from "./talk.js";
@@ -210,12 +210,15 @@ $("sel-clear").addEventListener("click", clearSel);
 function renderSummary() {
   const s = S.summary;
   if (!s) return;
-  const game = gameTitle(s.game);
-  setTitle(`${myTurn() ? "(your move) " : ""}${game} ${s.id} — boardlog`);
-  $("title").textContent = `${game} · ${s.id}`;
+  // The game as players call it; its id and seq stay in the address, the API and (for the
+  // referee, who quotes them in rulings) the facts below.
+  const name = headline(S.view, s, gameTitle(s.game));
+  setTitle(`${myTurn() ? "(your move) " : ""}${name} — boardlog`);
+  $("title").textContent = name;
   clear($("status")).append(statusBadge(s.status), ...provenanceBadges(s));
   $("turn").textContent = s.status === "active" ? whoseTurn(s) : "—";
   $("seq").textContent = String(s.seq);
+  $("seq-box").classList.toggle("hidden", S.role !== "referee");
   const you = $("your-seat");
   clear(you);
   if (S.role === "seat") you.append(seatChip(s, S.seat));
@@ -387,7 +390,8 @@ function targetName(id) {
   if (o) return o.label || id;
   if (!cell) return id;
   if (decorated.board.kind === "areas" && cell.name) return cell.name;
-  const what = cell.pieces && cell.pieces[0] ? cell.pieces[0].label : cell.name;
+  const first = cell.pieces && cell.pieces[0];
+  const what = first ? first.label || first.name : cell.name;
   return what ? `${id} ${what}` : id;
 }
 

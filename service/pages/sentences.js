@@ -67,3 +67,11 @@ export function describeEvent(summary, e) {
   const data = e.data && Object.keys(e.data).length ? " " + compact(e.data) : "";
   return { who, what: `${e.type}${data}`, kind: "event" };
 }
+
+/* The game as players call it: the view's `headline` when the rules give one ("Rite: ann vs
+ * bob, round 5"), else the game type's name and the seats' names ("Rite: ann vs bob"). */
+export function headline(view, summary, gameName) {
+  if (view && typeof view.headline === "string" && view.headline.trim()) return view.headline.trim();
+  const names = ((summary && summary.seats) || []).map((s) => s.name).filter(Boolean);
+  return names.length ? `${gameName}: ${names.join(" vs ")}` : gameName;
+}

@@ -35,6 +35,8 @@ const FIGURES = {
   bird: { d: "M2 9 L9 11 L12 6 L15 11 L22 9 L16 14 L12 20 L8 14 Z", solid: true },
   mask: { d: "M3 8 C8 5 16 5 21 8 C21 15 17 19 12 19 C7 19 3 15 3 8 Z M7 10 H10.5 V12.5 H7 Z M13.5 10 H17 V12.5 H13.5 Z", solid: true, evenodd: true },
   spark: { d: "M12 3 V21 M3 12 H21 M6 6 L18 18 M18 6 L6 18" },
+  firefly: { d: "M12 8 A4 4 0 1 1 11.9 8 Z M12 2 V5 M12 19 V22 M2 12 H5 M19 12 H22 M5 5 L7 7 M17 17 L19 19 M19 5 L17 7 M5 19 L7 17" },
+  rock: { d: "M3 18 L6 9 L12 5 L18 8 L21 17 L15 20 L8 20 Z", solid: true },
   block: { d: "M4 8 L12 4 L20 8 V16 L12 20 L4 16 Z", solid: true },
 };
 
