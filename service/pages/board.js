@@ -1,7 +1,7 @@
 /* The board page: the game's board drawn by its skin (board-<game>.js), player panels, the last
  * move marked, click to move built from the legal commands, the move list, and live updates. */
 
-import { ApiError, api, commandId } from "./api.js";
+import { api, commandId } from "./api.js";
 import { facing } from "./board-geometry.js";
 import { renderBoard } from "./board-render.js";
 import { seatChip, seatLegend, statusBadge } from "./chips.js";
@@ -14,59 +14,21 @@ import { kvPanel, logEntry } from "./kv-panel.js";
 import { argCells, plan as planMoves } from "./move-plan.js";
 import { watchGame } from "./live.js";
 import { BLMoves } from "./moves.js";
-import { forgetToken, gameIdFromPath, takeToken } from "./seat-token.js";
-
 import { headline, moveAt, outcomeText, whoseTurn } from "./sentences.js";
-import { signedIn, signedOut } from "./signed-in.js";
 import { skins } from "./skins.js";
 import { BLTalk } from "./talk.js";
 import { BLEnd } from "./end.js";
 import "./refereeinvite.js"; // a referee's invitation link, for the seat that made it
+import { $, S, gid, names, showError } from "./board-state.js";
+import { mountAdmin } from "./board-admin.js";
+import { ghostsFor, piecesOf } from "./ghosts.js";
+import { keepReceipt } from "./receipts.js";
+import { identify, offerRefereeClaim, offerSeatClaim, offerSignIn } from "./seat-claim.js";
 
-const $ = (id) => document.getElementById(id);
-
-const gid = gameIdFromPath();
-// A seat link pasted into a tab already on this game changes only the fragment: the page
-// loads again as that seat. Opening a link never claims its seat: a signed-in viewer is
-// offered to keep it, in one click (offerSeatClaim).
-window.addEventListener("hashchange", () => {
-  if (!new URLSearchParams(location.hash.replace(/^#/, "")).has("token")) return;
-  takeToken(gid); // kept for this tab, and out of the address bar
-  location.reload();
-});
-// A link may name the seat it is for (#seat=N, a mail's link: no secret in it), so that a
-// visitor not signed in is told which seat signing in leads to.
-const hintedSeat = Number.parseInt(new URLSearchParams(location.hash.replace(/^#/, "")).get("seat"), 10);
-const S = {
-  token: takeToken(gid),
-  role: "spectator", // "seat" | "admin" | "referee" | "spectator"
-  asSeat: null, // the referee: the seat whose board is drawn (null: the public board)
-  seat: null,
-  summary: null,
-  view: null,
-  legal: null,
-  events: new Map(), // seq -> envelope as this viewer sees it
-  loadedTo: 0, // the raw log is loaded up to this seq
-  busy: false,
-  sel: [], // the targets chosen so far for the command being built (click to move)
-  moves: [], // the latest entries of the move list (GET /moves), oldest first
-  seen: null, // the board as the viewer last acted on it: {seq, pieces: {cell: [piece]}}
-  pointed: null, // the move-list entry the reader points at (its cells are marked meanwhile)
-  badToken: false, // the link's token was refused: its warning stays above the sign-in line
-};
 $("replay-link").href = `/games/${encodeURIComponent(gid)}/replay`;
 $("referee-replay").href = `/games/${encodeURIComponent(gid)}/replay?view=all`;
 $("referee-audit").href = `/v1/games/${encodeURIComponent(gid)}/audit`;
 
-function showError(box, err, prefix) {
-  clear(box).append(el("div", { class: "msg error" }, prefix ? prefix + " " : "", err.code ? el("code", {}, err.code) : null, err.code ? ": " : "", err.message));
-}
-
-function names() {
-  const out = {};
-  for (const s of (S.summary && S.summary.seats) || []) out[s.seat] = s.name;
-  return out;
-}
 const skin = () => (S.view && skins[S.view.game]) || null;
 const myTurn = () => Boolean(S.role === "seat" && S.summary && S.summary.status === "active" && S.summary.prompt && S.summary.prompt.seats.includes(S.seat));
 // What a skin knows of the page: the viewer, the names, the legal commands, and whether the
@@ -75,45 +37,11 @@ const ctx = () => ({ seat: S.seat, names: names(), summary: S.summary, toPlay: (
   width: boardWidth(), compact: boardWidth() < 560 });
 
 
-/* ---- receipts: each accepted command's signed receipt, kept in this browser ---------- */
-
-const receiptsKey = () => `boardlog.receipts.${gid}`;
-function receipts() {
-  try { return JSON.parse(localStorage.getItem(receiptsKey()) || "[]"); } catch (e) { return []; }
-}
-function keepReceipt(r) {
-  if (!r || typeof r.seq !== "number") return;
-  const all = receipts().filter((x) => x.seq !== r.seq);
-  all.push(r);
-  all.sort((a, b) => a.seq - b.seq);
-  try { localStorage.setItem(receiptsKey(), JSON.stringify(all)); } catch (e) { /* storage off or full */ }
-  renderReceipts();
-}
-function renderReceipts() {
-  const n = receipts().length;
-  $("receipts-count").textContent = String(n);
-  $("receipts-line").classList.toggle("hidden", n === 0);
-}
-$("receipts-link").addEventListener("click", (ev) => {
-  ev.preventDefault();
-  const blob = new Blob([JSON.stringify({ game: gid, receipts: receipts() }, null, 1)], { type: "application/json" });
-  const a = el("a", { href: URL.createObjectURL(blob), download: `${gid}-receipts.json` });
-  document.body.append(a);
-  a.click();
-  setTimeout(() => { URL.revokeObjectURL(a.href); a.remove(); }, 1000);
-});
-renderReceipts();
-
 /* ---- what the last moves touched, and what vanished since the viewer last acted ------ */
 
 const seenKey = () => `boardlog.seen.${gid}.${S.role === "seat" ? S.seat : "watch"}`;
 function loadSeen() {
   try { S.seen = JSON.parse(localStorage.getItem(seenKey()) || "null"); } catch (e) { S.seen = null; }
-}
-function piecesOf(board) {
-  const out = {};
-  for (const c of board.cells || []) if (c.pieces && c.pieces.length) out[c.id] = c.pieces.map((p) => ({ label: p.label, owner: p.owner, title: p.title, fill: p.fill, ink: p.ink, square: p.square, key: p.key, count: p.count, n: p.n }));
-  return out;
 }
 /* The viewer acted (or first opened the game): what is on the board now is what they saw. */
 function markSeen(board) {
@@ -121,39 +49,6 @@ function markSeen(board) {
   S.seen = { seq: S.view.seq, pieces: piecesOf(board) };
   try { localStorage.setItem(seenKey(), JSON.stringify(S.seen)); } catch (e) { /* storage off */ }
 }
-/* Pieces of the seen board that are no longer anywhere on it, at the cells they were on. */
-function ghostsFor(board) {
-  if (!S.seen || !S.seen.pieces || !S.view || S.seen.seq >= S.view.seq) return null;
-  const key = (p) => p.key || `${p.label}|${p.owner}`;
-  const many = (p) => p.n || p.count || 1; // a token may stand for several pieces
-  const count = (pieces) => {
-    const m = new Map();
-    for (const list of Object.values(pieces)) for (const p of list) m.set(key(p), (m.get(key(p)) || 0) + many(p));
-    return m;
-  };
-  const now = piecesOf(board);
-  const before = count(S.seen.pieces), after = count(now);
-  const out = {};
-  for (const [k, n] of before) {
-    let missing = n - (after.get(k) || 0);
-    if (missing <= 0) continue;
-    for (const [cell, list] of Object.entries(S.seen.pieces)) {
-      if (missing <= 0) break;
-      for (const p of list) {
-        if (key(p) !== k || missing <= 0) continue;
-        const here = (now[cell] || []).filter((q) => key(q) === k).reduce((a, q) => a + many(q), 0);
-        const had = list.filter((q) => key(q) === k).reduce((a, q) => a + many(q), 0);
-        const gone = Math.min(missing, had - here);
-        if (gone <= 0) continue;
-        (out[cell] = out[cell] || []).push({ ...p, n: null, count: gone > 1 && !p.n ? gone : null });
-        missing -= gone;
-        break;
-      }
-    }
-  }
-  return Object.keys(out).length ? out : null;
-}
-
 /* Entries since the viewer's own last one (for a spectator: the last one), and their cells. */
 function sinceMine() {
   const list = S.moves || [];
@@ -321,7 +216,7 @@ function renderView() {
   const rotate = facing(sk, v, S.seat, drawn);
   const svgBoard = renderBoard(drawn, {
     names: names(), onCell: turn ? pick : null, title: `${gameTitle(v.game)} board at seq ${v.seq}`,
-    targets: p.next, path: S.sel, marked: S.pointed ? S.pointed.cells : since.cells, ghosts: drawn ? ghostsFor(drawn) : null,
+    targets: p.next, path: S.sel, marked: S.pointed ? S.pointed.cells : since.cells, ghosts: drawn ? ghostsFor(S.seen, S.view ? S.view.seq : 0, drawn) : null,
     overlays: decorated ? decorated.overlays : null, fit: sk ? boardWidth() : 0, rotate, onInfo: showInfo,
   });
   clear($("board")).append(svgBoard);
@@ -585,130 +480,6 @@ async function load() {
   renderAll();
 }
 
-/* Who the viewer is. With a token: its seat (legal answers), the admin (legal says
- * seat_required) or nobody valid (bad_token: drop it). Without one: the seat the signed-in
- * player holds here, asked of the server (the session cookie, which no script reads, is the
- * credential), else a spectator. */
-async function identify() {
-  if (!S.token) return identifyBySession();
-  try {
-    const [legal, view] = await Promise.all([
-      api(`/v1/games/${gid}/legal`, { token: S.token }),
-      api(`/v1/games/${gid}/view`, { token: S.token }),
-    ]);
-    S.role = "seat";
-    S.seat = view.data.seat;
-    S.legal = legal.data;
-  } catch (e) {
-    if (e.code === "seat_required") {
-      // No seat: the admin, or the game's referee (whose view holds every seat's board).
-      const mine = await api(`/v1/games/${gid}/view`, { token: S.token });
-      S.role = mine.data.referee ? "referee" : "admin";
-    } else if (e.status === 401) {
-      forgetToken(gid);
-      S.token = null;
-      S.badToken = true;
-      clear($("token-msg")).append(el("div", { class: "msg warn" },
-        "The link's token is not valid for this game, so you are watching as a spectator. Check that you opened the whole private link."));
-      return identifyBySession();
-    } else {
-      throw e;
-    }
-  }
-}
-
-async function identifyBySession() {
-  if (!signedIn()) return; // a visitor: nobody to ask about
-  let mine;
-  try {
-    mine = (await api(`/v1/games/${gid}/seat`)).data;
-  } catch (e) {
-    if (e.status === 401) signedOut(); // the session ended elsewhere
-    if (e.status === 401 || e.status === 404) return; // not signed in, or no seat here
-    throw e;
-  }
-  // The player the game names as its referee: the same page as a referee token's.
-  if (mine.role === "referee") { S.role = "referee"; return; }
-  S.role = "seat";
-  S.seat = mine.seat;
-  S.legal = (await api(`/v1/games/${gid}/legal`)).data;
-  $("leave").textContent = "Forget me on this computer (signs it out)";
-}
-
-/* A visitor not signed in is told, at the top, what signing in does here: keep the seat of
- * the link they play with, or play the seat a mail's link named; back here after. */
-function offerSignIn() {
-  if (signedIn() || (S.summary && S.summary.imported)) return;
-  const box = $("token-msg");
-  const back = el("a", { href: "/signin?next=" + encodeURIComponent(location.pathname), id: "seat-signin" }, "");
-  const n = names();
-  if (S.role === "seat") {
-    back.textContent = "Sign up or sign in";
-    clear(box).append(el("div", { class: "msg info", id: "keep-seat" }, `You play ${n[S.seat] || "seat " + S.seat} with this link, in this tab only. `,
-      back, " to keep the seat on your account: it then opens on any device, without the link."));
-  } else if (S.role === "spectator" && S.summary && S.summary.status !== "finished") {
-    const seat = Number.isInteger(hintedSeat) && n[hintedSeat] ? n[hintedSeat] : null;
-    back.textContent = seat ? `Sign in to play as ${seat}` : "Sign in to play your seat";
-    // after a link's bad token, its warning stays: the sign-in line goes under it
-    (S.badToken ? box : clear(box)).append(el("div", { class: "msg info", id: "spectator-signin" }, "You are viewing as a spectator. ", back, "."));
-  }
-}
-
-/* The referee token's holder, signed in: one click makes the role their account's, so the
- * referee's notices reach their targets and the console opens on any device. */
-function offerRefereeClaim() {
-  if (!signedIn() || !S.token || S.role !== "referee") return;
-  const box = $("token-msg");
-  const keep = el("button", { type: "button", class: "secondary small", id: "keep-referee" }, "Keep the referee's role on my account");
-  keep.addEventListener("click", async () => {
-    try {
-      await api(`/v1/games/${gid}/claim`, { method: "POST", body: { token: S.token } });
-      clear(box).append(el("div", { class: "msg ok" }, "You are this game's referee on your account: the console opens on any device where you are signed in, and disputes are sent to your notices."));
-    } catch (e) {
-      showError(box, e, "Could not keep the role:");
-    }
-  });
-  clear(box).append(el("div", { class: "msg info" }, "You referee this game with this link, in this tab only. ", keep));
-}
-
-/* The link's seat, played by its token, offered to the signed-in player in one click. Only
- * the click keeps it: a browser signed in by someone else's link (or a link someone else
- * sent) gives no seat away by being opened. Nothing is offered for a seat already theirs. */
-async function offerSeatClaim() {
-  if (!signedIn() || !S.token || S.role !== "seat") return;
-  let mine = null;
-  try {
-    mine = (await api(`/v1/games/${gid}/seat`)).data;
-  } catch (e) {
-    if (e.status === 401) signedOut(); // the session ended elsewhere
-    if (e.status !== 404) return; // no offer now: the seat plays by its token all the same
-  }
-  if (mine && mine.role === "seat" && mine.seat === S.seat) return;
-  const keep = el("button", { type: "button", class: "secondary small", id: "keep-seat-claim" }, "Keep this seat on your account");
-  keep.addEventListener("click", () => { keep.disabled = true; claim(); });
-  clear($("token-msg")).append(el("div", { class: "msg info", id: "claim-offer" },
-    `You play ${names()[S.seat] || "seat " + S.seat} with this link, in this tab only. `, keep));
-}
-
-/* The seat of the link becomes the signed-in player's: a new tab, a bookmark or another
- * device then finds it by the session. */
-async function claim() {
-  const box = $("token-msg");
-  try {
-    const { data } = await api(`/v1/games/${gid}/claim`, { method: "POST", body: { token: S.token } });
-    if (data.role === "seat") {
-      clear(box).append(el("div", { class: "msg ok" },
-        "This seat is now yours: it opens on any device where you are signed in, without the link."));
-    }
-  } catch (e) {
-    const text = e.code === "seat_claimed" ? "This seat belongs to another player: you can play it with this link, but it will not follow you to your other devices."
-      : e.code === "already_seated" ? "You already hold another seat of this game, so this one was not added to your games."
-        : null;
-    if (text) clear(box).append(el("div", { class: "msg warn" }, text));
-    else showError(box, e, "Could not claim this seat:");
-  }
-}
-
 /* ---- commands ------------------------------------------------------------------------ */
 
 /* A chained move (several steps picked on the board): each step in turn, the first with the
@@ -808,51 +579,7 @@ document.addEventListener("keydown", (ev) => {
   if (ev.key === "Escape" && S.sel.length) { ev.preventDefault(); undoStep(); }
 });
 
-$("abort").addEventListener("click", async () => {
-  if (!confirm("Abort this game for everyone? This cannot be undone.")) return;
-  try {
-    const { data } = await api(`/v1/games/${gid}/abort`, { method: "POST", token: S.token });
-    clear($("admin-msg")).append(el("div", { class: "msg ok" }, `The game is aborted (${data.status}).`));
-    refresh();
-  } catch (e) {
-    showError($("admin-msg"), e);
-  }
-});
-
-$("export").addEventListener("click", async () => {
-  try {
-    // No token: the signed-in player's session (a cookie) is the credential.
-    const resp = await fetch(`/v1/games/${gid}/export`, { headers: S.token ? { Authorization: "Bearer " + S.token } : {}, cache: "no-store" });
-    if (!resp.ok) {
-      const body = await resp.json().catch(() => ({}));
-      const err = body.error || {};
-      throw new ApiError(resp.status, err.code || "http_" + resp.status, err.message || resp.statusText);
-    }
-    const url = URL.createObjectURL(await resp.blob());
-    const a = el("a", { href: url, download: `${gid}.jsonl` });
-    document.body.append(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 10000);
-  } catch (e) {
-    showError(S.role === "referee" ? $("referee-msg") : $("admin-msg"), e);
-  }
-});
-
-$("leave").addEventListener("click", async () => {
-  forgetToken(gid);
-  if (S.role === "seat" && !S.token) {
-    // The seat came with the session: forgetting it here signs this computer out.
-    try {
-      const { data } = await api("/v1/me");
-      if (data.session) await api(`/v1/me/sessions/${encodeURIComponent(data.session)}`, { method: "DELETE" });
-    } catch (e) {
-      showError($("cmd-msg"), e, "Could not sign this computer out:");
-      return;
-    }
-  }
-  location.reload();
-});
+mountAdmin(refresh);
 
 /* ---- live updates -------------------------------------------------------------------- */
 

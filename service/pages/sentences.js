@@ -68,10 +68,10 @@ export function describeEvent(summary, e) {
   return { who, what: `${e.type}${data}`, kind: "event" };
 }
 
-/* The game as players call it: the view's `headline` when the rules give one ("Rite: ann vs
+/* The game as players call it: the view's (or the summary's) `headline` when the rules give one ("Rite: ann vs
  * bob, round 5"), else the game type's name and the seats' names ("Rite: ann vs bob"). */
 export function headline(view, summary, gameName) {
-  if (view && typeof view.headline === "string" && view.headline.trim()) return view.headline.trim();
+  for (const from of [view, summary]) if (from && typeof from.headline === "string" && from.headline.trim()) return from.headline.trim();
   const names = ((summary && summary.seats) || []).map((s) => s.name).filter(Boolean);
   return names.length ? `${gameName}: ${names.join(" vs ")}` : gameName;
 }

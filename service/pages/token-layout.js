@@ -74,6 +74,23 @@ function rowsIn(band, fs, pad, maxRows) {
   return { rows, pad };
 }
 
+/* Of 1 to `most` rows in the band, the one that holds the most tokens of the least width (as
+ * high as they are): more rows reach where a circle or a hexagon is narrower. The rows sit as
+ * near the shape's middle as the band lets them, where it is widest. */
+function bestRows(shape, [top, floor], fs, most, pad0, square) {
+  let best = null;
+  for (let rows = 1; rows <= most; rows++) {
+    const pad = Math.max(1, Math.min(pad0, (floor - top - (rows - 1) * GAP) / rows - fs));
+    const h = fs + pad;
+    const height = rows * h + (rows - 1) * GAP;
+    const cy = Math.min(Math.max(shape.cy, top + height / 2), Math.max(top + height / 2, floor - height / 2));
+    const width = widthBetween(shape, cy - height / 2, cy + height / 2, square ? 3 : h / 2);
+    const holds = rows * Math.max(1, Math.floor((width + GAP) / (h + GAP)));
+    if (!best || holds > best.holds) best = { rows, pad, cy, width, holds };
+  }
+  return best;
+}
+
 /* Where a cell's text and tokens go. `name`: the cell's name ("" for none); `idLine`: whether
  * an id line is drawn; `tokens`: how many pieces; `square`: whether any token is square-ended.
  * Answers {idY, name: {text, lines, y} | null, box: {cx, cy, width, rows, pad, fs}}. */
@@ -90,17 +107,12 @@ export function cellFrame(shape, f, { name = "", idLine = true, tokens = 0, squa
     floor = m.low;
     fit = rowsIn(floor - bandTop, f.pieceFs, m.pad, m.maxRows);
   }
-  fit = fit || { rows: 1, pad: 1 };
-  const h = f.pieceFs + fit.pad;
-  const height = fit.rows * h + (fit.rows - 1) * GAP;
-  const cy = (bandTop + floor) / 2;
-  const end = square ? 3 : h / 2;
-  const width = widthBetween(shape, cy - height / 2, cy + height / 2, end);
+  const best = bestRows(shape, [bandTop, floor], f.pieceFs, fit ? fit.rows : 1, m.pad, square);
   return {
     idY: m.top,
     name: written ? { text: name, lines, y: place.y, room: m.room } : null,
     band: [bandTop, floor],
-    box: { cx: shape.cx, cy, width, rows: fit.rows, pad: fit.pad, fs: f.pieceFs },
+    box: { cx: shape.cx, fs: f.pieceFs, shape, ...best },
   };
 }
 
@@ -114,67 +126,74 @@ function measure(pieces, h, width, fs) {
   });
 }
 
-/* Tokens in rows as wide as `width` allows, one after another. */
-function wrap(items, width) {
-  const rows = [[]];
-  let used = 0;
-  for (const it of items) {
-    const row = rows[rows.length - 1];
-    if (row.length && used + GAP + it.w > width) { rows.push([it]); used = it.w; continue; }
-    used += (row.length ? GAP : 0) + it.w;
-    row.push(it);
-  }
-  return rows;
+const span = (row, least) => row.reduce((a, it) => a + least(it), 0) + GAP * (row.length - 1);
+
+/* How wide a row from y to y + h may be: a square token at either end has corners of radius 3,
+ * a round one ends in a half circle as high as the row. */
+function rowWidth(box, y, h, row) {
+  const square = row.length && ((row[0].p && row[0].p.square) || (row[row.length - 1].p && row[row.length - 1].p.square));
+  return widthBetween(box.shape, y, y + h, square ? 3 : h / 2);
 }
 
-const span = (row, least) => row.reduce((a, it) => a + least(it), 0) + GAP * (row.length - 1);
+/* The tokens one after another in `k` rows centred on the box, each row as wide as the shape
+ * is there; answers the rows (more than k when they do not all fit) and the first row's top. */
+function wrap(items, box, k, h) {
+  const top = box.cy - (k * h + (k - 1) * GAP) / 2;
+  const rows = [];
+  let row = [];
+  for (const it of items) {
+    const trial = [...row, it];
+    const y = top + rows.length * (h + GAP);
+    if (row.length && span(trial, (x) => x.w) > rowWidth(box, y, h, trial)) { rows.push(row); row = [it]; } else row = trial;
+  }
+  rows.push(row);
+  return { rows, top };
+}
 
 /* Past the last row, the tokens left over go in it squeezed (to no less than 0.75 of their
  * width) when they fit so; else the last row ends in a "+n" token (or the one token left: a "+1"
  * says less in as much room), the tokens before it squeezed down to circles to leave it room,
  * as many as fit (none, in a phone's hexagon: "+n" alone, and the tooltip and a tap list them). */
-function fold(rows, items, maxRows, width, h, fs) {
+function fold(rows, items, k, lastWidth, h, fs) {
   const legible = (it) => Math.max(h, 0.75 * it.w);
-  const shown = rows.slice(0, maxRows - 1);
-  const tail = rows.slice(maxRows - 1).flat();
-  if (span(tail, legible) <= width) {
-    shown.push(tail);
-  } else {
-    const moreW = Math.min(width, Math.max(h, `+${items.length}`.length * CHAR_W * fs + 8)); // as wide as the widest count
-    const last = [...rows[maxRows - 1]];
-    while (last.length && span(last, () => h) + GAP + moreW > width) last.pop();
-    const count = items.length - shown.reduce((a, r) => a + r.length, 0) - last.length;
-    last.push(count === 1 ? { ...items[items.length - 1] } : { more: true, label: `+${count}`, w: moreW, least: moreW });
-    for (const it of last) it.least = Math.min(it.least || h, h);
-    shown.push(last);
-  }
-  return shown.map((row) => {
-    const over = span(row, (it) => it.w) - width;
-    const give = row.reduce((a, it) => a + it.w - (it.least || legible(it)), 0);
-    if (over <= 0 || give <= 0) return row;
-    const k = Math.min(1, over / give);
-    return row.map((it) => ({ ...it, w: it.w - (it.w - (it.least || legible(it))) * k }));
-  });
+  const shown = rows.slice(0, k - 1);
+  const tail = rows.slice(k - 1).flat();
+  if (span(tail, legible) <= lastWidth(tail)) return [...shown, tail];
+  const moreW = Math.max(h, `+${items.length}`.length * CHAR_W * fs + 8); // as wide as the widest count
+  const more = (n) => ({ more: true, label: `+${n}`, w: moreW, least: h, p: {} });
+  const last = [...rows[k - 1]];
+  // the "+n" squeezes to a circle too
+  while (last.length && span([...last, more(0)], () => h) > lastWidth([...last, more(0)])) last.pop();
+  const count = items.length - shown.reduce((a, r) => a + r.length, 0) - last.length;
+  last.push(count === 1 ? { ...items[items.length - 1] } : more(count));
+  return [...shown, last.map((it) => ({ ...it, least: h }))];
 }
 
-/* Each token's box in a cell's `box` (from cellFrame): [{x, y, w, h, label, more, p}], rows
- * centred on the box's middle. */
+/* Each token's box in a cell's `box` (from cellFrame): [{x, y, w, h, label, more, p}]: in as
+ * few rows as hold them, up to the box's rows, centred on its middle. */
 export function placeTokens(pieces, box) {
   if (!pieces || !pieces.length) return [];
-  const { fs, width, rows: maxRows } = box;
+  const { fs, rows: maxRows } = box;
   const h = fs + box.pad;
-  const items = measure(pieces, h, width, fs);
-  let rows = wrap(items, width);
-  if (rows.length > maxRows) rows = fold(rows, items, maxRows, width, h, fs);
+  const items = measure(pieces, h, box.width, fs);
+  let k = 1, laid = wrap(items, box, 1, h);
+  while (laid.rows.length > k && k < maxRows) laid = wrap(items, box, ++k, h);
+  const widthOf = (i) => (row) => rowWidth(box, laid.top + i * (h + GAP), h, row);
+  let rows = laid.rows;
+  if (rows.length > k) rows = fold(rows, items, k, widthOf(k - 1), h, fs);
   const out = [];
-  let y = box.cy - (rows.length * h + (rows.length - 1) * GAP) / 2;
-  for (const row of rows) {
-    let x = box.cx - span(row, (it) => it.w) / 2;
-    for (const it of row) {
+  rows.forEach((row, i) => {
+    const width = widthOf(i)(row);
+    const over = span(row, (it) => it.w) - width;
+    const give = row.reduce((a, it) => a + it.w - (it.least || Math.max(h, 0.75 * it.w)), 0);
+    const cut = over > 0 && give > 0 ? Math.min(1, over / give) : 0;
+    const sized = row.map((it) => ({ ...it, w: it.w - (it.w - (it.least || Math.max(h, 0.75 * it.w))) * cut }));
+    let x = box.cx - span(sized, (it) => it.w) / 2;
+    const y = laid.top + i * (h + GAP);
+    for (const it of sized) {
       out.push({ x, y, w: it.w, h, label: it.label, more: Boolean(it.more), p: it.p || {} });
       x += it.w + GAP;
     }
-    y += h + GAP;
-  }
+  });
   return out;
 }

@@ -1,7 +1,7 @@
 // The game in words (service/pages/sentences.js) and the seats' colours (seats.js).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { describeEvent, moveAt, outcomeText, when, whoseTurn } from "../../service/pages/sentences.js";
+import { describeEvent, headline, moveAt, outcomeText, when, whoseTurn } from "../../service/pages/sentences.js";
 import { seatColour, seatName, textOn } from "../../service/pages/seats.js";
 
 const summary = { seats: [{ seat: 0, name: "ann" }, { seat: 1, name: "bob" }], prompt: { seats: [1], kind: "take_action" } };
@@ -47,4 +47,11 @@ test("seats: a colour each, the ink on it readable, a name or 'seat n'", () => {
   assert.equal(textOn("#0072B2"), "#fff");
   assert.equal(seatName(summary, 1), "bob");
   assert.equal(seatName(summary, 4), "seat 4");
+});
+
+test("the game as players call it: the headline, else the type's name and the seats", () => {
+  assert.equal(headline({ headline: "Rite: ann vs bob, round 5" }, summary, "Rite"), "Rite: ann vs bob, round 5");
+  assert.equal(headline(null, { ...summary, headline: "Rite: ann vs bob, round 2" }, "Rite"), "Rite: ann vs bob, round 2");
+  assert.equal(headline({}, summary, "Dragon Dale"), "Dragon Dale: ann vs bob");
+  assert.equal(headline(null, null, "Rite"), "Rite");
 });

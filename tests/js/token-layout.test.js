@@ -101,3 +101,19 @@ test("the name is centred in a phone's area without tokens, and below them with"
   assert.ok(Math.abs(alone.name.y - f.nameFs * 0.36) < 1e-9);
   assert.ok(held.name.y > alone.name.y && held.box.cy < held.name.y);
 });
+
+test("a phone's crowded territory keeps its name and shows two tokens or more (Dragon Dale, 4 players, 390 px)", () => {
+  // The 4-player map drawn 360 px wide on a 390 px phone: 0.39 px a unit.
+  const f = fonts(0.3877);
+  const shape = { kind: "areas", cx: 0, cy: 0, r: 58.5, bare: true };
+  const tokens = [{ label: "?12" }, { label: "?9" }, { label: "?11" }, { label: "?10" }, { label: "D", square: true },
+    { label: "RS", square: true }, { label: "T", square: true }, { label: "T", square: true }, { label: "?8" }];
+  for (const name of ["Ash", "Marsh 1", "Mount 3", "Thicket 3", "Camp Vikings", "Camp Dark Faery"]) {
+    for (let n = 2; n <= tokens.length; n++) {
+      const pieces = tokens.slice(0, n);
+      const frame = cellFrame(shape, f, { name, idLine: false, tokens: n, square: pieces.some((p) => p.square) });
+      assert.equal(frame.name && frame.name.text, name, `${name}, ${n} tokens: the name is drawn`);
+      assert.ok(placeTokens(pieces, frame.box).length >= 2, `${name}, ${n} tokens: two or more drawn`);
+    }
+  }
+});
