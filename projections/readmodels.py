@@ -8,6 +8,7 @@ from events.domain.match import COMMAND_ACCEPTED, GAME_CREATED, SEED_REVEALED, M
 from events.domain.platform.clock import deadline_view
 from events.domain.platform.conduct import conduct_summary
 from events.domain.platform.takeback import TAKEN_BACK
+from events.domain.positiontext import headline
 from events.domain.provenance import provenance_of
 from events.records.codec import canonical
 from events.records.envelope import Envelope
@@ -92,8 +93,13 @@ def view_of(match: Match, seat: int | None) -> dict[str, Any]:
     """The board for one viewer, with the match's position and whose move it is."""
     prompt = match.prompt
     outcome = match.outcome()
+    board = match.rules.view(match.state, seat)
+    names = [s.name for s in match.seats]
     return {
         "game": match.game,
+        # The game as players call it ("Rite: ann vs bob, round 5"): the pages' header and title.
+        "headline": headline(match.rules, board, names),
+        "names": names,  # the seats' display names, by seat: what the text of the board names them by
         "seq": match.seq,
         "seat": seat,
         "status": match.status,
@@ -101,7 +107,7 @@ def view_of(match: Match, seat: int | None) -> dict[str, Any]:
         "prompt_text": None if prompt is None else match.rules.describe_prompt(
             match.state, seat, [s.name for s in match.seats]),
         "outcome": None if outcome is None else outcome.to_json(),
-        "board": match.rules.view(match.state, seat),
+        "board": board,
     }
 
 

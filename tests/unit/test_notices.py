@@ -360,8 +360,9 @@ def test_a_turn_mail_of_many_legal_moves_lists_the_first_thirty_and_links_to_the
 def test_the_text_board_of_each_game_tells_only_what_the_seats_view_holds() -> None:
     """Built from `view(state, seat)` alone: in Dragon Dale the other tribe's hidden unit is "a
     hidden unit", never its type; Rite's face-down power cards of the other seat are "face down"."""
+    from events.domain.positiontext import position_text
+    from projections.readmodels import view_of
     from rules import catalog
-    from service.usecases.notifications.notices import TEXT_BOARDS
     from tests.support.records import play_offline
 
     catalog.load()
@@ -370,7 +371,7 @@ def test_the_text_board_of_each_game_tells_only_what_the_seats_view_holds() -> N
         match = fold_match((e.event for e in envs), GID)
         for seat in (0, 1):
             view = match.rules.view(match.state, seat)
-            board = TEXT_BOARDS[game](view, ["ann", "bob"])
+            board = position_text(match.rules, view_of(match, seat), ["ann", "bob"])
             assert board and "None" not in board, (game, board)
             if game == "dragondale":
                 other = next(t for t in view["tribes"] if t["seat"] != seat)
