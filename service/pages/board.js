@@ -512,6 +512,7 @@
     if (window.BLTalk) BLTalk.update({ gid, token: S.token, role: S.role, seat: S.seat, summary: S.summary }); // talk.js
     if (window.BLConduct) BLConduct.update({ gid, token: S.token, role: S.role, seat: S.seat, summary: S.summary, moves: S.moves, send }); // conduct.js
     if (window.BLEnd) BLEnd.update({ gid, token: S.token, role: S.role, seat: S.seat, summary: S.summary }); // end.js
+    import("/static/boardtext.js").then((m) => m.update({ gid, token: S.token, seq: S.view ? S.view.seq : 0 })); // boardtext.js
   }
 
   /* On a phone the action bar keeps to the prompt and the choices; the notation box moves into
