@@ -43,3 +43,20 @@ def test_refusals_are_clear_4xx(stack: Stack) -> None:
         assert bad.status_code == 401, bad.text
         assert c.get(f"/v1/games/{gid}/view.txt?at=0").status_code == 422
         assert c.get(f"/v1/games/{gid}/view.txt?min_seq=0").status_code == 422
+
+
+def test_the_referee_reads_every_seats_text(stack: Stack) -> None:
+    with stack.client() as c:
+        made = c.post("/v1/games", json={"game": "race", "seats": ["p0", "p1"], "options": {"target": 1000},
+                                         "referee": "rita"}).json()
+        gid, ref = made["id"], made["referee"]["token"]
+        seq = command(c, gid, made["seats"][0]["token"]).json()["seq"][1]
+        got = c.get(f"/v1/games/{gid}/view.txt?min_seq={seq}", headers=bearer(ref))
+        assert got.status_code == 200, got.text
+        view = c.get(f"/v1/games/{gid}/view", headers=bearer(ref)).json()
+        lines = got.text.splitlines()
+        for seat, board in enumerate(view["seat_boards"]):
+            at = lines.index(f"As p{seat} sees it:")
+            assert f"Your charm: {board['charm']}" in lines[at:at + 4]
+        admin = c.get(f"/v1/games/{gid}/view.txt?min_seq={seq}", headers=bearer(made["admin_token"]))
+        assert admin.status_code == 200 and "charm" not in admin.text  # the admin is no referee
