@@ -23,9 +23,12 @@ def summary_of(match: Match, created: str, updated: str, imported: dict[str, Any
     the log, which stays byte for byte as its own deployment signed it); None for one made here."""
     prompt = match.prompt
     outcome = match.outcome()
+    names = [s.name for s in match.seats]
     return {
         "id": match.gid,
         "game": match.game,
+        # The game as players call it, as every view has it (the public view's words: no secret).
+        "headline": headline(match.rules, match.rules.view(match.state, None), names),
         "status": match.status,
         "seats": [{"seat": s.seat, "name": s.name} for s in match.seats],
         # `text`: what the game asks, in its words as anyone may read them ("bob (Goblins): take

@@ -213,6 +213,7 @@ class PromptBrief(BaseModel):
 class Summary(BaseModel):
     id: str
     game: str | None
+    headline: str | None = Field(None, description='the game as players call it: "Rite: ann vs bob, round 5"')
     status: str = Field(description="active, over or aborted")
     seats: list[SeatName]
     prompt: PromptBrief | None
