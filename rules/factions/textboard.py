@@ -12,8 +12,12 @@ from typing import Any
 from rules.words import listing, plural, seat_name
 
 CENTERS = {"gold": "Gold Mine", "mana": "Mana Pool"}
-PHASES = {"new": "set-up", "advantage": "rolling for the advantage", "tiles": "placing Terrain Tiles",
-          "setup": "set-up", "play": "play", "over": "over"}
+# The set-up's steps and the round's stages in the rulebook's words (Game Setup; Flow of a Round).
+PHASES = {"advantage": "rolling for the advantage", "tiles": "placing Terrain Tiles",
+          "centers": "placing the Resource Centers", "aside": "setting aside 3 Units",
+          "draft": "choosing the Vanguard", "play": "play", "over": "over"}
+STAGES = {"main": "activating Units", "reinforce": "Recruiting New Units and Reinforcement Phase",
+          "upkeep": "collecting gold and mana"}
 
 
 def _who(owner: Any, names: Sequence[str]) -> str:
@@ -57,7 +61,9 @@ def headline(view: Mapping[str, Any], names: Sequence[str]) -> str:
 def text_board(view: Mapping[str, Any], names: Sequence[str]) -> str:
     """The phase and target, each player's Victory Points, gold, mana, Warband and tiles, the
     Resource Centers, the units in each Base Camp, then every space with a unit on it."""
-    stage = f" ({str(view['stage']).replace('_', ' ')})" if view.get("stage") and view.get("phase") != "over" else ""
+    if not view.get("players"):
+        return "The game has not started."
+    stage = f" ({STAGES.get(str(view['stage']), str(view['stage']))})" if view.get("stage") and view.get("phase") == "play" else ""
     out = [f"Phase: {PHASES.get(str(view.get('phase')), str(view.get('phase')))}{stage}."]
     out.append(f"{view.get('target')} Victory Points win.")
     cards = _cards(view)

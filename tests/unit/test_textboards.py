@@ -81,7 +81,7 @@ def test_factions_text() -> None:
     assert position_text(get_game("factions"), view, NAMES) == """\
 Factions: Battlegrounds: ann vs bob, round 2
 To play: bob. bob: activate a unit.
-Phase: play (main).
+Phase: play (activating Units).
 25 Victory Points win.
 Players:
   ann (Zyan): 4 Victory Points, 3 gold, 1 mana; Warband: Zyan Militia.
@@ -141,3 +141,13 @@ def test_the_end_and_the_headline_without_rounds() -> None:
     assert position_text(get_game("dragondale"), view, NAMES).splitlines() == [
         "Dragon Dale: ann vs bob", "The game is over: bob won (25 points); scores ann 3, bob 7.",
         "The game has not started."]
+
+
+def test_every_game_before_its_set_up() -> None:
+    """A game whose seats are still open has no set-up yet: each text says so, never "None"."""
+    for name in ("rite", "factions", "dragondale"):
+        game = get_game(name)
+        view = game.view(game.initial_state(), None)
+        assert game.text_board(view, NAMES) == "The game has not started."
+        assert game.headline(view, NAMES) == {"rite": "Rite", "factions": "Factions: Battlegrounds",
+                                              "dragondale": "Dragon Dale"}[name] + ": ann vs bob"
