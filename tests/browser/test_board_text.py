@@ -4,6 +4,7 @@ race's charm; a spectator's without), and follows the game as it moves on."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,7 +29,8 @@ def _text(stack: Stack, gid: str, token: str | None) -> str:
 
 
 @pytest.mark.parametrize("width", [1280, 390])
-def test_board_as_text_is_the_view_txt_of_the_same_viewer(stack: Stack, new_page: Any, width: int) -> None:
+def test_board_as_text_is_the_view_txt_of_the_same_viewer(stack: Stack, new_page: Any, shots: Path,
+                                                          width: int) -> None:
     game = create_race(stack)
     gid, token = game["id"], game["seats"][0]["token"]
     page = new_page(width=width, height=844 if width < 900 else 900)
@@ -43,6 +45,7 @@ def test_board_as_text_is_the_view_txt_of_the_same_viewer(stack: Stack, new_page
     expect(pre).to_have_text(mine, use_inner_text=False)
     assert pre.text_content() == mine
     assert fold.evaluate("el => el.open")
+    fold.screenshot(path=str(shots / f"board-text-{width}.png"))
 
     roll(stack, game)  # the game moves on: the open fold follows it
     after = _text(stack, gid, token)
