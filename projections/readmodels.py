@@ -8,6 +8,7 @@ from events.domain.match import COMMAND_ACCEPTED, GAME_CREATED, SEED_REVEALED, M
 from events.domain.platform.clock import deadline_view
 from events.domain.platform.conduct import conduct_summary
 from events.domain.platform.takeback import TAKEN_BACK
+from events.domain.positiontext import headline
 from events.domain.provenance import provenance_of
 from events.records.codec import canonical
 from events.records.envelope import Envelope
@@ -22,9 +23,12 @@ def summary_of(match: Match, created: str, updated: str, imported: dict[str, Any
     the log, which stays byte for byte as its own deployment signed it); None for one made here."""
     prompt = match.prompt
     outcome = match.outcome()
+    names = [s.name for s in match.seats]
     return {
         "id": match.gid,
         "game": match.game,
+        # The game as players call it, as every view has it (the public view's words: no secret).
+        "headline": headline(match.rules, match.rules.view(match.state, None), names),
         "status": match.status,
         "seats": [{"seat": s.seat, "name": s.name} for s in match.seats],
         # `text`: what the game asks, in its words as anyone may read them ("bob (Goblins): take
@@ -92,8 +96,13 @@ def view_of(match: Match, seat: int | None) -> dict[str, Any]:
     """The board for one viewer, with the match's position and whose move it is."""
     prompt = match.prompt
     outcome = match.outcome()
+    board = match.rules.view(match.state, seat)
+    names = [s.name for s in match.seats]
     return {
         "game": match.game,
+        # The game as players call it ("Rite: ann vs bob, round 5"): the pages' header and title.
+        "headline": headline(match.rules, board, names),
+        "names": names,  # the seats' display names, by seat: what the text of the board names them by
         "seq": match.seq,
         "seat": seat,
         "status": match.status,
@@ -101,7 +110,7 @@ def view_of(match: Match, seat: int | None) -> dict[str, Any]:
         "prompt_text": None if prompt is None else match.rules.describe_prompt(
             match.state, seat, [s.name for s in match.seats]),
         "outcome": None if outcome is None else outcome.to_json(),
-        "board": match.rules.view(match.state, seat),
+        "board": board,
     }
 
 

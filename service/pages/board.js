@@ -18,6 +18,7 @@ import { headline, moveAt, outcomeText, whoseTurn } from "./sentences.js";
 import { skins } from "./skins.js";
 import { BLTalk } from "./talk.js";
 import { BLEnd } from "./end.js";
+import { update as updateBoardText } from "./boardtext.js";
 import "./refereeinvite.js"; // a referee's invitation link, for the seat that made it
 import { $, S, gid, names, showError } from "./board-state.js";
 import { mountAdmin } from "./board-admin.js";
@@ -403,6 +404,7 @@ function renderAll() {
   if (BLTalk) BLTalk.update({ gid, token: S.token, role: S.role, seat: S.seat, summary: S.summary }); // talk.js
   if (BLConduct) BLConduct.update({ gid, token: S.token, role: S.role, seat: S.seat, summary: S.summary, moves: S.moves, send }); // conduct.js
   BLEnd.update({ gid, token: S.token, role: S.role, seat: S.seat, summary: S.summary }); // end.js
+  updateBoardText({ gid, token: S.token, seq: S.view ? S.view.seq : 0 }); // boardtext.js: "Board as text"
 }
 
 /* On a phone the action bar keeps to the prompt and the choices; the notation box moves into
