@@ -343,7 +343,7 @@
     });
     clear($("board")).append(svgBoard);
     $("board").dataset.rotate = String(rotate);
-    $("board-hint").textContent = S.pointed ? `Washed in yellow: what ${S.pointed.heading || `move ${S.pointed.move || S.pointed.n}`} touched.` : turn && p.next.length
+    $("board-hint").textContent = S.pointed ? `Washed in yellow: what ${S.pointed.heading || (S.pointed.move ? `move ${S.pointed.move}` : "this entry")} touched.` : turn && p.next.length
       ? (S.sel.length ? "Choose the next highlighted spot, or one of the choices in “Your move”." : "Highlighted spots start a move: click or tap one (or Tab to it and press Enter).")
       : since.cells.length ? "Washed in yellow: what the last moves touched. Faded pieces were removed since your last move." : "";
     // The legend and the players, from the skin; the raw view only for a game without one.

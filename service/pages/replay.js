@@ -406,12 +406,20 @@
 
   /* ---- the list of steps ----------------------------------------------------------------- */
 
+  /* The button that goes to a step, named as the move list names it: a move by its number, a chat
+   * line, a table action or the game's own step with none (a step number there would read as a
+   * move number and drift from the moves players quote). */
+  function stepButton(e) {
+    return el("button", { type: "button", class: "linklike rp-jump", "aria-label": `Go to step ${e.n}` },
+      Number.isInteger(e.move) ? `${e.move}.` : "›");
+  }
+
   function renderList() {
     const list = clear($("log"));
     for (const e of S.entries) {
       const heading = e.seat === null || e.seat === undefined;
       const li = el("li", { class: "rp-entry" + (heading ? " mv-step" : "") + (e.undone ? " undone" : ""), "data-n": e.n, "data-seq": e.seq_to },
-        el("button", { type: "button", class: "linklike rp-jump", "aria-label": `Go to step ${e.n}` }, `${e.n}.`), " ",
+        stepButton(e), " ",
         heading ? (e.heading ? el("b", { class: "mv-heading" }, `${e.heading}: `) : null) : el("b", { class: "mv-who", style: `border-color:${BL.seatColour(e.seat)}` }, e.who || ""),
         " ", el("span", { class: "rp-entry-text" }, heading || !e.who || !(e.text || "").startsWith(e.who + " ") ? e.text || "" : e.text.slice(e.who.length + 1)),
         e.notation ? el("code", { class: "mv-notation" }, e.notation) : null,
