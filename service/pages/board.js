@@ -43,6 +43,15 @@
     clear(box).append(el("div", { class: "msg error" }, prefix ? prefix + " " : "", err.code ? el("code", {}, err.code) : null, err.code ? ": " : "", err.message));
   }
 
+  /* A move's error where the eye is (issue #40): on a phone the message box is the last thing in
+   * the sticky "Your move" bar, which scrolls inside itself, so a typed move's error landed below
+   * the screen and nothing seemed to happen. The box scrolls into sight (the bar's own scroll and
+   * the page's); it is a role=alert live region, so a screen reader says it at once. */
+  function revealMessage(box) {
+    const shown = box.lastElementChild || box;
+    shown.scrollIntoView({ block: "nearest", inline: "nearest" });
+  }
+
   function names() {
     const out = {};
     for (const s of (S.summary && S.summary.seats) || []) out[s.seat] = s.name;
@@ -776,6 +785,7 @@
       if (S.acted && decorated) { markSeen(decorated.board); S.acted = false; }
       renderView();
       renderControls();
+      if (!accepted) revealMessage(msg); // after the re-render, which may move the box
     }
     return accepted;
   }
@@ -803,6 +813,7 @@
     const text = $("text-command").value.trim();
     if (!text) {
       clear($("cmd-msg")).append(el("div", { class: "msg error" }, "Type a command first, e.g. the notation on a choice's tooltip."));
+      revealMessage($("cmd-msg"));
       return;
     }
     send({ text }, `“${text}”`);
