@@ -49,8 +49,11 @@
 
   /* ---- the steps ----------------------------------------------------------------------- */
 
-  // The public view asks with no credentials; a seat's and everything (the referee's) with the token.
+  // The public view asks with no credentials at all (no token, no session cookie: a signed-in
+  // seat's session would answer its own view); a seat's and everything (the referee's) with the
+  // token, or the session of a signed-in player.
   const tokenFor = () => (S.mode === "public" ? null : S.token);
+  const asking = () => ({ token: tokenFor(), anonymous: S.mode === "public" });
   const fullQ = () => (S.mode === "all" ? "&full=1" : "");
 
   async function loadEntries() {
@@ -60,7 +63,7 @@
     let seq = 0;
     do {
       const q = `limit=500${before ? `&before=${before}` : ""}${fullQ()}`;
-      const { data } = await api(`/v1/games/${enc}/moves?${q}`, { token: tokenFor() });
+      const { data } = await api(`/v1/games/${enc}/moves?${q}`, asking());
       for (const e of data.entries) byN.set(e.n, e);
       seq = Math.max(seq, data.seq || 0);
       before = data.older;
@@ -117,7 +120,7 @@
     S.want = raw !== null ? null : Number(at);
     const q = `at=${encodeURIComponent(at)}${sub ? `&seq=${sub}` : ""}${fullQ()}`;
     try {
-      const { data } = await api(`/v1/games/${enc}/replay?${q}`, { token: tokenFor() });
+      const { data } = await api(`/v1/games/${enc}/replay?${q}`, asking());
       const sk = BL.skins[data.view && data.view.game];
       if (sk && sk.ready) await sk.ready; // its game's content (names, card text), fetched once
       if (mine !== S.asked) return;
@@ -386,9 +389,17 @@
     const st = clear($("state-line"));
     const out = outcomeText(S.summary, v.outcome);
     st.append(statusBadge(v.status), " ", out || v.prompt_text || "");
-    const who = S.mode === "all" ? `Everything shown: every seat's secrets (${S.referee ? "you are the game's referee" : "the game is over"}).`
-      : S.mode === "seat" ? `As ${nameOf(S.seat)} (seat ${S.seat}) sees it, from your seat link.` : "The public view (what spectators see).";
-    $("viewer").textContent = who;
+    $("viewer").textContent = viewerWords(S.data.viewer || {});
+  }
+
+  /* Whose view the step shows, as the server says it answered (`viewer`), not as the page
+   * guessed: a signed-in seat's replay read "a spectator (the public view)" while it showed the
+   * seat's own secrets, for the page looked for a seat token only (issue #40). */
+  function viewerWords(viewer) {
+    if (viewer.full) return `Everything shown: every seat's secrets (${S.referee ? "you are the game's referee" : "the game is over"}).`;
+    if (!Number.isInteger(viewer.seat)) return "The public view (what spectators see).";
+    const how = S.token ? "from your seat link" : "signed in as its player";
+    return `As ${nameOf(viewer.seat)} (seat ${viewer.seat}) sees it: your seat's view, ${how}.`;
   }
 
   function showInfo(id, text) {
@@ -556,12 +567,15 @@
   }
 
   /* Signed in, with no token: the player the game names as its referee replays it with
-   * everything shown, as a referee token's holder does (the session is the credential). */
+   * everything shown, as a referee token's holder does, and a seat's player as that seat (the
+   * session is the credential). */
   async function whoAmISignedIn() {
     if (!BL.signedIn()) return;
     try {
       const { data } = await api(`/v1/games/${enc}/seat`);
       S.referee = data.role === "referee";
+      // A seat held by the session replays as that seat, as its link's holder does.
+      if (data.role === "seat" && Number.isInteger(data.seat)) S.seat = data.seat;
     } catch (e) {
       if (e.status !== 401 && e.status !== 404) throw e;  // signed out since, or no one here
     }
