@@ -124,7 +124,7 @@
     items.push(el("li", {}, el("span", { class: "tile-swatch", style: "background:#555;color:#fff" }, "■"), el("b", {}, "Rock"), " — inaccessible until removed."));
     items.push(el("li", {}, el("span", { class: "tile-swatch", style: "background:#8c1c13;color:#fff" }, "■"), el("b", {}, "Fire token"), " — defeats a non-commander unit that enters."));
     items.push(el("li", {}, el("span", { class: "tile-swatch", style: "background:#f6e05e" }, "■"), el("b", {}, "Firefly"), " — the volcano's unit."));
-    items.push(el("li", {}, el("span", { class: "tile-swatch ring" }, "◎"), "A ring in a faction's colour: that faction's summoning tile. ✓ marks an activated objective tile."));
+    items.push(el("li", {}, el("span", { class: "tile-swatch ring", style: `border-color:${BL.seatColour(0)}` }, "◎"), "A ring in a faction's colour: that faction's summoning tile. ✓ marks an activated objective tile."));
     if (ctx && ctx.compact) {
       const kinds = new Set();
       for (const c of view.board.board.cells) for (const p of c.pieces || []) kinds.add(p.label);

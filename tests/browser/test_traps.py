@@ -271,18 +271,29 @@ def test_the_contrast_function_matches_wcags_published_figures() -> None:
 
 
 def test_every_seat_colours_label_meets_4_5_to_1(stack: Stack, new_page: Any) -> None:
-    game = _game(stack, "rite", seats=("ann", "bob", "cyd", "dan"))
+    game = _game(stack, "dragondale", seats=("ann", "bob", "cyd", "dan"))
     page = new_page()
     page.goto(f"{stack.url}/games/{game['id']}")
-    expect(page.locator("svg.board .piece").first).to_be_attached()
-    # As drawn: every piece of a seat on the board, its label's fill against its own.
-    drawn = page.evaluate("""() => [...document.querySelectorAll('svg.board .piece:not(.more)')]
-        .filter((g) => g.dataset.owner !== '')
-        .map((g) => [g.querySelector('rect').getAttribute('fill'), g.querySelector('text').getAttribute('fill')])""")
-    assert drawn, "the board draws the seats' pieces"
-    low = {f"{fill} / {ink}": round(contrast(fill, _long(ink)), 2) for fill, ink in drawn
+    expect(page.locator("svg.board g.cell").first).to_be_attached()
+    # As drawn: the page's own board redrawn by its skin with a token of each of 8 seats in every
+    # cell (the board's renderBoard colours a seat's token and picks its label), each label's fill
+    # read against its token's.
+    drawn = page.evaluate("""async (gid) => {
+        const box = document.getElementById('board'); const width = box.clientWidth;
+        const view = await (await fetch(`/v1/games/${gid}/view`)).json();
+        const ctx = { seat: null, names: {}, summary: null, legal: [], width, compact: false };
+        const board = BL.skins.dragondale.board(view, ctx).board;
+        const tokens = [...Array(8).keys()].map((s) => ({ label: `S${s}`, owner: s }));
+        const cells = board.cells.slice(0, 2).map((c) => ({ ...c, pieces: tokens.slice(0, 4) }))
+          .concat(board.cells.slice(2, 4).map((c) => ({ ...c, pieces: tokens.slice(4) })));
+        box.replaceChildren(BL.renderBoard({ ...board, cells }, { fit: width }));
+        return [...document.querySelectorAll('#board svg.board .piece:not(.more)')].filter((g) => g.dataset.owner !== '')
+          .map((g) => [g.dataset.owner, g.querySelector('rect').getAttribute('fill'), g.querySelector('text').getAttribute('fill')]);
+    }""", game["id"])
+    assert {int(o) for o, _, _ in drawn} == set(range(8)), drawn
+    low = {f"seat {o}: {fill} / {ink}": round(contrast(fill, _long(ink)), 2) for o, fill, ink in drawn
            if contrast(fill, _long(ink)) < 4.5}
-    assert low == {}, f"pieces whose label is under 4.5:1: {low}"
+    assert low == {}, f"seat tokens whose label is under 4.5:1: {low}"
     # And every seat colour, from their one definition (BL.SEAT_COLOURS), with the label put on it.
     pairs = page.evaluate("() => BL.SEAT_COLOURS.map((c) => [c, BL.textOn(c)])")
     assert len(pairs) >= 8
