@@ -197,20 +197,25 @@ def test_a_visitor_opening_a_seat_link_logs_no_error(stack: Stack, chromium: Any
 # -- 6. targets of at least 24 x 24 px ------------------------------------------------------
 
 # Every control a finger or a pointer aims at. WCAG 2.5.8 exempts a link inside a sentence (its
-# size is the text's): such a link is one whose block holds more text than the link.
+# size is the text's line): a link whose block (the nearest box in the text's flow, not a flex or
+# grid item) holds words besides its links and controls.
 SMALL_TARGETS = """() => {
   const out = [];
   const seen = (e) => { const s = getComputedStyle(e); const r = e.getBoundingClientRect();
-    return s.visibility !== 'hidden' && s.display !== 'none' && r.width > 0 && r.height > 0 && !e.closest('.hidden, [hidden]'); };
-  const inSentence = (a) => { let b = a.parentElement;
+    return s.visibility !== 'hidden' && s.display !== 'none' && r.width > 0 && r.height > 0; };
+  const inSentence = (a) => {
+    if (!getComputedStyle(a).display.startsWith('inline')) return false;
+    let b = a.parentElement;
     while (b && getComputedStyle(b).display.startsWith('inline')) b = b.parentElement;
-    return !!b && b.textContent.trim().length > a.textContent.trim().length + 2; };
+    if (!b || !['block', 'list-item', 'table-cell'].includes(getComputedStyle(b).display)) return false;
+    const words = b.cloneNode(true);
+    for (const c of words.querySelectorAll('a, button, input, select, textarea, summary')) c.remove();
+    return /[A-Za-z]{2}/.test(words.textContent);
+  };
   for (const e of document.querySelectorAll('button, a[href], input:not([type=hidden]), select, summary, textarea, [role=button]')) {
     if (!seen(e)) continue;
     if (e.tagName === 'A' && inSentence(e)) continue;
-    // a box wrapped in its label is aimed at through the label
-    const t = (e.type === 'checkbox' || e.type === 'radio') && e.closest('label') ? e.closest('label') : e;
-    const r = t.getBoundingClientRect();
+    const r = e.getBoundingClientRect();
     if (r.width < 24 - 0.01 || r.height < 24 - 0.01)
       out.push(`${e.tagName.toLowerCase()}${e.id ? '#' + e.id : ''}${e.className ? '.' + String(e.className).replace(/ /g, '.') : ''} `
                + `"${(e.textContent || e.value || '').trim().slice(0, 30)}" ${r.width.toFixed(1)}x${r.height.toFixed(1)}`);
@@ -242,7 +247,7 @@ def test_every_target_on_the_board_replay_and_lobby_is_at_least_24_px(stack: Sta
         found = page.evaluate(SMALL_TARGETS)
         if found:
             small[path.split("#")[0]] = found
-    assert small == {}, small
+    assert small == {}, "\n".join(f"{k}: {v}" for k, v in small.items())
 
 
 # -- 7. seat labels meet 4.5:1 -----------------------------------------------------------------
