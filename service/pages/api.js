@@ -15,15 +15,18 @@ export const NOT_SIGNED_IN = () => new ApiError(401, "sign_in_required", "This b
 export const asksMe = (path, token) => !token && (path === "/v1/me" || path.startsWith("/v1/me/") || path.startsWith("/v1/me?"));
 
 /* fetch JSON; throws ApiError carrying the API's {"error": {code, message}} (or a
- * command result's {status, code, message}) for any non-2xx answer. */
-export async function api(path, { method = "GET", token = null, body = undefined } = {}) {
+ * command result's {status, code, message}) for any non-2xx answer.
+ * `anonymous`: ask as a visitor would, the session cookie left out (a signed-in player who
+ * chose the public view must get the public view, not their seat's). */
+export async function api(path, { method = "GET", token = null, body = undefined, anonymous = false } = {}) {
   if (asksMe(path, token) && !signedIn()) throw NOT_SIGNED_IN();
   const headers = { Accept: "application/json" };
   if (token) headers.Authorization = "Bearer " + token;
   if (body !== undefined) headers["Content-Type"] = "application/json";
   let resp;
   try {
-    resp = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), cache: "no-store" });
+    resp = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), cache: "no-store",
+      credentials: anonymous ? "omit" : "same-origin" });
   } catch (e) {
     throw new ApiError(0, "network", "The server could not be reached: " + e.message, null);
   }

@@ -134,7 +134,7 @@ function legend(view, ctx) {
   items.push(el("li", {}, el("span", { class: "tile-swatch", style: "background:#555;color:#fff" }, "■"), el("b", {}, "Rock"), " — inaccessible until removed."));
   items.push(el("li", {}, el("span", { class: "tile-swatch", style: "background:#8c1c13;color:#fff" }, "■"), el("b", {}, "Fire token"), " — defeats a non-commander unit that enters."));
   items.push(el("li", {}, el("span", { class: "tile-swatch", style: "background:#f6e05e" }, "■"), el("b", {}, "Firefly"), " — the volcano's unit."));
-  items.push(el("li", {}, el("span", { class: "tile-swatch ring" }, "◎"), "A ring in a faction's colour: that faction's summoning tile. ✓ marks an activated objective tile."));
+  items.push(el("li", {}, el("span", { class: "tile-swatch ring", style: `border-color:${seatColour(0)}` }, "◎"), "A ring in a faction's colour: that faction's summoning tile. ✓ marks an activated objective tile."));
   return el("div", {}, pieceKey(view), el("ul", { class: "tile-legend" }, items));
 }
 

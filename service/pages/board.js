@@ -67,6 +67,15 @@ function sinceMine() {
 
 /* ---- click to move: each legal command as the targets it names, in order ------------- */
 
+/* A move's error where the eye is (issue #40): on a phone the message box is the last thing in
+ * the sticky "Your move" bar, which scrolls inside itself, so a typed move's error landed below
+ * the screen and nothing seemed to happen. The box scrolls into sight (the bar's own scroll and
+ * the page's); it is a role=alert live region, so a screen reader says it at once. */
+function revealMessage(box) {
+  const shown = box.lastElementChild || box;
+  shown.scrollIntoView({ block: "nearest", inline: "nearest" });
+}
+
 function cellsOfCommand(cmd, ids) {
   const sk = skin();
   const own = sk && sk.cellsOf ? sk.cellsOf(cmd, S.view, ctx()) : null;
@@ -222,7 +231,7 @@ function renderView() {
   });
   clear($("board")).append(svgBoard);
   $("board").dataset.rotate = String(rotate);
-  $("board-hint").textContent = S.pointed ? `Washed in yellow: what ${S.pointed.heading || `move ${S.pointed.move || S.pointed.n}`} touched.` : turn && p.next.length
+  $("board-hint").textContent = S.pointed ? `Washed in yellow: what ${S.pointed.heading || (S.pointed.move ? `move ${S.pointed.move}` : "this entry")} touched.` : turn && p.next.length
     ? (S.sel.length ? "Choose the next highlighted spot, or one of the choices in “Your move”." : "Highlighted spots start a move: click or tap one (or Tab to it and press Enter).")
     : since.cells.length ? "Washed in yellow: what the last moves touched. Faded pieces were removed since your last move." : "";
   // The legend and the players, from the skin; the raw view only for a game without one.
@@ -545,6 +554,7 @@ async function send(body, label) {
     if (S.acted && decorated) { markSeen(decorated.board); S.acted = false; }
     renderView();
     renderControls();
+    if (!accepted) revealMessage(msg); // after the re-render, which may move the box
   }
   return accepted;
 }
@@ -572,6 +582,7 @@ $("text-form").addEventListener("submit", (ev) => {
   const text = $("text-command").value.trim();
   if (!text) {
     clear($("cmd-msg")).append(el("div", { class: "msg error" }, "Type a command first, e.g. the notation on a choice's tooltip."));
+    revealMessage($("cmd-msg"));
     return;
   }
   send({ text }, `“${text}”`);

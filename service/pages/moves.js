@@ -1,4 +1,5 @@
-/* The move list widget (issue #14 item 5): one numbered entry per command, in words, with its
+/* The move list widget (issue #14 item 5): one entry per command, in words (only moves numbered:
+ * chat and table actions stand unnumbered at their place, issue #40), with its
  * random results, expandable to its events; the game's own steps (the volcano, the end of a
  * round) under their headings. Reads GET /v1/games/{gid}/moves, newest page first, and loads
  * older pages on demand ("Earlier moves" / "All moves"), so the whole history is reachable.
@@ -100,6 +101,14 @@ function sentence(e, heading) {
   return [who, el("span", { class: "mv-text" }, text)];
 }
 
+/* A move's number, which opens the replay at this move (its board before and after, its
+ * events); a chat line or a table action has none (the server numbers only moves), so the
+ * numbers players quote are the moves'. */
+function moveNumber(e) {
+  if (!Number.isInteger(e.move)) return el("span", { class: "mv-num mv-aside", "aria-hidden": "true" }, "");
+  return el("a", { class: "mv-num", title: `move ${e.move}: replay it`, href: `/games/${encodeURIComponent(M.gid)}/replay?at=${e.n}` }, `${e.move}.`);
+}
+
 function entryNode(e) {
   const heading = e.seat === null || e.seat === undefined;
   const attrs = {
@@ -108,10 +117,7 @@ function entryNode(e) {
   };
   const li = el("li", attrs);
   const head = el("div", { class: "mv-line" },
-    heading
-      ? el("span", { class: "mv-num mv-heading" }, e.heading || "")
-      // The number opens the replay at this move (its board before and after, its events).
-      : el("a", { class: "mv-num", title: `move ${e.move}: replay it`, href: `/games/${encodeURIComponent(M.gid)}/replay?at=${e.n}` }, `${e.move}.`),
+    heading ? el("span", { class: "mv-num mv-heading" }, e.heading || "") : moveNumber(e),
     ...sentence(e, heading),
     e.notation ? el("code", { class: "mv-notation", title: "notation" }, e.notation) : null,
     e.redacted ? el("span", { class: "badge muted-badge", title: "part of this move is hidden from you" }, "hidden") : null,
@@ -147,7 +153,7 @@ function render() {
   if (!entries.length) list.append(el("li", { class: "mv-entry muted" }, M.error ? "" : "No moves yet."));
   const more = c.querySelector(".mv-more");
   more.classList.toggle("hidden", M.older === null);
-  const loadedMoves = entries.filter((e) => e.seat !== null && e.seat !== undefined).length;
+  const loadedMoves = entries.filter((e) => Number.isInteger(e.move)).length;
   c.querySelector(".mv-count").textContent = M.older === null
     ? `${loadedMoves} move${loadedMoves === 1 ? "" : "s"}`
     : `the latest ${entries.length} of ${M.total} entries`;

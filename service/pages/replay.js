@@ -52,8 +52,11 @@ function showError(box, e, prefix) {
 
 /* ---- the steps ----------------------------------------------------------------------- */
 
-// The public view asks with no credentials; a seat's and everything (the referee's) with the token.
+// The public view asks with no credentials at all (no token, no session cookie: a signed-in
+// seat's session would answer its own view); a seat's and everything (the referee's) with the
+// token, or the session of a signed-in player.
 const tokenFor = () => (S.mode === "public" ? null : S.token);
+const asking = () => ({ token: tokenFor(), anonymous: S.mode === "public" });
 const fullQ = () => (S.mode === "all" ? "&full=1" : "");
 
 async function loadEntries() {
@@ -63,7 +66,7 @@ async function loadEntries() {
   let seq = 0;
   do {
     const q = `limit=500${before ? `&before=${before}` : ""}${fullQ()}`;
-    const { data } = await api(`/v1/games/${enc}/moves?${q}`, { token: tokenFor() });
+    const { data } = await api(`/v1/games/${enc}/moves?${q}`, asking());
     for (const e of data.entries) byN.set(e.n, e);
     seq = Math.max(seq, data.seq || 0);
     before = data.older;
@@ -120,7 +123,7 @@ async function go(n, sub = null, { raw = null, focus = null } = {}) {
   S.want = raw !== null ? null : Number(at);
   const q = `at=${encodeURIComponent(at)}${sub ? `&seq=${sub}` : ""}${fullQ()}`;
   try {
-    const { data } = await api(`/v1/games/${enc}/replay?${q}`, { token: tokenFor() });
+    const { data } = await api(`/v1/games/${enc}/replay?${q}`, asking());
     const sk = skins[data.view && data.view.game];
     if (sk && sk.ready) await sk.ready; // its game's content (names, card text), fetched once
     if (mine !== S.asked) return;
@@ -389,9 +392,17 @@ function renderBoardOf() {
   const st = clear($("state-line"));
   const out = outcomeText(S.summary, v.outcome);
   st.append(statusBadge(v.status), " ", out || v.prompt_text || "");
-  const who = S.mode === "all" ? `Everything shown: every seat's secrets (${S.referee ? "you are the game's referee" : "the game is over"}).`
-    : S.mode === "seat" ? `As ${nameOf(S.seat)} (seat ${S.seat}) sees it, from your seat link.` : "The public view (what spectators see).";
-  $("viewer").textContent = who;
+  $("viewer").textContent = viewerWords(S.data.viewer || {});
+}
+
+/* Whose view the step shows, as the server says it answered (`viewer`), not as the page
+ * guessed: a signed-in seat's replay read "a spectator (the public view)" while it showed the
+ * seat's own secrets, for the page looked for a seat token only (issue #40). */
+function viewerWords(viewer) {
+  if (viewer.full) return `Everything shown: every seat's secrets (${S.referee ? "you are the game's referee" : "the game is over"}).`;
+  if (!Number.isInteger(viewer.seat)) return "The public view (what spectators see).";
+  const how = S.token ? "from your seat link" : "signed in as its player";
+  return `As ${nameOf(viewer.seat)} (seat ${viewer.seat}) sees it: your seat's view, ${how}.`;
 }
 
 function showInfo(id, text) {
@@ -409,12 +420,20 @@ function render() {
 
 /* ---- the list of steps ----------------------------------------------------------------- */
 
+/* The button that goes to a step, named as the move list names it: a move by its number, a chat
+ * line, a table action or the game's own step with none (a step number there would read as a
+ * move number and drift from the moves players quote). */
+function stepButton(e) {
+  return el("button", { type: "button", class: "linklike rp-jump", "aria-label": `Go to step ${e.n}` },
+    Number.isInteger(e.move) ? `${e.move}.` : "›");
+}
+
 function renderList() {
   const list = clear($("log"));
   for (const e of S.entries) {
     const heading = e.seat === null || e.seat === undefined;
     const li = el("li", { class: "rp-entry" + (heading ? " mv-step" : "") + (e.undone ? " undone" : ""), "data-n": e.n, "data-seq": e.seq_to },
-      el("button", { type: "button", class: "linklike rp-jump", "aria-label": `Go to step ${e.n}` }, `${e.n}.`), " ",
+      stepButton(e), " ",
       heading ? (e.heading ? el("b", { class: "mv-heading" }, `${e.heading}: `) : null) : el("b", { class: "mv-who", style: `border-color:${seatColour(e.seat)}` }, e.who || ""),
       " ", el("span", { class: "rp-entry-text" }, heading || !e.who || !(e.text || "").startsWith(e.who + " ") ? e.text || "" : e.text.slice(e.who.length + 1)),
       e.notation ? el("code", { class: "mv-notation" }, e.notation) : null,
@@ -551,12 +570,15 @@ async function whoAmI() {
 }
 
 /* Signed in, with no token: the player the game names as its referee replays it with
- * everything shown, as a referee token's holder does (the session is the credential). */
+ * everything shown, as a referee token's holder does, and a seat's player as that seat (the
+ * session is the credential). */
 async function whoAmISignedIn() {
   if (!signedIn()) return;
   try {
     const { data } = await api(`/v1/games/${enc}/seat`);
     S.referee = data.role === "referee";
+    // A seat held by the session replays as that seat, as its link's holder does.
+    if (data.role === "seat" && Number.isInteger(data.seat)) S.seat = data.seat;
   } catch (e) {
     if (e.status !== 401 && e.status !== 404) throw e;  // signed out since, or no one here
   }

@@ -222,9 +222,17 @@ function update({ gid, token, role, seat, summary }) {
   if (role === "seat" && summary && summary.status === "active") loadQueue().catch((e) => error($("queue-msg"), e));
 }
 
-/* board.js asks for the message to send with a move (its "comment"), and says when it went. */
+/* board.js asks for the message to send with a move (its "comment"), and says when it went.
+ * A message written with "with my next move" ticked goes with the move whether or not Post was
+ * pressed: a player who ticked it and moved expects it sent (issue #40), and left in the box it
+ * never reached the opponent. */
 function comment() {
-  return T.role === "seat" && T.pending ? T.pending : null;
+  if (T.role !== "seat") return null;
+  return T.pending || tickedMessage();
+}
+function tickedMessage() {
+  const text = $("talk-text").value;
+  return $("talk-with-move").checked && text.trim() ? text : null;
 }
 function commentSent() {
   T.pending = null;

@@ -2,7 +2,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { describeEvent, headline, moveAt, outcomeText, when, whoseTurn } from "../../service/pages/sentences.js";
-import { seatColour, seatName, textOn } from "../../service/pages/seats.js";
+import { SEAT_COLOURS, luminance, seatColour, seatName, textOn } from "../../service/pages/seats.js";
 
 const summary = { seats: [{ seat: 0, name: "ann" }, { seat: 1, name: "bob" }], prompt: { seats: [1], kind: "take_action" } };
 
@@ -43,8 +43,9 @@ test("seats: a colour each, the ink on it readable, a name or 'seat n'", () => {
   assert.equal(seatColour(0), "#0072B2");
   assert.equal(seatColour(null), "#9aa0a6");
   assert.equal(seatColour(8), seatColour(0));
-  assert.equal(textOn("#ffffff"), "#111");
-  assert.equal(textOn("#0072B2"), "#fff");
+  assert.equal(textOn("#ffffff"), "#111111");
+  assert.equal(textOn("#0072B2"), "#ffffff");
+  assert.equal(textOn("#D55E00"), "#111111"); // white on vermillion was 3.87:1
   assert.equal(seatName(summary, 1), "bob");
   assert.equal(seatName(summary, 4), "seat 4");
 });
@@ -54,4 +55,9 @@ test("the game as players call it: the headline, else the type's name and the se
   assert.equal(headline(null, { ...summary, headline: "Rite: ann vs bob, round 2" }, "Rite"), "Rite: ann vs bob, round 2");
   assert.equal(headline({}, summary, "Dragon Dale"), "Dragon Dale: ann vs bob");
   assert.equal(headline(null, null, "Rite"), "Rite");
+});
+
+test("every seat's label is 4.5:1 or more on its colour (WCAG AA)", () => {
+  const ratio = (a, b) => { const [x, y] = [luminance(a), luminance(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+  for (const colour of SEAT_COLOURS) assert.ok(ratio(colour, textOn(colour)) >= 4.5, `${colour}: ${ratio(colour, textOn(colour)).toFixed(2)}:1`);
 });
