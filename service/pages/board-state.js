@@ -4,6 +4,7 @@
 
 import { clear, el } from "./dom.js";
 import { takeToken, gameIdFromPath } from "./seat-token.js";
+import { skins } from "./skins.js";
 
 export const $ = (id) => document.getElementById(id);
 
@@ -45,4 +46,17 @@ export function names() {
   const out = {};
   for (const s of (S.summary && S.summary.seats) || []) out[s.seat] = s.name;
   return out;
+}
+
+export const skin = () => (S.view && skins[S.view.game]) || null;
+export const myTurn = () => Boolean(S.role === "seat" && S.summary && S.summary.status === "active" && S.summary.prompt && S.summary.prompt.seats.includes(S.seat));
+// What a skin knows of the page: the viewer, the names, the legal commands, and whether the
+// board is drawn small (a phone), where it keeps to short labels and one token per player.
+export const ctx = () => ({ seat: S.seat, names: names(), summary: S.summary, toPlay: (S.summary && S.summary.prompt && S.summary.prompt.seats) || [], legal: (S.legal && S.legal.commands) || [],
+  width: boardWidth(), compact: boardWidth() < 560 });
+
+/* The width the board may take, in px. */
+export function boardWidth() {
+  const box = $("board");
+  return Math.max(200, box.clientWidth || box.parentElement.clientWidth - 32);
 }

@@ -4,23 +4,21 @@
 import { api, commandId } from "./api.js";
 import { facing } from "./board-geometry.js";
 import { renderBoard } from "./board-render.js";
-import { seatChip, seatLegend, statusBadge } from "./chips.js";
-import { BLClock } from "./clock.js";
 import { BLConduct } from "./conduct.js";
 import { gameTitle, gameTitles } from "./content.js";
 import { clear, el, replaceKeepingOpen } from "./dom.js";
-import { setTitle } from "./header.js";
+import "./header.js"; // the header every page shares
 import { kvPanel, logEntry } from "./kv-panel.js";
 import { argCells, plan as planMoves } from "./move-plan.js";
 import { watchGame } from "./live.js";
 import { BLMoves } from "./moves.js";
-import { headline, moveAt, outcomeText, whoseTurn } from "./sentences.js";
-import { skins } from "./skins.js";
+import { moveAt, outcomeText, whoseTurn } from "./sentences.js";
 import { BLTalk } from "./talk.js";
 import { BLEnd } from "./end.js";
 import { update as updateBoardText } from "./boardtext.js";
 import "./refereeinvite.js"; // a referee's invitation link, for the seat that made it
-import { $, S, gid, names, showError } from "./board-state.js";
+import { $, S, boardWidth, ctx, gid, myTurn, names, showError, skin } from "./board-state.js";
+import { renderSummary } from "./board-summary.js";
 import { mountAdmin } from "./board-admin.js";
 import { ghostsFor, piecesOf } from "./ghosts.js";
 import { keepReceipt } from "./receipts.js";
@@ -30,12 +28,6 @@ $("replay-link").href = `/games/${encodeURIComponent(gid)}/replay`;
 $("referee-replay").href = `/games/${encodeURIComponent(gid)}/replay?view=all`;
 $("referee-audit").href = `/v1/games/${encodeURIComponent(gid)}/audit`;
 
-const skin = () => (S.view && skins[S.view.game]) || null;
-const myTurn = () => Boolean(S.role === "seat" && S.summary && S.summary.status === "active" && S.summary.prompt && S.summary.prompt.seats.includes(S.seat));
-// What a skin knows of the page: the viewer, the names, the legal commands, and whether the
-// board is drawn small (a phone), where it keeps to short labels and one token per player.
-const ctx = () => ({ seat: S.seat, names: names(), summary: S.summary, toPlay: (S.summary && S.summary.prompt && S.summary.prompt.seats) || [], legal: (S.legal && S.legal.commands) || [],
-  width: boardWidth(), compact: boardWidth() < 560 });
 
 
 /* ---- what the last moves touched, and what vanished since the viewer last acted ------ */
@@ -112,79 +104,6 @@ $("sel-clear").addEventListener("click", clearSel);
 
 /* ---- rendering ----------------------------------------------------------------------- */
 
-function renderSummary() {
-  const s = S.summary;
-  if (!s) return;
-  // The game as players call it; its id and seq stay in the address, the API and (for the
-  // referee, who quotes them in rulings) the facts below.
-  const name = headline(S.view, s, gameTitle(s.game));
-  setTitle(`${myTurn() ? "(your move) " : ""}${name} — boardlog`);
-  $("title").textContent = name;
-  clear($("status")).append(statusBadge(s.status), ...provenanceBadges(s));
-  $("turn").textContent = s.status === "active" ? whoseTurn(s) : "—";
-  $("seq").textContent = String(s.seq);
-  $("seq-box").classList.toggle("hidden", S.role !== "referee");
-  const you = $("your-seat");
-  clear(you);
-  if (S.role === "seat") you.append(seatChip(s, S.seat));
-  else you.textContent = S.role === "admin" ? "admin (no seat)" : S.role === "referee" ? "referee (no seat)" : "spectator";
-  if (S.role === "referee") refereeChoices(s);
-  $("spectator-play").classList.toggle("hidden", !!s.imported);
-  $("spectator-imported").classList.toggle("hidden", !s.imported);
-  const out = outcomeText(s, s.outcome);
-  $("outcome-box").classList.toggle("hidden", !out);
-  $("outcome").textContent = out;
-  clear($("legend")).append(seatLegend(s));
-  const sk = skin();
-  const line = sk && sk.status && S.view && S.view.board ? sk.status(S.view) : "";
-  $("game-status-box").classList.toggle("hidden", !line);
-  $("game-status").textContent = line;
-  if (!S.clockTick) S.clockTick = BLClock.mount($("clock"), $("clock-box"), () => S.summary, names);
-  else S.clockTick();
-}
-
-const REFEREE_APPOINTED = {
-  mail: (n) => `The referee, ${n}, was invited by mail and holds the only referee link.`,
-  player: (n) => `The referee, ${n}, is a player: only they, signed in, hold the role.`,
-  creator: (n) => `The referee link for ${n} was handed to the game's creator.`,
-};
-
-/* An analysis game (a fork) links to the game and seq it was forked from; a refereed game
-   names its referee, so every seat knows who may read everything. */
-function provenanceBadges(s) {
-  const out = [];
-  if (s.analysis && s.fork) {
-    out.push(" ", el("a", { class: "badge analysis-badge", href: `/games/${encodeURIComponent(s.fork.game)}/replay?seq=${s.fork.seq}`,
-      title: `an analysis game, forked from ${s.fork.game} at seq ${s.fork.seq}` }, `analysis · from ${s.fork.game} @ ${s.fork.seq}`));
-  }
-  if (s.refereed && s.referee) {
-    // How the referee holds the role, as the game's first event says (docs/referees-and-forks.md).
-    const how = REFEREE_APPOINTED[s.referee.appointed];
-    out.push(" ", el("span", { class: "badge referee-badge", title: "the referee (not a seat) reads every seat's secrets" },
-      `refereed by ${s.referee.name}`));
-    if (how) out.push(" ", el("span", { class: "muted referee-appointed", id: "referee-appointed" }, how(s.referee.name)));
-  }
-  if (s.imported) {
-    const i = s.imported;
-    out.push(" ", el("span", { class: "badge imported-badge",
-      title: `loaded by boardlog import on ${i.at} (${i.verdict}${i.key ? `, signed by key ${i.key}` : ""}): a record from another deployment, for replay; no seat plays it here` },
-      `imported · ${i.verdict}`));
-  }
-  return out;
-}
-
-function boardWidth() {
-  const box = $("board");
-  return Math.max(200, box.clientWidth || box.parentElement.clientWidth - 32);
-}
-
-/* The referee picks whose board to draw: the public one or any seat's, secrets included. */
-function refereeChoices(s) {
-  const sel = $("referee-as");
-  if (sel.options.length) return;
-  sel.append(el("option", { value: "" }, "spectator (public)"),
-    ...s.seats.map((x) => el("option", { value: String(x.seat) }, `${x.name} (seat ${x.seat})`)));
-}
 $("referee-as").addEventListener("change", () => {
   const v = $("referee-as").value;
   S.asSeat = v === "" ? null : Number(v);
@@ -384,15 +303,6 @@ function renderLog() {
 
 let movesMounted = false;
 function renderMoves() {
-  if (!BLMoves || typeof BLMoves.mount !== "function") {
-    // Without the move list widget: the latest entries as plain lines (the event log below).
-    const list = S.moves || [];
-    clear($("moves")).append(list.length
-      ? el("ol", { class: "moves-plain" }, list.map((m) => el("li", { "data-n": m.n },
-        el("span", { class: "log-seq" }, `${m.n}.`), " ", m.heading ? el("b", {}, `${m.heading}: `) : null, m.text || m.notation || "")))
-      : el("p", { class: "muted" }, "No moves yet."));
-    return;
-  }
   try {
     if (!movesMounted) {
       // Pointing at an entry of the move list marks the cells that move touched.
@@ -400,7 +310,7 @@ function renderMoves() {
         onSelect: (entry) => { S.pointed = entry && entry.cells && entry.cells.length ? entry : null; renderView(); } });
       $("moves").addEventListener("mouseleave", () => { if (S.pointed) { S.pointed = null; renderView(); } });
       movesMounted = true;
-    } else if (typeof BLMoves.refresh === "function") BLMoves.refresh();
+    } else BLMoves.refresh();
   } catch (e) { console.error(e); }
 }
 

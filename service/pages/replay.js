@@ -24,6 +24,7 @@ import { seatColour } from "./seats.js";
 import { outcomeText, when } from "./sentences.js";
 import { signedIn } from "./signed-in.js";
 import { skins } from "./skins.js";
+import { changeItems, pieceName } from "./step-words.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -173,40 +174,6 @@ function wordsFor(v) {
   try { return (sk && sk.words && sk.words(v, ctxFor())) || {}; } catch (e) { console.error(e); return {}; }
 }
 
-function pieceName(p, w = {}) {
-  let name = w.piece ? w.piece(p) : null;
-  if (!name) {
-    const label = String(p.label || "piece").replace(/[:_]+/g, " ").trim();
-    name = label.charAt(0).toUpperCase() + label.slice(1);
-  }
-  return Number.isInteger(p.owner) ? `${name} (${nameOf(p.owner)})` : name;
-}
-
-function changeItems(ch, w = {}) {
-  const out = [];
-  const cell = (id) => (w.cell && w.cell(id)) || id;
-  const piece = (p) => pieceName(p, w);
-  for (const m of ch.moved || []) out.push(["moved", `${piece(m)} moved ${cell(m.from)} → ${cell(m.to)}`]);
-  for (const r of ch.removed || []) out.push(["removed", `${piece(r)} removed from ${cell(r.cell)}`]);
-  for (const t of ch.turned || []) out.push(["turned", `${cell(t.cell)}: ${piece(t.from)} is now ${piece(t.to)}`]);
-  // A cell's own label (the tile, a count on it) in the skin's words, else with its id dropped
-  // where the label repeats it.
-  const bare = (id, label) => {
-    if (w.label) return w.label(id, label);
-    const t = String(label ?? "");
-    return t === id ? "" : t.startsWith(id + " ") ? t.slice(id.length + 1) : t;
-  };
-  for (const r of ch.relabelled || []) out.push(["relabelled", `${cell(r.cell)}: ${bare(r.cell, r.from) || "—"} → ${bare(r.cell, r.to) || "—"}`]);
-  const ground = (code) => (w.terrain ? w.terrain(code) : code) || "—";
-  for (const t of ch.terrain || []) out.push(["terrain", `${cell(t.cell)}: ${ground(t.from)} → ${ground(t.to)}`]);
-  for (const s of ch.scores || []) {
-    const d = s.after - s.before;
-    out.push(["score", `${nameOf(s.seat)}: ${s.what} ${s.before} → ${s.after} (${d > 0 ? "+" : "−"}${Math.abs(d)})`]);
-  }
-  for (const a of ch.added || []) out.push(["added", `${piece(a)} added on ${cell(a.cell)}`]);
-  return out;
-}
-
 function drawsBox(d, entry) {
   const box = clear($("step-draws"));
   if (!d || d.status === "none" || d.to === null || d.to <= d.from) {
@@ -263,7 +230,7 @@ function renderStep() {
       el("button", { type: "button", class: "secondary small", id: "whole-step", onclick: () => go(S.step, null, { focus: "step-h" }) }, "Show the whole step"));
   }
   drawsBox(d.draws, e);
-  const items = changeItems(d.changes, wordsFor(d.view));
+  const items = changeItems(d.changes, wordsFor(d.view), nameOf);
   const ch = clear($("step-changes"));
   const li = ([k, t]) => el("li", { class: `rp-${k}` }, t);
   ch.append(el("h3", {}, S.sub ? "What this event changed" : "What changed"));
@@ -320,7 +287,7 @@ function ghostsOf(v, removed, sk, ctx) {
     for (const p of (without ? without[i].pieces : []) || []) left.set(sig(p), (left.get(sig(p)) || 0) + 1);
     const extra = (c.pieces || []).filter((p) => { const k = sig(p), n = left.get(k) || 0; if (n) { left.set(k, n - 1); return false; } return true; });
     const w = wordsFor(v);
-    for (const r of at[c.id].slice(extra.length)) extra.push({ label: pieceName({ label: r.label }, w), owner: r.owner, title: `${pieceName(r, w)}, removed in this step` });
+    for (const r of at[c.id].slice(extra.length)) extra.push({ label: pieceName({ label: r.label }, w, nameOf), owner: r.owner, title: `${pieceName(r, w, nameOf)}, removed in this step` });
     out[c.id] = extra;
   });
   return out;
