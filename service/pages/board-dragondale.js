@@ -7,6 +7,7 @@ import { el } from "./dom.js";
 import { playerPanel } from "./player-panel.js";
 import { seatColour } from "./seats.js";
 import { symbolKey } from "./symbols.js";
+import { UNIT_SYMBOLS } from "./unit-symbols.js";
 
 // The drawing of each territory kind; its name and effect are content (territories.json).
 const FILL = { marsh: "#b9cdb0", mountain: "#cdc8c2", fog: "#e3e7ee", thicket: "#a9c79a", tunnel: "#d3bfa6",
@@ -55,10 +56,6 @@ function territoryName(view, id) {
   return cap(id);
 }
 
-// Each unit kind's symbol (symbols.js), by its role in its tribe: a leader's crown, a
-// tribe's fighters, hunters, seers and beasts; the Dragon, rune stones and trees their own.
-const SYMBOL = { raven: "bird", warriors: "axe", seers: "eye", ox: "horns", alanis: "crown", hunters: "bow", bards: "note",
-  fynn: "crown", forest_animals: "paw", ovates: "leaf", maeve: "crown", sprites: "wing", shades: "ghost" };
 
 /* A tribe's units in territory `id`, grouped by kind (or unknown to the viewer). */
 function groupsAt(t, id) {
@@ -81,7 +78,7 @@ function tribeToken(t, groups, ctx) {
   const unknown = groups.has("?");
   const parts = [...groups.values()].map((g) => (g.type === null ? `${g.n} hidden` : `${unitName(t.tribe, g.type)} ×${g.n}`)).join(", ");
   const one = groups.size === 1 && !unknown ? [...groups.values()][0].type : null;
-  return { label: `${unknown ? "?" : ""}${n}`, owner: t.seat, dashed: unknown, key: `${t.tribe}|units`, n, symbol: one ? SYMBOL[one] : null,
+  return { label: `${unknown ? "?" : ""}${n}`, owner: t.seat, dashed: unknown, key: `${t.tribe}|units`, n, symbol: one ? UNIT_SYMBOLS.dragondale[one] : null,
     title: `${t.name} (${ctx.names[t.seat] || "seat " + t.seat}): ${parts}` };
 }
 
@@ -97,7 +94,7 @@ function unitTokens(v, id, ctx) {
         continue;
       }
       const nm = unitName(t.tribe, g.type);
-      pieces.push({ label: nm, count: g.n, owner: t.seat, dashed: g.hidden, key: `${t.tribe}|units`, symbol: SYMBOL[g.type],
+      pieces.push({ label: nm, count: g.n, owner: t.seat, dashed: g.hidden, key: `${t.tribe}|units`, symbol: UNIT_SYMBOLS.dragondale[g.type],
         title: `${nm} ×${g.n}, ${t.name} (${who})${g.hidden ? " — hidden: the other tribes see only the back" : " — revealed"}` });
     }
   }
@@ -169,7 +166,7 @@ function pieceKey(view) {
   const entries = [];
   for (const t of view.board.tribes || []) {
     const units = (CONTENT && CONTENT.tribes && CONTENT.tribes[t.tribe] && CONTENT.tribes[t.tribe].units) || {};
-    for (const type of Object.keys(units)) entries.push({ symbol: SYMBOL[type], name: `${unitName(t.tribe, type)} (${tribeName(t.tribe)})` });
+    for (const type of Object.keys(units)) entries.push({ symbol: UNIT_SYMBOLS.dragondale[type], name: `${unitName(t.tribe, type)} (${tribeName(t.tribe)})` });
   }
   entries.push({ symbol: "dragon", name: "Dragon" }, { symbol: "tree", name: "Tree" },
     { symbol: "rune", name: "Rune stone", text: "ringed in the colour of the tribe that conquered it" });

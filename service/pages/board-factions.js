@@ -8,17 +8,13 @@ import { el, svg } from "./dom.js";
 import { playerPanel } from "./player-panel.js";
 import { seatColour } from "./seats.js";
 import { symbolKey } from "./symbols.js";
+import { UNIT_SYMBOLS } from "./unit-symbols.js";
 
 // The drawing of each terrain ("": no tile yet); its name and text are content (terrain.json).
 const LOOK = { W: { mark: "≈", fill: "#bcd7ee" }, I: { mark: "◇", fill: "#eadfb4" }, P: { mark: "", fill: "#cfe3bd" },
   "": { mark: "", fill: "#e4e4e4" } };
 const INVENTED = "Invented by this project, since the rulebook prints no Faction Overview Sheets and no 3- or 4-player diagrams: the 15 unit stat lines all nine factions share, 6 of the 7 spells and abilities, the Terrain Tiles' patterns, and the 3- and 4-player boards with their Resource Center pairs";
 let TERRAIN = Object.fromEntries(Object.entries(LOOK).map(([k, l]) => [k, { ...l, name: k || "No tile yet", text: "" }]));
-// Each unit stat line's symbol (symbols.js): all nine factions share the 15 lines (archetypes),
-// each faction's unit of a line has its own code (factions.json says which).
-const SYMBOL = { militia: "spear", acolyte: "staff", bowman: "bow", healer: "cross", warrior: "axe", flyer: "wing",
-  swordsman: "sword", conjuror: "spiral", gladiator: "shield", cavalry: "horseshoe", valkyrie: "bird", sorcerer: "flame",
-  shaman: "leaf", brute: "fist", archmage: "star" };
 const ARCHETYPE = {}; // unit code -> its stat line
 const ready = Promise.all([content("factions", "terrain.json"), content("factions", "factions.json")]).then(([d, f]) => {
   TERRAIN = Object.fromEntries(Object.entries(LOOK).map(([k, l]) => [k, { ...l, ...(k ? d.terrain[k] : d.empty) }]));
@@ -162,7 +158,7 @@ function board(view, ctx) {
       // tooltip); a phone keeps to the symbol and health.
       const label = ctx.compact ? `${hp}♥` : `${u.code} ${hp}♥`;
       const state = [u.flying ? "flying" : "", u.activated ? "activated this round" : "", u.weak ? `weakened ${u.weak}` : ""].filter(Boolean).join(", ");
-      return { label, owner: u.seat, dashed: u.activated, key: u.id, symbol: SYMBOL[ARCHETYPE[u.code]],
+      return { label, owner: u.seat, dashed: u.activated, key: u.id, symbol: UNIT_SYMBOLS.factions[ARCHETYPE[u.code]],
         title: `${u.name}${card ? ` (rank ${card.rank})` : ""}, ${ctx.names[u.seat] || "seat " + u.seat}: ${hp} of ${u.health} health${u.damage ? ` (${u.damage} damage)` : ""}${state ? "; " + state : ""}. ${card ? cardText(card) : ""}` };
     });
     if (!camp && !unitAt[id] && c.pieces && c.pieces.length) pieces.push(...c.pieces);
@@ -206,7 +202,7 @@ function pieceKey(view) {
       if (line) byLine.set(line, [...(byLine.get(line) || []), `${c.name} (${c.code})`]);
     }
   }
-  return symbolKey([...byLine].map(([line, names]) => ({ symbol: SYMBOL[line], name: cap(line), text: names.join(", ") })), "Units");
+  return symbolKey([...byLine].map(([line, names]) => ({ symbol: UNIT_SYMBOLS.factions[line], name: cap(line), text: names.join(", ") })), "Units");
 }
 
 function legend(view) {

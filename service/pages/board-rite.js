@@ -7,6 +7,7 @@ import { el } from "./dom.js";
 import { playerPanel } from "./player-panel.js";
 import { seatColour } from "./seats.js";
 import { symbolKey } from "./symbols.js";
+import { UNIT_SYMBOLS } from "./unit-symbols.js";
 
 // Terrain in pale, low-saturation fills, so that no tile shares a colour with a faction's
 // tokens (the seat colours are saturated); each kind also has its own mark. The words (names,
@@ -32,12 +33,6 @@ const TAGS = { EE: "earth", FE: "fire", FL: "firelord", FF: "firefly", shr: "shr
 // A token's label where the full name does not fit.
 const SHORT = { lightbringer: "Light B.", firebringer: "Fire B.", wyrmling: "Wyrmling", deathbringer: "Death B.",
   necromancer: "Necro", chaosbringer: "Chaos B.", doppelganger: "Doppel.", ultimatosaur: "Ultima." };
-// Each unit kind's symbol (symbols.js): on a phone the token is the symbol alone, and the legend
-// names each one.
-const SYMBOL = { knight: "sword", lightbringer: "star", cleric: "cross", angel: "wing", fighter: "fist", firebringer: "flame",
-  sorcerer: "staff", wyrmling: "dragon", warrior: "axe", deathbringer: "skull", necromancer: "spiral", death: "ghost", thought: "eye",
-  chaosbringer: "spark", doppelganger: "mask", hivemind: "block", hatchling: "egg", raptor: "paw", rex: "horns", ultimatosaur: "crown",
-  firefly: "firefly", rock: "rock", fire: "flame" };
 // Two-letter codes for tokens on a small (phone) board; the legend lists them.
 const CODE = { knight: "Kn", lightbringer: "LB", cleric: "Cl", angel: "An", fighter: "Fi", firebringer: "FB", sorcerer: "So",
   wyrmling: "Wy", warrior: "Wa", deathbringer: "DB", necromancer: "Ne", death: "De", thought: "Th", chaosbringer: "CB",
@@ -118,7 +113,7 @@ function board(view, ctx) {
       const under = p.under && p.under.length ? ` Underneath: ${p.under.map((k) => (unitCard(k) || { name: k }).name).join(", ")}.` : "";
       if (!card) return { ...p, title: `${p.label} (${who})` };
       // On a phone the unit's symbol alone; its name on a tap (the cell's tooltip) and in the legend.
-      return { label: ctx.compact ? "" : card.short, name: card.short, symbol: SYMBOL[p.label], owner: p.owner, key: `${p.label}|${p.owner}`, stroke: p.flipped ? "#CC79A7" : null,
+      return { label: ctx.compact ? "" : card.short, name: card.short, symbol: UNIT_SYMBOLS.rite[p.label], owner: p.owner, key: `${p.label}|${p.owner}`, stroke: p.flipped ? "#CC79A7" : null,
         title: `${card.name} (${who}${flipped}) — cost ${card.cost}. ${card.text}${under}` };
     });
     return { ...c, name: ctx.compact ? "" : name, mark: info.mark, fill: info.fill, ring: owner !== null ? seatColour(owner) : null,
@@ -144,7 +139,7 @@ function pieceKey(view) {
   for (const p of view.board.players || []) {
     for (const kind of UNITS_OF[p.faction] || []) {
       const card = unitCard(kind);
-      if (card) entries.push({ symbol: SYMBOL[kind], name: `${card.name} (${factionName(p.faction)})`, text: `cost ${card.cost}. ${card.text}` });
+      if (card) entries.push({ symbol: UNIT_SYMBOLS.rite[kind], name: `${card.name} (${factionName(p.faction)})`, text: `cost ${card.cost}. ${card.text}` });
     }
   }
   entries.push({ symbol: "firefly", name: "Firefly", text: "the volcano's unit" }, { symbol: "rock", name: "Rock", text: "inaccessible until removed" },

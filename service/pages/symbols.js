@@ -8,7 +8,7 @@ import { el, svg } from "./dom.js";
 // solid: filled with the ink; else drawn as a 2.2-unit line.
 const FIGURES = {
   sword: { d: "M19 3 L21 5 L10 16 L8 14 Z M5 13 L11 19 M4 20 L7.5 16.5" },
-  axe: { d: "M6 21 L15 6 M12 3 C18 2 22 6 20 11 L14 9 Z" },
+  axe: { d: "M4 20 L5.5 21.5 L14 11 L12.5 9.5 Z M10.5 8 C12.5 3 18.5 1.5 21.5 6.5 C18.5 7 16.5 9 14.5 12 Z", solid: true },
   spear: { d: "M4 20 L16 8 M14 4 L20 4 L20 10 Z" },
   bow: { d: "M7 3 Q21 12 7 21 M7 3 L7 21 M4 12 L19 12 M16 9 L19 12 L16 15" },
   staff: { d: "M6 21 L15 8 M17 2 A3.5 3.5 0 1 1 16.9 2 Z" },
@@ -27,7 +27,8 @@ const FIGURES = {
   rune: { d: "M12 2 L20 12 L12 22 L4 12 Z M12 7 V17 M9 10 L12 13 L15 10" },
   dragon: { d: "M2 14 L8 7 L11 11 L14 4 L16 10 L22 8 L18 14 L13 14 L12 20 L9 14 Z", solid: true },
   horns: { d: "M3 5 C3 11 7 12 12 12 C17 12 21 11 21 5 M8 12 V19 H16 V12" },
-  note: { d: "M9 16 A2.5 2.5 0 1 1 8.9 16 Z M11.5 16 V4 L19 6 V10 L11.5 8", solid: true },
+  note: { d: "M8 14 A3 3 0 1 0 8.01 14 Z M9.8 17 V3 H11.8 V17 Z M11.8 3 L19 6 V10 L11.8 7 Z", solid: true },
+  torch: { d: "M10 22 V12 H14 V22 Z M12 2 C15.5 5 16.5 8.5 14.5 11 H9.5 C7.5 8.5 8.5 5 12 2 Z", solid: true },
   leaf: { d: "M4 20 C4 10 10 4 20 4 C20 14 14 20 4 20 Z", solid: true },
   ghost: { d: "M5 21 V10 A7 7 0 0 1 19 10 V21 L15.5 18 L12 21 L8.5 18 Z M8.5 9 H10.5 V12 H8.5 Z M13.5 9 H15.5 V12 H13.5 Z", solid: true, evenodd: true },
   egg: { d: "M12 3 C16 3 19 10 19 14 A7 7 0 0 1 5 14 C5 10 8 3 12 3 Z", solid: true },

@@ -3,7 +3,8 @@ and phone (390x844) sizes, for a person to look at before and after a change to 
 
 Slow (not in `make test`): run it by hand, naming the folder the pictures go to:
     BOARDLOG_SHOTS_DIR=/work/shots/after pytest tests/browser/test_screenshots.py -m slow
-Each picture is <game>-<desktop|phone>.png (and -board.png, the board alone), seat 0's page after a seeded random play by the API.
+Each picture is <game>-<desktop|phone>.png (and -board.png, the board alone; -legend.png, the
+legend opened), seat 0's page after a seeded random play by the API.
 """
 
 from __future__ import annotations
@@ -68,4 +69,7 @@ def test_board_screenshots(stack: Stack, new_page: Any, game_name: str) -> None:
         page.screenshot(path=str(out / f"{game_name}-{size_name}.png"), full_page=True)
         # The board alone too: on a phone the sticky move bar covers it in the whole page's picture.
         page.locator("#board").screenshot(path=str(out / f"{game_name}-{size_name}-board.png"))
+        # The legend opened: each piece's symbol with its name.
+        page.locator("#legend-box > summary").click()
+        page.locator("#legend-box").screenshot(path=str(out / f"{game_name}-{size_name}-legend.png"))
         page.context.close()
