@@ -19,37 +19,19 @@ import { clear, el, replaceKeepingOpen, svg } from "./dom.js";
 import { setTitle } from "./header.js";
 import { kvPanel } from "./kv-panel.js";
 import { watchGame } from "./live.js";
-import { forgetToken, gameIdFromPath, takeToken } from "./seat-token.js";
+import { forgetToken } from "./seat-token.js";
 import { seatColour } from "./seats.js";
 import { outcomeText, when } from "./sentences.js";
-import { signedIn } from "./signed-in.js";
 import { skins } from "./skins.js";
+import { $, S, enc, gid, names, nameOf, showError } from "./replay-state.js";
+import { audit } from "./replay-audit.js";
+import { whoAmI } from "./replay-viewer.js";
 import { changeItems, pieceName } from "./step-words.js";
 
-const $ = (id) => document.getElementById(id);
-
-const gid = gameIdFromPath();
-const S = {
-  token: takeToken(gid), summary: null, mode: "public", entries: [], step: null, sub: null,
-  data: null, seat: null, referee: false, mayAll: false, asked: 0,
-};
 const slider = $("slider");
-const enc = encodeURIComponent(gid);
 $("board-link").href = `/games/${enc}`;
 $("audit-link").href = `/v1/games/${enc}/audit`;
 $("export-link").href = `/v1/games/${enc}/export`;
-
-function names() {
-  const out = {};
-  for (const s of (S.summary && S.summary.seats) || []) out[s.seat] = s.name;
-  return out;
-}
-const nameOf = (seat) => (Number.isInteger(seat) ? names()[seat] || `seat ${seat}` : "");
-
-function showError(box, e, prefix) {
-  clear(box).append(el("div", { class: "msg error" }, prefix ? prefix + " " : "", e.code ? el("code", {}, e.code) : null, e.code ? ": " : "", e.message));
-}
-
 
 /* ---- the steps ----------------------------------------------------------------------- */
 
@@ -434,51 +416,6 @@ $("view-as").addEventListener("change", async () => {
   } catch (e) { showError($("page-msg"), e, "Could not change the view:"); }
 });
 
-/* ---- the audit ------------------------------------------------------------------------ */
-
-function drawsSoFar() {
-  let n = 0;
-  for (const e of S.entries) if (e.rng) n = Math.max(n, e.rng.to);
-  return n;
-}
-
-/* The badge says exactly what was checked, in the audit's own terms (its `checked` list and,
- * where the service signs, its verdict and summary). */
-async function audit() {
-  const badge = $("audit-badge");
-  badge.className = "badge audit-badge audit-wait";
-  badge.textContent = "checking…";
-  try {
-    const { data } = await api(`/v1/games/${enc}/audit`);
-    const checked = (data.checked || []).filter((c) => !/\brandom draws\b|\bcommands re-run\b/.test(c));
-    const draws = drawsSoFar();
-    const verdict = data.verdict || (data.ok ? "ok" : "failed");
-    const finished = data.complete === true || (data.complete === undefined && (data.checked || []).some((c) => /re-derived/.test(c)));
-    let head, line;
-    if (verdict === "failed") {
-      head = data.seq ? `failed at seq ${data.seq}` : "failed";
-      line = data.reason || data.summary || "";
-    } else if (verdict === "unverifiable") {
-      head = "unverifiable";
-      line = data.summary || data.reason || "";
-    } else if (finished) {
-      head = "verified";
-      line = data.summary && data.summary.startsWith("verified") ? data.summary : `verified: ${(data.checked || []).join(", ")}`;
-    } else {
-      head = verdict === "verified" ? `verified up to seq ${data.events}` : "intact so far";
-      line = `${checked.join(" and ") || "nothing"} intact; ${draws} draw${draws === 1 ? "" : "s"} checkable when the game ends`;
-    }
-    badge.className = `badge audit-badge ${verdict === "failed" ? "audit-fail" : verdict === "unverifiable" ? "audit-wait" : "audit-ok"}`;
-    badge.textContent = head;
-    $("audit-reason").textContent = line;
-    $("audit-more").textContent = `${data.events} events checked${data.key ? `; signed with key ${data.key}` : ""}.`;
-  } catch (e) {
-    badge.className = "badge audit-badge audit-fail";
-    badge.textContent = "unavailable";
-    $("audit-reason").textContent = e.message;
-  }
-}
-
 /* ---- wiring ----------------------------------------------------------------------------- */
 
 const stepBy = (k) => { const from = S.want || S.step; if (from) go(from + k); };
@@ -513,42 +450,6 @@ function listen() {
     if (s.status !== "active") { $("export-link").classList.remove("hidden"); audit(); }
     if (wasLast) go(S.entries.length); else stepperState();
   } });
-}
-
-async function whoAmI() {
-  if (!S.token) return whoAmISignedIn();
-  try {
-    const { data } = await api(`/v1/games/${enc}/view`, { token: S.token });
-    S.seat = Number.isInteger(data.seat) ? data.seat : null;
-    if (S.seat === null) {
-      // No seat: the referee (who may see everything before the end) or the admin (who may not).
-      try {
-        await api(`/v1/games/${enc}/replay?at=1&full=1`, { token: S.token });
-        S.referee = true;
-      } catch (e) { S.referee = false; }
-    }
-  } catch (e) {
-    if (e.status === 401) {
-      forgetToken(gid);
-      S.token = null;
-      clear($("page-msg")).append(el("div", { class: "msg warn" }, "The link's token is not valid for this game: showing the public view."));
-    } else throw e;
-  }
-}
-
-/* Signed in, with no token: the player the game names as its referee replays it with
- * everything shown, as a referee token's holder does, and a seat's player as that seat (the
- * session is the credential). */
-async function whoAmISignedIn() {
-  if (!signedIn()) return;
-  try {
-    const { data } = await api(`/v1/games/${enc}/seat`);
-    S.referee = data.role === "referee";
-    // A seat held by the session replays as that seat, as its link's holder does.
-    if (data.role === "seat" && Number.isInteger(data.seat)) S.seat = data.seat;
-  } catch (e) {
-    if (e.status !== 401 && e.status !== 404) throw e;  // signed out since, or no one here
-  }
 }
 
 (async () => {
