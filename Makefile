@@ -5,6 +5,9 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 PYTEST_WORKERS ?= 2
 PEERS := bench/peers
+# The pages' JavaScript tools (ESLint), installed by npm ci from the committed package-lock.json,
+# again only when the lockfile changes (npm ci writes node_modules/.package-lock.json).
+NODE_STAMP := node_modules/.package-lock.json
 
 .PHONY: run test lint bench bench-peers soak clean
 
@@ -17,7 +20,14 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/boardlog serve
 
-lint: $(STAMP)
+$(NODE_STAMP): package-lock.json
+	npm ci --no-audit --no-fund
+
+# The pages' modules are checked like the Python: ESLint, then Node's own test runner on their
+# pure parts (token layout, click-to-move, sentences), before ruff, mypy and pytest.
+lint: $(STAMP) $(NODE_STAMP)
+	node_modules/.bin/eslint service/pages tests/js eslint.config.js
+	node --test tests/js/
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 
@@ -44,4 +54,4 @@ soak: $(STAMP)
 	$(BIN)/python -m bench.soak_chaos --minutes $(SOAK_MINUTES)
 
 clean:
-	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache $(PEERS)/node_modules
+	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache $(PEERS)/node_modules node_modules

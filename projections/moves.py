@@ -1,7 +1,10 @@
-"""The move list: a game's log as one numbered entry per command, in words, for one viewer.
+"""The move list: a game's log as one entry per command, in words, for one viewer.
 
 Each accepted command opens an entry (who, its notation, its sentence, the random results it
-drew, the cells it touched, and its events in words); an event the game marks with a heading
+drew, the cells it touched, and its events in words). Only moves are numbered (`move`): the
+game's own commands and a timeout, which plays the timed-out seat's turn; a chat line or a table
+action (a proposal, a dispute, a vacation) stands at its place in the list with no number, so
+the numbers players quote are the moves' (issue #40). An event the game marks with a heading
 (the volcano, the end of a round) opens an entry of its own with no seat, and the events after
 it, up to the next command or heading, go under it. The events are redacted for the viewer as
 `GET /events` redacts them (`projections.replay.events_for`), so an entry says of hidden things
@@ -44,7 +47,7 @@ class _Entry:
     events: list[dict[str, Any]] = field(default_factory=list)
     game_events: list[Event] = field(default_factory=list)
     redacted: bool = False
-    move: int | None = None  # the command's number among the commands (None: a heading)
+    move: int | None = None  # the move's number among the moves (None: a heading, a chat line, a table action)
     at: str | None = None  # when its first event was appended
     rng: dict[str, int] | None = None  # the draw range of the command (or set-up) its events came from
     undone: int | None = None  # the seq of the take-back (or voided dispute) that undid it
@@ -96,7 +99,7 @@ class MoveList:
         self._last: _Entry | None = None  # the newest entry, still growing
         self._frozen: list[dict[str, Any]] = []  # the JSON of every entry before it
         self._rng: dict[str, int] | None = None  # the draws of the command whose events come now
-        self._command_seqs: list[int] = []  # each move's CommandAccepted seq, in order: move n at [n - 1]
+        self._command_seqs: list[int] = []  # each numbered move's CommandAccepted seq, in order: move n at [n - 1]
 
     def feed(self, envelopes: Sequence[Envelope]) -> None:
         for env in envelopes:
@@ -145,13 +148,15 @@ class MoveList:
             else:
                 text = game.describe_command(before, cmd, viewer, names)
                 notation = None if seen.get("redacted") else game.format_text(cmd)
-            self.moves += 1
-            self._command_seqs.append(env.seq)
+            numbered = _is_numbered(cmd.type)
+            if numbered:
+                self.moves += 1
+                self._command_seqs.append(env.seq)
             by_referee = env.seat is None and cmd.args.get("referee") is True and match.referee is not None
             who = f"{match.referee} (referee)" if by_referee else seat_name(names, env.seat)
             self._open(_Entry(self._count + 1, env.seq, env.seq, env.seat, who, None,
                               notation, text, None if platform else cmd, before,
-                              redacted=bool(seen.get("redacted")), move=self.moves, at=env.at, rng=self._rng,
+                              redacted=bool(seen.get("redacted")), move=self.moves if numbered else None, at=env.at, rng=self._rng,
                               queued=QUEUED_PART in (env.command or "")))
             return
         if env.type == GAME_CREATED:
@@ -230,6 +235,17 @@ def _is_move(command_type: str) -> bool:
     return command_type not in CLOCK_BOOKKEEPING
 
 
+# A timeout plays the timed-out seat's turn (a skip, or the game's default): players name it as
+# that turn ("ann's timeout (move 12)"), so it is numbered with the moves.
+NUMBERED_PLATFORM_COMMANDS = frozenset({"boardlog.timeout"})
+
+
+def _is_numbered(command_type: str) -> bool:
+    """Whether an entry's command takes a move number: the game's own commands and a timeout.
+    Chat and table actions (boardlog.post, propose, dispute, ...) stand unnumbered at their place."""
+    return not command_type.startswith("boardlog.") or command_type in NUMBERED_PLATFORM_COMMANDS
+
+
 def move_number(envelopes: Iterable[Envelope], seq: int) -> int | None:
     """The number the move list gives the move whose entry holds `seq`, counted from the log
     (its envelopes from seq 1): for a reader without the list at hand, such as a notice."""
@@ -237,7 +253,7 @@ def move_number(envelopes: Iterable[Envelope], seq: int) -> int | None:
     for env in envelopes:
         if env.seq > seq:
             break
-        if env.type == COMMAND_ACCEPTED and _is_move(str(env.data.get("type"))):
+        if env.type == COMMAND_ACCEPTED and _is_numbered(str(env.data.get("type"))):
             n += 1
     return n or None
 

@@ -8,6 +8,7 @@ from events.domain.match import COMMAND_ACCEPTED, GAME_CREATED, SEED_REVEALED, M
 from events.domain.platform.clock import deadline_view
 from events.domain.platform.conduct import conduct_summary
 from events.domain.platform.takeback import TAKEN_BACK
+from events.domain.positiontext import headline
 from events.domain.provenance import provenance_of
 from events.records.codec import canonical
 from events.records.envelope import Envelope
@@ -43,6 +44,8 @@ def summary_of(match: Match, created: str, updated: str, imported: dict[str, Any
     return {
         "id": match.gid,
         "game": match.game,
+        # The game as players call it, as every view has it (the public view's words: no secret).
+        "headline": headline(rules, rules.view(match.state, None), names),
         "status": status,
         "seats": [{"seat": s.seat, "name": s.name} for s in match.seats],
         # `text`: what the game asks, in its words as anyone may read them ("bob (Goblins): take
@@ -110,15 +113,19 @@ def view_of(match: Match, seat: int | None, facts: Seen | None = None) -> dict[s
     """The board for one viewer, with the match's position and whose move it is (`facts`:
     `seen(match)`, when the caller has it)."""
     rules, status, prompt, outcome, names = facts or seen(match)
+    board = rules.view(match.state, seat)
     return {
         "game": match.game,
+        # The game as players call it ("Rite: ann vs bob, round 5"): the pages' header and title.
+        "headline": headline(rules, board, names),
+        "names": names,  # the seats' display names, by seat: what the text of the board names them by
         "seq": match.seq,
         "seat": seat,
         "status": status,
         "prompt": None if prompt is None else prompt.to_json(),
         "prompt_text": None if prompt is None else rules.describe_prompt(match.state, seat, names),
         "outcome": None if outcome is None else outcome.to_json(),
-        "board": rules.view(match.state, seat),
+        "board": board,
     }
 
 

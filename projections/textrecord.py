@@ -64,7 +64,8 @@ def text_lines(envelopes: Sequence[Envelope], trailer: Mapping[str, Any],
             move = e.get("notation") or e.get("text")
             yield f"{e['move']}. {e.get('who') or '-'}: {move}{draws}{struck}  {seqs}"
         else:
-            yield f"   -- {e.get('heading') or 'game'}: {e.get('text')}{draws}  {seqs}"
+            # a heading (the game's own step), or a chat line or table action: unnumbered, by its author
+            yield f"   -- {e.get('heading') or e.get('who') or 'game'}: {e.get('text')}{draws}{struck}  {seqs}"
     yield ""
     yield f"# head: seq {trailer.get('seq', trailer.get('events'))} hash {trailer.get('head')}"
     yield f"# signature: {trailer.get('sig') or 'none'}"

@@ -1,9 +1,9 @@
 """What every game's `Game` object composes the same way: its notation module, its describe
-module and its default answer.
+module, its textboard module and its default answer.
 
 A game's class names its `notation` and `describe` modules and its preferred default answers in
 its class line (`class RiteGame(ComposedGame, notation=notation, words=describe,
-default_answers=DEFAULT_ANSWERS)`) and writes only its rules: set-up, decide, evolve, the legal
+text=textboard, default_answers=DEFAULT_ANSWERS)`) and writes only its rules: set-up, decide, evolve, the legal
 commands and answers, views and redaction, and the end.
 """
 
@@ -41,6 +41,15 @@ class Words(Protocol):
     def touched(self, state: Any, command: Command | None, events: Sequence[Event], /) -> list[str]: ...
 
 
+class Text(Protocol):
+    """A game's textboard module (rules/<game>/textboard.py): the position as plain text and its
+    headline, from a viewer's view (`Game.view`) and the seats' names."""
+
+    def text_board(self, view: Mapping[str, Any], names: Sequence[str], /) -> str: ...
+
+    def headline(self, view: Mapping[str, Any], names: Sequence[str], /) -> str: ...
+
+
 class ComposedGame(Game):
     """A rules.core.Game whose notation, words and default answer come from its class line.
 
@@ -50,10 +59,11 @@ class ComposedGame(Game):
     _notation: ClassVar[Notation]
     _words: ClassVar[Words]
     _default_answers: ClassVar[tuple[str, ...]]
+    _text: ClassVar[Text]
 
     def __init_subclass__(
         cls, *, notation: Notation | None = None, words: Words | None = None,
-        default_answers: tuple[str, ...] | None = None, **kwargs: Any
+        default_answers: tuple[str, ...] | None = None, text: Text | None = None, **kwargs: Any
     ) -> None:
         super().__init_subclass__(**kwargs)
         # A subclass of a composed game (an older rules version of it) keeps the parts it names none of.
@@ -63,8 +73,10 @@ class ComposedGame(Game):
             cls._words = words
         if default_answers is not None:
             cls._default_answers = default_answers
-        if not all(hasattr(cls, a) for a in ("_notation", "_words", "_default_answers")):
-            raise TypeError(f"{cls.__name__} names no notation, words or default answers of its own or inherited")
+        if text is not None:
+            cls._text = text
+        if not all(hasattr(cls, a) for a in ("_notation", "_words", "_default_answers", "_text")):
+            raise TypeError(f"{cls.__name__} names no notation, words, text or default answers of its own or inherited")
 
     def parse_command(self, type: str, args: Mapping[str, Any], seat: int) -> Command:
         return self._notation.parse_command(type, args, seat)
@@ -92,3 +104,10 @@ class ComposedGame(Game):
 
     def touched(self, state: Any, command: Command | None, events: Sequence[Event]) -> list[str]:
         return self._words.touched(state, command, events)
+
+    # The position as text (issue #40): rules/<game>/textboard.py
+    def text_board(self, view: Mapping[str, Any], names: Sequence[str]) -> str:
+        return self._text.text_board(view, names)
+
+    def headline(self, view: Mapping[str, Any], names: Sequence[str]) -> str:
+        return self._text.headline(view, names)

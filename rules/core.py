@@ -321,6 +321,18 @@ class Game(Protocol):
         (`command` None: a step the game drove, such as the volcano)."""
         ...
 
+    # The position as text (issue #40). `view` is what `view(state, viewer)` gave a viewer: the
+    # text says nothing that view does not hold, so every viewer may read its own.
+
+    def text_board(self, view: Mapping[str, Any], names: Sequence[str]) -> str:
+        """The position as plain text: scores, each area or tile with its pieces in words (unit
+        names, owners by `names`, strengths where the view shows them), hands and reserves."""
+        ...
+
+    def headline(self, view: Mapping[str, Any], names: Sequence[str]) -> str:
+        """The game as players call it: "Rite: ann vs bob, round 5" (the game's own turn word)."""
+        ...
+
 
 def fold(game: Game, events: Iterable[Event], state: Any = None) -> Any:
     """Replay: the state after applying `events` (only the game's own) to `state`."""

@@ -7,7 +7,17 @@ from typing import Any
 
 from rules.composed import ComposedGame
 from rules.core import Command, Decision, Event, Options, Outcome, Prompt, Rng, SeatInfo
-from rules.dragondale import decide, describe, evolve, legal, notation, refusals, setup, view
+from rules.dragondale import (
+    decide,
+    describe,
+    evolve,
+    legal,
+    notation,
+    refusals,
+    setup,
+    textboard,
+    view,
+)
 from rules.dragondale.state import State
 
 RULES_VERSION = 3  # bumped, with a line in CHANGELOG.md, by any change to a decision (rules.core)
@@ -17,7 +27,8 @@ RULES_VERSION = 3  # bumped, with a line in CHANGELOG.md, by any change to a dec
 DEFAULT_ANSWERS = ("dragondale.skip", "dragondale.plan")
 
 
-class DragonDale(ComposedGame, notation=notation, words=describe, default_answers=DEFAULT_ANSWERS):
+class DragonDale(ComposedGame, notation=notation, words=describe, text=textboard,
+        default_answers=DEFAULT_ANSWERS):
     """Dragon Dale for 2, 3 and 4 tribes."""
 
     name = "dragondale"

@@ -7,7 +7,7 @@ from typing import Any
 
 from rules.composed import ComposedGame
 from rules.core import Command, Decision, Event, Options, Outcome, Prompt, Rng, SeatInfo
-from rules.factions import describe, notation, refusals
+from rules.factions import describe, notation, refusals, textboard
 from rules.factions.decide import decide as _decide
 from rules.factions.evolve import evolve as _evolve
 from rules.factions.legal import ANSWERS, legal
@@ -26,7 +26,8 @@ RULES_VERSION = 2  # bumped, with a line in CHANGELOG.md, by any change to a dec
 DEFAULT_ANSWERS = ("factions.end", "factions.done", "factions.activate")
 
 
-class FactionsGame(ComposedGame, notation=notation, words=describe, default_answers=DEFAULT_ANSWERS):
+class FactionsGame(ComposedGame, notation=notation, words=describe, text=textboard,
+        default_answers=DEFAULT_ANSWERS):
     """Factions: Battlegrounds for 2, 3 or 4 players."""
 
     name = "factions"

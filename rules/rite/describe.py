@@ -253,11 +253,11 @@ def describe_command(s: State, c: Command, viewer: int | None, names: Sequence[s
     if v == "place":
         rot = int(a.get("rot", 0) or 0)
         turned = f", turned {rot * 60}°" if rot else ""
-        return f"{who} places {article(_tile_key_name(str(a.get('tile'))))} on {a.get('at')}{turned}."
+        return f"{who} places {article(tile_key_name(str(a.get('tile'))))} on {a.get('at')}{turned}."
     return sentence(f"{who}: {titled(v).lower()}", cap=False)
 
 
-def _tile_key_name(key: str) -> str:
+def tile_key_name(key: str) -> str:
     """A map tile in a hand ("summon-humans", "firefly2") by its name."""
     kind, _, rest = key.partition("-")
     if kind == "summon" and rest:
@@ -396,7 +396,7 @@ EVENTS: dict[str, EventWords] = {
         else "The Firelord is placed in the middle; the players build the map around it."),
     "rite.HandsDealt": lambda s, d, seat, names: "Each player is dealt a hand of map tiles.",
     "rite.TilePlaced": lambda s, d, seat, names: (
-        f"{seat_name(names, d.get('seat'))} places {article(_tile_key_name(str(d.get('tile'))))} on {d.get('at')}."),
+        f"{seat_name(names, d.get('seat'))} places {article(tile_key_name(str(d.get('tile'))))} on {d.get('at')}."),
     "rite.TilesSwapped": lambda s, d, seat, names: "Two map tiles are swapped.",
     "rite.OrderFixed": lambda s, d, seat, names: (
         f"The Elementals on {listing([str(x) for x in d.get('tiles', [])])} act in that order: "

@@ -10,7 +10,7 @@ from rules.composed import ComposedGame
 from rules.core import Command, Decision, Event, Options, Outcome, Prompt, Rng, SeatInfo
 
 from . import decide as D
-from . import describe, notation, refusals
+from . import describe, notation, refusals, textboard
 from .engine import outcome
 from .evolve import evolve
 from .legal import legal_commands
@@ -26,7 +26,8 @@ RULES_VERSION = 3  # bumped, with a line in CHANGELOG.md, by any change to a dec
 DEFAULT_ANSWERS = ("rite.pass", "rite.end")
 
 
-class RiteGame(ComposedGame, notation=notation, words=describe, default_answers=DEFAULT_ANSWERS):
+class RiteGame(ComposedGame, notation=notation, words=describe, text=textboard,
+        default_answers=DEFAULT_ANSWERS):
     """Rite for 2-5 players as a rules.core.Game (set-ups for every line-up of the rulebook)."""
 
     name = "rite"

@@ -4,7 +4,7 @@ tabs share.
 A browser opens at most six HTTP/1.1 connections to a host, across all its tabs. With a stream
 a tab, six open boards held them all and every other request of the browser (a move, a page)
 waited for one to close. The pages' one tab that holds a Web Lock reads this stream for every
-game the browser's tabs show, and passes each summary on (service/pages/common.js).
+game the browser's tabs show, and passes each summary on (service/pages/live.js).
 """
 
 from __future__ import annotations

@@ -14,6 +14,7 @@ from service.api.access import game_exists
 from service.api.auth import request_scheme
 from service.api.credentials import COOKIE, HINT, clear_session_cookies, set_hint
 from service.api.errors import ApiError
+from service.api.layout import page_html, render
 from service.api.parts import parts
 from service.api.responses import NOSNIFF, html_page
 from service.api.rulings import rulings_html
@@ -27,18 +28,17 @@ _STATIC = re.compile(r"^[a-z0-9_-]+\.(js|css)$")
 RULES_PAGES = {"rite", "factions", "dragondale"}
 # The content files the board pages read: Dragon Dale's unit, card and stance names and its
 # territories' words; Rite's words for each kind (texts.json) and its costs, codes and objectives
-# (factions.json); Factions' terrain words.
+# (factions.json); Factions' terrain words and which unit code is which stat line (factions.json).
 CONTENT = {("dragondale", "tribes.json"), ("dragondale", "territories.json"), ("rite", "texts.json"),
-           ("rite", "factions.json"), ("factions", "terrain.json")}
-_NO_SUCH_GAME = (
-    "<!doctype html><html lang=en><meta charset=utf-8><title>No such game</title>"
-    "<link rel=stylesheet href=/static/style.css><main><h1>No such game</h1>"
-    "<p>There is no game with that id here. <a href=/>Back to the lobby</a>.</p></main></html>"
+           ("rite", "factions.json"), ("factions", "terrain.json"), ("factions", "factions.json")}
+_NO_SUCH_GAME = render(
+    '<!--page {"title": "No such game"} -->\n<main id="main"><h1>No such game</h1>'
+    "<p>There is no game with that id here. <a href=/>Back to the lobby</a>.</p></main>\n"
 )
 
 
 async def page(name: str, request: Request) -> HTMLResponse:
-    response = html_page((PAGES / name).read_text())
+    response = html_page(page_html(name))
     await _mend_hint(request, response)
     return response
 

@@ -6,11 +6,13 @@ import asyncio
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
+import orjson
 from fastapi import APIRouter, Query, Request
 from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import Response, StreamingResponse
+from fastapi.responses import PlainTextResponse, Response, StreamingResponse
 
 from events.domain.platform.talk import hidden_in_log
+from events.domain.positiontext import position_text
 from events.domain.verdict import judge
 from events.records.codec import canonical
 from events.records.export import export_lines, read_record
@@ -22,7 +24,7 @@ from projections.replay import events_for, match_at
 from projections.sight import redacted_lines, referee_view
 from projections.textrecord import record_text
 from rules.chains import chain_types, then
-from rules.core import Command
+from rules.core import Command, get_game
 from service.api.access import game_exists, our_gid, principal, sees_everything, unknown_game
 from service.api.credentials import bearer_token, has_session_cookie
 from service.api.errors import ApiError
@@ -41,15 +43,42 @@ MAX_EVENTS = 5000
 @router.get("/v1/games/{gid}/view", summary="The board for the bearer's seat (public without a token)")
 async def view(gid: str, request: Request,
                min_seq: Annotated[int | None, Query(description=MIN_SEQ_DOC)] = None) -> Response:
+    served = await _served_view(parts(request), request, gid, min_seq)
+    return Response(served, media_type="application/json") if isinstance(served, bytes) else json_response(served)
+
+
+@router.get("/v1/games/{gid}/view.txt",
+            summary="The board for the bearer's seat as plain text (public without a token)")
+async def view_text(gid: str, request: Request,
+                    min_seq: Annotated[int | None, Query(description=MIN_SEQ_DOC)] = None) -> Response:
+    """The position as the viewer may see it, in words (whose turn, scores, each area or tile with
+    its pieces, hands and reserves): the text the board page's "Board as text" shows and the turn
+    mail holds, made from the very view GET …/view serves this caller (same access, `at`, `min_seq`)."""
     p = parts(request)
+    served = await _served_view(p, request, gid, min_seq)
+    seen: dict[str, Any] = orjson.loads(served) if isinstance(served, bytes) else served
+
+    def text() -> str:
+        # The words are the game's newest rules' (every rules version of a game shares them).
+        rules = get_game(str(seen.get("game")))
+        names = seen.get("names")
+        if not isinstance(names, list):  # a view projected before views held the seats' names
+            names = [s.name for s in p.cache.refresh(gid).match.seats]
+        return position_text(rules, seen, [str(n) for n in names])
+
+    return PlainTextResponse(await run_in_threadpool(text), headers=NOSNIFF)
+
+
+async def _served_view(p: ApiParts, request: Request, gid: str, min_seq: int | None) -> bytes | dict[str, Any]:
+    """The view GET …/view serves this caller: the stored read model's JSON, or the view made
+    here (the referee's, a past seq's, a board not projected yet)."""
     who, board = await _board_reader(p, request, gid)
     seat = who.seat
     at = seq_param(request.query_params.get("at"))
     if who.referee:  # every seat's board: no read model holds it
         if at is not None:
             await within_limit(p, request, who, "replays")
-        return await run_in_threadpool(
-            lambda: json_response(referee_view(match_at(p.store, gid, within_log(p.store, gid, at)))))
+        return await run_in_threadpool(lambda: referee_view(match_at(p.store, gid, within_log(p.store, gid, at))))
     if at is None:
         field = view_field(seat)
         if board is None:
@@ -61,10 +90,10 @@ async def view(gid: str, request: Request,
             # (or the store's guess of the seat's field was not this seat's).
             raw = board.view if not waited and board.field == field else await p.reads.read_model(gid, field)
         if raw is not None:
-            return Response(raw, media_type="application/json")
+            return bytes(raw)
     else:
         await within_limit(p, request, who, "replays")
-    return await run_in_threadpool(lambda: json_response(view_of(match_at(p.store, gid, within_log(p.store, gid, at)), seat)))
+    return await run_in_threadpool(lambda: view_of(match_at(p.store, gid, within_log(p.store, gid, at)), seat))
 
 
 async def _board_reader(p: ApiParts, request: Request, gid: str) -> tuple[Principal, BoardRead | None]:

@@ -3,22 +3,17 @@ to one ruling's section (`/rules/factions/rulings#what-is-invented`)."""
 
 from __future__ import annotations
 
-import html
+import json
 import re
 from pathlib import Path
 
 from markdown_it import MarkdownIt
 
 import rules
+from service.api.layout import render
 
 _TITLES = {"rite": "Rite", "factions": "Factions: Battlegrounds", "dragondale": "Dragon Dale"}
-_HEAD = (
-    "<!doctype html><html lang=en><head><meta charset=utf-8>"
-    "<meta name=viewport content='width=device-width, initial-scale=1'><title>{title} — rulings — boardlog</title>"
-    "<link rel=icon href='data:,'><link rel=stylesheet href=/static/style.css></head><body>"
-    "<header class=top><a class=brand href=/>boardlog</a><nav aria-label=Site><a href=/>Lobby</a>"
-    "<a href=/rules/{game}>Rules reference</a></nav></header><main id=main class=rules-ref>"
-)
+
 
 
 def slug(text: str) -> str:
@@ -34,5 +29,6 @@ def rulings_html(game: str) -> str:
     for i, tok in enumerate(tokens):
         if tok.type == "heading_open":
             tok.attrSet("id", slug(tokens[i + 1].content))
-    title = html.escape(_TITLES.get(game, game))
-    return _HEAD.format(title=title, game=game) + md.renderer.render(tokens, md.options, {}) + "</main></body></html>"
+    title = _TITLES.get(game, game)
+    front = json.dumps({"title": f"{title} — rulings — boardlog", "nav": [["Rules reference", f"/rules/{game}"]]})
+    return render(f"<!--page {front} -->\n<main id=main class=rules-ref>" + md.renderer.render(tokens, md.options, {}) + "</main>\n")

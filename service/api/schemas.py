@@ -213,6 +213,7 @@ class PromptBrief(BaseModel):
 class Summary(BaseModel):
     id: str
     game: str | None
+    headline: str | None = Field(None, description='the game as players call it: "Rite: ann vs bob, round 5"')
     status: str = Field(description="active, over or aborted")
     seats: list[SeatName]
     prompt: PromptBrief | None
@@ -320,6 +321,9 @@ class EntropyIn(BaseModel):
 class View(BaseModel):
     """The board as one viewer may see it; `board` is the game's own (its view)."""
     game: str
+    headline: str | None = Field(None, description='the game as players call it: "Rite: ann vs bob, round 5" '
+                                 "(the game's name, the seats' names, its own word for the turn unit)")
+    names: list[str] | None = Field(None, description="the seats' display names, by seat")
     seq: int
     seat: int | None
     status: str
@@ -845,6 +849,8 @@ OPERATIONS: dict[tuple[str, str], Op] = {
                                           [{"seatToken": []}]),
     ("GET", "/v1/games/{gid}/view"): Op({200: View}, (401, 403, 404, 429, 504, *_E), _GAME_OR_NONE,
                                         parameters=[_Q_AT, _Q_MIN_SEQ]),
+    ("GET", "/v1/games/{gid}/view.txt"): Op({200: "text/plain"}, (401, 403, 404, 429, 504, *_E), _GAME_OR_NONE,
+                                            parameters=[_Q_AT, _Q_MIN_SEQ]),
     ("GET", "/v1/games/{gid}/legal"): Op({200: Legal}, (401, 403, 404, *_E), _GAME),
     ("GET", "/v1/games/{gid}/events"): Op({200: EventsPage}, (401, 403, 404, *_E), _GAME_OR_NONE,
                                           parameters=_Q_EVENTS),

@@ -88,9 +88,10 @@ def test_past_32_games_the_leader_opens_a_stream_for_each_32_more_and_every_game
             page.on("pageerror", lambda e: errors.append(str(e)))
             page.goto(f"{stack.url}/games/{gid0}#token={tokens0[1]}")
             expect(page.locator("#live")).to_have_text("live")
-            page.evaluate("""(gids) => {
+            page.evaluate("""async (gids) => {
                 window.seen = {};
-                for (const gid of gids) BL.watchGame(gid, {
+                const { watchGame } = await import('/static/live.js');
+                for (const gid of gids) watchGame(gid, {
                     summary: (text) => { window.seen[gid] = JSON.parse(text).seq; },
                     state: () => {},
                 });

@@ -364,7 +364,7 @@ def test_the_pages_run_no_script_but_their_own(stack: Stack, chromium: Any) -> N
             assert "script-src 'self'" in r.headers.get("content-security-policy", ""), (path, r.headers)
             assert "frame-ancestors 'none'" in r.headers["content-security-policy"]
             assert r.headers.get("x-content-type-options") == "nosniff", path
-        assert c.get("/static/common.js").headers.get("x-content-type-options") == "nosniff"
+        assert c.get("/static/dom.js").headers.get("x-content-type-options") == "nosniff"
     ctx = chromium.new_context()
     try:
         page = ctx.new_page()

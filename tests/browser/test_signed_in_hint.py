@@ -53,7 +53,7 @@ def test_a_visitors_pages_never_ask_who_is_signed_in(stack: Stack, chromium: Any
     ctx.set_default_timeout(10_000)
     try:
         w = Watched(ctx)
-        for path, ready in (("/", "#games tr[data-game]"), (f"/games/{gid}", "#seq"),
+        for path, ready in (("/", "#games tr[data-game]"), (f"/games/{gid}", "#status .badge"),
                             (f"/games/{gid}/replay", ".rp-where"), ("/me", "#me-msg:not(:empty)"),
                             ("/signin", "#key-form"), ("/rules/rite", "h1")):
             w.page.goto(stack.url + path)

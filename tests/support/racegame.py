@@ -196,4 +196,15 @@ class RaceGame:
     def touched(self, state: RaceState, command: Command | None, events: Sequence[Event]) -> list[str]:
         return [f"s{e.seat}" for e in events if e.type == "race.DieRolled" and e.seat is not None][:1]
 
+    def text_board(self, view: Mapping[str, Any], names: Sequence[str]) -> str:
+        """Each seat's square, and the viewer's own charm (the one secret a race view holds)."""
+        lines = [f"{names[i] if i < len(names) else f'seat {i}'}: square {p} of {view.get('target')}"
+                 for i, p in enumerate(view.get("positions") or [])]
+        if "charm" in view:
+            lines.append(f"Your charm: {view['charm']}")
+        return "\n".join(lines)
+
+    def headline(self, view: Mapping[str, Any], names: Sequence[str]) -> str:
+        return f"Race: {' vs '.join(names)}"
+
 GAME = RaceGame()

@@ -104,3 +104,27 @@ def test_a_kept_list_refuses_a_gap_in_the_log() -> None:
     kept.feed(envs[:5])
     with pytest.raises(ValueError):
         kept.feed(envs[6:8])
+
+
+def test_only_moves_are_numbered_chat_and_table_actions_stand_unnumbered_at_their_place() -> None:
+    """A chat line or a table action took the next move number ("47. ann writes a message."), so
+    the numbers players quote drifted from the moves (issue #40): only the game's commands (and a
+    timeout, which plays a turn) are numbered; the others keep their place in the list, and a
+    dispute names its move by the moves' numbers."""
+    from tests.unit.test_disputes import GID as RACE
+    from tests.unit.test_disputes import Table
+
+    t = Table(referee=None)
+    t.roll(0)
+    t.send("boardlog.post", 0, text="your turn")
+    t.send("boardlog.propose", 0, kind="draw")
+    t.send("boardlog.refuse", 1)
+    t.roll(1)
+    on = t.roll(0)
+    t.send("boardlog.dispute", 1, seq=on, note="twice")
+    entries, _ = move_entries(t.envs, RACE, None)
+    said = [(e["move"], e["text"].split(".")[0]) for e in entries if e["seat"] is not None]
+    assert said == [(1, "ann rolls the die"), (None, "ann writes a message"), (None, "ann proposes a draw"),
+                    (None, "bob refuses the proposal"), (2, "bob rolls the die"), (3, "ann rolls the die"),
+                    (None, "bob disputes move 3")], said
+    assert [e["n"] for e in entries] == list(range(1, len(entries) + 1))  # steps (the replay's ?at=) count all

@@ -338,6 +338,8 @@ def test_a_turn_mail_holds_the_moves_since_the_position_the_legal_moves_and_the_
 
 
 def test_a_turn_mail_of_many_legal_moves_lists_the_first_thirty_and_links_to_the_rest() -> None:
+    from events.domain.positiontext import position_text
+    from projections.readmodels import view_of
     from rules import catalog
     from tests.support.records import play_offline
 
@@ -346,6 +348,7 @@ def test_a_turn_mail_of_many_legal_moves_lists_the_first_thirty_and_links_to_the
     groups = step_groups(envs)
     before = fold_match((e.event for e in envs[: groups[-1][0].seq - 1]), GID)
     after = fold_match((e.event for e in envs), GID)
+    told = 0
     for n in notices_for(before, after, groups[-1]):
         if n.kind != "turn":
             continue
@@ -355,13 +358,21 @@ def test_a_turn_mail_of_many_legal_moves_lists_the_first_thirty_and_links_to_the
         if len(every) > 30:
             assert f"  … and {len(every) - 30} more: http://b/games/{GID}" in lines
         assert "The position as you see it:" in lines  # Rite's text board
+        # The same text as the board page's "Board as text" and GET …/view.txt, line for line.
+        served = position_text(after.rules, view_of(after, n.seat), ["ann", "bob"])
+        at = lines.index("The position as you see it:")
+        assert lines[at + 1: at + 1 + len(served.splitlines())] == [f"  {x}" for x in served.splitlines()]
+        assert served.splitlines()[0] == f"Rite: ann vs bob, round {view_of(after, n.seat)['board']['round']}"
+        told += 1
+    assert told
 
 
 def test_the_text_board_of_each_game_tells_only_what_the_seats_view_holds() -> None:
     """Built from `view(state, seat)` alone: in Dragon Dale the other tribe's hidden unit is "a
     hidden unit", never its type; Rite's face-down power cards of the other seat are "face down"."""
+    from events.domain.positiontext import position_text
+    from projections.readmodels import view_of
     from rules import catalog
-    from service.usecases.notifications.notices import TEXT_BOARDS
     from tests.support.records import play_offline
 
     catalog.load()
@@ -370,7 +381,7 @@ def test_the_text_board_of_each_game_tells_only_what_the_seats_view_holds() -> N
         match = fold_match((e.event for e in envs), GID)
         for seat in (0, 1):
             view = match.rules.view(match.state, seat)
-            board = TEXT_BOARDS[game](view, ["ann", "bob"])
+            board = position_text(match.rules, view_of(match, seat), ["ann", "bob"])
             assert board and "None" not in board, (game, board)
             if game == "dragondale":
                 other = next(t for t in view["tribes"] if t["seat"] != seat)

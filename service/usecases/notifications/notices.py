@@ -27,11 +27,10 @@ from events.domain.platform.conduct import PROPOSED, remaining
 from events.domain.platform.disputes import DISPUTE_OPENED, DISPUTE_RESOLVED, open_dispute
 from events.domain.platform.takeback import TAKEBACK_ASKED
 from events.domain.platform.talk import MESSAGE_POSTED
+from events.domain.positiontext import position_text
 from events.records.envelope import Envelope
+from projections.readmodels import view_of
 from rules.core import Command, IllegalCommand, InvalidCommand
-from rules.dragondale.textboard import text_board as dragondale_board
-from rules.factions.textboard import text_board as factions_board
-from rules.rite.textboard import text_board as rite_board
 from rules.words import asked, listing
 
 GAME_TITLES = {"rite": "Rite", "factions": "Factions: Battlegrounds", "dragondale": "Dragon Dale"}
@@ -44,10 +43,6 @@ _KEYED_KINDS = ("dropped", "dispute_reminder")
 SUBJECT_WORDS = 120
 # A turn mail lists this many legal moves, then links to the seat for the rest.
 LEGAL_LISTED = 30
-# Each game's position as text from a seat's view (rules/<game>/textboard.py); a game without
-# one is told without its board.
-TEXT_BOARDS: Mapping[str, Callable[[Mapping[str, Any], Sequence[str]], str]] = {
-    "rite": rite_board, "factions": factions_board, "dragondale": dragondale_board}
 
 # The moves since a seat's own last one, in words as that seat sees them (the notifier reads
 # the log for them): `since(seat, seq)`.
@@ -559,18 +554,16 @@ def turn_deadline(after: Match, seat: int, at: str) -> str:
 def turn_sheet(n: Notice, after: Match, since: Since = no_history) -> Notice:
     """A turn notice with what its mail holds beside it: the moves since the seat's last one,
     the position as the seat's own view shows it, its legal moves, its deadline."""
-    game, names = after.rules, [s.name for s in after.seats]
+    game = after.rules
     try:
         legal = [game.format_text(c) for c in game.legal_commands(after.state, n.seat)]
     except Exception:
         legal = []  # a game whose notation fails here: the seat's page lists them
-    board = ""
-    draw = TEXT_BOARDS.get(after.game)
-    if draw is not None:
-        try:
-            board = draw(game.view(after.state, n.seat), names)  # the seat's own view: never another's secrets
-        except Exception:
-            board = ""  # a board its words fail on: the page shows it
+    try:
+        # The seat's own view, by the one function the board page and GET …/view.txt print too.
+        board = position_text(game, view_of(after, n.seat), [s.name for s in after.seats]).rstrip("\n")
+    except Exception:
+        board = ""  # a board its words fail on: the page shows it
     return replace(n, since="\n".join(since(n.seat, n.seq)), board=board, legal="\n".join(legal[:LEGAL_LISTED]),
                    legal_count=len(legal), deadline=n.deadline or turn_deadline(after, n.seat, n.at))
 
