@@ -33,7 +33,7 @@ def test_the_lobby_board_and_rules_pages_say_it_with_the_link() -> None:
     assert f'{INVENTED} (<a href="{INVENTED_LINK["href"]}">{INVENTED_LINK["text"]}</a>).' in html
     js = (PAGES / "board-factions.js").read_text()
     assert f'const INVENTED = "{INVENTED}";' in js and f'href: "{INVENTED_LINK["href"]}"' in js
-    assert "o.link" in (PAGES / "lobby.js").read_text()
+    assert "o.link" in (PAGES / "lobby-form.js").read_text()  # the new-game form shows the link
 
 
 def test_the_link_names_a_section_of_rulings_md() -> None:
