@@ -153,8 +153,10 @@ class CommandHandler:
 
     def handle_batch(self, commands: Sequence[tuple[str, str]]) -> None:
         """A batch of commands (the API's group commit) in arrival order: each decided against its
-        game as the commands before it left it, then every game's events, answers and wake-ups
-        written in one round trip, one all-or-nothing call a game. A game whose call wrote
+        game as the commands before it left it; each game's events, answers and wake-ups are
+        written by one all-or-nothing call, sent as soon as that game is decided (its waiters
+        hear while the next game is decided), and the calls' replies read after the last one
+        (`GameWrites`: one wait for the batch, as one round trip). A game whose call wrote
         nothing (another worker appended first, or a command of it was answered meanwhile), or
         whose commands are not all fresh (a redelivery), is handled one command at a time, in
         order, by `handle`, exactly as a message of one command."""
@@ -166,7 +168,8 @@ class CommandHandler:
             games.setdefault(gid, []).append(i)
         cached = {gid: self.cache.peek(gid) for gid in games}
         heads = self.store.batch_heads(pairs, {gid: None if c is None else c.match.seq for gid, c in cached.items()})
-        writes: list[GameWrite] = []
+        # Each game's write goes as soon as it is decided; the outcomes are read after the last.
+        writes = self.store.game_writes()
         decided: list[_Game] = []
         one_by_one: list[str] = []
         for gid, at in games.items():
@@ -186,9 +189,8 @@ class CommandHandler:
                 self._decide(game, pairs[i][1], pending)
             decided.append(game)
             status = game.item.match.status
-            writes.append(GameWrite(gid, game.base, game.answers,
-                                    status if status != item.match.status else None))
-        outcomes = self.store.append_games(writes) if writes else []
+            writes.send(GameWrite(gid, game.base, game.answers, status if status != item.match.status else None))
+        outcomes = writes.outcomes()
         if self._crash_after_append and any(o.status == "ok" for o in outcomes):
             os.kill(os.getpid(), signal.SIGKILL)
         for game, res in zip(decided, outcomes, strict=True):

@@ -332,6 +332,10 @@ class EventStore:
         trip (one by one on a cluster): all or nothing per game. For each: "ok" with the new seq
         and whether the private hash exists; "conflict" (the stream is at another seq, given) or
         "dup" (a command of it already has an answer) when that game's call wrote nothing."""
+        return self._outcomes(writes, *self._append_calls(writes))
+
+    def _append_calls(self, writes: Sequence[GameWrite]) -> tuple[list[tuple[list[Any], list[Any]]], list[Any]]:
+        """Each game's append_batch.lua call and its reply (an error reply as its exception)."""
         calls = [self._batch_call(w) for w in writes]
         if isinstance(self.r, redis.RedisCluster) or len(calls) == 1:
             replies: list[Any] = []
@@ -344,6 +348,13 @@ class EventStore:
             sha = self._append_batch.sha
             replies = self._round_trip([("EVALSHA", sha, len(keys), *keys, *args) for keys, args in calls],
                                        check=False)
+        return calls, replies
+
+    def _outcomes(
+        self, writes: Sequence[GameWrite], calls: Sequence[tuple[list[Any], list[Any]]], replies: Sequence[Any]
+    ) -> list[AppendResult]:
+        """`append_games`'s answer from its calls' replies (a script the server had not got, or an
+        archived game's stream, is seen to here and that game's call made again)."""
         out: list[AppendResult] = []
         for w, (keys, args), res in zip(writes, calls, replies, strict=True):
             if isinstance(res, NoScriptError) or no_script(res):
@@ -364,6 +375,22 @@ class EventStore:
             else:
                 out.append(AppendResult("dup", seq=int(res[1])))
         return out
+
+    def game_writes(self) -> GameWrites:
+        """A batch's game writes sent as each game is decided (`GameWrites`)."""
+        return GameWrites(self)
+
+    @reports_unavailable
+    def _send_game(self, links: Links, w: GameWrite) -> tuple[list[Any], list[Any]]:
+        keys, args = call = self._batch_call(w)
+        links.send_kept([("EVALSHA", self._append_batch.sha, len(keys), *keys, *args)])
+        return call
+
+    @reports_unavailable
+    def _sent_outcomes(
+        self, links: Links, writes: Sequence[GameWrite], calls: Sequence[tuple[list[Any], list[Any]]]
+    ) -> list[AppendResult]:
+        return self._outcomes(writes, calls, links.collect())
 
     def _batch_call(self, w: GameWrite) -> tuple[list[Any], list[Any]]:
         k = self.keys(w.gid)
@@ -798,3 +825,32 @@ class EventStore:
         for gid in gids:
             pipe.delete(self.keys(gid).rm)
         pipe.execute()
+
+
+class GameWrites:
+    """A batch's writes (append_batch.lua, one call a game, as `append_games`), each sent over the
+    thread's link the moment its game is decided, and their replies read together at the end:
+    Redis runs a game's call, and publishes its answers to their waiters, while the worker decides
+    the next game, so a command waits for its own game's decisions and write, not its batch's. A
+    store with no raw link (a cluster client) writes them all at the end with `append_games`."""
+
+    def __init__(self, store: EventStore) -> None:
+        self.store = store
+        self.writes: list[GameWrite] = []
+        self.calls: list[tuple[list[Any], list[Any]]] = []
+        self.links = None if isinstance(store.r, redis.RedisCluster) else store._links
+        if self.links is not None:
+            self.links.forget_kept()  # replies of a batch given up halfway (its handler raised)
+
+    def send(self, w: GameWrite) -> None:
+        self.writes.append(w)
+        if self.links is not None:
+            self.calls.append(self.store._send_game(self.links, w))
+
+    def outcomes(self) -> list[AppendResult]:
+        """Each write's outcome, in the order sent (`append_games`)."""
+        if not self.writes:
+            return []
+        if self.links is None:
+            return self.store.append_games(self.writes)
+        return self.store._sent_outcomes(self.links, self.writes, self.calls)

@@ -23,6 +23,7 @@ import asyncio
 import socket
 import struct
 import threading
+from collections import deque
 from collections.abc import Sequence
 from typing import Any
 
@@ -141,6 +142,11 @@ class Link:
         self._buf = bytearray(_CHUNK)
         self.reconnects = 0  # batches sent again on a new connection
         self._owed = 0  # replies to commands sent by `send`, read (and dropped) before the next batch's
+        # Replies to commands sent by `send_kept`: with the `send` ones, in the order sent (True:
+        # kept for `collect`), read before the next batch's; `_stash` the kept ones read so far.
+        self._due: deque[bool] = deque()
+        self._stash: list[Any] = []
+        self._lost = False  # the connection broke with kept replies due: `collect` raises
 
     def _connect(self) -> socket.socket:
         self._conn, sock = _opened(self.pool)
@@ -153,6 +159,9 @@ class Link:
             self._conn.disconnect()
         self._conn = self._sock = self._reader = None
         self._owed = 0
+        if any(self._due):
+            self._lost = True
+        self._due.clear()
 
     def send(self, commands: Sequence[Sequence[Any]]) -> None:
         """Send commands without waiting for their replies: they are read, and dropped, with
@@ -166,6 +175,40 @@ class Link:
             self.close()
             raise _unavailable(e) from None
         self._owed += len(commands)
+        self._due.extend([False] * len(commands))
+
+    def send_kept(self, commands: Sequence[Sequence[Any]]) -> None:
+        """Send commands without waiting for their replies, which `collect` returns: Redis runs
+        them while this thread goes on (a batch's writes, sent as each is ready)."""
+        try:
+            sock = self._sock or self._connect()
+            sock.sendall(pack(commands))
+        except (OSError, _Dropped) as e:
+            self.close()
+            self._lost = True
+            raise _unavailable(e) from None
+        self._owed += len(commands)
+        self._due.extend([True] * len(commands))
+
+    def collect(self) -> list[Any]:
+        """The replies to the commands `send_kept` sent since the last `collect` (or
+        `forget_kept`), in order; an error reply is returned as its ResponseError. StoreUnavailable
+        when the connection broke before they were all read: whether those ran is unknown."""
+        if any(self._due):
+            self.run([])  # reads every reply due
+        out, self._stash = self._stash, []
+        if self._lost:
+            self._lost = False
+            raise _unavailable("the connection broke with replies due")
+        try:
+            return _loading_or(out)
+        except _Dropped as e:  # still loading: those commands did not run
+            raise _unavailable(e) from None
+
+    def forget_kept(self) -> None:
+        """Drop the replies of `send_kept` commands not collected (a batch given up halfway)."""
+        self._due = deque(False for _ in self._due)
+        self._stash, self._lost = [], False
 
     def run(self, commands: Sequence[Sequence[Any]]) -> list[Any]:
         """The replies in order; an error reply is returned as its ResponseError, not raised.
@@ -188,7 +231,7 @@ class Link:
             sock = self._sock or self._connect()
             reader = self._reader
             sock.sendall(pack(commands))
-            owed, self._owed = self._owed, 0
+            owed = self._owed
             out: list[Any] = []
             buf = self._buf
             while len(out) < owed + len(commands):
@@ -199,6 +242,10 @@ class Link:
                         raise _Dropped("Redis closed the connection")
                     reader.feed(buf, 0, n)
                 else:
+                    if len(out) < owed:
+                        self._owed -= 1
+                        if self._due.popleft():
+                            self._stash.append(got)
                     out.append(got)
             return _loading_or(out[owed:])
         except (TimeoutError, BlockingIOError) as e:  # the socket's timeout (_kernel_timeout): not sent
@@ -242,6 +289,15 @@ class Links:
 
     def send(self, commands: Sequence[Sequence[Any]]) -> None:
         self.get().send(commands)
+
+    def send_kept(self, commands: Sequence[Sequence[Any]]) -> None:
+        self.get().send_kept(commands)
+
+    def collect(self) -> list[Any]:
+        return self.get().collect()
+
+    def forget_kept(self) -> None:
+        self.get().forget_kept()
 
 
 # -- async: the API's connections -------------------------------------------------------------

@@ -21,6 +21,7 @@ import pytest
 from events.domain.match import COMMAND_ACCEPTED
 from events.records.chain import verify
 from events.store.store import AppendResult, EventStore, GameWrite
+from events.store.wire import Links
 from service.runtime.bootstrap import load_games
 from service.runtime.settings import Settings
 from service.usecases.matches import create_match
@@ -216,11 +217,19 @@ class WriteAfter(EventStore):
         super().__init__(store.r, store.ns, store.partitions)
         self.first: Callable[[], object] | None = first
 
-    def append_games(self, writes: Sequence[GameWrite]) -> list[AppendResult]:
+    def _other_first(self) -> None:
         if self.first is not None:
             self.first, run = None, self.first
             run()
+
+    def append_games(self, writes: Sequence[GameWrite]) -> list[AppendResult]:
+        self._other_first()
         return super().append_games(writes)
+
+    def _send_game(self, links: Links, w: GameWrite) -> tuple[list[Any], list[Any]]:
+        # The batch's first game write, sent as soon as that game is decided (GameWrites).
+        self._other_first()
+        return super()._send_game(links, w)
 
 
 def test_a_game_another_worker_appended_to_meanwhile_is_decided_again_alone(store: EventStore) -> None:

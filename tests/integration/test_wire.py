@@ -100,6 +100,39 @@ def test_commands_sent_without_waiting_take_effect_and_their_replies_are_dropped
     link.close()
 
 
+def test_kept_replies_are_collected_in_order_among_other_batches(client: redis.Redis, key: str) -> None:
+    """`send_kept` (a batch's writes, sent as each is ready): Redis runs them at once, a batch
+    run between them reads its own replies, `collect` answers theirs in the order sent, an error
+    reply as its exception, and a dropped `send` reply stays dropped."""
+    link = Link(client.connection_pool)
+    link.send_kept([("RPUSH", key, "a")])
+    assert client.llen(key) == 1  # sent at once: it ran before its reply was read
+    link.send([("RPUSH", key, "b")])
+    link.send_kept([("GET", key), ("RPUSH", key, "c")])
+    assert link.run([("LLEN", key)]) == [3]
+    got = link.collect()
+    assert got[0] == 1 and isinstance(got[1], rx.ResponseError) and got[2] == 3
+    assert link.collect() == []
+    link.send_kept([("LLEN", key)])
+    assert link.collect() == [3]  # read by collect itself when no batch ran between
+    link.send_kept([("LLEN", key)])
+    link.forget_kept()  # a batch given up halfway: its replies are not the next one's
+    link.send_kept([("RPUSH", key, "d")])
+    assert link.collect() == [4]
+    link.close()
+
+
+def test_kept_replies_lost_with_the_connection_are_store_unavailable(client: redis.Redis, key: str) -> None:
+    link = Link(client.connection_pool)
+    link.send_kept([("RPUSH", key, "a")])
+    link.close()  # as a broken connection does: whether the command ran is unknown
+    with pytest.raises(StoreUnavailable):
+        link.collect()
+    link.send_kept([("LLEN", key)])
+    assert link.collect() == [1]  # the next batch is not told of the last one's loss
+    link.close()
+
+
 def test_replies_owed_on_a_closed_connection_are_forgotten(client: redis.Redis, key: str) -> None:
     link = Link(client.connection_pool)
     link.send([("RPUSH", key, "a")])

@@ -15,12 +15,17 @@ from redis.retry import Retry
 from events.domain.wallclock import utcnow
 from events.records.chain import seal
 from events.store.errors import StoreUnavailable
-from events.store.store import Answered, EventStore, GameWrite
+from events.store.store import Answered, EventStore, GameWrite, GameWrites
 from rules.core import Event
 from service.runtime.embedded import free_port
 
 GID = "p01-unreachable01"
 NO_IO = {"keys", "feed", "lobby", "queued", "ended", "lua", "fingerprint", "project_call"}
+
+
+def _written(writes: GameWrites, w: GameWrite) -> Any:
+    writes.send(w)
+    return writes.outcomes()
 
 
 def calls() -> dict[str, Callable[[EventStore], Any]]:
@@ -37,6 +42,7 @@ def calls() -> dict[str, Callable[[EventStore], Any]]:
         "batch_heads": lambda s: s.batch_heads([(GID, "c1"), (GID, "c2")], {GID: 0}),
         "append_games": lambda s: s.append_games([GameWrite(GID, 0, [Answered("c1", {"id": "c1"}, "", env)]),
                                                   GameWrite(GID, 0, [Answered("c2", {"id": "c2"}, refused=True)])]),
+        "game_writes": lambda s: _written(s.game_writes(), GameWrite(GID, 0, [Answered("c1", {"id": "c1"}, "", env)])),
         "exists": lambda s: s.exists(GID),
         "head": lambda s: s.head(GID),
         "archived": lambda s: s.archived(GID),
