@@ -28,27 +28,6 @@ MAX_TRIES = 100
 AUTOMATIC_LIMIT = 100
 
 
-# A command's answers, one shape whichever path decided it (one command a message, or a batch).
-def conflict_answer(cid: str, seat: int | None, expect: int, seq: int) -> dict[str, Any]:
-    return {"id": cid, "seat": seat, "status": "conflict", "code": "seq_conflict", "http": 409,
-            "message": f"expected seq {expect}, the game is at seq {seq}", "seq": seq}
-
-
-def rejected_answer(cid: str, seat: int | None, e: IllegalCommand | InvalidCommand, seq: int) -> dict[str, Any]:
-    return {"id": cid, "seat": seat, "status": "rejected", "code": e.code, "message": e.message,
-            "http": 422, "seq": seq}
-
-
-def failed_answer(cid: str, seat: int | None, seq: int) -> dict[str, Any]:
-    return {"id": cid, "seat": seat, "status": "failed", "code": "internal_error", "http": 500,
-            "message": "the rules failed on this command (a bug, logged); it changed nothing", "seq": seq}
-
-
-def accepted_answer(cid: str, seat: int | None, envelopes: Sequence[Envelope]) -> dict[str, Any]:
-    return {"id": cid, "seat": seat, "status": "accepted", "http": 200,
-            "seq": [envelopes[0].seq, envelopes[-1].seq]}
-
-
 class _Game:
     """One game's commands of a batch as they are decided: the match as it stands after those
     decided so far (`item`), and what the game's one write will hold."""
@@ -111,7 +90,11 @@ class CommandHandler:
                     item = fresh
                     continue
                 bound.info("command.conflict", seq=match.seq, expect=expect)
-                return self.store.reject(gid, cid, conflict_answer(cid, command.seat, expect, match.seq), reply)
+                return self.store.reject(gid, cid, {
+                    "id": cid, "seat": command.seat, "status": "conflict", "code": "seq_conflict", "http": 409,
+                    "message": f"expected seq {expect}, the game is at seq {match.seq}",
+                    "seq": match.seq,
+                }, reply)
             at = utcnow()  # one time for the envelopes and for a platform command's own reading
             try:
                 events, after = decide_and_fold(match, command, cid, seed, self._context(gid, at))
@@ -121,16 +104,24 @@ class CommandHandler:
                     item = fresh  # the rules may say yes on the current state
                     continue
                 bound.info("command.rejected", seq=match.seq, code=e.code)
-                return self.store.reject(gid, cid, rejected_answer(cid, command.seat, e, match.seq), reply)
+                return self.store.reject(gid, cid, {
+                    "id": cid, "seat": command.seat, "status": "rejected", "code": e.code, "message": e.message,
+                    "http": 422, "seq": match.seq,
+                }, reply)
             except Exception:
                 # A bug in the rules. decide and evolve are pure, so a retry on this state fails
                 # the same way and only keeps the client waiting: answer now, change nothing.
                 bound.exception("command.failed", seq=match.seq)
-                return self.store.reject(gid, cid, failed_answer(cid, command.seat, match.seq), reply)
+                return self.store.reject(gid, cid, {
+                    "id": cid, "seat": command.seat, "status": "failed", "code": "internal_error", "http": 500,
+                    "message": "the rules failed on this command (a bug, logged); it changed nothing",
+                    "seq": match.seq,
+                }, reply)
             first = match.seq + 1
             envelopes = seal(gid, first, item.hash, events, cid, at)
             # The seat it came from: GET .../commands/{cid} shows a seat only its own commands.
-            result = self._signed(accepted_answer(cid, command.seat, envelopes), gid, envelopes[-1], reply)
+            result = self._signed({"id": cid, "seat": command.seat, "status": "accepted", "http": 200,
+                                   "seq": [first, envelopes[-1].seq]}, gid, envelopes[-1], reply)
             # Settled by the append itself unless something must come between: a comment, posted
             # before the queued body goes (a worker killed between the two posts it on the
             # redelivery), or a new status, which `settle` records before the waiter hears.
@@ -230,24 +221,33 @@ class CommandHandler:
         expect, reply = pending.get("expect"), pending.get("reply") or ""
         if expect is not None and expect != match.seq:
             game.logs.append(("command.conflict", {"command": cid, "seq": match.seq, "expect": expect}))
-            game.answers.append(Answered(cid, conflict_answer(cid, command.seat, expect, match.seq), reply,
-                                         refused=True))
+            game.answers.append(Answered(cid, {
+                "id": cid, "seat": command.seat, "status": "conflict", "code": "seq_conflict", "http": 409,
+                "message": f"expected seq {expect}, the game is at seq {match.seq}", "seq": match.seq,
+            }, reply, refused=True))
             return
         at = utcnow()
         try:
             events, after = decide_and_fold(match, command, cid, game.seed, self._batch_context(game, at))
         except (IllegalCommand, InvalidCommand) as e:
             game.logs.append(("command.rejected", {"command": cid, "seq": match.seq, "code": e.code}))
-            game.answers.append(Answered(cid, rejected_answer(cid, command.seat, e, match.seq), reply, refused=True))
+            game.answers.append(Answered(cid, {
+                "id": cid, "seat": command.seat, "status": "rejected", "code": e.code, "message": e.message,
+                "http": 422, "seq": match.seq,
+            }, reply, refused=True))
             return
         except Exception:
             log.exception("command.failed", game=gid, command=cid, seq=match.seq)
-            game.answers.append(Answered(cid, failed_answer(cid, command.seat, match.seq), reply, refused=True))
+            game.answers.append(Answered(cid, {
+                "id": cid, "seat": command.seat, "status": "failed", "code": "internal_error", "http": 500,
+                "message": "the rules failed on this command (a bug, logged); it changed nothing", "seq": match.seq,
+            }, reply, refused=True))
             return
         first = match.seq + 1
         envelopes = seal(gid, first, game.item.hash, events, cid, at)
         last = envelopes[-1]
-        result = self._signed(accepted_answer(cid, command.seat, envelopes), gid, last, reply)
+        result = self._signed({"id": cid, "seat": command.seat, "status": "accepted", "http": 200,
+                               "seq": [first, last.seq]}, gid, last, reply)
         game.answers.append(Answered(cid, result, reply, envelopes))
         game.sealed += envelopes
         game.item = Loaded(after, last.hash, last.at)
@@ -278,7 +278,8 @@ class CommandHandler:
             return False
         first = match.seq + 1
         envelopes = seal(game.gid, first, game.item.hash, events, mid, at)
-        game.answers.append(Answered(mid, accepted_answer(mid, command.seat, envelopes), "", envelopes))
+        game.answers.append(Answered(mid, {"id": mid, "seat": command.seat, "status": "accepted", "http": 200,
+                                           "seq": [first, envelopes[-1].seq]}, "", envelopes))
         game.sealed += envelopes
         game.item = Loaded(after, envelopes[-1].hash, envelopes[-1].at)
         return True
@@ -336,7 +337,8 @@ class CommandHandler:
                 return
             first = match.seq + 1
             envelopes = seal(gid, first, item.hash, events, cid, at)
-            result = accepted_answer(cid, command.seat, envelopes)
+            result = {"id": cid, "seat": command.seat, "status": "accepted", "http": 200,
+                      "seq": [first, envelopes[-1].seq]}
             # Nobody waits on an automatic command and it has no queued body: only a new status
             # needs `settle`.
             res = self.store.append(gid, match.seq, envelopes, cid, result)
@@ -369,7 +371,8 @@ class CommandHandler:
             return item, False
         envelopes = seal(gid, match.seq + 1, item.hash, events, mid, at)
         # Unsigned: nobody waits on the comment's own answer (_signed).
-        result = accepted_answer(mid, seat, envelopes)
+        result = {"id": mid, "seat": seat, "status": "accepted", "http": 200,
+                  "seq": [match.seq + 1, envelopes[-1].seq]}
         res = self.store.append(gid, match.seq, envelopes, mid, result)
         if res.status != "ok":
             return self.cache.refresh(gid), True  # posted already (a redelivery), or lost to a race
