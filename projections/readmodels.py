@@ -36,18 +36,16 @@ def seen(match: Match) -> Seen:
 
 
 def summary_of(match: Match, created: str, updated: str, imported: dict[str, Any] | None = None,
-               facts: Seen | None = None, public: dict[str, Any] | None = None) -> dict[str, Any]:
+               facts: Seen | None = None) -> dict[str, Any]:
     """`imported`: how a record loaded by `boardlog import` came here (the store's meta, not
     the log, which stays byte for byte as its own deployment signed it); None for one made here.
-    `facts`: `seen(match)`, and `public`: the public board (`rules.view(state, None)`), when
-    the caller has them."""
+    `facts`: `seen(match)`, when the caller has it."""
     rules, status, prompt, outcome, names = facts or seen(match)
-    board = rules.view(match.state, None) if public is None else public
     return {
         "id": match.gid,
         "game": match.game,
         # The game as players call it, as every view has it (the public view's words: no secret).
-        "headline": headline(rules, board, names),
+        "headline": headline(rules, rules.view(match.state, None), names),
         "status": status,
         "seats": [{"seat": s.seat, "name": s.name} for s in match.seats],
         # `text`: what the game asks, in its words as anyone may read them ("bob (Goblins): take
@@ -140,11 +138,9 @@ def read_model_fields(match: Match, created: str, updated: str,
     """The summary (JSON: the lobby and the archiver read it as it is) and the views, stored
     compressed (the store's reads give them back as JSON)."""
     facts = seen(match)
-    views = {seat: view_of(match, seat, facts) for seat in [None, *range(len(match.seats))]}
-    # The summary's headline is the public view's: made once a projection, not again for it.
-    fields = {"summary": canonical(summary_of(match, created, updated, imported, facts, views[None]["board"]))}
-    for seat, view in views.items():
-        fields[view_field(seat)] = packed_view(canonical(view))
+    fields = {"summary": canonical(summary_of(match, created, updated, imported, facts))}
+    for seat in [None, *range(len(match.seats))]:
+        fields[view_field(seat)] = packed_view(canonical(view_of(match, seat, facts)))
     return fields
 
 
