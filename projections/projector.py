@@ -25,6 +25,7 @@ from events.store.errors import StoreUnavailable
 from events.store.feed import Entry
 from events.store.follow import Follower
 from events.store.store import EventStore
+from projections.pace import Pace
 from projections.readmodels import read_model_fields, summary_of, unfolded_summary, with_failure
 
 log = structlog.get_logger("boardlog.projector")
@@ -63,6 +64,8 @@ class Projector(Follower):
         claim_idle_ms: int = 30_000,
         batch: int = 200,
         min_gap_ms: float = 50.0,
+        max_gap_ms: float = 500.0,
+        cpu_share: float = 0.10,
         min_read_gap_ms: float = 10.0,
         requeue: Callable[[str, str], object] | None = None,
         requeue_after_ms: int = 60_000,
@@ -76,10 +79,13 @@ class Projector(Follower):
         # an import is marked when it is stored, before its first event
         self._imported_as: Memo[str, dict[str, Any] | None] = Memo(self.store.imported, memo)
         self.memo = memo
-        # Bursts on one game are folded into one projection per min_gap_ms; feed entries
-        # stay unacknowledged until their game is projected, so a crash loses nothing. A game
-        # a reader waits for (an URGENT feed entry, from ?min_seq) is projected at once.
-        self.min_gap = min_gap_ms / 1000
+        # Bursts on one game are folded into one projection a gap: min_gap_ms while the
+        # projector is light, up to max_gap_ms while it uses over cpu_share of a core
+        # (projections/pace.py). Feed entries stay unacknowledged until their game is projected,
+        # so a crash loses nothing. A game a reader waits for (an URGENT feed entry, from
+        # ?min_seq) is projected at once.
+        self.pace = Pace(min_gap_ms / 1000, max(min_gap_ms, max_gap_ms) / 1000, cpu_share)
+        self._gap_told = self.pace.gap
         self._dirty: dict[str, list[tuple[str, Any]]] = {}
         self._projected_at: dict[str, float] = {}
         # One XREADGROUP names every partition's feed (~100 us of Redis CPU whatever it
@@ -205,18 +211,18 @@ class Projector(Follower):
 
     def flush(self, force: bool = False) -> int:
         """Project the dirty games whose last projection is old enough; ack their entries."""
-        now = time.monotonic()
+        now, gap = time.monotonic(), self.pace.gap
         urgent = self.feed.urgent
         due = [gid for gid in self._dirty
-               if force or gid in urgent or now - self._projected_at.get(gid, 0.0) >= self.min_gap]
+               if force or gid in urgent or now - self._projected_at.get(gid, 0.0) >= gap]
         urgent.clear()  # those not dirty (projected already, or not ours) need nothing more
         if not due:
             return 0
         for gid in due:
             self._projected_at[gid] = now
         if len(self._projected_at) > self.memo:
-            # only a game projected within min_gap waits for its next projection
-            self._projected_at = {g: t for g, t in self._projected_at.items() if now - t < self.min_gap}
+            # only a game projected within the gap waits for its next projection
+            self._projected_at = {g: t for g, t in self._projected_at.items() if now - t < gap}
         self._project_many(due)
         return len(due)
 
@@ -259,6 +265,10 @@ class Projector(Follower):
     def step(self) -> int:
         """One read of every feed (blocking up to block_ms); returns entries handled."""
         now = time.monotonic()
+        gap = self.pace.observe(now, time.process_time())
+        if gap != self._gap_told:
+            log.info("projector.pace", gap_ms=round(gap * 1000))
+            self._gap_told = gap
         n = 0
         if now - self._last_trim > TRIM_SECONDS:
             self._last_trim = now
@@ -267,7 +277,7 @@ class Projector(Follower):
             self._last_sweep = now
             self.sweep_queued()
         n += self._claim_if_due(now)
-        block = self.block_ms if not self._dirty else max(1, int(self.min_gap * 1000 / 2))
+        block = self.block_ms if not self._dirty else max(1, int(gap * 1000 / 2))
         if self._read_found:
             wait = self._read_at + self.min_read_gap - time.monotonic()
             if wait > 0:

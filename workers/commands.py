@@ -26,6 +26,9 @@ log = structlog.get_logger("boardlog.worker")
 
 MAX_TRIES = 100
 AUTOMATIC_LIMIT = 100
+# An accepted command is logged at debug, its refusals (rejected, conflict, failed) at info: the
+# event log already holds every accepted command, and a JSON line each cost ~11 us of the
+# worker's CPU a command (issue #41); BOARDLOG_LOG_LEVEL=debug shows them again.
 
 
 class _Game:
@@ -140,7 +143,7 @@ class CommandHandler:
                 self.cache.put(gid, done)
                 if done.match.seq // SNAPSHOT_EVERY > match.seq // SNAPSHOT_EVERY:
                     self._snapshot(gid, done.match)
-                bound.info("command.accepted", seq=after.seq, events=len(events))
+                bound.debug("command.accepted", seq=after.seq, events=len(events))  # see ACCEPTED_LEVEL
                 self._automatic(gid, done, private)
                 return result
             if res.status == "dup":
@@ -200,7 +203,7 @@ class CommandHandler:
                 one_by_one.append(game.gid)
                 continue
             for event, fields in game.logs:
-                log.info(event, game=game.gid, **fields)
+                (log.debug if event == "command.accepted" else log.info)(event, game=game.gid, **fields)
             done = game.item
             self.cache.put(game.gid, done)
             if done.match.seq // SNAPSHOT_EVERY > game.base // SNAPSHOT_EVERY:

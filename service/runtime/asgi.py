@@ -18,6 +18,6 @@ def create_app(settings: Settings | None = None, parts: Parts | None = None) -> 
     process it starts for itself (--processes)."""
     settings = settings or Settings.from_env()
     if not structlog.is_configured():
-        configure(settings.log_format)
+        configure(settings.log_format, settings.log_level)
     chosen = settings
     return app_with(lambda: api_parts(chosen, parts))

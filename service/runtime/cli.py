@@ -27,7 +27,10 @@ app = typer.Typer(help="boardlog: event-sourced board game matches.", no_args_is
 
 def _settings() -> Settings:
     s = Settings.from_env()
-    configure(s.log_format)
+    try:
+        configure(s.log_format, s.log_level)
+    except ValueError as e:
+        raise SystemExit(f"boardlog: {e}") from None
     return s
 
 

@@ -43,7 +43,20 @@ def terminal_safe(_logger: Any, _name: str, event: MutableMapping[str, Any]) -> 
     return event
 
 
-def configure(fmt: str = "auto", level: int = logging.INFO) -> None:
+LEVELS = {"debug": logging.DEBUG, "info": logging.INFO, "warning": logging.WARNING, "error": logging.ERROR}
+
+
+def level_of(name: str) -> int:
+    """A level's number from its name (BOARDLOG_LOG_LEVEL); ValueError naming the choices."""
+    try:
+        return LEVELS[name.strip().lower()]
+    except KeyError:
+        raise ValueError(f"BOARDLOG_LOG_LEVEL is {name!r}: it is one of {', '.join(LEVELS)}") from None
+
+
+def configure(fmt: str = "auto", level: int | str = logging.INFO) -> None:
+    if isinstance(level, str):
+        level = level_of(level)
     pretty = sys.stderr.isatty() if fmt == "auto" else fmt == "pretty"
     renderer: structlog.typing.Processor = structlog.dev.ConsoleRenderer()
     text_renderer: structlog.typing.Processor = renderer

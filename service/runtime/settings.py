@@ -39,6 +39,9 @@ class Settings:
     extra_games: tuple[str, ...] = setting(
         (), "BOARDLOG_EXTRA_GAMES", "comma-separated `module` or `module:attr` of extra Game objects to register")
     log_format: str = setting("auto", "BOARDLOG_LOG", "`json`, `pretty`, or `auto` (pretty in a terminal)")
+    log_level: str = setting(
+        "info", "BOARDLOG_LOG_LEVEL",
+        "`debug` (with a line for every accepted command), `info`, `warning` or `error`")
     command_wait_seconds: float = setting(
         10.0, "BOARDLOG_WAIT_SECONDS", "how long `?wait=1` waits for a command's answer before 202")
     command_batch: int = setting(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -34,3 +35,32 @@ def test_an_escape_sequence_in_a_log_line_is_shown_as_codes_on_a_terminal() -> N
 def test_json_lines_escape_them_by_themselves() -> None:
     out = _logged("json")
     assert '"error":"HTTP 500: \\u001b[2J\\u001b[32mall fine\u202e"' in out, out
+
+
+LEVELLED = """
+import structlog
+from service.runtime.logs import configure
+configure("json", "{level}")
+log = structlog.get_logger()
+log.debug("command.accepted", seq=1)
+log.info("command.rejected", seq=1)
+"""
+
+
+def test_the_log_level_setting_chooses_whether_accepted_commands_are_logged() -> None:
+    """An accepted command is a debug line (the event log holds it; a line each cost the worker
+    ~11 us a command); BOARDLOG_LOG_LEVEL=debug shows it, the default does not."""
+    def run(level: str) -> str:
+        return subprocess.run([sys.executable, "-c", LEVELLED.format(level=level)], capture_output=True, text=True,
+                              timeout=60, check=True).stderr
+
+    assert "command.accepted" not in run("info") and "command.rejected" in run("info")
+    assert "command.accepted" in run("DEBUG")
+    assert "command.rejected" not in run("warning")
+
+
+def test_an_unknown_log_level_is_refused_by_the_command_line_with_the_choices() -> None:
+    done = subprocess.run([sys.executable, "-m", "service.runtime.cli", "rebuild"], capture_output=True, text=True,
+                          timeout=60, env={**os.environ, "BOARDLOG_LOG_LEVEL": "loud"})
+    assert done.returncode != 0
+    assert "BOARDLOG_LOG_LEVEL is 'loud': it is one of debug, info, warning, error" in done.stderr, done.stderr
