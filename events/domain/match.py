@@ -157,7 +157,7 @@ def fold_match(events: Iterable[Event], gid: str, match: Match | None = None) ->
                 last = (e.seat, seq, seq)
         elif t.startswith("boardlog."):
             # Rare platform facts: through `apply`, on the match as folded so far.
-            m = apply(replace(m, state=state, seq=seq, draws=draws, last_command=last), e)
+            m = apply(m.played(state, seq, draws, last), e)
             evolve = m.rules.evolve
             state, seq, draws, last = m.state, m.seq, m.draws, m.last_command
             changed = False
@@ -169,7 +169,7 @@ def fold_match(events: Iterable[Event], gid: str, match: Match | None = None) ->
                 last = (last[0], last[1], seq)
         changed = True
     if changed:
-        m = replace(m, state=state, seq=seq, draws=draws, last_command=last)
+        m = m.played(state, seq, draws, last)
     return m if m.gid == gid else replace(m, gid=gid)
 
 
@@ -208,8 +208,8 @@ def decide_and_fold(
         accepted = _accepted(command, command_id, start, end)
         events = [accepted, *decision.events]
         # The rules folded their events as they made them: take that state, fold nothing again.
-        after = replace(match, state=decision.state, seq=match.seq + len(events), draws=end,
-                        last_command=(command.seat, match.seq + 1, match.seq + len(events)))
+        after = match.played(decision.state, match.seq + len(events), end,
+                             (command.seat, match.seq + 1, match.seq + len(events)))
         return _revealed(events, after, seed)
     events = [_accepted(command, command_id, start, end), *game_events]
     after = fold_match(events, match.gid, match)

@@ -200,3 +200,26 @@ def test_what_the_projector_keeps_a_game_is_bounded_however_many_games_it_projec
     summary = store.r.hget(store.keys(first).rm, "summary")
     assert summary is not None and b'"seq":' in summary
     assert all(store.r.hget(store.keys(g).rm, "checkpoint") for g in gids)
+
+
+def test_a_flush_projects_at_most_flush_games_games_urgent_first_and_the_rest_next(store: EventStore) -> None:
+    """Under load the games fall due together after a long gap: one flush takes a few of them
+    (a reader's urgent game first), the next steps the rest, none waiting out another gap."""
+    from events.store.feed import URGENT
+
+    gids = [create_match(store, {"game": "race", "seats": ["a", "b"]})["id"] for _ in range(5)]
+    p = Projector(store, block_ms=10, min_gap_ms=0, flush_games=2)
+    p.ensure_groups()
+    while p.step():
+        pass
+    for gid in gids:
+        note(store, gid, "x")
+    last = gids[-1]
+    store.r.xadd(store.keys(last).feed, {"g": last, URGENT.decode(): "1"})
+    p.step()
+    done = [gid for gid in gids if store.checkpoint(gid) == match_at(store, gid).seq]
+    assert len(done) == 2 and last in done, done
+    while p.step():
+        pass
+    assert all(store.checkpoint(gid) == match_at(store, gid).seq for gid in gids)
+    assert p.feed.urgent == set()
