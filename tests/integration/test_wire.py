@@ -194,6 +194,45 @@ def test_a_batch_answers_in_order_on_reused_connections(redis_url: str, key: str
     asyncio.run(go())
 
 
+def test_calls_made_in_one_pass_share_a_round_trip_and_each_gets_its_own_replies(redis_url: str, key: str) -> None:
+    """Auto-pipelining: calls made in one pass of the event loop go out in one write on one
+    connection; each caller gets its own replies, in order, its error replies included."""
+    async def go() -> None:
+        aio = aioredis.Redis.from_url(redis_url)
+        batch = Batch(aio)
+        await batch.run([("PING",)])  # one idle connection
+        calls = [batch.run([("INCR", key), ("CLIENT", "ID")]) for _ in range(20)]
+        calls.append(batch.run([("LPUSH", key, "x")]))  # a WRONGTYPE error: its own only
+        got = await asyncio.gather(*calls)
+        assert [g[0] for g in got[:20]] == list(range(1, 21))  # in the order they were made
+        assert len({g[1] for g in got[:20]}) == 1  # one connection
+        assert isinstance(got[20][0], rx.ResponseError) and "WRONGTYPE" in str(got[20][0])
+        await batch.close()
+        await aio.aclose()
+
+    asyncio.run(go())
+
+
+def test_a_caller_that_stops_waiting_leaves_the_others_of_its_round_trip_their_replies(
+        redis_url: str, key: str) -> None:
+    async def go() -> None:
+        aio = aioredis.Redis.from_url(redis_url)
+        batch = Batch(aio)
+        first = asyncio.create_task(batch.run([("INCR", key)]))
+        gone = asyncio.create_task(batch.run([("INCR", key)]))
+        last = asyncio.create_task(batch.run([("INCR", key)]))
+        await asyncio.sleep(0)  # all three made in this pass
+        gone.cancel()
+        assert await first == [1] and await last == [3]  # the write went; only its waiter stopped
+        with pytest.raises(asyncio.CancelledError):
+            await gone
+        assert await batch.run([("GET", key)]) == [b"3"]
+        await batch.close()
+        await aio.aclose()
+
+    asyncio.run(go())
+
+
 def test_a_batch_on_a_killed_connection_is_sent_again_on_a_new_one(redis_url: str, client: redis.Redis, key: str) -> None:
     async def go() -> None:
         aio = aioredis.Redis.from_url(redis_url)

@@ -49,7 +49,8 @@ def delete_queues(url: str, prefix: str) -> None:
 
 @pytest.fixture(params=["redis", "rabbitmq"])
 def broker_stack(request: pytest.FixtureRequest, redis_url: str, namespace: str, tmp_path: Path) -> Iterator[Stack]:
-    extra: dict[str, str] = {}
+    # Every accepted command's line too (a debug line): the match-flow test reads them all.
+    extra: dict[str, str] = {"BOARDLOG_LOG_LEVEL": "debug"}
     if request.param == "rabbitmq":
         if not rabbitmq_reachable():
             pytest.skip(f"RabbitMQ is not reachable at {urlparse(RABBITMQ_URL).netloc.split('@')[-1]}")
