@@ -7,7 +7,7 @@ from fastapi import Request
 from events.store.aiostore import CommandHead
 from events.store.layout import is_game_id, partition_of
 from service.api.auth import current_player
-from service.api.credentials import bearer_token, has_session_cookie
+from service.api.credentials import bearer_token, has_session_cookie, token_or_session
 from service.api.errors import ApiError
 from service.api.parts import ApiParts
 from service.usecases.matches import Principal, principal_of, referee_field, token_digest
@@ -83,7 +83,7 @@ async def command_head(p: ApiParts, request: Request, gid: str, cid: str = "",
     token's role, events.store.commandids)."""
     if not our_gid(p, gid):
         raise unknown_game(gid)
-    token = bearer_token(request, required=not has_session_cookie(request))
+    token = token_or_session(request)
     head = await p.reads.head(gid, token_digest(token or ""), cid, scoped)
     if head.status is None:
         raise unknown_game(gid)

@@ -20,10 +20,10 @@ from events.records.codec import canonical, loads
 from events.store.aiostore import CommandHead
 from events.store.commandids import RESERVED, client_key, reserved, shown_id
 from events.store.replies import Replies
-from rules.core import Command, games
+from rules.core import Command, get_game
 from service.api.access import command_head, game_exists, principal
 from service.api.body import json_body
-from service.api.credentials import bearer_token, has_session_cookie
+from service.api.credentials import token_or_session
 from service.api.errors import ApiError, result_response
 from service.api.metrics import command_metrics
 from service.api.parts import ApiParts, parts
@@ -46,7 +46,7 @@ async def post_command(gid: str, request: Request, wait: int = 0) -> Response:
     started = time.perf_counter()
     if wait not in (0, 1):
         raise ApiError(422, "bad_request", "wait: 0 (answer at once, 202) or 1 (wait for the result)")
-    bearer_token(request, required=not has_session_cookie(request))
+    token_or_session(request)
     body = await json_body(request)
     cid = body.get("id")
     if cid is None:
@@ -191,7 +191,7 @@ def parse(game_name: str, body: dict[str, Any], who: Principal) -> Command:
     extra = set(body) - _FIELDS
     if extra:
         raise ApiError(422, "bad_request", f"unknown fields {sorted(extra)}: a command takes {', '.join(sorted(_FIELDS))}")
-    game = games()[game_name]
+    game = get_game(game_name)
     ctype = body.get("type")
     if ctype == ABORT:
         if not who.admin:

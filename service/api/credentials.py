@@ -44,5 +44,15 @@ def bearer_token(request: Request, required: bool = False) -> str | None:
     return token
 
 
+def token_or_session(request: Request) -> str | None:
+    """The Bearer token; None when there is none but a session cookie stands in for it; 401
+    `token_required` with neither. The cookies are parsed only without a token (a command
+    looked at them twice, for nothing, on every request a client made with its token)."""
+    token = bearer_token(request)
+    if token is None and not has_session_cookie(request):
+        bearer_token(request, required=True)
+    return token
+
+
 def has_session_cookie(request: Request) -> bool:
     return bool(request.cookies.get(COOKIE))
