@@ -227,10 +227,8 @@ def main(argv: list[str] | None = None) -> None:
         games = make_games(EventStore(client, served.ns), max(counts), 50)
         with Stack(served.server.url, served.ns, args.workers, args.threads, redis_pid=served.pid,
                    env={"BOARDLOG_METRICS_TOKEN": token}) as stack:
-            # The skeleton's worker takes one command a message, so its threads stay 4, as every
-            # earlier figure of it was measured.
-            skeleton = SkeletonStack(served.server.url, served.ns, SKELETON_THREADS, served.pid)
-            inline = SkeletonStack(served.server.url, served.ns, SKELETON_THREADS, served.pid, inline=True)
+            skeleton = SkeletonStack(served.server.url, served.ns, args.threads, served.pid)
+            inline = SkeletonStack(served.server.url, served.ns, args.threads, served.pid, inline=True)
             try:
                 for storage in ("inmemory", "flatfile"):
                     peers[storage] = Peer(storage, served.tmp)
@@ -243,8 +241,6 @@ def main(argv: list[str] | None = None) -> None:
                     p.stop()
     report(got, counts, args.rounds)
 
-
-SKELETON_THREADS = 4
 
 Key = tuple[str, int]  # a path's name, and how many games it was played at
 
