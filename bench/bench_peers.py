@@ -214,8 +214,7 @@ def main(argv: list[str] | None = None) -> None:
     # missed), and one dramatiq consumer polls instead of two. bench_spine, the two alternating:
     # 1,180 and 953 us of server CPU a command against 1,457 and 1,148 at 2 x 2 (bench/RESULTS.md).
     ap.add_argument("--workers", type=int, default=1)
-    # Two threads, as `boardlog serve` runs a worker since group commit (service/runtime/cli.py).
-    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--threads", type=int, default=4)
     args = ap.parse_args(argv)
     counts = sorted({int(n) for n in args.games.split(",")})
     if not (PEERS / "node_modules" / "boardgame.io").is_dir():

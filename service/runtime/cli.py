@@ -22,8 +22,6 @@ class FsyncMode(StrEnum):
     everysec = "everysec"
 
 
-WORKER_THREADS = 2  # see `serve`
-
 app = typer.Typer(help="boardlog: event-sourced board game matches.", no_args_is_help=True)
 
 
@@ -42,10 +40,7 @@ def serve(
     port: int = 8000,
     data: Path = Path("./var"),
     workers: Annotated[int | None, typer.Option(min=1, help="worker processes (default: one per two cores)")] = None,
-    # Two: group commit hands a worker batches, and two threads keep one deciding while the
-    # other waits on Redis; four interleaved more batches under one GIL (the 64-game p99 was
-    # 10-15% higher in 4 of 4 alternating rounds at the same rate, bench/RESULTS.md).
-    threads: Annotated[int, typer.Option(help="threads per worker process")] = WORKER_THREADS,
+    threads: Annotated[int, typer.Option(help="threads per worker process")] = 4,
     dev_mail: Annotated[bool, typer.Option("--dev-mail", help="a local SMTP server that prints what it receives")] = False,
     fsync: Annotated[FsyncMode, typer.Option(
         help="the embedded Redis's appendfsync: 'always' loses nothing acknowledged on power loss; "
@@ -71,7 +66,7 @@ def api(host: str = "127.0.0.1", port: int = 8000, processes: int = 1) -> None:
 
 
 @app.command()
-def worker(processes: int = 1, threads: int = WORKER_THREADS) -> None:
+def worker(processes: int = 1, threads: int = 4) -> None:
     """Run command workers against REDIS_URL (and BROKER_URL when the broker is separate)."""
     from service.runtime.launcher import run_worker
 
