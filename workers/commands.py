@@ -26,9 +26,6 @@ log = structlog.get_logger("boardlog.worker")
 
 MAX_TRIES = 100
 AUTOMATIC_LIMIT = 100
-# An accepted command is logged at debug, its refusals (rejected, conflict, failed) at info: the
-# event log already holds every accepted command, and a JSON line each cost ~11 us of the
-# worker's CPU a command (issue #41); BOARDLOG_LOG_LEVEL=debug shows them again.
 
 
 class _Game:
@@ -43,7 +40,7 @@ class _Game:
         self.base = item.match.seq
         self.sealed: list[Envelope] = []  # the events decided so far, not yet written
         self.answers: list[Answered] = []
-        self.logs: list[tuple[str, dict[str, Any]]] = []  # said once the write stands
+        self.logs: list[tuple[str, str, dict[str, Any]]] = []  # level, event, fields: said once the write stands
 
 
 class CommandHandler:
@@ -143,7 +140,7 @@ class CommandHandler:
                 self.cache.put(gid, done)
                 if done.match.seq // SNAPSHOT_EVERY > match.seq // SNAPSHOT_EVERY:
                     self._snapshot(gid, done.match)
-                bound.debug("command.accepted", seq=after.seq, events=len(events))  # see ACCEPTED_LEVEL
+                bound.debug("command.accepted", seq=after.seq, events=len(events))  # debug: see _decide
                 self._automatic(gid, done, private)
                 return result
             if res.status == "dup":
@@ -202,8 +199,8 @@ class CommandHandler:
                 log.info("command.batch_again", game=game.gid, found=res.status, seq=res.seq)
                 one_by_one.append(game.gid)
                 continue
-            for event, fields in game.logs:
-                (log.debug if event == "command.accepted" else log.info)(event, game=game.gid, **fields)
+            for level, event, fields in game.logs:
+                getattr(log, level)(event, game=game.gid, **fields)
             done = game.item
             self.cache.put(game.gid, done)
             if done.match.seq // SNAPSHOT_EVERY > game.base // SNAPSHOT_EVERY:
@@ -223,7 +220,7 @@ class CommandHandler:
         command = Command(pending["type"], pending.get("args") or {}, pending.get("seat"))
         expect, reply = pending.get("expect"), pending.get("reply") or ""
         if expect is not None and expect != match.seq:
-            game.logs.append(("command.conflict", {"command": cid, "seq": match.seq, "expect": expect}))
+            game.logs.append(("info", "command.conflict", {"command": cid, "seq": match.seq, "expect": expect}))
             game.answers.append(Answered(cid, {
                 "id": cid, "seat": command.seat, "status": "conflict", "code": "seq_conflict", "http": 409,
                 "message": f"expected seq {expect}, the game is at seq {match.seq}", "seq": match.seq,
@@ -233,7 +230,7 @@ class CommandHandler:
         try:
             events, after = decide_and_fold(match, command, cid, game.seed, self._batch_context(game, at))
         except (IllegalCommand, InvalidCommand) as e:
-            game.logs.append(("command.rejected", {"command": cid, "seq": match.seq, "code": e.code}))
+            game.logs.append(("info", "command.rejected", {"command": cid, "seq": match.seq, "code": e.code}))
             game.answers.append(Answered(cid, {
                 "id": cid, "seat": command.seat, "status": "rejected", "code": e.code, "message": e.message,
                 "http": 422, "seq": match.seq,
@@ -254,8 +251,10 @@ class CommandHandler:
         game.answers.append(Answered(cid, result, reply, envelopes))
         game.sealed += envelopes
         game.item = Loaded(after, last.hash, last.at)
-        game.logs.append(("command.accepted", {"command": cid, "type": command.type, "seq": after.seq,
-                                               "events": len(events)}))
+        # At debug, refusals at info: the event log already holds every accepted command, and a
+        # JSON line each cost ~11 us of the worker's CPU a command (BOARDLOG_LOG_LEVEL=debug).
+        game.logs.append(("debug", "command.accepted", {"command": cid, "type": command.type, "seq": after.seq,
+                                                        "events": len(events)}))
         text = pending.get("comment")
         if isinstance(text, str) and command.seat is not None:
             # The seat's message beside it, right after it, under `<cid>.comment` (see `_comment`).
