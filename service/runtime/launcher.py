@@ -21,6 +21,7 @@ import structlog
 from projections.projector import Projector
 from service.runtime.bootstrap import Parts, build
 from service.runtime.embedded import EmbeddedRedis
+from service.runtime.heap import settle_heap
 from service.runtime.settings import Settings
 from service.stores.signingkeys import SigningKeyError, load_keys
 from service.usecases.notifications.egress import networks
@@ -93,6 +94,7 @@ def _follow_beside_worker(core: Parts, stop: threading.Event, loop: Loop, thread
     """Follow the feeds with `loop` in the main thread while a dramatiq worker runs `queue`'s
     jobs on its threads, until `stop`; `started` is the part's log event."""
     worker = dramatiq.Worker(core.broker, worker_threads=threads, worker_timeout=1000, queues={queue})
+    settle_heap()
     worker.start()
     log.info(started, pid=os.getpid(), threads=threads)
     run_until(stop, loop)
@@ -103,6 +105,7 @@ def run_worker(settings: Settings, threads: int) -> None:
     stop = stop_event()
     parts = build(settings, handle=True)
     worker = dramatiq.Worker(parts.broker, worker_threads=threads, worker_timeout=1000)
+    settle_heap()
     worker.start()
     log.info("worker.started", pid=os.getpid(), threads=threads)
     wait_until_set(stop)
@@ -122,6 +125,7 @@ def run_projector(settings: Settings) -> None:
 
     Sweeper(parts.store, settings.refused_result_seconds, settings.untouched_game_seconds,
             settings.sweep_every_seconds).start(stop)
+    settle_heap()
     run_until(stop, projector)
 
 
@@ -161,6 +165,7 @@ def run_mail_in(settings: Settings, host: str, port: int) -> None:
         raise SystemExit("boardlog mail-in needs BOARDLOG_REPLY_DOMAIN (the domain of the play+<token>@ addresses)")
     stop = stop_event()
     listener = MailIn(build_reply_player(settings), host, port).start()
+    settle_heap()
     log.info("mail_in.started", host=host, port=port, domain=settings.reply_domain)
     wait_until_set(stop)
     listener.stop()
@@ -178,13 +183,13 @@ def run_api(settings: Settings, host: str, port: int, processes: int = 1) -> Non
     trusted, proxies = bool(settings.trusted_proxies), list(settings.trusted_proxies)
     if processes == 1:
         # log_config=None: uvicorn's records go to the root handler, in this service's format.
-        uvicorn.run(create_app(settings), host=host, port=port, log_level="warning", access_log=False,
+        uvicorn.run(create_app(settings, settle=True), host=host, port=port, log_level="warning", access_log=False,
                     log_config=None, timeout_graceful_shutdown=5, http=protocol(),
                     proxy_headers=trusted, forwarded_allow_ips=proxies)
         return
     # Several processes share the port; each builds its app from the same environment.
     os.environ.update(settings.env())
-    uvicorn.run("service.runtime.asgi:create_app", factory=True, host=host, port=port, workers=processes,
+    uvicorn.run("service.runtime.asgi:served_app", factory=True, host=host, port=port, workers=processes,
                 log_level="warning", access_log=False, log_config=None, timeout_graceful_shutdown=5,
                 http=protocol(), proxy_headers=trusted, forwarded_allow_ips=proxies)
 
