@@ -43,6 +43,7 @@ import redis.asyncio as aioredis
 from events.store.replies import Replies
 from events.store.wire import Batch, Links, checked, no_script
 from service.runtime.bootstrap import async_redis_client, redis_client
+from service.runtime.heap import settle_heap
 from workers.broker import WakingRedisBroker, make_broker
 from workers.encoding import OrjsonEncoder
 
@@ -72,6 +73,7 @@ def serve_worker(url: str, namespace: str, threads: int) -> None:
 
     dramatiq.actor(command, actor_name="command", queue_name=QUEUE, broker=broker)
     worker = dramatiq.Worker(broker, worker_threads=threads, worker_timeout=1000)
+    settle_heap()  # as boardlog's parts do (service/runtime/heap.py): the floor is theirs
     worker.start()
     stop = False
 
@@ -209,6 +211,7 @@ def main() -> None:
         return
     import uvicorn
 
+    settle_heap()
     uvicorn.run(App(args.redis, args.namespace, args.inline), host="127.0.0.1", port=args.port, loop="uvloop", http="httptools",
                 log_level="warning", access_log=False, lifespan="on")
 
