@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from service.runtime.heap import YOUNG_THRESHOLD
+from service.runtime.launcher import WORKER_SWITCH_INTERVAL
 from tests.conftest import ROOT, child_env, running_stack, wait_for
 
 pytestmark = pytest.mark.integration
@@ -31,7 +32,7 @@ def settled(log: Path) -> dict[str, object] | None:
     return None
 
 
-def test_every_part_freezes_what_start_up_made_and_raises_the_young_threshold(
+def test_every_part_freezes_what_start_up_made_and_raises_the_young_threshold_and_the_worker_switches_threads_sooner(
         redis_url: str, namespace: str, tmp_path: Path) -> None:
     env = child_env(redis_url, namespace, BOARDLOG_LOG_LEVEL="debug", BOARDLOG_LOG="json")
     with running_stack(env, tmp_path) as stack:
@@ -44,6 +45,9 @@ def test_every_part_freezes_what_start_up_made_and_raises_the_young_threshold(
             # the modules, classes and parts start-up made: tens of thousands of objects
             assert isinstance(line["frozen"], int) and line["frozen"] > 10_000, (part, line)
             assert line["young_threshold"] == YOUNG_THRESHOLD
+        started = [json.loads(x) for x in (tmp_path / "worker.log").read_text().splitlines() if '"worker.started"' in x]
+        # a command worker's threads hand the GIL on within 0.5 ms, not Python's 5
+        assert started and started[0]["switch_interval"] == WORKER_SWITCH_INTERVAL
 
 
 def test_settling_keeps_collecting_the_cycles_made_after_it() -> None:
