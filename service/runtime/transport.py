@@ -13,6 +13,7 @@ import asyncio
 
 import orjson
 from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from service.api.edge import MAX_PATH, MAX_QUERY
 
@@ -49,14 +50,12 @@ class JsonH11(JsonRefusals, H11Protocol):
     pass
 
 
+# At module level, not made in a function: `boardlog api --processes N` hands uvicorn's config,
+# this class in it, to processes it spawns, and pickle finds a class only by its module's name.
+class JsonHttpTools(JsonRefusals, HttpToolsProtocol):
+    pass
+
+
 def protocol() -> type[asyncio.Protocol]:
-    """The protocol uvicorn's "auto" would pick (httptools when installed), answering JSON."""
-    try:
-        from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
-    except ImportError:
-        return JsonH11
-
-    class JsonHttpTools(JsonRefusals, HttpToolsProtocol):
-        pass
-
+    """The protocol uvicorn's "auto" picks (httptools, a dependency), answering JSON."""
     return JsonHttpTools
