@@ -184,7 +184,7 @@ def run_api(settings: Settings, host: str, port: int, processes: int = 1) -> Non
     import uvicorn
 
     from service.runtime.asgi import create_app
-    from service.runtime.transport import protocol
+    from service.runtime.transport import JsonHttpTools
 
     # uvicorn by default believes X-Forwarded-For from loopback, so any local client (or one
     # behind a proxy on this machine) could name its own address for every per-address limit:
@@ -193,14 +193,14 @@ def run_api(settings: Settings, host: str, port: int, processes: int = 1) -> Non
     if processes == 1:
         # log_config=None: uvicorn's records go to the root handler, in this service's format.
         uvicorn.run(create_app(settings, settle=True), host=host, port=port, log_level="warning", access_log=False,
-                    log_config=None, timeout_graceful_shutdown=5, http=protocol(),
+                    log_config=None, timeout_graceful_shutdown=5, http=JsonHttpTools,
                     proxy_headers=trusted, forwarded_allow_ips=proxies)
         return
     # Several processes share the port; each builds its app from the same environment.
     os.environ.update(settings.env())
     uvicorn.run("service.runtime.asgi:served_app", factory=True, host=host, port=port, workers=processes,
                 log_level="warning", access_log=False, log_config=None, timeout_graceful_shutdown=5,
-                http=protocol(), proxy_headers=trusted, forwarded_allow_ips=proxies)
+                http=JsonHttpTools, proxy_headers=trusted, forwarded_allow_ips=proxies)
 
 
 def _spawn(args: list[str], env: dict[str, str]) -> subprocess.Popen[bytes]:

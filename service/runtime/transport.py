@@ -3,16 +3,13 @@
 uvicorn answers a request its parser refuses (a method it does not know, a control byte in the
 request line, a header byte HTTP forbids, such as a cookie holding DEL) with a text/plain 400 of
 its own, before any ASGI code runs. Every error of this API is the error object
-(docs/errors.md), so the protocols here answer the same refusal as JSON: `bad_http_request`,
+(docs/errors.md), so the protocol here answers the same refusal as JSON: `bad_http_request`,
 or `query_too_long` (414) when what was read of the target is already over the edge's bounds.
 """
 
 from __future__ import annotations
 
-import asyncio
-
 import orjson
-from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from service.api.edge import MAX_PATH, MAX_QUERY
@@ -34,28 +31,14 @@ def refusal_bytes(target_length: int) -> bytes:
             + str(len(body)).encode() + b"\r\nconnection: close\r\n\r\n" + body)
 
 
-class JsonRefusals:
-    """Mixed into a uvicorn HTTP protocol: its `send_400_response` answers the error object.
-    The connection closes after it, as uvicorn's own does (the stream cannot be read on)."""
-
-    transport: asyncio.Transport
-
-    def send_400_response(self, msg: str) -> None:
-        # httptools' protocol keeps what it read of the target in `url`; h11's keeps nothing.
-        self.transport.write(refusal_bytes(len(getattr(self, "url", b""))))
-        self.transport.close()
-
-
-class JsonH11(JsonRefusals, H11Protocol):
-    pass
-
-
 # At module level, not made in a function: `boardlog api --processes N` hands uvicorn's config,
 # this class in it, to processes it spawns, and pickle finds a class only by its module's name.
-class JsonHttpTools(JsonRefusals, HttpToolsProtocol):
-    pass
+class JsonHttpTools(HttpToolsProtocol):
+    """uvicorn's httptools protocol (what its "auto" picks; httptools is a dependency), whose
+    `send_400_response` answers the error object. The connection closes after it, as uvicorn's
+    own does (the stream cannot be read on)."""
 
-
-def protocol() -> type[asyncio.Protocol]:
-    """The protocol uvicorn's "auto" picks (httptools, a dependency), answering JSON."""
-    return JsonHttpTools
+    def send_400_response(self, msg: str) -> None:
+        # What was read of the target is kept in `url`, which a refusal before it has not set.
+        self.transport.write(refusal_bytes(len(getattr(self, "url", b""))))
+        self.transport.close()
